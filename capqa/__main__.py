@@ -1,0 +1,3 @@
+from capqa.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,97 @@
+"""Every constant of the CAP paper and of the project's published artifacts, in one place.
+
+"How Correct Is Your Answer? A Semantic Correctness Framework for Open QA Evaluation"
+(EMNLP 2026 Findings). Nothing else in the package hard-codes these values.
+"""
+
+import os
+
+# --- The CAP formula -------------------------------------------------------------------------
+#   D(a -> b) = P_entail(a -> b) + NEUTRAL_WEIGHT * P_neutral(a -> b)
+#   CAP       = ALPHA * D(gold -> pred) + (1 - ALPHA) * D(pred -> gold)
+ALPHA = 0.85
+NEUTRAL_WEIGHT = 0.30
+
+# --- NLI model -------------------------------------------------------------------------------
+DEFAULT_NLI_MODEL = "cross-encoder/nli-deberta-v3-large"
+DEFAULT_NLI_REVISION = "bab4bc7178836f731dcfd18c06ca9def0a137712"
+NLI_MAX_LENGTH = 512
+# Canonical names of the three NLI classes; models spell them differently, see capqa.nli.
+NLI_LABELS = ("entailment", "neutral", "contradiction")
+
+# --- Statement model -------------------------------------------------------------------------
+STATEMENT_TEMPLATE = "question: {question} answer: {answer}"
+STATEMENT_MAX_INPUT_TOKENS = 128
+STATEMENT_TRAIN_MAX_LENGTH = 512
+STATEMENT_MAX_NEW_TOKENS = 128
+STATEMENT_NUM_BEAMS = 4
+STATEMENT_BASE_MODEL = "google/mt5-small"
+# Pin a commit id here before a training run that must be reproduced bit for bit; the Hub
+# cannot be reached from the machines this project is built on, so none could be verified.
+STATEMENT_BASE_REVISION = "main"
+# The value of ``statement_model`` that selects the offline rule-based converter.
+RULES = "rules"
+
+# --- Correctness taxonomy (most correct first) ------------------------------------------------
+LABELS = (
+    "exact",
+    "equivalent",
+    "alternative_correct",
+    "overinclusive_valid",
+    "partial",
+    "overinclusive_invalid",
+    "invalid",
+    "contradictory",
+)
+SEVERITY = {
+    "exact": 6,
+    "equivalent": 6,
+    "alternative_correct": 6,
+    "overinclusive_valid": 5,
+    "partial": 4,
+    "overinclusive_invalid": 2,
+    "invalid": 1,
+    "contradictory": 0,
+}
+HARD_PAIRS = (
+    ("equivalent", "partial"),
+    ("overinclusive_valid", "partial"),
+    ("overinclusive_valid", "overinclusive_invalid"),
+    ("alternative_correct", "invalid"),
+)
+# Scores are rounded to this many decimals before two answers are compared.
+COMPARISON_DECIMALS = 10
+
+# --- Published Hub artifacts -------------------------------------------------------------------
+_DEFAULT_HUB_NAMESPACE = "cap-eval"
+
+
+def hub_namespace():
+    """The Hub namespace of the project's artifacts; ``CAP_HUB_NAMESPACE`` overrides it."""
+    return os.environ.get("CAP_HUB_NAMESPACE", "").strip() or _DEFAULT_HUB_NAMESPACE
+
+
+def statement_model_id():
+    return f"{hub_namespace()}/cap-statement-mt5-small"
+
+
+def correctness_dataset_id():
+    return f"{hub_namespace()}/CAP-Correctness"
+
+
+def statements_dataset_id():
+    return f"{hub_namespace()}/CAP-Statements"
+
+
+def metric_space_id():
+    return f"{hub_namespace()}/cap"
+
+
+CITATION = """\
+@inproceedings{cap2026,
+    title     = {How Correct Is Your Answer? A Semantic Correctness Framework for Open {QA} Evaluation},
+    booktitle = {Findings of the Association for Computational Linguistics: EMNLP 2026},
+    year      = {2026},
+    publisher = {Association for Computational Linguistics},
+}
+"""
