@@ -1,0 +1,466 @@
+"""The paper's monotonicity diagnostic: does a metric's score respect the order of the classes?
+
+Pure numpy/scipy. Every statistic comes from one weighted computation over the rows sorted by
+score: with all weights 1 it gives the exact point estimate, with the multiplicity of each row in
+a bootstrap resample it gives that resample's value. Counting pairs this way costs one sort per
+metric and a cumulative sum per class (O(n log n)), never a loop over the n^2 pairs, and it runs
+on a whole block of resamples at once.
+
+Definitions (the paper's): two rows are comparable when their severities differ; a *win* means
+the more correct row has the strictly higher score, a tie never wins. accuracy = wins / pairs,
+AUC = (wins + ties / 2) / pairs. Scores are rounded to ``COMPARISON_DECIMALS`` first.
+"""
+
+import numbers
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+from tqdm.auto import tqdm
+
+from capqa.constants import COMPARISON_DECIMALS, HARD_PAIRS, SEVERITY
+from capqa.validation import check_finite_scores, check_positive_int, check_same_length
+
+CORRELATION_STATISTICS = ("spearman", "kendall", "pairwise_accuracy")
+CONFIDENCE = 0.95
+# Resamples handled together: a (block x rows) float64 matrix per class stays around 20 MB.
+BOOTSTRAP_BLOCK = 300
+
+
+# --- Inputs ----------------------------------------------------------------------------------
+
+def check_severity(severity=None):
+    """A {label: severity} mapping (the paper's when None); returns a new dict."""
+    if severity is None:
+        return dict(SEVERITY)
+    if not isinstance(severity, dict) or not severity:
+        raise TypeError(f"`severity` must be a non-empty dict {{label: number}}, got {severity!r}")
+    checked = {}
+    for label, value in severity.items():
+        if not isinstance(label, str) or not label.strip():
+            raise TypeError(f"`severity` keys must be label names (strings), got {label!r}")
+        if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+            raise TypeError(f"`severity[{label!r}]` must be a finite number, got {value!r}")
+        checked[label] = float(value)
+    return checked
+
+
+def check_hard_pairs(hard_pairs, severity):
+    pairs = tuple(tuple(pair) for pair in hard_pairs)
+    for pair in pairs:
+        if len(pair) != 2 or any(label not in severity for label in pair):
+            raise ValueError(f"`hard_pairs` entries must be (better, worse) pairs of labels from "
+                             f"{sorted(severity)}, got {pair!r}")
+    return pairs
+
+
+@dataclass(frozen=True)
+class LabelledRows:
+    """The labels of the rows, as indices into ``classes`` (present classes, taxonomy order)."""
+    classes: tuple
+    class_index: np.ndarray
+    class_severity: np.ndarray
+
+    @property
+    def n_rows(self):
+        return self.class_index.size
+
+    def class_pairs(self):
+        """(better, worse) index pairs of classes with different severity, taxonomy order."""
+        order = range(len(self.classes))
+        return [(a, b) if self.class_severity[a] > self.class_severity[b] else (b, a)
+                for a in order for b in order
+                if a < b and self.class_severity[a] != self.class_severity[b]]
+
+
+def prepare_labels(labels, severity=None, name="labels"):
+    """Checks labels against the severity map; absent classes are dropped."""
+    severity = check_severity(severity)
+    if isinstance(labels, str) or not hasattr(labels, "__len__"):
+        raise TypeError(f"`{name}` must be a list of class names, got {type(labels).__name__}")
+    labels = np.asarray(labels, dtype=object)
+    if labels.ndim != 1 or labels.size == 0:
+        raise ValueError(f"`{name}` must be a non-empty one-dimensional list of class names")
+    unknown = sorted({str(label) for label in labels if label not in severity})
+    if unknown:
+        raise ValueError(f"`{name}` contains unknown classes {unknown[:5]}; expected one of "
+                         f"{list(severity)} (pass `severity` to use other classes)")
+    # Taxonomy order: most severe-correct first, ties kept in the severity map's order.
+    ranked = sorted(severity, key=lambda label: -severity[label])
+    classes = tuple(label for label in ranked if np.any(labels == label))
+    lookup = {label: i for i, label in enumerate(classes)}
+    class_index = np.fromiter((lookup[label] for label in labels), dtype=np.int64, count=labels.size)
+    class_severity = np.array([severity[label] for label in classes], dtype=float)
+    return LabelledRows(classes, class_index, class_severity)
+
+
+def prepare_scores(scores, n_rows, name="scores", labels_name="labels"):
+    """Finite 1-d floats of the right length, rounded the way the paper compares them."""
+    array = check_finite_scores(scores, name)
+    check_same_length(array, name, range(n_rows), labels_name)
+    return np.round(array.astype(np.float64), COMPARISON_DECIMALS)
+
+
+# --- The weighted computation ----------------------------------------------------------------
+
+class ScoreOrder:
+    """One metric's rows, grouped by class and sorted by score inside each class.
+
+    For every pair of classes (a, c) it precomputes, for each class-a row, how many class-c rows
+    score strictly lower (``below[a][c]``) and lower or equal (``upto[a][c]``). A block of
+    resamples then needs, per class, one cumulative sum of its weights and one gather per pair.
+    """
+
+    def __init__(self, scores, rows):
+        self.scores = scores
+        self.rows = rows
+        n_classes = len(rows.classes)
+        # Row indices of each class in increasing score order, and their sorted scores.
+        self.class_rows = []
+        for c in range(n_classes):
+            members = np.flatnonzero(rows.class_index == c)
+            self.class_rows.append(members[np.argsort(scores[members], kind="stable")])
+        self.class_scores = [scores[members] for members in self.class_rows]
+        self.below = [[np.searchsorted(other, mine, side="left") for other in self.class_scores]
+                      for mine in self.class_scores]
+        self.upto = [[np.searchsorted(other, mine, side="right") for other in self.class_scores]
+                     for mine in self.class_scores]
+        sorted_scores = np.sort(scores)
+        self.has_ties = bool(np.any(sorted_scores[1:] == sorted_scores[:-1]))
+
+
+@dataclass
+class WeightedTables:
+    """Sufficient statistics of one metric for a block of resamples (leading axis)."""
+    class_weight: np.ndarray   # (B, C) rows per class
+    class_sum: np.ndarray      # (B, C) sum of scores per class
+    pair_wins: np.ndarray      # (B, C, C) [a, c]: pairs where the class-a row scores higher
+    pair_ties: np.ndarray      # (B, C, C) [a, c]: pairs with equal scores
+    spearman: np.ndarray       # (B,)
+    tied_score_pairs: np.ndarray  # (B,) pairs (any classes) with equal scores, for Kendall tau-b
+
+
+def _row_dot(left, right):
+    return np.einsum("ij,ij->i", left, right)
+
+
+def weighted_tables(order, weights):
+    """All counts for row weights (B, n); exact integers in float64 while counts < 2**53."""
+    weights = np.asarray(weights, dtype=np.float64)
+    per_class = [np.take(weights, members, axis=1) for members in order.class_rows]
+    cumulative = [np.concatenate([np.zeros((weights.shape[0], 1)), np.cumsum(w, axis=1)], axis=1)
+                  for w in per_class]
+    n_blocks, n_classes = weights.shape[0], len(per_class)
+    pair_wins = np.zeros((n_blocks, n_classes, n_classes))
+    pair_ties = np.zeros_like(pair_wins)
+    score_rank_sums = np.zeros((3, n_blocks, n_classes))   # sum w, sum w*x, sum w*x^2 per class
+    tied_weight = np.zeros(n_blocks)
+    for a, w in enumerate(per_class):
+        below_total = np.zeros_like(w)
+        # Without ties every row is its own tie group.
+        group_weight = np.zeros_like(w) if order.has_ties else w
+        for c, cum in enumerate(cumulative):
+            below = np.take(cum, order.below[a][c], axis=1)
+            pair_wins[:, a, c] = _row_dot(w, below)
+            below_total += below
+            if order.has_ties:
+                equal = np.take(cum, order.upto[a][c], axis=1) - below
+                pair_ties[:, a, c] = _row_dot(w, equal)
+                group_weight += equal
+        # Average rank of each row's score among the resampled rows (ties share their mean).
+        score_rank = below_total + (group_weight + 1.0) / 2.0
+        weighted_rank = w * score_rank
+        score_rank_sums[:, :, a] = w.sum(axis=1), weighted_rank.sum(axis=1), _row_dot(weighted_rank, score_rank)
+        tied_weight += _row_dot(w, group_weight)
+    class_weight = score_rank_sums[0]
+    class_sum = np.stack([w @ s for w, s in zip(per_class, order.class_scores)], axis=1)
+    spearman = _spearman(score_rank_sums, order.rows.class_severity)
+    # Each tie group g adds W_g^2 = sum over its rows of w * W_g; a pair is W_g (W_g - 1) / 2.
+    tied_score_pairs = (tied_weight - class_weight.sum(axis=1)) / 2.0
+    return WeightedTables(class_weight, class_sum, pair_wins, pair_ties, spearman, tied_score_pairs)
+
+
+def _spearman(score_rank_sums, class_severity):
+    """Pearson correlation of score ranks with severity ranks, both averaged over ties.
+
+    All rows of a class share one severity rank, so only per-class sums of the score ranks
+    are needed.
+    """
+    class_weight, rank_sum, rank_square_sum = score_rank_sums
+    lower = (class_severity[None, :] < class_severity[:, None]).astype(float)   # [c, d]: d below c
+    same = (class_severity[None, :] == class_severity[:, None]).astype(float)
+    severity_rank = class_weight @ lower.T + (class_weight @ same.T + 1.0) / 2.0
+    total = class_weight.sum(axis=1)
+    sum_x, sum_y = rank_sum.sum(axis=1), (class_weight * severity_rank).sum(axis=1)
+    covariance = (rank_sum * severity_rank).sum(axis=1) - sum_x * sum_y / total
+    variance_x = rank_square_sum.sum(axis=1) - sum_x ** 2 / total
+    variance_y = (class_weight * severity_rank ** 2).sum(axis=1) - sum_y ** 2 / total
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return covariance / np.sqrt(variance_x * variance_y)
+
+
+# --- Statistics from the tables --------------------------------------------------------------
+
+def _ratio(numerator, denominator):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1), np.nan)
+
+
+def class_pair_counts(tables, rows):
+    """{"pairs", "wins", "ties", "losses"}: (B, P) arrays over ``rows.class_pairs()``."""
+    better, worse = (np.array(side, dtype=int) for side in zip(*rows.class_pairs()))
+    wins = tables.pair_wins[:, better, worse]
+    ties = tables.pair_ties[:, better, worse]
+    losses = tables.pair_wins[:, worse, better]
+    pairs = tables.class_weight[:, better] * tables.class_weight[:, worse]
+    return {"pairs": pairs, "wins": wins, "ties": ties, "losses": losses}
+
+
+def overall_statistics(tables, rows):
+    """Pair counts over all comparable pairs, pairwise accuracy, Spearman and Kendall tau-b."""
+    counts = {key: value.sum(axis=1) for key, value in class_pair_counts(tables, rows).items()}
+    total = tables.class_weight.sum(axis=1)
+    all_pairs = total * (total - 1.0) / 2.0
+    # tau-b: (concordant - discordant) / sqrt((pairs untied in score) * (pairs untied in
+    # severity)); the comparable pairs are exactly the pairs untied in severity.
+    untied_score = all_pairs - tables.tied_score_pairs
+    with np.errstate(invalid="ignore", divide="ignore"):
+        kendall = (counts["wins"] - counts["losses"]) / np.sqrt(untied_score * counts["pairs"])
+    return {**counts, "pairwise_accuracy": _ratio(counts["wins"], counts["pairs"]),
+            "spearman": tables.spearman, "kendall": kendall}
+
+
+def class_means(tables):
+    return _ratio(tables.class_sum, tables.class_weight)
+
+
+# --- Point estimates -------------------------------------------------------------------------
+
+def _point_tables(order):
+    return weighted_tables(order, np.ones((1, order.rows.n_rows)))
+
+
+def class_pair_records(order, hard_pairs=HARD_PAIRS):
+    """One dict per class pair: counts, accuracy, AUC, means and whether the means violate."""
+    rows, tables = order.rows, _point_tables(order)
+    counts = {key: value[0] for key, value in class_pair_counts(tables, rows).items()}
+    means = class_means(tables)[0]
+    hard = set(map(tuple, hard_pairs))
+    records = []
+    for p, (a, b) in enumerate(rows.class_pairs()):
+        pairs, wins, ties = counts["pairs"][p], counts["wins"][p], counts["ties"][p]
+        records.append({
+            "better": rows.classes[a], "worse": rows.classes[b],
+            "hard_pair": (rows.classes[a], rows.classes[b]) in hard,
+            "n_better": int(tables.class_weight[0, a]), "n_worse": int(tables.class_weight[0, b]),
+            "pairs": int(pairs), "wins": int(wins), "ties": int(ties),
+            "losses": int(counts["losses"][p]),
+            "accuracy": wins / pairs, "auc": (wins + ties / 2) / pairs,
+            "violation_rate": counts["losses"][p] / pairs,
+            "mean_better": float(means[a]), "mean_worse": float(means[b]),
+            "mean_violation": bool(means[b] > means[a]),
+        })
+    return records
+
+
+def correlation_record(order):
+    """Spearman, Kendall tau-b (scipy, with p-values) and the exact pair counts."""
+    severity = order.rows.class_severity[order.rows.class_index]
+    spearman = stats.spearmanr(order.scores, severity)
+    kendall = stats.kendalltau(order.scores, severity)
+    overall = overall_statistics(_point_tables(order), order.rows)
+    return {
+        "n": order.rows.n_rows,
+        "spearman": float(spearman.statistic), "spearman_p": float(spearman.pvalue),
+        "kendall": float(kendall.statistic), "kendall_p": float(kendall.pvalue),
+        "pairwise_accuracy": float(overall["pairwise_accuracy"][0]),
+        "comparable_pairs": int(overall["pairs"][0]), "pair_wins": int(overall["wins"][0]),
+        "pair_ties": int(overall["ties"][0]), "pair_losses": int(overall["losses"][0]),
+    }
+
+
+def descriptive_records(order):
+    records = []
+    for c, label in enumerate(order.rows.classes):
+        values = order.scores[order.rows.class_index == c]
+        p05, median, p95 = np.percentile(values, [5, 50, 95])
+        records.append({
+            "label": label, "severity": order.rows.class_severity[c], "n": int(values.size),
+            "mean": float(values.mean()),
+            "std": float(values.std(ddof=1)) if values.size > 1 else float("nan"),
+            "min": float(values.min()), "p05": float(p05), "median": float(median),
+            "p95": float(p95), "max": float(values.max()),
+        })
+    return records
+
+
+def monotonicity_record(pair_records, correlation):
+    violations = sum(record["mean_violation"] for record in pair_records)
+    return {
+        "class_pairs": len(pair_records), "mean_violations": violations,
+        "mean_violation_rate": violations / len(pair_records) if pair_records else float("nan"),
+        "row_level_violation_rate": correlation["pair_losses"] / correlation["comparable_pairs"],
+    }
+
+
+def monotonicity_report(scores, labels, severity=None, hard_pairs=HARD_PAIRS):
+    """The diagnostic of one metric, as the ``monotonicity`` evaluate module returns it."""
+    rows = prepare_labels(labels, severity)
+    hard_pairs = check_hard_pairs(hard_pairs, check_severity(severity))
+    order = ScoreOrder(prepare_scores(scores, rows.n_rows), rows)
+    pairs = class_pair_records(order, hard_pairs)
+    correlation = correlation_record(order)
+    means = {record["label"]: record["mean"] for record in descriptive_records(order)}
+    return {
+        "pairwise_accuracy": correlation["pairwise_accuracy"],
+        "wins": correlation["pair_wins"], "ties": correlation["pair_ties"],
+        "losses": correlation["pair_losses"], "comparable_pairs": correlation["comparable_pairs"],
+        "spearman": correlation["spearman"], "kendall": correlation["kendall"],
+        **monotonicity_record(pairs, correlation),
+        "class_means": means,
+        "pairs": pairs,
+    }
+
+
+# --- Bootstrap -------------------------------------------------------------------------------
+
+def resample_weights(n_rows, n_resamples, seed, block=BOOTSTRAP_BLOCK):
+    """Yields (B, n) multiplicities of each row in blocks of percentile-bootstrap resamples.
+
+    One generator feeds every metric, so differences between metrics are paired.
+    """
+    rng = np.random.default_rng(seed)
+    for start in range(0, n_resamples, block):
+        size = min(block, n_resamples - start)
+        drawn = rng.integers(0, n_rows, size=(size, n_rows))
+        offsets = np.arange(size)[:, None] * n_rows
+        yield np.bincount((drawn + offsets).ravel(), minlength=size * n_rows).reshape(size, n_rows)
+
+
+@dataclass
+class BootstrapDistribution:
+    """One metric's statistics over the resamples."""
+    spearman: np.ndarray
+    kendall: np.ndarray
+    pairwise_accuracy: np.ndarray
+    class_means: np.ndarray        # (R, C)
+    pair_accuracy: np.ndarray      # (R, P)
+    pair_auc: np.ndarray           # (R, P)
+
+
+def _block_statistics(order, weights):
+    tables = weighted_tables(order, weights)
+    overall = overall_statistics(tables, order.rows)
+    pairs = class_pair_counts(tables, order.rows)
+    return {
+        "spearman": overall["spearman"], "kendall": overall["kendall"],
+        "pairwise_accuracy": overall["pairwise_accuracy"], "class_means": class_means(tables),
+        "pair_accuracy": _ratio(pairs["wins"], pairs["pairs"]),
+        "pair_auc": _ratio(pairs["wins"] + pairs["ties"] / 2, pairs["pairs"]),
+    }
+
+
+def bootstrap(orders, n_resamples=10_000, seed=42, progress=True):
+    """{metric: BootstrapDistribution} for {metric: ScoreOrder} sharing the same rows."""
+    n_resamples = check_positive_int(n_resamples, "n_resamples")
+    n_rows = next(iter(orders.values())).rows.n_rows
+    blocks = {name: [] for name in orders}
+    with tqdm(total=n_resamples, desc="bootstrap", unit="resample", disable=not progress) as bar:
+        for weights in resample_weights(n_rows, n_resamples, seed):
+            for name, order in orders.items():
+                blocks[name].append(_block_statistics(order, weights))
+            bar.update(weights.shape[0])
+    return {name: BootstrapDistribution(**{key: np.concatenate([b[key] for b in parts])
+                                           for key in parts[0]})
+            for name, parts in blocks.items()}
+
+
+def percentile_interval(values, confidence=CONFIDENCE):
+    """(low, high) percentile interval along the first axis, ignoring undefined resamples."""
+    tail = 100.0 * (1.0 - confidence) / 2.0
+    low, high = np.nanpercentile(values, [tail, 100.0 - tail], axis=0)
+    return low, high
+
+
+def paired_difference_records(distributions, reference, confidence=CONFIDENCE):
+    """Reference minus each other metric on the same resamples, with a one-sided p-value."""
+    records = []
+    for name, distribution in distributions.items():
+        if name == reference:
+            continue
+        for statistic in CORRELATION_STATISTICS:
+            difference = getattr(distributions[reference], statistic) - getattr(distribution, statistic)
+            low, high = percentile_interval(difference, confidence)
+            records.append({
+                "reference": reference, "metric": name, "statistic": statistic,
+                "mean_difference": float(np.nanmean(difference)),
+                "ci_low": float(low), "ci_high": float(high),
+                # Share of resamples where the reference is not better: P(difference <= 0).
+                "p_reference_not_better": float(np.mean(difference <= 0)),
+            })
+    return records
+
+
+# --- The full table --------------------------------------------------------------------------
+
+def diagnostic_tables(score_columns, labels, severity=None, hard_pairs=HARD_PAIRS,
+                      n_resamples=10_000, seed=42, reference=None, progress=True):
+    """Every table of the paper's diagnostic for several metrics scored on the same rows.
+
+    ``score_columns``: {metric name: scores}. ``n_resamples=0`` skips the bootstrap.
+    Returns {"correlations", "descriptives", "class_pairs", "monotonicity",
+    "paired_differences"}: lists of records with the field names of the paper's results file.
+    """
+    if not isinstance(score_columns, dict) or not score_columns:
+        raise TypeError("`score_columns` must be a non-empty dict {metric name: scores}")
+    rows = prepare_labels(labels, severity)
+    hard_pairs = check_hard_pairs(hard_pairs, check_severity(severity))
+    orders = {name: ScoreOrder(prepare_scores(values, rows.n_rows, f"score_columns[{name!r}]"), rows)
+              for name, values in score_columns.items()}
+    if reference is not None and reference not in orders:
+        raise ValueError(f"`reference` must be one of {list(orders)}, got {reference!r}")
+    distributions = bootstrap(orders, n_resamples, seed, progress) if n_resamples else None
+    tables = {"correlations": [], "descriptives": [], "class_pairs": [], "monotonicity": []}
+    for name, order in orders.items():
+        boot = distributions[name] if distributions else None
+        correlation = correlation_record(order)
+        pairs = class_pair_records(order, hard_pairs)
+        tables["correlations"].append({"metric": name, **_with_intervals(correlation, boot)})
+        tables["descriptives"] += [{"metric": name, **record}
+                                   for record in _descriptives_with_intervals(order, boot)]
+        tables["class_pairs"] += [{"metric": name, **record}
+                                  for record in _pairs_with_intervals(pairs, boot)]
+        tables["monotonicity"].append({"metric": name, **monotonicity_record(pairs, correlation)})
+    tables["paired_differences"] = (paired_difference_records(distributions, reference)
+                                    if distributions and reference else [])
+    return tables
+
+
+def _interval_fields(name, values):
+    low, high = percentile_interval(values)
+    return {f"{name}_ci_low": float(low), f"{name}_ci_high": float(high)}
+
+
+def _with_intervals(correlation, boot):
+    if boot is None:
+        return correlation
+    record = dict(correlation)
+    for statistic in CORRELATION_STATISTICS:
+        record.update(_interval_fields(statistic, getattr(boot, statistic)))
+    return record
+
+
+def _descriptives_with_intervals(order, boot):
+    records = descriptive_records(order)
+    if boot is not None:
+        for c, record in enumerate(records):
+            record.update(_interval_fields("mean", boot.class_means[:, c]))
+    return records
+
+
+def _pairs_with_intervals(pairs, boot):
+    if boot is not None:
+        for p, record in enumerate(pairs):
+            record.update(_interval_fields("accuracy", boot.pair_accuracy[:, p]))
+            record.update(_interval_fields("auc", boot.pair_auc[:, p]))
+    return pairs
