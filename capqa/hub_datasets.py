@@ -1,0 +1,415 @@
+"""``python -m capqa build-datasets``: the CAP-Correctness and CAP-Statements Hub repos.
+
+Reads the upstream CSVs, validates them (every problem names the file, row and column),
+normalises whitespace once, and writes each repo as its dataset card plus one Parquet file
+per split, ready for ``datasets.load_dataset(DIR)`` and for ``python -m capqa publish datasets``.
+
+Rows are numbered from 1 after the header line in every message. A row is never dropped
+silently: each dropped row is reported with its reason (see ``DroppedRow``).
+"""
+
+import argparse
+import hashlib
+import shutil
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import NamedTuple
+
+import pandas as pd
+
+from capqa.constants import LABELS
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+CARDS_ROOT = REPO_ROOT / "dataset_cards"
+CORRECTNESS_NAME = "CAP-Correctness"
+STATEMENTS_NAME = "CAP-Statements"
+
+ROW_ID = "row_id"
+CORRECTNESS_TEXT_COLUMNS = ("question", "dataset", "gold_answer", "answer", "hypothesis", "premise")
+CORRECTNESS_COLUMNS = CORRECTNESS_TEXT_COLUMNS + ("label_semantic", "label_semantic_manual")
+# The paper's split file: one entry per upstream row; dataset and label let us prove the join.
+SPLITS_COLUMNS = (ROW_ID, "split")
+SPLITS_CHECKED_COLUMNS = {"dataset": "dataset", "label": "label_semantic"}
+CORRECTNESS_SPLITS = ("validation", "test")
+
+STATEMENTS_ID = "id"
+STATEMENTS_TEXT_COLUMNS = ("language", "subject", "question", "answer", "statement")
+STATEMENTS_COLUMNS = (STATEMENTS_ID,) + STATEMENTS_TEXT_COLUMNS + ("label_question_type",)
+QUESTION_TYPES = ("short_question", "sentence_to_complete", "blank_spaces_task")
+# CAP-Statements has no upstream split: 80/10/10 per question type, ordered by a salted hash of
+# the row's text so that the split depends on neither row order nor machine.
+STATEMENTS_SPLIT_PERCENT = {"train": 80, "dev": 10, "test": 10}
+STATEMENTS_SPLIT_SEED = 42
+
+MAX_PROBLEMS_SHOWN = 20
+
+
+class DroppedRow(NamedTuple):
+    """A row that the build left out, and why."""
+
+    file: str
+    row: int  # counted from 1 after the header
+    kind: str  # NO_ROW_ID or NO_SPLIT_ENTRY
+    reason: str
+
+    def __str__(self):
+        return f"dropped: {self.file}: row {self.row}: {self.reason}"
+
+
+NO_ROW_ID, NO_SPLIT_ENTRY = "no row_id", "no split entry"
+
+
+# --- Reading and validating ------------------------------------------------------------------
+
+def normalise_whitespace(text):
+    """The one whitespace normalisation of the build: line breaks to LF, ends stripped.
+
+    CRLF and lone CR become LF (the upstream files use CRLF, and a few quoted fields contain
+    line breaks), and leading/trailing whitespace is removed. Inner spaces and line breaks are
+    kept as they are: they belong to the source text (e.g. two spaces after a full stop in MMLU,
+    or a list of answers on separate lines). Idempotent, so applying it again changes nothing.
+    """
+    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
+
+
+def _where(path, row_index, column):
+    return f"{Path(path).name}: row {row_index + 1}, column '{column}'"
+
+
+def _raise_problems(path, problems):
+    if not problems:
+        return
+    shown = "\n  ".join(problems[:MAX_PROBLEMS_SHOWN])
+    more = len(problems) - MAX_PROBLEMS_SHOWN
+    tail = f"\n  ... and {more} more" if more > 0 else ""
+    raise ValueError(f"{Path(path).name}: {len(problems)} problem(s) (rows counted from 1 after "
+                     f"the header):\n  {shown}{tail}")
+
+
+def read_upstream_csv(path, required_columns, argument):
+    """Every cell as a string ("None", "NA" stay text), whitespace normalised once."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"`{argument}` must be an existing CSV file, got {str(path)!r}")
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
+        raise ValueError(f"`{argument}`: {path.name} is not a readable UTF-8 CSV: {error}") from None
+    missing = [column for column in required_columns if column not in frame.columns]
+    if missing:
+        raise ValueError(f"{path.name}: missing required column(s) "
+                         f"{', '.join(repr(column) for column in missing)} (`{argument}`); "
+                         f"found {', '.join(repr(column) for column in frame.columns)}")
+    return frame.map(normalise_whitespace)
+
+
+def _empty_cell_problems(frame, columns, path):
+    return [f"{_where(path, index, column)}: empty cell; every row needs a {column}"
+            for column in columns for index in frame.index[frame[column] == ""]]
+
+
+def _canonical_labels(frame, column, allowed, path, allow_empty=False):
+    """Lower-cased labels, and a problem for each one outside ``allowed``."""
+    labels = frame[column].str.lower()
+    problems = []
+    for index, label in labels.items():
+        if label == "" and allow_empty:
+            continue
+        if label not in allowed:
+            problems.append(f"{_where(path, index, column)}: unknown label {frame.at[index, column]!r}; "
+                            f"expected one of {', '.join(allowed)}")
+    return labels, problems
+
+
+def _row_ids(frame, column, path, allow_empty):
+    """Integer row ids (None where empty and allowed) and a problem for each bad or repeated one."""
+    ids, problems, first_seen = [], [], {}
+    for index, cell in frame[column].items():
+        if cell == "":
+            ids.append(None)
+            if not allow_empty:
+                problems.append(f"{_where(path, index, column)}: empty cell; every row needs a {column}")
+            continue
+        if not cell.isdigit():
+            problems.append(f"{_where(path, index, column)}: {cell!r} is not a non-negative integer")
+            ids.append(None)
+            continue
+        row_id = int(cell)
+        if row_id in first_seen:
+            problems.append(f"{_where(path, index, column)}: duplicate row id {row_id} "
+                            f"(first at row {first_seen[row_id] + 1})")
+        first_seen.setdefault(row_id, index)
+        ids.append(row_id)
+    return ids, problems
+
+
+def _unique_ids(frame, column, path):
+    """Optional string ids: empty is allowed (stored as null), repeats are not."""
+    seen, problems = {}, []
+    for index, cell in frame[column].items():
+        if cell and cell in seen:
+            problems.append(f"{_where(path, index, column)}: duplicate id {cell!r} "
+                            f"(first at row {seen[cell] + 1})")
+        seen.setdefault(cell, index)
+    return _nulls_for_empty(frame[column]), problems
+
+
+def _nulls_for_empty(column):
+    """Empty cells as None in an object column (a pandas string column would make them NaN)."""
+    return pd.Series([cell or None for cell in column], index=column.index, dtype=object)
+
+
+# --- CAP-Correctness -------------------------------------------------------------------------
+
+def read_splits(splits_csv):
+    """row_id -> (split, {checked column: value}) from the paper's split file."""
+    frame = read_upstream_csv(splits_csv, SPLITS_COLUMNS, "splits")
+    ids, problems = _row_ids(frame, ROW_ID, splits_csv, allow_empty=False)
+    problems += [f"{_where(splits_csv, index, 'split')}: unknown split {split!r}; expected one of "
+                 f"{', '.join(CORRECTNESS_SPLITS)}"
+                 for index, split in frame["split"].items() if split not in CORRECTNESS_SPLITS]
+    checked = [column for column in SPLITS_CHECKED_COLUMNS if column in frame.columns]
+    if "label" in checked:
+        frame["label"], label_problems = _canonical_labels(frame, "label", LABELS, splits_csv)
+        problems += label_problems
+    _raise_problems(splits_csv, problems)
+    return {row_id: (split, {column: frame.at[index, column] for column in checked})
+            for index, row_id, split in zip(frame.index, ids, frame["split"])}
+
+
+def read_correctness(correctness_csv):
+    """The validated correctness rows, with a ``row_id`` column (None where unknown).
+
+    Without a ``row_id`` column the file is the upstream CSV itself, whose row ids are the
+    0-based row positions.
+    """
+    frame = read_upstream_csv(correctness_csv, CORRECTNESS_COLUMNS, "correctness")
+    problems = _empty_cell_problems(frame, CORRECTNESS_TEXT_COLUMNS + ("label_semantic",),
+                                    correctness_csv)
+    for column in ("label_semantic", "label_semantic_manual"):
+        frame[column], label_problems = _canonical_labels(
+            frame, column, LABELS, correctness_csv, allow_empty=column == "label_semantic_manual")
+        problems += label_problems
+    if ROW_ID in frame.columns:
+        ids, id_problems = _row_ids(frame, ROW_ID, correctness_csv, allow_empty=True)
+        problems += id_problems
+    else:
+        ids = list(range(len(frame)))
+    _raise_problems(correctness_csv, problems)
+    frame[ROW_ID] = pd.Series(ids, index=frame.index, dtype=object)
+    frame["label_semantic_manual"] = _nulls_for_empty(frame["label_semantic_manual"])
+    return frame[[ROW_ID, *CORRECTNESS_COLUMNS]]
+
+
+def _split_mismatches(row, entry, path, index):
+    """A disagreement between a row and its split entry means the row ids do not line up."""
+    return [f"{_where(path, index, ROW_ID)}: row id {row[ROW_ID]} has {own}={row[own]!r} here but "
+            f"{theirs}={value!r} in the split file; the row ids do not line up"
+            for theirs, value in entry.items()
+            for own in [SPLITS_CHECKED_COLUMNS[theirs]]
+            if value.casefold() != row[own].casefold()]
+
+
+def join_correctness_splits(frame, splits, correctness_csv, splits_csv):
+    """Split name -> rows, plus the rows that could not be given a split."""
+    by_split = {split: [] for split in CORRECTNESS_SPLITS}
+    dropped, problems = [], []
+    file_name = Path(correctness_csv).name
+    # to_dict keeps None in object columns (iterrows would turn it into NaN).
+    for index, row in zip(frame.index, frame.to_dict("records")):
+        row_id = row[ROW_ID]
+        if row_id is None:
+            dropped.append(DroppedRow(file_name, index + 1, NO_ROW_ID, "empty row_id: cannot be joined with the "
+                                      f"split file {Path(splits_csv).name}"))
+        elif row_id not in splits:
+            dropped.append(DroppedRow(file_name, index + 1, NO_SPLIT_ENTRY, f"row_id {row_id} has no entry in the "
+                                      f"split file {Path(splits_csv).name} (dropped upstream)"))
+        else:
+            split, entry = splits[row_id]
+            problems += _split_mismatches(row, entry, correctness_csv, index)
+            by_split[split].append(index)
+    _raise_problems(correctness_csv, problems)
+    return {split: frame.loc[indices].reset_index(drop=True) for split, indices in by_split.items()}, dropped
+
+
+def correctness_features():
+    from datasets import ClassLabel, Features, Value
+
+    # label_semantic_manual is null where no manual label exists (ClassLabel keeps nulls).
+    return Features({
+        ROW_ID: Value("int64"),
+        **{column: Value("string") for column in CORRECTNESS_TEXT_COLUMNS},
+        "label_semantic": ClassLabel(names=list(LABELS)),
+        "label_semantic_manual": ClassLabel(names=list(LABELS)),
+    })
+
+
+# --- CAP-Statements --------------------------------------------------------------------------
+
+def read_statements(statements_csv):
+    """The validated statement rows; an empty ``id`` (it happens upstream) becomes null."""
+    frame = read_upstream_csv(statements_csv, STATEMENTS_COLUMNS, "statements")
+    problems = _empty_cell_problems(frame, STATEMENTS_TEXT_COLUMNS + ("label_question_type",),
+                                    statements_csv)
+    frame["label_question_type"], label_problems = _canonical_labels(
+        frame, "label_question_type", QUESTION_TYPES, statements_csv)
+    ids, id_problems = _unique_ids(frame, STATEMENTS_ID, statements_csv)
+    _raise_problems(statements_csv, problems + label_problems + id_problems)
+    frame[STATEMENTS_ID] = ids
+    return frame[list(STATEMENTS_COLUMNS)]
+
+
+def _split_key(row, seed):
+    text = "\x1f".join([str(seed), row["question"], row["answer"], row["statement"]])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _split_sizes(count):
+    """Rows per split for one question type: dev and test rounded half up, train the rest."""
+    sizes = {split: (count * percent + 50) // 100 for split, percent in STATEMENTS_SPLIT_PERCENT.items()}
+    sizes["train"] = count - sizes["dev"] - sizes["test"]
+    return sizes
+
+
+def assign_statement_splits(frame, seed=STATEMENTS_SPLIT_SEED):
+    """The split of each row: per question type, rows ordered by a salted SHA-256 of their text
+    (row position breaks ties) and cut 80/10/10. Independent of row order, machine and library."""
+    assigned = pd.Series("", index=frame.index, dtype=object)
+    for _, group in frame.groupby("label_question_type", sort=True):
+        keys = sorted((_split_key(row, seed), index) for index, row in group.iterrows())
+        order = iter(index for _, index in keys)
+        for split, size in _split_sizes(len(keys)).items():
+            for _ in range(size):
+                assigned[next(order)] = split
+    return assigned
+
+
+def split_statements(frame, seed=STATEMENTS_SPLIT_SEED):
+    assigned = assign_statement_splits(frame, seed)
+    return {split: frame[assigned == split].reset_index(drop=True) for split in STATEMENTS_SPLIT_PERCENT}
+
+
+def statements_features():
+    from datasets import Features, Value
+
+    return Features({column: Value("string") for column in STATEMENTS_COLUMNS})
+
+
+# --- Writing a repo --------------------------------------------------------------------------
+
+def data_files_config(splits):
+    """The card's ``configs`` entry: one Parquet file per split."""
+    return [{"config_name": "default",
+             "data_files": [{"split": split, "path": f"data/{split}.parquet"} for split in splits]}]
+
+
+def _prepare_out_dir(repo_dir, overwrite):
+    """Refuse to mix a new build with an old one; with ``overwrite``, remove only build files."""
+    if repo_dir.exists() and any(repo_dir.iterdir()):
+        if not overwrite:
+            raise ValueError(f"`out`: {repo_dir} already exists and is not empty; "
+                             "pass --overwrite to replace the build there")
+        (repo_dir / "README.md").unlink(missing_ok=True)
+        shutil.rmtree(repo_dir / "data", ignore_errors=True)
+    (repo_dir / "data").mkdir(parents=True, exist_ok=True)
+
+
+def write_repo(repo_dir, card_template, frames, features, overwrite=False):
+    """The card (its ``configs`` and ``dataset_info`` filled from the data) and one Parquet per split."""
+    from datasets import Dataset
+    from huggingface_hub import DatasetCard
+
+    repo_dir = Path(repo_dir)
+    card_template = Path(card_template)
+    if not card_template.is_file():
+        raise ValueError(f"`cards`: no dataset card template at {card_template}")
+    _prepare_out_dir(repo_dir, overwrite)
+    split_infos = []
+    for split, frame in frames.items():
+        dataset = Dataset.from_dict({column: frame[column].tolist() for column in features},
+                                    features=features)
+        dataset.to_parquet(repo_dir / "data" / f"{split}.parquet")
+        split_infos.append({"name": split, "num_bytes": dataset.data.nbytes,
+                            "num_examples": len(dataset)})
+    card = DatasetCard.load(card_template)
+    card.data.configs = data_files_config(frames)
+    card.data.dataset_info = {
+        "features": features._to_yaml_list(),
+        "splits": split_infos,
+        "download_size": sum(path.stat().st_size for path in (repo_dir / "data").glob("*.parquet")),
+        "dataset_size": sum(info["num_bytes"] for info in split_infos),
+    }
+    card.save(repo_dir / "README.md")
+    return repo_dir
+
+
+def _summary(name, frames, label_column):
+    lines = [f"{name}: " + ", ".join(f"{split} {len(frame):,}" for split, frame in frames.items())]
+    for split, frame in frames.items():
+        counts = Counter(frame[label_column])
+        lines.append(f"  {split:<12}" + "  ".join(f"{label} {count}" for label, count in sorted(counts.items())))
+    return "\n".join(lines)
+
+
+def build_correctness(correctness_csv, splits_csv, out_dir, cards_root=CARDS_ROOT, overwrite=False):
+    """Write the CAP-Correctness repo under ``out_dir``; returns (repo dir, dropped rows)."""
+    frame = read_correctness(correctness_csv)
+    frames, dropped = join_correctness_splits(frame, read_splits(splits_csv), correctness_csv, splits_csv)
+    repo_dir = write_repo(Path(out_dir) / CORRECTNESS_NAME, Path(cards_root) / CORRECTNESS_NAME / "README.md",
+                          frames, correctness_features(), overwrite)
+    print(_summary(CORRECTNESS_NAME, frames, "label_semantic"))
+    return repo_dir, dropped
+
+
+def build_statements(statements_csv, out_dir, cards_root=CARDS_ROOT, overwrite=False):
+    """Write the CAP-Statements repo under ``out_dir``; returns the repo dir (no row is dropped)."""
+    frames = split_statements(read_statements(statements_csv))
+    repo_dir = write_repo(Path(out_dir) / STATEMENTS_NAME, Path(cards_root) / STATEMENTS_NAME / "README.md",
+                          frames, statements_features(), overwrite)
+    print(_summary(STATEMENTS_NAME, frames, "label_question_type"))
+    return repo_dir
+
+
+def _report_dropped(dropped):
+    """Each dropped row on stderr, the count per reason on stdout."""
+    for row in dropped:
+        print(row, file=sys.stderr)
+    kinds = Counter(row.kind for row in dropped)
+    detail = f" ({', '.join(f'{kind}: {count}' for kind, count in kinds.items())}; listed on stderr)"
+    print(f"{CORRECTNESS_NAME}: {len(dropped)} row(s) dropped" + (detail if dropped else ""))
+
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="python -m capqa build-datasets",
+        description="Validate the upstream CSVs and write the CAP-Correctness and CAP-Statements "
+                    "Hub repos (card + one Parquet file per split) under --out.")
+    parser.add_argument("--correctness", type=Path, help="upstream CAP-Correctness CSV "
+                        "(row ids: its row_id column, else the 0-based row position)")
+    parser.add_argument("--splits", type=Path, help="the paper's split file (row_id, split, dataset, label)")
+    parser.add_argument("--statements", type=Path, help="upstream CAP-Statements CSV")
+    parser.add_argument("--out", type=Path, required=True, help="folder to write the repos into")
+    parser.add_argument("--cards", type=Path, default=CARDS_ROOT, help="folder of the card templates")
+    parser.add_argument("--overwrite", action="store_true", help="replace an earlier build in --out")
+    return parser
+
+
+def main(argv):
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if (args.correctness is None) != (args.splits is None):
+        parser.error("--correctness and --splits go together")
+    if args.correctness is None and args.statements is None:
+        parser.error("give --correctness and --splits, --statements, or all three")
+    try:
+        if args.correctness is not None:
+            _, dropped = build_correctness(args.correctness, args.splits, args.out, args.cards, args.overwrite)
+            _report_dropped(dropped)
+        if args.statements is not None:
+            build_statements(args.statements, args.out, args.cards, args.overwrite)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out}")
+    return 0
