@@ -1,0 +1,129 @@
+"""The NLI engine: one class that owns the cross-encoder, its tokenizer, device and batching.
+
+Like sentence-transformers' ``CrossEncoder``, ``NLIScorer.predict(premises, hypotheses)``
+returns one row of (entailment, neutral, contradiction) probabilities per pair, whatever label
+order the model uses. What makes it fast on many pairs:
+- identical pairs are scored once (CAP's forward and reverse passes go through the same call);
+- pairs are ordered by token length so each batch carries little padding, then results are put
+  back in input order; the order depends only on the set of pairs, so a score never depends on
+  the batch size or the order of the input beyond float rounding;
+- ``torch.inference_mode`` and bf16/fp16 on CUDA.
+"""
+
+import numpy as np
+import torch
+from tqdm.auto import tqdm
+
+from capqa.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NLI_LABELS, NLI_MAX_LENGTH
+from capqa.devices import inference_dtype, resolve_device
+from capqa.validation import check_positive_int
+
+# Prefixes of the label spellings used by NLI models on the Hub ("ENTAILMENT", "entailed", ...).
+_LABEL_PREFIXES = {"entail": "entailment", "neutral": "neutral", "contradict": "contradiction"}
+# Show a progress bar from this many pairs on, unless the caller decides.
+_PROGRESS_MIN_PAIRS = 512
+
+
+def nli_label_indices(id2label):
+    """Indices of (entailment, neutral, contradiction) in the model's output, from id2label."""
+    found = {}
+    for index, name in id2label.items():
+        normalised = str(name).strip().lower()
+        for prefix, label in _LABEL_PREFIXES.items():
+            if normalised.startswith(prefix):
+                found.setdefault(label, int(index))
+    missing = [label for label in NLI_LABELS if label not in found]
+    if missing:
+        raise ValueError(
+            f"`nli_model` must be an NLI classifier with entailment, neutral and contradiction labels; "
+            f"its config.id2label is {dict(id2label)} (missing: {', '.join(missing)})")
+    return [found[label] for label in NLI_LABELS]
+
+
+def load_pretrained(loader, name, revision, what, **kwargs):
+    """``loader.from_pretrained`` with an error that says how to run offline."""
+    try:
+        return loader.from_pretrained(name, revision=revision, **kwargs)
+    except (OSError, ValueError) as error:
+        raise OSError(
+            f"Could not load the {what} {name!r} (revision {revision!r}): {error}\n"
+            f"Without access to the Hugging Face Hub, pass a local model folder instead of a Hub id, "
+            f"or set HF_HUB_OFFLINE=1 to use a copy already in the Hugging Face cache.") from error
+
+
+def padding_batches(lengths, batch_size, max_tokens=None):
+    """Split positions into batches of similar length: sorted by length, at most ``batch_size``
+    pairs and, if ``max_tokens`` is set, at most that many padded tokens per batch."""
+    order = np.argsort(np.asarray(lengths), kind="stable")
+    batches, current, longest = [], [], 0
+    for position in order:
+        length = int(lengths[position])
+        over_budget = max_tokens is not None and current and max(longest, length) * (len(current) + 1) > max_tokens
+        if len(current) == batch_size or over_budget:
+            batches.append(current)
+            current, longest = [], 0
+        current.append(int(position))
+        longest = max(longest, length)
+    if current:
+        batches.append(current)
+    return batches
+
+
+class NLIScorer:
+    """Probabilities of entailment, neutral and contradiction for (premise, hypothesis) pairs.
+
+    model: a Hub id or a local folder of a sequence-classification model.
+    cache: optional store with ``get(pairs) -> {pair: probabilities}`` and ``put({pair: ...})``
+        (see capqa.cache); finished batches are stored as they complete, so an interrupted
+        job resumes where it stopped.
+    """
+
+    def __init__(self, model=DEFAULT_NLI_MODEL, revision=DEFAULT_NLI_REVISION, device="auto",
+                 batch_size=32, max_length=NLI_MAX_LENGTH, max_tokens=None, show_progress=None,
+                 cache=None):
+        from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+        self.model_name, self.revision = str(model), revision
+        self.batch_size = check_positive_int(batch_size, "batch_size")
+        self.max_length = check_positive_int(max_length, "max_length")
+        self.max_tokens = None if max_tokens is None else check_positive_int(max_tokens, "max_tokens")
+        self.device = resolve_device(device)
+        self.show_progress = show_progress
+        self.cache = cache
+        self.tokenizer = load_pretrained(AutoTokenizer, self.model_name, revision, "NLI tokenizer")
+        self.model = load_pretrained(AutoModelForSequenceClassification, self.model_name, revision,
+                                     "NLI model", dtype=inference_dtype(self.device))
+        self.model.to(self.device).eval()
+        self.label_indices = nli_label_indices(self.model.config.id2label)
+
+    def predict(self, premises, hypotheses):
+        """(n, 3) float64 array: P(entailment), P(neutral), P(contradiction) per pair."""
+        pairs = list(zip(premises, hypotheses))
+        if not pairs:
+            return np.zeros((0, len(NLI_LABELS)))
+        probabilities = self._score_unique(sorted(set(pairs)))
+        return np.stack([probabilities[pair] for pair in pairs])
+
+    def _score_unique(self, pairs):
+        scored = dict(self.cache.get(pairs)) if self.cache is not None else {}
+        todo = [pair for pair in pairs if pair not in scored]
+        if todo:
+            encoded = self.tokenizer([p for p, _ in todo], [h for _, h in todo],
+                                     truncation=True, max_length=self.max_length)
+            features = [{key: encoded[key][i] for key in encoded.keys()} for i in range(len(todo))]
+            batches = padding_batches([len(f["input_ids"]) for f in features], self.batch_size, self.max_tokens)
+            show = len(todo) >= _PROGRESS_MIN_PAIRS if self.show_progress is None else self.show_progress
+            for batch in tqdm(batches, desc="NLI", unit="batch", disable=not show):
+                rows = self._forward([features[i] for i in batch])
+                finished = {todo[i]: row for i, row in zip(batch, rows)}
+                if self.cache is not None:
+                    self.cache.put(finished)
+                scored.update(finished)
+        return scored
+
+    @torch.inference_mode()
+    def _forward(self, features):
+        inputs = self.tokenizer.pad(features, return_tensors="pt").to(self.device)
+        logits = self.model(**inputs).logits.float()
+        probabilities = torch.softmax(logits, dim=-1)[:, self.label_indices]
+        return probabilities.double().cpu().numpy()

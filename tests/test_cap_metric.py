@@ -1,0 +1,193 @@
+"""The CAP metric end to end: the formula against the paper, the real pipeline on local models."""
+
+import math
+import random
+
+import evaluate
+import numpy as np
+import pytest
+
+from capqa.constants import ALPHA, NEUTRAL_WEIGHT
+from capqa.formula import cap_from_probabilities
+from capqa.nli import NLIScorer, nli_label_indices
+from capqa.offline_models import build_nli_model
+from conftest import KNOWN_PROBABILITIES
+
+QUESTIONS = ["Name a city in Bulgaria.", "What travels through the stem of a plant?",
+             "Which material is the best conductor of electricity?", "At what temperature does water begin to boil?"]
+GOLDS = ["Sofia", "water and food", "Metal", "100°C"]
+PREDICTIONS = ["Burgas", "water", "Plastic", "212°F"]
+STATEMENT_GOLDS = ["Sofia is a city in Bulgaria.", "Water and food travel through the stem of a plant.",
+                   "Metal is the best conductor of electricity.", "Water begins to boil at 100°C."]
+STATEMENT_PREDICTIONS = ["Burgas is a city in Bulgaria.", "Water travels through the stem of a plant.",
+                         "Plastic is the best conductor of electricity.", "Water begins to boil at 212°F."]
+
+
+def expected_known_cap(alpha=ALPHA, neutral_weight=NEUTRAL_WEIGHT):
+    direction = KNOWN_PROBABILITIES["entailment"] + neutral_weight * KNOWN_PROBABILITIES["neutral"]
+    return alpha * direction + (1 - alpha) * direction
+
+
+def test_formula_reproduces_every_published_cap(paper_scores):
+    forward = paper_scores[["pe_f", "pn_f", "pc_f"]].to_numpy()
+    reverse = paper_scores[["pe_r", "pn_r", "pc_r"]].to_numpy()
+    cap, _, _ = cap_from_probabilities(forward, reverse)
+    assert len(cap) == 8826
+    np.testing.assert_allclose(cap, paper_scores["cap"].to_numpy(), rtol=0, atol=1e-6)
+
+
+def test_formula_weights_forward_direction_by_alpha():
+    forward = np.array([[1.0, 0.0, 0.0]])
+    reverse = np.array([[0.0, 1.0, 0.0]])
+    cap, d_forward, d_reverse = cap_from_probabilities(forward, reverse, alpha=0.85, neutral_weight=0.3)
+    assert d_forward[0] == 1.0 and d_reverse[0] == pytest.approx(0.3)
+    assert cap[0] == pytest.approx(0.85 + 0.15 * 0.3)
+
+
+def test_label_indices_follow_id2label():
+    assert nli_label_indices({0: "contradiction", 1: "entailment", 2: "neutral"}) == [1, 2, 0]
+    assert nli_label_indices({0: "ENTAILMENT", 1: "NEUTRAL", 2: "CONTRADICTION"}) == [0, 1, 2]
+    with pytest.raises(ValueError, match="entailment, neutral and contradiction.*LABEL_0"):
+        nli_label_indices({0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"})
+
+
+@pytest.fixture(scope="module")
+def known_metric(known_nli_model, tiny_seq2seq_model, metric_path):
+    return evaluate.load(metric_path, nli_model=known_nli_model, statement_model=tiny_seq2seq_model)
+
+
+def test_statement_mode_gives_the_formula_value(known_metric):
+    result = known_metric.compute(predictions=STATEMENT_PREDICTIONS, references=STATEMENT_GOLDS, return_details=True)
+    expected = expected_known_cap()
+    np.testing.assert_allclose(result["scores"], [expected] * 4, atol=1e-6)
+    assert result["cap"] == pytest.approx(expected, abs=1e-6)
+    # Without questions the texts go to the NLI model as they are.
+    assert result["premises"] == STATEMENT_GOLDS and result["hypotheses"] == STATEMENT_PREDICTIONS
+    for direction in ("forward", "reverse"):
+        np.testing.assert_allclose(result[f"p_entailment_{direction}"], KNOWN_PROBABILITIES["entailment"], atol=1e-6)
+        np.testing.assert_allclose(result[f"p_neutral_{direction}"], KNOWN_PROBABILITIES["neutral"], atol=1e-6)
+        np.testing.assert_allclose(result[f"p_contradiction_{direction}"], KNOWN_PROBABILITIES["contradiction"], atol=1e-6)
+
+
+def test_question_mode_uses_the_statement_model(known_metric):
+    result = known_metric.compute(predictions=PREDICTIONS, references=GOLDS, questions=QUESTIONS, return_details=True)
+    np.testing.assert_allclose(result["scores"], [expected_known_cap()] * 4, atol=1e-6)
+    assert len(result["premises"]) == len(result["hypotheses"]) == 4
+    assert all(isinstance(text, str) and text.strip() for text in result["premises"] + result["hypotheses"])
+
+
+def test_alpha_and_neutral_weight_change_the_score(known_nli_model, metric_path):
+    metric = evaluate.load(metric_path, nli_model=known_nli_model, alpha=0.5, neutral_weight=0.0)
+    result = metric.compute(predictions=STATEMENT_PREDICTIONS[:1], references=STATEMENT_GOLDS[:1])
+    assert result["scores"][0] == pytest.approx(expected_known_cap(0.5, 0.0), abs=1e-6)
+
+
+@pytest.fixture(scope="module")
+def random_scorer(random_nli_model):
+    return NLIScorer(random_nli_model, revision=None, device="cpu", batch_size=3)
+
+
+def test_forward_and_reverse_are_the_two_directions(random_nli_model, metric_path, random_scorer):
+    metric = evaluate.load(metric_path, nli_model=random_nli_model)
+    result = metric.compute(predictions=STATEMENT_PREDICTIONS, references=STATEMENT_GOLDS, return_details=True)
+    forward = random_scorer.predict(STATEMENT_GOLDS, STATEMENT_PREDICTIONS)
+    reverse = random_scorer.predict(STATEMENT_PREDICTIONS, STATEMENT_GOLDS)
+    np.testing.assert_allclose(result["p_entailment_forward"], forward[:, 0], atol=1e-6)
+    np.testing.assert_allclose(result["p_entailment_reverse"], reverse[:, 0], atol=1e-6)
+    np.testing.assert_allclose(result["forward"], forward[:, 0] + NEUTRAL_WEIGHT * forward[:, 1], atol=1e-6)
+    # A random model tells the two directions apart: the test would catch a swap.
+    assert not np.allclose(forward, reverse, atol=1e-4)
+    np.testing.assert_allclose(forward.sum(axis=1), 1.0, atol=1e-6)
+
+
+def test_scores_do_not_depend_on_batch_size_or_order(random_nli_model, metric_path):
+    rng = random.Random(0)
+    predictions = [f"{p} {i}" for i, p in enumerate(STATEMENT_PREDICTIONS * 5)]
+    golds = [f"{g} ({i % 3})" for i, g in enumerate(STATEMENT_GOLDS * 5)]
+    reference = None
+    for batch_size in (1, 4, 64):
+        metric = evaluate.load(metric_path, nli_model=random_nli_model, batch_size=batch_size)
+        order = list(range(len(predictions)))
+        rng.shuffle(order)
+        result = metric.compute(predictions=[predictions[i] for i in order], references=[golds[i] for i in order])
+        scores = np.empty(len(order))
+        scores[order] = result["scores"]
+        if reference is None:
+            reference = scores
+        np.testing.assert_allclose(scores, reference, atol=1e-6)
+    assert reference.std() > 1e-4  # the scores differ between examples, so order mattered
+
+
+def test_token_budget_batching_gives_the_same_scores(random_nli_model, random_scorer):
+    budgeted = NLIScorer(random_nli_model, revision=None, device="cpu", batch_size=64, max_tokens=40)
+    expected = random_scorer.predict(STATEMENT_GOLDS, STATEMENT_PREDICTIONS)
+    np.testing.assert_allclose(budgeted.predict(STATEMENT_GOLDS, STATEMENT_PREDICTIONS), expected, atol=1e-6)
+
+
+def test_several_gold_answers_take_the_best(random_nli_model, metric_path):
+    metric = evaluate.load(metric_path, nli_model=random_nli_model)
+    prediction = STATEMENT_PREDICTIONS[0]
+    golds = [STATEMENT_GOLDS[1], STATEMENT_GOLDS[0], STATEMENT_GOLDS[2]]
+    single = [metric.compute(predictions=[prediction], references=[gold])["scores"][0] for gold in golds]
+    result = metric.compute(predictions=[prediction, prediction], references=[golds, golds[:1]], return_details=True)
+    assert result["scores"][0] == pytest.approx(max(single), abs=1e-9)
+    assert result["best_reference"] == [int(np.argmax(single)), 0]
+    assert result["premises"][0] == golds[int(np.argmax(single))]
+    assert result["scores"][1] == pytest.approx(single[0], abs=1e-9)
+
+
+def test_empty_input_gives_an_empty_result(known_metric):
+    assert known_metric.compute(predictions=[], references=[]) == {"cap": None, "scores": []}
+    detailed = known_metric.compute(predictions=[], references=[], return_details=True)
+    assert detailed["scores"] == [] and detailed["premises"] == []
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(predictions=["a"], references=["b", "c"]), ValueError, "`predictions` and `references` must have the same length"),
+    (dict(predictions=["a"], references=["b"], questions=["q", "r"]), ValueError, "`predictions` and `questions`"),
+    (dict(predictions=[None], references=["b"]), TypeError, r"`predictions\[0\]` must be a string"),
+    (dict(predictions=["a"], references=[None]), TypeError, r"`references\[0\]` must be a string"),
+    (dict(predictions=["a"], references=["b"], questions=[None]), TypeError, r"`questions\[0\]` must be a string"),
+    (dict(predictions=[3], references=["b"]), TypeError, r"`predictions\[0\]` must be a string"),
+    (dict(predictions=["  "], references=["b"]), ValueError, r"`predictions\[0\]` is an empty string"),
+    (dict(predictions=["a"], references=[""]), ValueError, r"`references\[0\]` is an empty string"),
+    (dict(predictions=["a"], references=[[]]), ValueError, r"`references\[0\]` is an empty list"),
+    (dict(predictions=["a"], references=[["b", ""]]), ValueError, r"`references\[0\]\[1\]` is an empty string"),
+    (dict(predictions=["a"], references=["b"], questions=[""]), ValueError, r"`questions\[0\]` is an empty string"),
+    (dict(predictions="a", references=["b"]), TypeError, "`predictions` must be a list of strings"),
+])
+def test_bad_input_names_the_argument(known_metric, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        known_metric.compute(**kwargs)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(alpha=1.5), "`alpha` must be in \\[0, 1\\]"),
+    (dict(alpha=math.nan), "`alpha` must be in \\[0, 1\\]"),
+    (dict(neutral_weight=-0.1), "`neutral_weight` must be in \\[0, 1\\]"),
+    (dict(device="tpu7"), "`device`"),
+    (dict(device="cuda:0"), "`device`"),
+    (dict(batch_size=0), "`batch_size` must be a positive integer"),
+    (dict(nli_model=""), "`nli_model` must be a non-empty string"),
+])
+def test_bad_options_fail_at_load_time(metric_path, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        evaluate.load(metric_path, **kwargs)
+
+
+def test_alpha_must_be_a_number(metric_path):
+    with pytest.raises(TypeError, match="`alpha` must be a number"):
+        evaluate.load(metric_path, alpha="high")
+
+
+def test_model_without_nli_labels_is_refused(models_dir, metric_path):
+    folder = build_nli_model(models_dir / "nli-unlabelled", id2label={0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"})
+    metric = evaluate.load(metric_path, nli_model=str(folder))
+    with pytest.raises(ValueError, match="`nli_model` must be an NLI classifier"):
+        metric.compute(predictions=["a b"], references=["c d"])
+
+
+def test_unreachable_model_says_how_to_run_offline(tmp_path, metric_path):
+    metric = evaluate.load(metric_path, nli_model=str(tmp_path / "no-such-model"))
+    with pytest.raises(OSError, match="local model folder"):
+        metric.compute(predictions=["a b"], references=["c d"])
