@@ -13,6 +13,7 @@ AUC = (wins + ties / 2) / pairs. Scores are rounded to ``COMPARISON_DECIMALS`` f
 
 import numbers
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 from scipy import stats
@@ -46,6 +47,11 @@ def check_severity(severity=None):
 
 
 def check_hard_pairs(hard_pairs, severity):
+    """(better, worse) label pairs; None means the paper's pairs whose labels ``severity`` has."""
+    if hard_pairs is None:
+        return tuple(pair for pair in HARD_PAIRS if all(label in severity for label in pair))
+    if isinstance(hard_pairs, str) or not hasattr(hard_pairs, "__iter__"):
+        raise TypeError(f"`hard_pairs` must be a list of (better, worse) pairs, got {hard_pairs!r}")
     pairs = tuple(tuple(pair) for pair in hard_pairs)
     for pair in pairs:
         if len(pair) != 2 or any(label not in severity for label in pair):
@@ -128,6 +134,11 @@ class ScoreOrder:
         sorted_scores = np.sort(scores)
         self.has_ties = bool(np.any(sorted_scores[1:] == sorted_scores[:-1]))
 
+    @cached_property
+    def point_tables(self):
+        """The tables with every row counted once: the exact point estimates."""
+        return weighted_tables(self, np.ones((1, self.rows.n_rows)))
+
 
 @dataclass
 class WeightedTables:
@@ -208,7 +219,8 @@ def _ratio(numerator, denominator):
 
 def class_pair_counts(tables, rows):
     """{"pairs", "wins", "ties", "losses"}: (B, P) arrays over ``rows.class_pairs()``."""
-    better, worse = (np.array(side, dtype=int) for side in zip(*rows.class_pairs()))
+    pairs = np.array(rows.class_pairs(), dtype=int).reshape(-1, 2)
+    better, worse = pairs[:, 0], pairs[:, 1]
     wins = tables.pair_wins[:, better, worse]
     ties = tables.pair_ties[:, better, worse]
     losses = tables.pair_wins[:, worse, better]
@@ -236,13 +248,9 @@ def class_means(tables):
 
 # --- Point estimates -------------------------------------------------------------------------
 
-def _point_tables(order):
-    return weighted_tables(order, np.ones((1, order.rows.n_rows)))
-
-
-def class_pair_records(order, hard_pairs=HARD_PAIRS):
+def class_pair_records(order, hard_pairs=None):
     """One dict per class pair: counts, accuracy, AUC, means and whether the means violate."""
-    rows, tables = order.rows, _point_tables(order)
+    rows, tables = order.rows, order.point_tables
     counts = {key: value[0] for key, value in class_pair_counts(tables, rows).items()}
     means = class_means(tables)[0]
     hard = set(map(tuple, hard_pairs))
@@ -255,8 +263,8 @@ def class_pair_records(order, hard_pairs=HARD_PAIRS):
             "n_better": int(tables.class_weight[0, a]), "n_worse": int(tables.class_weight[0, b]),
             "pairs": int(pairs), "wins": int(wins), "ties": int(ties),
             "losses": int(counts["losses"][p]),
-            "accuracy": wins / pairs, "auc": (wins + ties / 2) / pairs,
-            "violation_rate": counts["losses"][p] / pairs,
+            "accuracy": float(wins / pairs), "auc": float((wins + ties / 2) / pairs),
+            "violation_rate": float(counts["losses"][p] / pairs),
             "mean_better": float(means[a]), "mean_worse": float(means[b]),
             "mean_violation": bool(means[b] > means[a]),
         })
@@ -268,7 +276,7 @@ def correlation_record(order):
     severity = order.rows.class_severity[order.rows.class_index]
     spearman = stats.spearmanr(order.scores, severity)
     kendall = stats.kendalltau(order.scores, severity)
-    overall = overall_statistics(_point_tables(order), order.rows)
+    overall = overall_statistics(order.point_tables, order.rows)
     return {
         "n": order.rows.n_rows,
         "spearman": float(spearman.statistic), "spearman_p": float(spearman.pvalue),
@@ -299,15 +307,22 @@ def monotonicity_record(pair_records, correlation):
     return {
         "class_pairs": len(pair_records), "mean_violations": violations,
         "mean_violation_rate": violations / len(pair_records) if pair_records else float("nan"),
-        "row_level_violation_rate": correlation["pair_losses"] / correlation["comparable_pairs"],
+        "row_level_violation_rate": float(_ratio(correlation["pair_losses"],
+                                                 correlation["comparable_pairs"])),
     }
 
 
-def monotonicity_report(scores, labels, severity=None, hard_pairs=HARD_PAIRS):
-    """The diagnostic of one metric, as the ``monotonicity`` evaluate module returns it."""
-    rows = prepare_labels(labels, severity)
+def check_inputs(scores, labels, severity=None, hard_pairs=None,
+                 scores_name="scores", labels_name="labels"):
+    """Validated (ScoreOrder, hard_pairs); errors name the argument and what was expected."""
+    rows = prepare_labels(labels, severity, labels_name)
     hard_pairs = check_hard_pairs(hard_pairs, check_severity(severity))
-    order = ScoreOrder(prepare_scores(scores, rows.n_rows), rows)
+    return ScoreOrder(prepare_scores(scores, rows.n_rows, scores_name, labels_name), rows), hard_pairs
+
+
+def monotonicity_report(scores, labels, severity=None, hard_pairs=None):
+    """The diagnostic of one metric, as the ``monotonicity`` evaluate module returns it."""
+    order, hard_pairs = check_inputs(scores, labels, severity, hard_pairs)
     pairs = class_pair_records(order, hard_pairs)
     correlation = correlation_record(order)
     means = {record["label"]: record["mean"] for record in descriptive_records(order)}
@@ -403,7 +418,7 @@ def paired_difference_records(distributions, reference, confidence=CONFIDENCE):
 
 # --- The full table --------------------------------------------------------------------------
 
-def diagnostic_tables(score_columns, labels, severity=None, hard_pairs=HARD_PAIRS,
+def diagnostic_tables(score_columns, labels, severity=None, hard_pairs=None,
                       n_resamples=10_000, seed=42, reference=None, progress=True):
     """Every table of the paper's diagnostic for several metrics scored on the same rows.
 
