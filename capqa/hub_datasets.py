@@ -324,6 +324,13 @@ def write_repo(repo_dir, card_template, frames, features, overwrite=False):
     card_template = Path(card_template)
     if not card_template.is_file():
         raise ValueError(f"`cards`: no dataset card template at {card_template}")
+    empty = [split for split, frame in frames.items() if frame.empty]
+    frames = {split: frame for split, frame in frames.items() if not frame.empty}
+    if not frames:
+        raise ValueError(f"no rows left to write to {repo_dir.name}")
+    if empty:  # an empty Parquet split cannot be loaded, so it is left out of the repo
+        print(f"{repo_dir.name}: split(s) {', '.join(empty)} have no rows and are not written",
+              file=sys.stderr)
     _prepare_out_dir(repo_dir, overwrite)
     split_infos = []
     for split, frame in frames.items():

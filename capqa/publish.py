@@ -1,0 +1,234 @@
+"""``python -m capqa publish {datasets,model,space}``: put the project's artifacts on the Hub.
+
+Dry run by default: it prints the plan (repo id, repo type, every local file, its path in the
+repo and its size) and uploads nothing. ``--yes`` uploads. Each plan becomes one commit
+(``create_repo(exist_ok=True)`` then ``create_commit``), so what the dry run lists is exactly what
+is committed. The token is never an argument: huggingface_hub reads ``HF_TOKEN`` or the stored
+login itself, and nothing here prints it. The namespace is ``CAP_HUB_NAMESPACE`` (see
+``capqa.constants.hub_namespace``).
+"""
+
+import argparse
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from capqa import constants
+from capqa.hub_datasets import CORRECTNESS_NAME, STATEMENTS_NAME
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+MODEL_CARD = Path("statement_model_card") / "README.md"
+# Space file <- repo file. On the Space, evaluate.load("<namespace>/cap") needs the metric as cap.py.
+SPACE_FILES = {
+    "README.md": Path("space_card") / "README.md",
+    "app.py": Path("app.py"),
+    "cap.py": Path("cap_metric.py"),
+    "monotonicity.py": Path("monotonicity.py"),
+    "requirements.txt": Path("requirements.txt"),
+}
+SPACE_PACKAGE = "capqa"  # app.py and cap.py import it, so it ships beside them
+# Never uploaded: caches, VCS data, bytecode, and a Trainer's intermediate checkpoints.
+SKIPPED_NAMES = ("__pycache__", ".git", ".cache", ".ipynb_checkpoints")
+SKIPPED_PREFIXES = (".", "checkpoint-")
+SKIPPED_SUFFIXES = (".pyc",)
+
+
+@dataclass(frozen=True)
+class UploadPlan:
+    """One repo and the files of its one commit: (local file, path in the repo), sorted."""
+
+    repo_id: str
+    repo_type: str  # "dataset", "model" or "space"
+    files: tuple
+    notes: tuple = ()  # extra lines for the dry run, e.g. rows per split
+
+    @property
+    def total_bytes(self):
+        return sum(local.stat().st_size for local, _ in self.files)
+
+    def describe(self):
+        lines = [f"{self.repo_type} {self.repo_id}: {len(self.files)} file(s), "
+                 f"{_human_size(self.total_bytes)}"]
+        lines += [f"  {note}" for note in self.notes]
+        lines += [f"  {path_in_repo:<40} {_human_size(local.stat().st_size):>10}  <- {local}"
+                  for local, path_in_repo in self.files]
+        return "\n".join(lines)
+
+
+def _human_size(size):
+    for unit in ("B", "kB", "MB", "GB"):
+        if size < 1000 or unit == "GB":
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1000
+
+
+def _is_skipped(relative):
+    return any(part in SKIPPED_NAMES or part.startswith(SKIPPED_PREFIXES) for part in relative.parts) \
+        or relative.name.endswith(SKIPPED_SUFFIXES)
+
+
+def folder_files(folder):
+    """(local file, path in repo) for every file to upload under ``folder``, sorted by path."""
+    folder = Path(folder)
+    files = []
+    for local in sorted(folder.rglob("*")):
+        relative = local.relative_to(folder)
+        if local.is_file() and not _is_skipped(relative):
+            files.append((local, relative.as_posix()))
+    return files
+
+
+def _require_folder(folder, argument, must_contain):
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ValueError(f"`{argument}` must be an existing folder, got {str(folder)!r}")
+    missing = [name for name in must_contain if not (folder / name).exists()]
+    if missing:
+        raise ValueError(f"`{argument}`: {folder} has no {', '.join(missing)}; "
+                         f"is it the right folder?")
+    return folder
+
+
+# --- Plans -----------------------------------------------------------------------------------
+
+def datasets_plans(folder):
+    """The two dataset repos from a ``build-datasets --out`` folder."""
+    folder = _require_folder(folder, "folder", [CORRECTNESS_NAME, STATEMENTS_NAME])
+    plans = []
+    for name, repo_id in ((CORRECTNESS_NAME, constants.correctness_dataset_id()),
+                          (STATEMENTS_NAME, constants.statements_dataset_id())):
+        repo_dir = _require_folder(folder / name, "folder", ["README.md", "data"])
+        if not any((repo_dir / "data").glob("*.parquet")):
+            raise ValueError(f"`folder`: {repo_dir / 'data'} has no Parquet files; "
+                             "run `python -m capqa build-datasets` first")
+        plans.append(UploadPlan(repo_id, "dataset", tuple(folder_files(repo_dir)), _split_rows(repo_dir)))
+    return plans
+
+
+def _split_rows(repo_dir):
+    """Rows per split from the built card, so a sample build is not mistaken for the full one."""
+    from huggingface_hub import DatasetCard
+
+    splits = (DatasetCard.load(repo_dir / "README.md").data.dataset_info or {}).get("splits", [])
+    counts = ", ".join(f"{split['name']} {split['num_examples']:,}" for split in splits)
+    return (f"rows: {counts}",)
+
+
+def model_plan(folder, source_root=REPO_ROOT):
+    """A trained statement-model folder; the project's model card becomes its README.md
+    unless the folder has its own."""
+    folder = _require_folder(folder, "folder", ["config.json"])
+    files = folder_files(folder)
+    if not (folder / "README.md").is_file():
+        card = Path(source_root) / MODEL_CARD
+        if not card.is_file():
+            raise FileNotFoundError(f"{folder} has no README.md and the model card {card} is missing")
+        files = sorted(files + [(card, "README.md")], key=lambda pair: pair[1])
+    return UploadPlan(constants.statement_model_id(), "model", tuple(files))
+
+
+def assemble_space(out_dir, source_root=REPO_ROOT):
+    """Copy the metric Space's files from ``source_root`` into ``out_dir`` under their Space names."""
+    source_root, out_dir = Path(source_root), Path(out_dir)
+    missing = [str(source) for source in SPACE_FILES.values() if not (source_root / source).is_file()]
+    if not (source_root / SPACE_PACKAGE / "__init__.py").is_file():
+        missing.append(f"{SPACE_PACKAGE}/__init__.py")
+    if missing:
+        raise FileNotFoundError(f"cannot assemble the Space: missing {', '.join(missing)} under {source_root}")
+    if out_dir.exists() and any(out_dir.iterdir()):
+        raise ValueError(f"`out` must be a new or empty folder, got {str(out_dir)!r}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for space_name, source in SPACE_FILES.items():
+        shutil.copy2(source_root / source, out_dir / space_name)
+    for local, relative in folder_files(source_root / SPACE_PACKAGE):
+        target = out_dir / SPACE_PACKAGE / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(local, target)
+    return out_dir
+
+
+def space_plan(assembled_dir):
+    return UploadPlan(constants.metric_space_id(), "space", tuple(folder_files(assembled_dir)))
+
+
+# --- Uploading -------------------------------------------------------------------------------
+
+def upload(plan, api=None):
+    """Create the repo if needed and commit every planned file in one commit."""
+    from huggingface_hub import CommitOperationAdd, HfApi
+
+    api = api or HfApi()  # the token comes from HF_TOKEN or the stored login, never from here
+    api.create_repo(plan.repo_id, repo_type=plan.repo_type, exist_ok=True,
+                    space_sdk="gradio" if plan.repo_type == "space" else None)
+    operations = [CommitOperationAdd(path_in_repo=path_in_repo, path_or_fileobj=str(local))
+                  for local, path_in_repo in plan.files]
+    return api.create_commit(plan.repo_id, operations=operations, repo_type=plan.repo_type,
+                             commit_message=f"Upload {plan.repo_id} with `python -m capqa publish`")
+
+
+def _require_token():
+    from huggingface_hub import get_token
+
+    if not get_token():
+        raise ValueError("no Hugging Face token: set HF_TOKEN or run `hf auth login` "
+                         "(tokens are never taken as arguments)")
+
+
+def run_plans(plans, yes, out=sys.stdout, api=None):
+    """Print every plan; upload them only with ``yes`` (``api``: an HfApi, e.g. for another endpoint)."""
+    for plan in plans:
+        print(plan.describe(), file=out)
+    if not yes:
+        print("dry run: nothing uploaded. Re-run with --yes to upload "
+              "(token from HF_TOKEN or `hf auth login`).", file=out)
+        return []
+    _require_token()
+    commits = []
+    for plan in plans:
+        commits.append(upload(plan, api))
+        print(f"uploaded {plan.repo_type} {plan.repo_id}", file=out)
+    return commits
+
+
+# --- Command line ----------------------------------------------------------------------------
+
+def _parser():
+    parser = argparse.ArgumentParser(
+        prog="python -m capqa publish",
+        description="Publish the project's artifacts to the Hugging Face Hub under CAP_HUB_NAMESPACE "
+                    f"(now {constants.hub_namespace()!r}). Dry run unless --yes.")
+    targets = parser.add_subparsers(dest="target", required=True)
+    datasets = targets.add_parser("datasets", help="CAP-Correctness and CAP-Statements")
+    datasets.add_argument("--folder", type=Path, required=True, help="the `build-datasets --out` folder")
+    model = targets.add_parser("model", help="the trained statement model")
+    model.add_argument("--folder", type=Path, required=True, help="a trained model folder (config.json, ...)")
+    space = targets.add_parser("space", help="the metric Space (app.py, cap.py, capqa/, ...)")
+    space.add_argument("--source-root", type=Path, default=REPO_ROOT, help="repo to assemble the Space from")
+    space.add_argument("--out", type=Path, help="keep the assembled Space here (default: a temporary folder)")
+    for target in (datasets, model, space):
+        target.add_argument("--yes", action="store_true", help="upload (default: dry run)")
+    return parser
+
+
+def _space_main(args):
+    if args.out is not None:
+        return run_plans([space_plan(assemble_space(args.out, args.source_root))], args.yes)
+    with tempfile.TemporaryDirectory(prefix="cap-space-") as staging:
+        return run_plans([space_plan(assemble_space(staging, args.source_root))], args.yes)
+
+
+def main(argv):
+    args = _parser().parse_args(argv)
+    try:
+        if args.target == "datasets":
+            run_plans(datasets_plans(args.folder), args.yes)
+        elif args.target == "model":
+            run_plans([model_plan(args.folder)], args.yes)
+        else:
+            _space_main(args)
+    except (ValueError, FileNotFoundError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return 0
