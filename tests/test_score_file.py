@@ -1,0 +1,68 @@
+"""``python -m capqa score``: a file scored in chunks equals the metric, and an interrupted job resumes."""
+
+import evaluate
+import numpy as np
+import pandas as pd
+import pytest
+
+from capqa.cli import main as cli_main
+from capqa.metric_options import MetricOptions
+from capqa.score_file import score_table
+from capqa.tables import read_table
+from conftest import shared_path
+
+
+@pytest.fixture(scope="module")
+def statement_rows(tmp_path_factory):
+    """30 real rows of CAP-Correctness: gold statement (premise) and predicted statement (hypothesis)."""
+    sample = read_table(shared_path("cap_correctness_sample.csv")).head(30)
+    path = tmp_path_factory.mktemp("score") / "rows.csv"
+    sample[["premise", "hypothesis", "label_semantic"]].to_csv(path, index=False)
+    return path
+
+
+def run_score(input_path, out, nli_model, chunk_size):
+    return cli_main(["score", str(input_path), "--out", str(out), "--question-column", "",
+                     "--gold-column", "premise", "--answer-column", "hypothesis",
+                     "--nli-model", nli_model, "--chunk-size", str(chunk_size), "--device", "cpu"])
+
+
+def test_scored_file_matches_the_metric(statement_rows, random_nli_model, metric_path, tmp_path):
+    out = tmp_path / "scored.csv"
+    assert run_score(statement_rows, out, random_nli_model, chunk_size=7) == 0
+    scored = pd.read_csv(out, keep_default_na=False)
+    rows = read_table(statement_rows)
+    assert list(scored["premise"]) == list(rows["premise"]) and list(scored["label_semantic"]) == list(rows["label_semantic"])
+    metric = evaluate.load(metric_path, nli_model=random_nli_model)
+    expected = metric.compute(predictions=list(rows["hypothesis"]), references=list(rows["premise"]))["scores"]
+    np.testing.assert_allclose(scored["cap"], expected, atol=1e-6)
+
+
+def test_interrupted_job_resumes_without_rescoring(statement_rows, random_nli_model, tmp_path):
+    rows = read_table(statement_rows)
+    scorer = MetricOptions(nli_model=random_nli_model, device="cpu").build_scorer()
+    out = tmp_path / "partial.csv"
+    # The first run "stops" after 10 rows: only they are in the output.
+    assert score_table(rows.head(10), scorer, out, "", "premise", "hypothesis", chunk_size=4) == 10
+    assert score_table(rows, scorer, out, "", "premise", "hypothesis", chunk_size=4) == 20
+    whole = tmp_path / "whole.csv"
+    score_table(rows, scorer, whole, "", "premise", "hypothesis", chunk_size=30)
+    pd.testing.assert_frame_equal(pd.read_csv(out), pd.read_csv(whole), atol=1e-9)
+
+
+def test_bad_files_are_refused_with_the_column(statement_rows, random_nli_model, tmp_path):
+    with pytest.raises(ValueError, match="has no column 'question', 'gold_answer', 'answer'"):
+        cli_main(["score", str(statement_rows), "--out", str(tmp_path / "x.csv"), "--nli-model", random_nli_model])
+    empty_cell = tmp_path / "empty.csv"
+    pd.DataFrame({"premise": ["A cat.", "A dog."], "hypothesis": ["A cat.", " "]}).to_csv(empty_cell, index=False)
+    with pytest.raises(ValueError, match=r"`hypothesis\[1\]` is an empty string"):
+        run_score(empty_cell, tmp_path / "y.csv", random_nli_model, chunk_size=5)
+    with pytest.raises(ValueError, match="must be a .csv or .jsonl file"):
+        read_table(tmp_path / "rows.txt")
+
+
+def test_text_is_read_as_written(tmp_path):
+    path = tmp_path / "odd.jsonl"
+    path.write_text('{"answer": "None", "gold": "NA"}\n{"answer": "1e3", "gold": "Zürich"}\n', encoding="utf-8")
+    table = read_table(path)
+    assert list(table["answer"]) == ["None", "1e3"] and list(table["gold"]) == ["NA", "Zürich"]
