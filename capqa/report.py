@@ -1,0 +1,222 @@
+"""``python -m capqa diagnose``: the paper's monotonicity diagnostic of metric scores in a file.
+
+Writes every table as CSV (and all of them in ``results.json``, laid out like the paper's results
+file), a ``summary.md`` in the paper's layout, and the plots of ``capqa.plots``.
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from capqa.monotonicity import CONFIDENCE, check_severity, diagnostic_tables
+from capqa.plots import agreement_intervals, class_distributions, class_pair_heatmap
+
+TABLES = ("correlations", "descriptives", "class_pairs", "monotonicity", "paired_differences")
+PLOTS = {
+    "class_distributions.png": "Scores per class, in the taxonomy's order",
+    "class_pair_accuracy.png": "Class-pair accuracy, mean violations framed",
+    "agreement.png": "Agreement with human severity, with bootstrap intervals",
+}
+PLOT_DPI = 120
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="python -m capqa diagnose",
+        description="Does each metric's score respect the ordering of the correctness classes? "
+                    "Pair counts, correlations, class pairs and paired bootstrap tests.")
+    parser.add_argument("scores", type=Path, help="CSV (or .jsonl) file: one row per example")
+    parser.add_argument("--label-column", default="label", help="column with the class names")
+    parser.add_argument("--metrics", required=True,
+                        help="comma-separated score columns, e.g. cap,bleu,rouge_l")
+    parser.add_argument("--split-column", help="column that holds the split of each row")
+    parser.add_argument("--split", help="keep only rows of this split (needs --split-column)")
+    parser.add_argument("--reference", help="metric the others are compared to (default: the first)")
+    parser.add_argument("--severity", help="JSON object {class: severity}, or a path to one "
+                                           "(default: the paper's eight classes)")
+    parser.add_argument("--bootstrap", type=int, default=10_000,
+                        help="bootstrap resamples (0: no intervals or paired tests)")
+    parser.add_argument("--seed", type=int, default=42, help="bootstrap seed")
+    parser.add_argument("--out", type=Path, required=True, help="output folder")
+    parser.add_argument("--no-plots", action="store_true", help="write tables and summary only")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    return parser
+
+
+def load_scores(path, label_column, metrics, split_column=None, split=None):
+    """The rows to diagnose: labels and metric columns, optionally one split."""
+    if not path.is_file():
+        raise ValueError(f"scores file not found: {path}")
+    frame = pd.read_json(path, lines=True) if path.suffix == ".jsonl" else pd.read_csv(path)
+    missing = [c for c in [label_column, *metrics, *([split_column] if split_column else [])]
+               if c not in frame.columns]
+    if missing:
+        raise ValueError(f"{path} has no column(s) {missing}; it has {list(frame.columns)}")
+    if split is not None:
+        if split_column is None:
+            raise ValueError("--split needs --split-column")
+        frame = frame[frame[split_column].astype(str) == split]
+        if frame.empty:
+            raise ValueError(f"no rows with {split_column} == {split!r} in {path}")
+    return frame.reset_index(drop=True)
+
+
+def parse_severity(text):
+    """--severity: inline JSON or a path to a JSON file; None keeps the paper's."""
+    if text is None:
+        return None
+    source = Path(text).read_text() if Path(text).is_file() else text
+    try:
+        return check_severity(json.loads(source))
+    except json.JSONDecodeError as error:
+        raise ValueError(f"--severity is neither a JSON object nor a JSON file: {error}") from None
+
+
+def write_tables(tables, out):
+    for name in TABLES:
+        pd.DataFrame(tables[name]).to_csv(out / f"{name}.csv", index=False)
+    (out / "results.json").write_text(json.dumps(tables, indent=1, default=_json_default))
+
+
+def _json_default(value):
+    # numpy scalars (severity, counts) serialise as plain numbers.
+    return value.item() if hasattr(value, "item") else str(value)
+
+
+def write_plots(frame, metrics, label_column, tables, out, severity):
+    labels = frame[label_column].tolist()
+    figures = {
+        "class_distributions.png": class_distributions(frame[metrics], labels, severity),
+        "class_pair_accuracy.png": class_pair_heatmap(tables["class_pairs"]),
+        "agreement.png": agreement_intervals(tables["correlations"]),
+    }
+    for name, figure in figures.items():
+        figure.savefig(out / name, dpi=PLOT_DPI)
+
+
+# --- summary.md ------------------------------------------------------------------------------
+
+def _with_interval(record, statistic, digits=3):
+    value = f"{record[statistic]:.{digits}f}"
+    low, high = record.get(f"{statistic}_ci_low"), record.get(f"{statistic}_ci_high")
+    return value if low is None else f"{value} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def _markdown_table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return "\n".join(lines + ["| " + " | ".join(map(str, row)) + " |" for row in rows])
+
+
+def _agreement_section(tables):
+    rows = [[r["metric"], _with_interval(r, "spearman"), _with_interval(r, "kendall"),
+             _with_interval(r, "pairwise_accuracy"), f"{r['comparable_pairs']:,}",
+             f"{r['pair_wins']:,}", f"{r['pair_ties']:,}", f"{r['pair_losses']:,}"]
+            for r in tables["correlations"]]
+    header = ["Metric", "Spearman", "Kendall τ-b", "Pairwise accuracy", "Comparable pairs",
+              "Wins", "Ties", "Losses"]
+    return "## Agreement with human severity\n\n" + _markdown_table(header, rows)
+
+
+def _hard_pairs_section(tables, metrics):
+    pairs = pd.DataFrame(tables["class_pairs"])
+    hard = pairs[pairs["hard_pair"]]
+    if hard.empty:
+        return "## Hard pairs\n\nNone of the hard pairs occurs in these labels."
+    rows = []
+    for (better, worse), group in hard.groupby(["better", "worse"], sort=False):
+        cells = {r.metric: _with_interval(r._asdict(), "accuracy", 2) + (" ✗" if r.mean_violation else "")
+                 for r in group.itertuples()}
+        rows.append([f"{better} > {worse}", *[cells[m] for m in metrics]])
+    return ("## Hard pairs\n\nPairwise accuracy within each pair; ✗: the less correct class has the "
+            "higher mean score.\n\n" + _markdown_table(["Pair", *metrics], rows))
+
+
+def _monotonicity_section(tables):
+    pairs = pd.DataFrame(tables["class_pairs"])
+    rows = []
+    for r in tables["monotonicity"]:
+        violated = pairs[(pairs["metric"] == r["metric"]) & pairs["mean_violation"]]
+        names = ", ".join(f"{b} < {w}" for b, w in zip(violated["better"], violated["worse"]))
+        rows.append([r["metric"], f"{r['mean_violations']}/{r['class_pairs']}",
+                     f"{r['row_level_violation_rate']:.3f}", names or "none"])
+    header = ["Metric", "Mean violations", "Row-level violation rate", "Violated pairs (mean of better < worse)"]
+    return ("## Monotonicity\n\nA class pair is violated when the less correct class has the higher "
+            "mean score; the row-level rate is losses / comparable pairs.\n\n"
+            + _markdown_table(header, rows))
+
+
+def _paired_section(tables, n_resamples):
+    records = tables["paired_differences"]
+    if not records:
+        return ""
+    reference = records[0]["reference"]
+    floor = f"< {1 / n_resamples:.0e}"
+    rows = [[r["metric"], r["statistic"].replace("_", " "),
+             f"{r['mean_difference']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}]",
+             floor if r["p_reference_not_better"] == 0 else f"{r['p_reference_not_better']:.4f}"]
+            for r in records]
+    header = ["Metric", "Statistic", f"{reference} − metric [95% CI]", f"p ({reference} not better)"]
+    return (f"## Paired differences against {reference}\n\nSame bootstrap resamples for every metric; "
+            f"one-sided p-value: share of resamples where {reference} is not better.\n\n"
+            + _markdown_table(header, rows))
+
+
+def summary_markdown(tables, context, plots=True):
+    """The report in the paper's layout; ``context`` describes the data and the bootstrap."""
+    metrics = [r["metric"] for r in tables["correlations"]]
+    counts = " · ".join(f"{r['label']} {r['n']:,}" for r in tables["descriptives"]
+                        if r["metric"] == metrics[0])
+    intervals = (f"{context['n_resamples']:,} bootstrap resamples over rows (seed {context['seed']}), "
+                 f"{CONFIDENCE:.0%} percentile intervals" if context["n_resamples"] else "no bootstrap")
+    sections = [
+        "# Monotonicity diagnostic",
+        f"Scores: `{context['source']}`{context['split_note']}: {context['rows']:,} rows; {intervals}. "
+        f"Scores rounded to 10 decimals before comparison.\n\nRows per class: {counts}",
+        _agreement_section(tables), _hard_pairs_section(tables, metrics),
+        _monotonicity_section(tables), _paired_section(tables, context["n_resamples"]),
+    ]
+    if plots:
+        sections.append("## Plots\n\n" + "\n\n".join(f"**{caption}**\n\n![{caption}]({name})"
+                                                    for name, caption in PLOTS.items()))
+    sections.append("Tables: " + ", ".join(f"`{name}.csv`" for name in TABLES) + ", all in `results.json`.")
+    return "\n\n".join(section for section in sections if section) + "\n"
+
+
+# --- command ---------------------------------------------------------------------------------
+
+def run(args):
+    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
+    if not metrics:
+        raise ValueError("--metrics names no column")
+    severity = parse_severity(args.severity)
+    frame = load_scores(args.scores, args.label_column, metrics, args.split_column, args.split)
+    tables = diagnostic_tables({m: frame[m].to_numpy(float) for m in metrics},
+                               frame[args.label_column].astype(str).tolist(), severity,
+                               n_resamples=args.bootstrap, seed=args.seed,
+                               reference=args.reference or metrics[0], progress=not args.quiet)
+    args.out.mkdir(parents=True, exist_ok=True)
+    write_tables(tables, args.out)
+    if not args.no_plots:
+        write_plots(frame, metrics, args.label_column, tables, args.out, severity)
+    split_note = f" (split `{args.split}`)" if args.split else ""
+    context = {"source": args.scores.name, "split_note": split_note, "rows": len(frame),
+               "n_resamples": args.bootstrap, "seed": args.seed}
+    (args.out / "summary.md").write_text(summary_markdown(tables, context, not args.no_plots))
+    return tables
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.bootstrap < 0:
+        parser.error("--bootstrap must be 0 or more")
+    try:
+        run(args)
+    except (ValueError, TypeError) as error:
+        parser.error(str(error))
+    print(f"wrote {args.out / 'summary.md'} and the tables" + ("" if args.no_plots else " and plots"),
+          file=sys.stderr)
+    return 0
