@@ -1,0 +1,65 @@
+"""Surface agreement between generated and gold statements: one implementation for everything.
+
+Used by the rule converter's benchmark and by ``python -m capqa eval-statements``. Exact match
+and token F1 follow the SQuAD convention (lower-case, punctuation removed, whitespace collapsed)
+except that articles are kept: for a statement "is a cell" and "is the cell" are different.
+"""
+
+import collections
+import re
+import unicodedata
+
+from capqa.validation import check_same_length, check_text_list
+
+_WHITESPACE = re.compile(r"\s+")
+
+
+def normalize_statement(text):
+    """Lower-cased, punctuation (Unicode category P*) removed, whitespace collapsed."""
+    lowered = text.lower()
+    without_punctuation = "".join(
+        " " if unicodedata.category(char).startswith("P") else char for char in lowered)
+    return _WHITESPACE.sub(" ", without_punctuation).strip()
+
+
+def exact_match(prediction, reference):
+    return float(normalize_statement(prediction) == normalize_statement(reference))
+
+
+def token_f1(prediction, reference):
+    """Harmonic mean of token precision and recall over the normalised bags of tokens."""
+    predicted_tokens = normalize_statement(prediction).split()
+    reference_tokens = normalize_statement(reference).split()
+    if not predicted_tokens or not reference_tokens:
+        return float(predicted_tokens == reference_tokens)
+    common = collections.Counter(predicted_tokens) & collections.Counter(reference_tokens)
+    overlap = sum(common.values())
+    if overlap == 0:
+        return 0.0
+    precision = overlap / len(predicted_tokens)
+    recall = overlap / len(reference_tokens)
+    return 2 * precision * recall / (precision + recall)
+
+
+def surface_scores(predictions, references):
+    """Mean exact match and token F1 of two equally long lists of statements."""
+    predictions = check_text_list(predictions, "predictions")
+    references = check_text_list(references, "references")
+    check_same_length(predictions, "predictions", references, "references")
+    if not predictions:
+        raise ValueError("`predictions` is empty; give at least one statement")
+    count = len(predictions)
+    return {
+        "exact_match": sum(map(exact_match, predictions, references)) / count,
+        "token_f1": sum(map(token_f1, predictions, references)) / count,
+    }
+
+
+def corpus_bleu_chrf(predictions, references):
+    """sacreBLEU corpus BLEU and chrF (0-100) of predictions against one reference each."""
+    import sacrebleu
+
+    return {
+        "bleu": sacrebleu.corpus_bleu(predictions, [references]).score,
+        "chrf": sacrebleu.corpus_chrf(predictions, [references]).score,
+    }
