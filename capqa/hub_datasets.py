@@ -96,6 +96,7 @@ def read_upstream_csv(path, required_columns, argument):
         frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
     except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
         raise ValueError(f"`{argument}`: {path.name} is not a readable UTF-8 CSV: {error}") from None
+    frame.columns = [normalise_whitespace(column) for column in frame.columns]
     missing = [column for column in required_columns if column not in frame.columns]
     if missing:
         raise ValueError(f"{path.name}: missing required column(s) "
@@ -109,14 +110,14 @@ def _empty_cell_problems(frame, columns, path):
             for column in columns for index in frame.index[frame[column] == ""]]
 
 
-def _canonical_labels(frame, column, allowed, path, allow_empty=False):
-    """Lower-cased labels, and a problem for each one outside ``allowed``."""
+def _canonical_labels(frame, column, allowed, path):
+    """Lower-cased labels, and a problem for each one outside ``allowed``.
+
+    Empty cells are left to ``_empty_cell_problems`` (or allowed, for optional labels)."""
     labels = frame[column].str.lower()
     problems = []
     for index, label in labels.items():
-        if label == "" and allow_empty:
-            continue
-        if label not in allowed:
+        if label and label not in allowed:
             problems.append(f"{_where(path, index, column)}: unknown label {frame.at[index, column]!r}; "
                             f"expected one of {', '.join(allowed)}")
     return labels, problems
@@ -131,7 +132,7 @@ def _row_ids(frame, column, path, allow_empty):
             if not allow_empty:
                 problems.append(f"{_where(path, index, column)}: empty cell; every row needs a {column}")
             continue
-        if not cell.isdigit():
+        if not (cell.isascii() and cell.isdigit()):
             problems.append(f"{_where(path, index, column)}: {cell!r} is not a non-negative integer")
             ids.append(None)
             continue
@@ -189,7 +190,7 @@ def read_correctness(correctness_csv):
                                     correctness_csv)
     for column in ("label_semantic", "label_semantic_manual"):
         frame[column], label_problems = _canonical_labels(
-            frame, column, LABELS, correctness_csv, allow_empty=column == "label_semantic_manual")
+            frame, column, LABELS, correctness_csv)
         problems += label_problems
     if ROW_ID in frame.columns:
         ids, id_problems = _row_ids(frame, ROW_ID, correctness_csv, allow_empty=True)

@@ -217,6 +217,10 @@ def corrupt(rows, kind):
         rows[3]["row_id"] = rows[1]["row_id"]
     elif kind == "empty question":
         rows[4]["question"] = "   "
+    elif kind == "empty label":
+        rows[1]["label_semantic"] = ""
+    elif kind == "row id not a number":
+        rows[0]["row_id"] = "7a"
     return rows
 
 
@@ -225,6 +229,8 @@ def corrupt(rows, kind):
     ("unknown label", r"bad\.csv: row 3, column 'label_semantic': unknown label 'mostly_right'; expected one of exact, "),
     ("duplicate row id", r"bad\.csv: row 4, column 'row_id': duplicate row id 1 \(first at row 2\)"),
     ("empty question", r"bad\.csv: row 5, column 'question': empty cell; every row needs a question"),
+    ("empty label", r"bad\.csv: 1 problem\(s\) .*\n  bad\.csv: row 2, column 'label_semantic': empty cell"),
+    ("row id not a number", r"bad\.csv: row 1, column 'row_id': '7a' is not a non-negative integer"),
 ])
 def test_bad_correctness_csv_names_file_row_and_column(tmp_path, kind, pattern):
     rows = corrupt(sample_rows_with_ids()[:6], kind)
