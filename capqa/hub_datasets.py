@@ -42,6 +42,10 @@ QUESTION_TYPES = ("short_question", "sentence_to_complete", "blank_spaces_task")
 STATEMENTS_SPLIT_PERCENT = {"train": 80, "dev": 10, "test": 10}
 STATEMENTS_SPLIT_SEED = 42
 
+# Rows of the full corpora (the paper's split file; the upstream CAP-Statements.csv), to tell a
+# full build from one made on a sample before publishing.
+FULL_CORPUS_ROWS = {CORRECTNESS_NAME: 8826, STATEMENTS_NAME: 11000}
+
 MAX_PROBLEMS_SHOWN = 20
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from capqa import constants
-from capqa.hub_datasets import CORRECTNESS_NAME, STATEMENTS_NAME
+from capqa.hub_datasets import CORRECTNESS_NAME, FULL_CORPUS_ROWS, STATEMENTS_NAME
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 MODEL_CARD = Path("statement_model_card") / "README.md"
@@ -103,17 +103,22 @@ def datasets_plans(folder):
         if not any((repo_dir / "data").glob("*.parquet")):
             raise ValueError(f"`folder`: {repo_dir / 'data'} has no Parquet files; "
                              "run `python -m capqa build-datasets` first")
-        plans.append(UploadPlan(repo_id, "dataset", tuple(folder_files(repo_dir)), _split_rows(repo_dir)))
+        plans.append(UploadPlan(repo_id, "dataset", tuple(folder_files(repo_dir)), _split_rows(repo_dir, name)))
     return plans
 
 
-def _split_rows(repo_dir):
+def _split_rows(repo_dir, name):
     """Rows per split from the built card, so a sample build is not mistaken for the full one."""
     from huggingface_hub import DatasetCard
 
     splits = (DatasetCard.load(repo_dir / "README.md").data.dataset_info or {}).get("splits", [])
     counts = ", ".join(f"{split['name']} {split['num_examples']:,}" for split in splits)
-    return (f"rows: {counts}",)
+    total = sum(split["num_examples"] for split in splits)
+    notes = [f"rows: {counts}"]
+    if total != FULL_CORPUS_ROWS[name]:
+        notes.append(f"WARNING: {total:,} rows, the full {name} has {FULL_CORPUS_ROWS[name]:,}: "
+                     "is this a build from a sample?")
+    return tuple(notes)
 
 
 def model_plan(folder, source_root=REPO_ROOT):

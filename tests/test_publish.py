@@ -112,6 +112,8 @@ def test_datasets_dry_run_prints_the_plan_and_uploads_nothing(built_folder, fake
     assert f"dataset {NAMESPACE}/CAP-Correctness: 3 file(s)" in result.stdout
     assert f"dataset {NAMESPACE}/CAP-Statements: 4 file(s)" in result.stdout
     assert "rows: validation 34, test 349" in result.stdout and "rows: train 488, dev 61, test 61" in result.stdout
+    assert "WARNING: 383 rows, the full CAP-Correctness has 8,826: is this a build from a sample?" in result.stdout
+    assert "WARNING: 610 rows, the full CAP-Statements has 11,000" in result.stdout
     for path in ("README.md", "data/test.parquet", "data/validation.parquet", "data/train.parquet"):
         assert path in result.stdout
     assert "dry run: nothing uploaded" in result.stdout
