@@ -1,0 +1,117 @@
+"""Statement-model training and evaluation, end to end on a tiny T5 built offline (no network)."""
+
+import json
+
+import evaluate
+import pandas as pd
+import pytest
+
+from capqa.statements import StatementGenerator
+from capqa.training import (LOSS_PLOT, TRAINING_SUMMARY, evaluate_main, evaluate_statements, load_statement_rows,
+                            train_main, train_statement_model)
+from tests.conftest import KNOWN_PROBABILITIES, shared_path
+
+# Enough optimiser steps at a high rate for a 2-layer T5 to learn something in seconds.
+TINY_SETTINGS = dict(epochs=1, batch_size=8, learning_rate=3e-3, seed=0, device="cpu", show_progress=False)
+
+
+@pytest.fixture(scope="module")
+def sample_csv():
+    return shared_path("cap_statements_sample.csv")
+
+
+@pytest.fixture(scope="module")
+def trained(tiny_seq2seq_model, sample_csv, tmp_path_factory):
+    """The tiny T5 fine-tuned for 4 steps on 32 rows of the shared sample."""
+    rows = load_statement_rows(sample_csv, limit=32)
+    folder = tmp_path_factory.mktemp("trained") / "statement-model"
+    summary = train_statement_model(rows, folder, base_model=tiny_seq2seq_model, **TINY_SETTINGS)
+    return folder, summary
+
+
+def test_training_lowers_the_loss_and_saves_a_model_folder(trained):
+    folder, summary = trained
+    assert summary["steps"] == 4 and summary["rows"] == 32 and len(summary["step_losses"]) == 4
+    assert summary["loss_after"] < summary["loss_before"] - 0.3
+    assert summary["max_length"] == 512  # the paper's training length
+    for name in ("config.json", "model.safetensors", "tokenizer.json", TRAINING_SUMMARY, LOSS_PLOT):
+        assert (folder / name).is_file(), name
+    assert json.loads((folder / TRAINING_SUMMARY).read_text())["loss_after"] == summary["loss_after"]
+
+
+def test_the_trained_folder_generates_one_statement_per_input(trained, sample_csv):
+    rows = load_statement_rows(sample_csv, limit=5)
+    generator = StatementGenerator(model=str(trained[0]), device="cpu", max_new_tokens=24)
+    statements = generator.generate([row["question"] for row in rows], [row["answer"] for row in rows])
+    assert len(statements) == 5 and all(isinstance(text, str) and text.strip() for text in statements)
+
+
+def test_the_trained_folder_loads_through_the_metric(trained, known_nli_model, metric_path):
+    cap = evaluate.load(metric_path, statement_model=str(trained[0]), nli_model=known_nli_model, device="cpu")
+    result = cap.compute(predictions=["in 1989"], references=[["1989"]],
+                         questions=["When did the Berlin Wall fall?"], return_details=True)
+    # The NLI model gives the same probabilities for every pair, so CAP follows from the formula.
+    expected = KNOWN_PROBABILITIES["entailment"] + 0.3 * KNOWN_PROBABILITIES["neutral"]
+    assert result["scores"] == pytest.approx([expected])
+    # One statement per input came from the trained model: the gold's (premise) and the prediction's.
+    assert len(result["premises"]) == len(result["hypotheses"]) == 1
+    assert all(isinstance(text, str) and text.strip() for text in result["premises"] + result["hypotheses"])
+
+
+def test_training_with_the_same_seed_repeats_exactly(tiny_seq2seq_model, sample_csv, tmp_path):
+    rows = load_statement_rows(sample_csv, limit=4)
+    settings = {**TINY_SETTINGS, "batch_size": 2}
+    first = train_statement_model(rows, tmp_path / "a", base_model=tiny_seq2seq_model, **settings)
+    second = train_statement_model(rows, tmp_path / "b", base_model=tiny_seq2seq_model, **settings)
+    assert first["step_losses"] == second["step_losses"] and len(first["step_losses"]) == 2
+
+
+def test_commands_train_then_evaluate(tiny_seq2seq_model, sample_csv, tmp_path, capsys):
+    model = tmp_path / "model"
+    assert train_main(["--output-dir", str(model), "--base-model", tiny_seq2seq_model, "--csv", str(sample_csv),
+                       "--limit", "16", "--epochs", "1", "--device", "cpu", "--learning-rate", "3e-3"]) == 0
+    assert "trained 2 steps on 16 rows" in capsys.readouterr().out
+    scores_json, predictions_csv = tmp_path / "scores.json", tmp_path / "generated.csv"
+    assert evaluate_main(["--model", str(model), "--csv", str(sample_csv), "--limit", "4", "--num-beams", "1",
+                          "--device", "cpu", "--output-json", str(scores_json),
+                          "--predictions-csv", str(predictions_csv)]) == 0
+    scores = json.loads(scores_json.read_text())
+    assert scores["rows"] == 4
+    assert 0 <= scores["exact_match"] <= 1 and 0 <= scores["token_f1"] <= 1
+    assert 0 <= scores["bleu"] <= 100 and 0 <= scores["chrf"] <= 100
+    generated = pd.read_csv(predictions_csv, keep_default_na=False)
+    assert len(generated) == 4 and (generated.generated.str.len() > 0).all()
+
+
+def test_evaluating_the_rule_converter_on_the_shared_sample(sample_csv):
+    rows = load_statement_rows(sample_csv)
+    scores, predictions = evaluate_statements("rules", rows)
+    assert len(predictions) == len(rows) == scores["rows"] == 610
+    assert scores["exact_match"] >= 0.75 and scores["bleu"] > 80 and scores["chrf"] > 90
+    by_type = scores["by_question_type"]
+    assert set(by_type) == {"short_question", "sentence_to_complete", "blank_spaces_task"}
+    assert by_type["short_question"]["exact_match"] >= 0.50
+    assert sum(group["rows"] for group in by_type.values()) == 610
+
+
+def test_rows_load_from_a_dataset_folder_through_datasets(sample_csv, tmp_path):
+    """The Hub path (``datasets.load_dataset``) on a local dataset folder with a train split."""
+    folder = tmp_path / "CAP-Statements"
+    folder.mkdir()
+    pd.read_csv(sample_csv, keep_default_na=False).head(3).to_csv(folder / "train.csv", index=False)
+    rows = load_statement_rows(dataset=str(folder), split="train")
+    assert [row["statement"] for row in rows] == list(pd.read_csv(sample_csv).statement.head(3))
+
+
+def test_bad_inputs_are_rejected(sample_csv, tmp_path, tiny_seq2seq_model):
+    incomplete = tmp_path / "incomplete.csv"
+    incomplete.write_text("question,answer\nWhat?,x\n")
+    with pytest.raises(ValueError, match="'statement'"):
+        load_statement_rows(incomplete)
+    with pytest.raises(ValueError, match="`limit`"):
+        load_statement_rows(sample_csv, limit=0)
+    rows = load_statement_rows(sample_csv, limit=2)
+    with pytest.raises(ValueError, match="`learning_rate`"):
+        train_statement_model(rows, tmp_path / "m", base_model=tiny_seq2seq_model, learning_rate=-1.0)
+    with pytest.raises(SystemExit):
+        train_main(["--output-dir", str(tmp_path / "m"), "--csv", str(tmp_path / "missing.csv")])
