@@ -6,10 +6,13 @@ import evaluate
 import pandas as pd
 import pytest
 
+from huggingface_hub import ModelCard
+
+from capqa.constants import CITATION, STATEMENT_BASE_MODEL, STATEMENT_TEMPLATE
 from capqa.statements import StatementGenerator
 from capqa.training import (LOSS_PLOT, TRAINING_SUMMARY, evaluate_main, evaluate_statements, load_statement_rows,
                             train_main, train_statement_model)
-from tests.conftest import KNOWN_PROBABILITIES, shared_path
+from tests.conftest import KNOWN_PROBABILITIES, REPO_ROOT, shared_path
 
 # Enough optimiser steps at a high rate for a 2-layer T5 to learn something in seconds.
 TINY_SETTINGS = dict(epochs=1, batch_size=8, learning_rate=3e-3, seed=0, device="cpu", show_progress=False)
@@ -83,10 +86,14 @@ def test_commands_train_then_evaluate(tiny_seq2seq_model, sample_csv, tmp_path, 
     assert len(generated) == 4 and (generated.generated.str.len() > 0).all()
 
 
-def test_evaluating_the_rule_converter_on_the_shared_sample(sample_csv):
-    rows = load_statement_rows(sample_csv)
-    scores, predictions = evaluate_statements("rules", rows)
-    assert len(predictions) == len(rows) == scores["rows"] == 610
+@pytest.fixture(scope="module")
+def rules_evaluation(sample_csv):
+    return evaluate_statements("rules", load_statement_rows(sample_csv))
+
+
+def test_evaluating_the_rule_converter_on_the_shared_sample(rules_evaluation):
+    scores, predictions = rules_evaluation
+    assert len(predictions) == scores["rows"] == 610 and all(text.endswith(".") for text in predictions)
     assert scores["exact_match"] >= 0.75 and scores["bleu"] > 80 and scores["chrf"] > 90
     by_type = scores["by_question_type"]
     assert set(by_type) == {"short_question", "sentence_to_complete", "blank_spaces_task"}
@@ -115,3 +122,39 @@ def test_bad_inputs_are_rejected(sample_csv, tmp_path, tiny_seq2seq_model):
         train_statement_model(rows, tmp_path / "m", base_model=tiny_seq2seq_model, learning_rate=-1.0)
     with pytest.raises(SystemExit):
         train_main(["--output-dir", str(tmp_path / "m"), "--csv", str(tmp_path / "missing.csv")])
+
+
+MODEL_CARD = REPO_ROOT / "statement_model_card" / "README.md"
+
+
+def test_model_card_metadata_parses_and_names_the_hub_fields():
+    data = ModelCard.load(MODEL_CARD).data
+    assert data.license == "apache-2.0" and "en" in data.language
+    assert data.base_model == STATEMENT_BASE_MODEL
+    assert data.datasets == ["cap-eval/CAP-Statements"]
+    assert data.pipeline_tag == "text2text-generation" and data.library_name == "transformers"
+    assert {"exact_match", "sacrebleu", "chrf"} <= set(data.metrics)
+
+
+def test_model_card_text_states_the_paper_settings_and_figures(monkeypatch):
+    from capqa.constants import statement_model_id
+
+    monkeypatch.delenv("CAP_HUB_NAMESPACE", raising=False)
+    text = ModelCard.load(MODEL_CARD).text
+    for section in ("## Intended use", "## How to use", "## Training data", "## Training procedure",
+                    "## Evaluation", "## Limitations", "## Citation"):
+        assert section in text, section
+    assert statement_model_id() in text and STATEMENT_TEMPLATE in text
+    assert "1,353" in text and "90%" in text and "4 beams" in text and "512 tokens" in text
+    assert CITATION.strip() in text
+
+
+def test_model_card_rule_figures_are_the_measured_ones(rules_evaluation):
+    """The card's table of the rule converter is what eval-statements measures now."""
+    scores, _ = rules_evaluation
+    text = MODEL_CARD.read_text()
+    groups = {**scores["by_question_type"], "overall": scores}
+    for name, group in groups.items():
+        row = (f"| {name} | {group['rows']} | {group['exact_match']:.3f} | {group['token_f1']:.3f} | "
+               f"{group['bleu']:.2f} | {group['chrf']:.2f} |")
+        assert row in text, row
