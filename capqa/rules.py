@@ -100,6 +100,7 @@ _HOW_MANY = re.compile(r"^how (many|much) (.+)$", re.IGNORECASE)
 _HOW_ADJECTIVE = re.compile(r"^how (\w+) (is|are|was|were) (.+)$", re.IGNORECASE)
 _WH_AUX = re.compile(r"^(where|when|why|how) (\w+) (.+)$", re.IGNORECASE)
 _WHOSE = re.compile(r"^whose (\w+) (.+)$", re.IGNORECASE)
+_WHO_COPULA = re.compile(r"^(?:who|whom) (is|are|was|were) (.+)$", re.IGNORECASE)
 _WHO = re.compile(r"^(who|what|which) (.+)$", re.IGNORECASE)
 _WHICH_NOUN = re.compile(r"^(what|which) (.+)$", re.IGNORECASE)
 _YES_NO_QUESTION = re.compile(r"^(is|are|was|were|do|does|did|can|could|will|would|shall|should|may|"
@@ -350,6 +351,17 @@ def _split_verb(words):
 
 
 # --- Shapes ----------------------------------------------------------------------------------
+def _when_matches(pattern):
+    """A shape ``build(match, answer)`` that applies only where ``pattern`` matches the question."""
+    def decorate(build):
+        @functools.wraps(build)
+        def shape(question, answer):
+            match = pattern.match(question)
+            return build(match, answer) if match else None
+        return shape
+    return decorate
+
+
 def _list_or_single(subject, answer, article_subject=None):
     """"The X include A, B and C." / "One X is A." / "One X is that <clause>." for plural X."""
     if _is_clause(answer):
@@ -438,10 +450,8 @@ def _completion(question, answer):
     return " ".join(words + [answer])
 
 
-def _which_of_following(question, answer):
-    match = _WHICH_OF_FOLLOWING.match(question)
-    if not match:
-        return None
+@_when_matches(_WHICH_OF_FOLLOWING)
+def _which_of_following(match, answer):
     first, rest = match.group(1), match.group(2)
     if first and first.lower() not in _AUXILIARIES and not _is_finite_verb(first):
         # "Which of the following statements is true" + a clause: the clause is the statement.
@@ -471,10 +481,8 @@ def _replace_pronoun(answer, topic):
     return answer if _is_clause(answer) else f"{topic} {answer}"
 
 
-def _function(question, answer):
-    match = _FUNCTION.match(question)
-    if not match:
-        return None
+@_when_matches(_FUNCTION)
+def _function(match, answer):
     noun_phrase, owner = match.group(1), match.group(2)
     first = answer.split()[0]
     if first.lower() in ("it", "they"):
@@ -483,39 +491,31 @@ def _function(question, answer):
     if _is_third_person_verb(first) or (_plural_phrase(owner) and _is_base_verb(first)
                                         and not second.endswith("ing") and not _is_finite_verb(second)):
         return f"{owner} {answer}"
-    return f"{noun_phrase}{question[match.end(2):]} is {answer}"
+    return f"{noun_phrase}{match.string[match.end(2):]} is {answer}"
 
 
-def _called_with_phrase(question, answer):
-    match = _CALLED_WITH_PHRASE.match(question)
-    if not match:
-        return None
+@_when_matches(_CALLED_WITH_PHRASE)
+def _called_with_phrase(match, answer):
     copula, subject, predicate, phrase = match.groups()
     return f"{subject} {copula.lower()} {predicate} {answer} {phrase}"
 
 
-def _we_call(question, answer):
-    match = _WE_CALL.match(question)
-    if not match:
-        return None
+@_when_matches(_WE_CALL)
+def _we_call(match, answer):
     subject = match.group(1)
     copula = "are" if _plural_phrase(subject) else "is"
     return f"{subject} {copula} called {answer}"
 
 
-def _term_describes(question, answer):
-    match = _TERM_DESCRIBES.match(question)
-    if not match:
-        return None
+@_when_matches(_TERM_DESCRIBES)
+def _term_describes(match, answer):
     return f"the {match.group(1).lower()} for {match.group(2)} is {answer}"
 
 
-def _copula(question, answer):
-    match = _COPULA_QUESTION.match(question)
-    if not match:
-        return None
+@_when_matches(_COPULA_QUESTION)
+def _copula(match, answer):
     copula, rest = match.group(1).lower(), match.group(2)
-    if question[:5].lower() == "which":
+    if match.string[:5].lower() == "which":
         if copula in ("is", "are"):
             copula = "are" if _plural_phrase(answer) else "is"
         return f"{answer} {copula} {rest}"
@@ -553,11 +553,9 @@ def _predicate_suffix_start(words):
     return index
 
 
-def _do_question(question, answer):
+@_when_matches(_DO_QUESTION)
+def _do_question(match, answer):
     """"What does X state?", "What do acids release in solution?", "When did the wall fall?"."""
-    match = _DO_QUESTION.match(question)
-    if not match:
-        return None
     auxiliary, rest = match.group(2).lower(), match.group(3).split()
     subject, verb_phrase = _split_verb(rest)
     if not subject:
@@ -607,12 +605,10 @@ def _opens_with_verb(words):
     return "NOUN" not in _lemmas(first) or following in _DETERMINERS or following in _PRONOUNS or not following
 
 
-def _which_noun(question, answer):
+@_when_matches(_WHICH_NOUN)
+def _which_noun(match, answer):
     """"What organ pumps blood?" -> "The organ that pumps blood is the heart."; with "which" the
     answer becomes the subject: "Which process results in X?" -> "Growth results in X."."""
-    match = _WHICH_NOUN.match(question)
-    if not match:
-        return None
     wh_word, words = match.group(1).lower(), match.group(2).split()
     if words[0].lower() in _AUXILIARIES:
         # "Which would be the result of X?" -> "A would be the result of X."
@@ -646,11 +642,9 @@ def _which_noun(question, answer):
     return f"{subject} is {_with_article(answer, noun_phrase)}"
 
 
-def _what_subject(question, answer):
+@_when_matches(_WHO)
+def _what_subject(match, answer):
     """"What carries oxygen in the blood?" -> "Oxygen in the blood is carried by hemoglobin."."""
-    match = _WHO.match(question)
-    if not match:
-        return None
     words = match.group(2).split()
     if not _opens_with_verb(words):
         return None
@@ -664,33 +658,25 @@ def _what_subject(question, answer):
     return f"{answer} {verb} {rest}"
 
 
-def _preposition_wh(question, answer):
+@_when_matches(_PREPOSITION_WH)
+def _preposition_wh(match, answer):
     """"In which layer does weather occur?" + "troposphere" -> "Weather occurs in troposphere."."""
-    match = _PREPOSITION_WH.match(question)
-    if not match:
-        return None
     preposition, _, auxiliary, rest = match.groups()
     return _fronted_auxiliary_clause(auxiliary.lower(), rest.split(), f"{preposition.lower()} {answer}")
 
 
-def _who_copula(question, answer):
-    match = re.match(r"^(?:who|whom) (is|are|was|were) (.+)$", question, re.IGNORECASE)
-    if not match:
-        return None
+@_when_matches(_WHO_COPULA)
+def _who_copula(match, answer):
     return f"{answer} {match.group(1).lower()} {match.group(2)}"
 
 
-def _whose(question, answer):
-    match = _WHOSE.match(question)
-    if not match:
-        return None
+@_when_matches(_WHOSE)
+def _whose(match, answer):
     return f"{answer}'s {match.group(1)} {match.group(2)}"
 
 
-def _how_many(question, answer):
-    match = _HOW_MANY.match(question)
-    if not match:
-        return None
+@_when_matches(_HOW_MANY)
+def _how_many(match, answer):
     quantifier, words = match.group(1).lower(), match.group(2).split()
     auxiliary_index = next((index for index, word in enumerate(words) if word.lower() in _AUXILIARIES), None)
     if auxiliary_index is None or auxiliary_index == 0:
@@ -730,11 +716,9 @@ def _how_adjective(question, answer):
     return f"{subject} {copula.lower()} {answer} {adjective}"
 
 
-def _wh_adverbial(question, answer):
+@_when_matches(_WH_AUX)
+def _wh_adverbial(match, answer):
     """where/when/why/how with an auxiliary: the answer goes where the adverbial belongs."""
-    match = _WH_AUX.match(question)
-    if not match:
-        return None
     wh_word, auxiliary, rest = match.group(1).lower(), match.group(2).lower(), match.group(3).split()
     if auxiliary not in _AUXILIARIES:
         return None
@@ -775,10 +759,8 @@ def _adverbial(wh_word, answer):
     return f"by {answer}" if first.endswith("ing") and "VERB" in _lemmas(first) else f"through {answer}"
 
 
-def _yes_no(question, answer):
-    match = _YES_NO_QUESTION.match(question)
-    if not match:
-        return None
+@_when_matches(_YES_NO_QUESTION)
+def _yes_no(match, answer):
     auxiliary, rest = match.group(1).lower(), match.group(2)
     words = rest.split()
     polarity = _YES_NO.match(answer)
@@ -792,7 +774,7 @@ def _yes_no(question, answer):
     statement = _affirm(auxiliary, words, negative)
     if statement is None:
         return None
-    if explanation and not _echoes(explanation, question):
+    if explanation and not _echoes(explanation, match.string):
         statement = f"{statement}; {explanation}"
     return statement
 
