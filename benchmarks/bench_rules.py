@@ -67,11 +67,12 @@ def plot(rules_table, naive_table, path):
     for name, target in TARGETS.items():
         axis.hlines(target, groups.index(name) - 0.4, groups.index(name) + 0.4, colors="black",
                     linestyles="dashed")
-    axis.set_xticks(list(positions), groups)
+    axis.set_xticks(list(positions), [name.replace("_", "\n", 1) for name in groups])
     axis.set_ylabel("exact match")
-    axis.set_ylim(0, 1)
-    axis.set_title("Rule-based statements vs gold (CAP-Statements sample); dashes: targets")
-    axis.legend(loc="lower right")
+    axis.set_ylim(0, 1.2)
+    axis.set_yticks([0, 0.25, 0.5, 0.75, 1.0])
+    axis.set_title("Rule-based statements vs gold (CAP-Statements sample); dashes: targets", fontsize=10)
+    axis.legend(loc="upper center", ncol=2, frameon=False)
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     print(f"plot written to {path}")
