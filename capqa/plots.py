@@ -81,8 +81,10 @@ def _draw_violins(axis, groups, positions, colors):
             body.set_edgecolor("grey")
             body.set_alpha(0.75)
     quartiles = np.array([np.percentile(group, [25, 50, 75]) for group in groups])
-    axis.vlines(positions, quartiles[:, 0], quartiles[:, 2], color="dimgray", linewidth=4, zorder=2)
-    axis.scatter(positions, quartiles[:, 1], color="white", s=12, zorder=3, label="median")
+    axis.vlines(positions, quartiles[:, 0], quartiles[:, 2], color="dimgray", linewidth=4, zorder=2,
+                label="quartiles")
+    axis.scatter(positions, quartiles[:, 1], color="white", edgecolors="black", linewidths=0.6, s=16,
+                 zorder=3, label="median")
 
 
 def class_pair_heatmap(class_pairs, metrics=None, title=None):
