@@ -24,6 +24,7 @@ import re
 
 from lemminflect import getAllLemmas, getInflection
 
+from capqa.text_metrics import normalize_statement
 from capqa.validation import check_same_length, check_text, check_text_list
 
 # --- Closed word classes ---------------------------------------------------------------------
@@ -34,6 +35,7 @@ _PREPOSITIONS = frozenset("of to as for with by from in on at into onto about li
                           "between through during after before without within across".split())
 _AUXILIARIES = frozenset("is are was were am be been being do does did can could will would shall "
                          "should may might must has have had".split())
+_NEGATIONS = frozenset("not no cannot can't don't doesn't didn't isn't aren't wasn't weren't won't".split())
 _MODALS = frozenset("can could will would shall should may might must".split())
 _COPULAS = frozenset("is are was were".split())
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -340,14 +342,22 @@ def _split_subject(words):
     return words, []
 
 
-def _split_verb(words):
-    """Subject and verb phrase after a fronted do/modal: "penguins | fly", "a whale | breathe air"."""
-    for index in range(1, len(words)):
-        previous = words[index - 1].lower()
-        if (_is_base_verb(words[index]) and not words[index][:1].isupper() and previous not in _DETERMINERS
-                and previous not in _PREPOSITIONS and not previous.endswith("'s")):
-            return words[:index], words[index:]
-    return None, None
+def _split_verb(words, perfect=False):
+    """Subject and verb phrase after a fronted do/modal ("penguins | fly", "a whale | breathe air"),
+    or after a fronted has/have/had with ``perfect`` ("the invention | helped people").
+
+    A word that can only be a verb wins over one that is also a noun ("vanes on an electric fan |
+    do"); a verb never follows a determiner, a preposition or a possessive.
+    """
+    is_verb_form = _is_participle if perfect else _is_base_verb
+    candidates = [index for index in range(1, len(words))
+                  if is_verb_form(words[index]) and not words[index][:1].isupper()
+                  and words[index - 1].lower() not in _DETERMINERS | _PREPOSITIONS
+                  and not words[index - 1].lower().endswith("'s")]
+    if not candidates:
+        return None, None
+    index = next((i for i in candidates if "NOUN" not in _lemmas(words[i])), candidates[0])
+    return words[:index], words[index:]
 
 
 # --- Shapes ----------------------------------------------------------------------------------
@@ -390,9 +400,31 @@ def _answer_is_sentence(question, answer):
 
 
 def _blank(question, answer):
-    if not _BLANK.search(question):
+    blank = _BLANK.search(question)
+    if not blank:
         return None
+    if _repeats_stem(question[:blank.start()], answer):
+        return answer
     return _BLANK.sub(lambda _: answer, question, count=1)
+
+
+def _repeats_stem(stem, answer):
+    """Whether the answer already starts with the (at least three-word) stem: it is the sentence."""
+    if answer[:1].lower() != stem.lstrip()[:1].lower():  # the cheap test first: most answers differ here
+        return False
+    stem_words = normalize_statement(stem).split()
+    return len(stem_words) >= 3 and normalize_statement(answer).split()[:len(stem_words)] == stem_words
+
+
+def _join_overlapping(stem_words, answer):
+    """Stem and answer joined, without the words the answer repeats from the stem's end
+    ("... is the concept of" + "the concept of autonomy")."""
+    answer_words = answer.split()
+    lowered_stem = [word.lower() for word in stem_words]
+    lowered_answer = [word.lower() for word in answer_words]
+    overlap = next((size for size in range(min(len(stem_words), len(answer_words) - 1), 1, -1)
+                    if lowered_stem[-size:] == lowered_answer[:size]), 0)
+    return " ".join(stem_words + answer_words[overlap:])
 
 
 def _in_situ(question, answer):
@@ -440,6 +472,8 @@ def _completion(question, answer):
     if question.rstrip().endswith("?") or _QUESTION_START.match(question):
         return None
     stem = _TRAILING_PUNCTUATION.sub("", question)
+    if _repeats_stem(stem, answer):
+        return answer
     if question.rstrip().endswith((".", "!")):
         # A complete sentence before the answer stays one: "X needs food." + "it hunts".
         return f"{stem}. {_capitalize(answer)}"
@@ -447,7 +481,7 @@ def _completion(question, answer):
     # A stem ending in an article agrees with the answer: "... is an" + "queue" -> "is a queue".
     if words and words[-1].lower() in ("a", "an") and answer[:1].isalnum():
         words[-1] = _indefinite_article(answer)
-    return " ".join(words + [answer])
+    return _join_overlapping(words, answer)
 
 
 @_when_matches(_WHICH_OF_FOLLOWING)
@@ -733,7 +767,7 @@ def _fronted_auxiliary_clause(auxiliary, rest, adverbial, after_verb=True):
         if after_verb and predicate and _is_participle(predicate[0]):
             return " ".join(subject + [auxiliary, predicate[0], adverbial] + predicate[1:])
         return " ".join(subject + [auxiliary] + predicate + [adverbial])
-    subject, verb_phrase = _split_verb(rest)
+    subject, verb_phrase = _split_verb(rest, perfect=auxiliary in ("has", "have", "had"))
     if not subject:
         return None
     subject_text = " ".join(subject)
@@ -802,7 +836,7 @@ def _affirm(auxiliary, words, negative):
 def _echoes(explanation, question):
     """Whether an explanation after yes/no only repeats the question ("yes, it is consumed")."""
     question_words = set(question.lower().split())
-    return all(word in question_words or word in _PRONOUNS or word in _AUXILIARIES or word == "not"
+    return all(word in question_words or word in _PRONOUNS or word in _AUXILIARIES or word in _NEGATIONS
                for word in explanation.lower().strip(" .").split())
 
 

@@ -67,6 +67,14 @@ from tests.conftest import shared_path
     ("Plants need light. What process do plants use to make food?", "photosynthesis",
      "Plants need light. The process plants use to make food is photosynthesis."),
     ("What is the capital of France?", "The capital of France is Paris.", "The capital of France is Paris."),
+    ("In the moral life, feelings are _____.", "In the moral life, feelings are essential.",
+     "In the moral life, feelings are essential."),
+    ("According to Kant, the basis of morality is the concept of:", "the concept of autonomy",
+     "According to Kant, the basis of morality is the concept of autonomy."),
+    ("Can penguins fly?", "no, they cannot", "Penguins cannot fly."),
+    ("How has the printing press changed education?", "by spreading books",
+     "The printing press has changed education by spreading books."),
+    ("What do the vanes on an electric fan do?", "move air", "The vanes on an electric fan move air."),
 ])
 def test_statement_shapes(question, answer, statement):
     assert rule_statement(question, answer) == statement
