@@ -110,8 +110,11 @@ def build_benchmark_tab(settings, benchmark_tab):
         return space.benchmark_view(str(settings.benchmark_scores), dataset, split)
 
     outputs = [summary, table, distributions, heatmap]
-    for event in (benchmark_tab.select, dataset.change, split.change):
-        # One at a time: the cached figures are shared between requests.
+    # One at a time: the cached figures are shared between requests. Callable as /benchmark
+    # (undocumented) so that clients and tests can read the tab without a browser.
+    benchmark_tab.select(show, inputs=[dataset, split], outputs=outputs, api_name="benchmark",
+                         api_visibility="undocumented", concurrency_id="benchmark", concurrency_limit=1)
+    for event in (dataset.change, split.change):
         event(show, inputs=[dataset, split], outputs=outputs, api_visibility="private",
               concurrency_id="benchmark", concurrency_limit=1)
 
@@ -130,7 +133,7 @@ def build_demo(settings, loader):
             with gr.Tab("About", id="about"):
                 gr.Markdown(space.about_markdown(settings))
         # Waits for the background load; unlimited, since waiting costs nothing.
-        demo.load(loader.status_markdown, outputs=status, api_visibility="private",
+        demo.load(loader.status_markdown, outputs=status, api_name="model_status", api_visibility="undocumented",
                   concurrency_id="status", concurrency_limit=None)
     return demo
 

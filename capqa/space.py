@@ -471,7 +471,8 @@ def filter_benchmark(table, dataset, split):
         raise gr.Error(f"Unknown split {split!r}; choose one of {', '.join((ALL, *BENCHMARK_SPLITS))}.")
     keep = np.ones(len(table), dtype=bool)
     if dataset != ALL:
-        keep &= table["dataset"].eq(dataset).to_numpy()
+        # The published file spells some names in lower case ("mmlu", "openbookqa").
+        keep &= table["dataset"].str.lower().eq(dataset.lower()).to_numpy()
     if split != ALL:
         keep &= table["split"].eq(split).to_numpy()
     return table[keep]

@@ -1,0 +1,79 @@
+"""Serve the Space for its tests exactly as the README does: ``python app.py`` in a subprocess.
+
+Host and port come from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, models from the CAP_*
+variables; HF_HUB_OFFLINE and an empty HF_HOME make sure nothing reaches for the network.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+START_TIMEOUT_S = 120
+_CAP_VARIABLES = ("CAP_NLI_MODEL", "CAP_NLI_REVISION", "CAP_STATEMENT_MODEL", "CAP_STATEMENT_REVISION",
+                  "CAP_DEVICE", "CAP_BENCHMARK_SCORES")
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def app_environment(folder, **variables):
+    """The environment of one app process: only the given CAP_* variables, nothing online."""
+    env = {key: value for key, value in os.environ.items() if key not in _CAP_VARIABLES}
+    env.update(GRADIO_SERVER_NAME="127.0.0.1", GRADIO_SERVER_PORT=str(free_port()),
+               GRADIO_ANALYTICS_ENABLED="False", GRADIO_TEMP_DIR=str(folder / "gradio"),
+               HF_HUB_OFFLINE="1", HF_HOME=str(folder / "hf-home"), PYTHONUNBUFFERED="1")
+    env.update({key: str(value) for key, value in variables.items()})
+    return env
+
+
+def _wait_until_serving(process, url, log_path):
+    deadline = time.monotonic() + START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"app.py exited with {process.returncode}:\n{log_path.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.5)
+    raise RuntimeError(f"app.py did not serve {url} within {START_TIMEOUT_S} s:\n{log_path.read_text()[-3000:]}")
+
+
+@contextmanager
+def serve_apps(*configurations):
+    """Start one ``python app.py`` per (folder, {CAP_* variables}) at once; yield their URLs."""
+    with ExitStack() as stack:
+        started = []
+        for folder, variables in configurations:
+            folder.mkdir(parents=True, exist_ok=True)
+            env = app_environment(folder, **variables)
+            log_path = folder / "app.log"
+            log = stack.enter_context(open(log_path, "w"))
+            process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO_ROOT, env=env,
+                                       stdout=log, stderr=subprocess.STDOUT)
+            stack.callback(_stop, process)
+            started.append((process, f"http://127.0.0.1:{env['GRADIO_SERVER_PORT']}/", log_path))
+        for process, url, log_path in started:
+            _wait_until_serving(process, url, log_path)
+        yield [url for _, url, _ in started]
+
+
+def _stop(process):
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()

@@ -1,0 +1,275 @@
+"""The Space: ``python app.py`` served on 127.0.0.1 and driven through ``gradio_client``.
+
+Two app processes for the module, started together: one with a tiny random NLI model and the
+rule-based statements, one with no model set and the Hub offline (its page must still open, say
+what to set, and keep the Benchmark tab working). The page itself is tested in test_browser.py.
+"""
+
+import json
+import time
+
+import gradio as gr
+import numpy as np
+import pandas as pd
+import pytest
+from gradio_client import Client, handle_file
+from gradio_client.exceptions import AppError
+from space_server import serve_apps
+
+from capqa import space
+from capqa.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION
+from capqa.monotonicity import monotonicity_report
+
+NO_LABEL = space.NO_LABEL
+RESULT_TIMEOUT_S = 240
+
+
+@pytest.fixture(scope="module")
+def app_urls(tmp_path_factory, random_nli_model):
+    root = tmp_path_factory.mktemp("space-app")
+    ready = {"CAP_NLI_MODEL": random_nli_model, "CAP_STATEMENT_MODEL": "rules", "CAP_DEVICE": "cpu"}
+    with serve_apps((root / "ready", ready), (root / "offline", {})) as urls:
+        yield urls
+
+
+@pytest.fixture(scope="module")
+def client(app_urls):
+    return Client(app_urls[0], verbose=False)
+
+
+@pytest.fixture(scope="module")
+def offline_client(app_urls):
+    return Client(app_urls[1], verbose=False)
+
+
+@pytest.fixture(scope="module")
+def cap_metric(metric_path, random_nli_model):
+    import evaluate
+
+    return evaluate.load(metric_path, nli_model=random_nli_model, statement_model="rules", device="cpu")
+
+
+def examples_table(label=True):
+    rows = [{"question": question, "gold_answer": gold, "answer": answer, "label": name}
+            for name, question, gold, answer in space.EXAMPLES]
+    table = pd.DataFrame(rows)
+    return table if label else table.drop(columns="label")
+
+
+# --- Score an answer ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("question, golds, answer", [
+    ("Name a city in Bulgaria.", ["Sofia"], "Burgas"),
+    ("At what temperature does water begin to boil?", ["100°C", "212 degrees Fahrenheit"], "212°F"),
+])
+def test_score_endpoint_matches_the_metric(client, cap_metric, question, golds, answer):
+    cap, premise, hypothesis, forward, reverse, _, reading, details = client.predict(
+        question, "\n".join(golds), answer, api_name="/score")
+    expected = cap_metric.compute(predictions=[answer], references=[golds], questions=[question],
+                                  return_details=True)
+    assert details["cap"] == pytest.approx(expected["scores"][0], abs=1e-12)
+    assert cap == pytest.approx(expected["scores"][0], abs=5e-5)  # shown with 4 decimals
+    assert (premise, hypothesis) == (expected["premises"][0], expected["hypotheses"][0])
+    assert forward == pytest.approx(expected["forward"][0], abs=5e-5)
+    assert reverse == pytest.approx(expected["reverse"][0], abs=5e-5)
+    assert details["best_reference"] == expected["best_reference"][0]
+    assert details["gold_answer"] == golds[expected["best_reference"][0]]
+    for label in ("entailment", "neutral", "contradiction"):
+        assert details[f"p_{label}_forward"] == pytest.approx(expected[f"p_{label}_forward"][0], abs=1e-12)
+    assert "Gold ⇒ prediction" in reading and "Prediction ⇒ gold" in reading
+
+
+@pytest.mark.parametrize("question, gold, answer, message", [
+    ("", "Sofia", "Burgas", "Please enter a question"),
+    ("Name a city in Bulgaria.", " \n \n", "Burgas", "Please enter a gold answer"),
+    ("Name a city in Bulgaria.", "Sofia", "   ", "Please enter a predicted answer"),
+    ("Name a city in Bulgaria.", "Sofia", "x" * (space.MAX_TEXT_CHARS + 1), "at most 5,000"),
+])
+def test_score_endpoint_explains_bad_input(client, question, gold, answer, message):
+    with pytest.raises(AppError, match=message):
+        client.predict(question, gold, answer, api_name="/score")
+
+
+# --- Score a file ------------------------------------------------------------------------------
+
+def test_score_file_scores_every_row_and_reports_monotonicity(client, cap_metric, tmp_path):
+    path = tmp_path / "examples.csv"
+    table = examples_table()
+    table.to_csv(path, index=False)
+    summary, preview, download, report, plot = client.predict(
+        handle_file(str(path)), "question", "gold_answer", "answer", "label", "", api_name="/score_file")
+    scored = pd.read_csv(download, keep_default_na=False)
+    expected = cap_metric.compute(predictions=list(table["answer"]),
+                                  references=list(table["gold_answer"]),
+                                  questions=list(table["question"]))
+    np.testing.assert_allclose(scored["cap"], expected["scores"], atol=1e-12)
+    assert list(scored["question"]) == list(table["question"])
+    assert f"{len(table)} rows" in summary
+    assert len(preview["data"]) == len(table) and preview["headers"][0] == "cap"
+    diagnostic = monotonicity_report(scored["cap"].to_numpy(), table["label"].to_numpy())
+    assert f"{100 * diagnostic['pairwise_accuracy']:.2f}%" in report
+    assert f"{diagnostic['mean_violations']}/{diagnostic['class_pairs']}" in report
+    assert plot is not None
+
+
+def test_score_file_reads_jsonl_with_chosen_columns(client, tmp_path):
+    path = tmp_path / "answers.jsonl"
+    rows = [{"q": q, "refs": f"{gold}|{gold} exactly", "pred": answer} for _, q, gold, answer in space.EXAMPLES[:3]]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    summary, preview, download, report, plot = client.predict(
+        handle_file(str(path)), "q", "refs", "pred", NO_LABEL, "|", api_name="/score_file")
+    scored = pd.read_csv(download, keep_default_na=False)
+    assert len(scored) == 3 and scored["cap"].between(0, 1).all()
+    assert set(scored["best_reference"]) <= {0, 1}
+    assert report == "" and plot is None
+
+
+def _write(tmp_path, name, table):
+    path = tmp_path / name
+    table.to_csv(path, index=False)
+    return handle_file(str(path))
+
+
+def test_score_file_explains_bad_files(client, tmp_path):
+    good = examples_table()
+    blank_answer = good.assign(answer=["80%", "", *good["answer"][2:]])
+    unknown_label = good.assign(label=["exact", "mostly right", *good["label"][2:]])
+    too_many = pd.DataFrame({"question": ["q"] * (space.MAX_FILE_ROWS + 1), "gold_answer": "g", "answer": "a"})
+    (tmp_path / "notes.txt").write_text("question,gold_answer,answer\nq,g,a\n")
+    cases = [
+        (None, NO_LABEL, "Please upload a CSV or JSONL file"),
+        (handle_file(str(tmp_path / "notes.txt")), NO_LABEL, "Invalid file type"),
+        (_write(tmp_path, "header_only.csv", good.head(0)), NO_LABEL, "has no rows"),
+        (_write(tmp_path, "no_gold.csv", good.drop(columns="gold_answer")), NO_LABEL, "no column 'gold_answer'"),
+        (_write(tmp_path, "blank.csv", blank_answer), NO_LABEL, "Column 'answer' is empty in row 2"),
+        (_write(tmp_path, "labels.csv", unknown_label), "label", "unknown classes \\['mostly right'\\]"),
+        (_write(tmp_path, "big.csv", too_many), NO_LABEL, "100,001 rows; at most 100,000"),
+    ]
+    for upload, label, message in cases:
+        with pytest.raises(AppError, match=message):
+            client.predict(upload, "question", "gold_answer", "answer", label, "", api_name="/score_file")
+
+
+# --- Without models ----------------------------------------------------------------------------
+
+def test_app_without_models_opens_and_says_what_to_set(offline_client):
+    status = offline_client.predict(api_name="/model_status")
+    for variable in ("CAP_NLI_MODEL", "CAP_STATEMENT_MODEL", "HF_HUB_OFFLINE"):
+        assert variable in status
+    with pytest.raises(AppError, match="CAP_NLI_MODEL"):
+        offline_client.predict("Name a city in Bulgaria.", "Sofia", "Burgas", api_name="/score")
+
+
+def test_benchmark_tab_reproduces_the_paper_without_models(offline_client, paper_results):
+    summary, table, distributions, heatmap = offline_client.predict("all", "test", api_name="/benchmark")
+    rows = {row[0]: dict(zip(table["headers"], row)) for row in table["data"]}
+    assert rows["CAP"]["pairwise accuracy (%)"] == "77.70"
+    names = dict(space.BENCHMARK_METRICS)
+    violations = {record["metric"]: record for record in paper_results["monotonicity"]}
+    for record in paper_results["correlations"]:
+        shown = rows[names[record["metric"]]]
+        assert shown["pairwise accuracy (%)"] == f"{100 * record['pairwise_accuracy']:.2f}"
+        assert shown["mean violations"] == f"{violations[record['metric']]['mean_violations']}/25"
+        assert shown["comparable pairs"] == record["comparable_pairs"]
+    assert f"**{paper_results['rows']:,} rows**" in summary
+    assert distributions is not None and heatmap is not None
+
+
+# --- The Space's logic without a server --------------------------------------------------------
+
+def test_benchmark_filters_and_missing_file(paper_scores, tmp_path):
+    path = str(space.DEFAULT_BENCHMARK_SCORES)
+    summary, table, _, _ = space.benchmark_view(path, "MMLU", "all")
+    assert f"**{int((paper_scores['dataset'].str.lower() == 'mmlu').sum()):,} rows**" in summary
+    summary, _, _, _ = space.benchmark_view(path, "OpenBookQA", "validation")
+    expected = int(((paper_scores["dataset"].str.lower() == "openbookqa")
+                    & (paper_scores["split"] == "validation")).sum())
+    assert expected > 0
+    assert f"**{expected:,} rows**" in summary
+    with pytest.raises(gr.Error, match="Unknown dataset"):
+        space.benchmark_view(path, "SQuAD", "test")
+    summary, table, distributions, heatmap = space.benchmark_view(str(tmp_path / "absent.csv"), "all", "test")
+    assert "CAP_BENCHMARK_SCORES" in summary and table is None and heatmap is None
+
+
+def test_examples_are_the_papers(paper_results):
+    for label, question, gold, answer in space.EXAMPLES[:8]:
+        published = paper_results["examples"][label]
+        assert (question, gold, answer) == (published["question"], published["gold_answer"], published["answer"])
+    assert [example[0] for example in space.EXAMPLES[:8]] == list(paper_results["examples"])
+
+
+def test_settings_come_from_the_environment(tmp_path):
+    settings = space.SpaceSettings.from_environ({
+        "CAP_NLI_MODEL": str(tmp_path), "CAP_STATEMENT_MODEL": " rules ", "CAP_DEVICE": "cpu",
+        "CAP_BENCHMARK_SCORES": str(tmp_path / "scores.csv"), "CAP_NLI_REVISION": ""})
+    assert (settings.nli_model, settings.statement_model, settings.device) == (str(tmp_path), "rules", "cpu")
+    assert settings.nli_revision is None and settings.benchmark_scores == tmp_path / "scores.csv"
+    defaults = space.SpaceSettings.from_environ({})
+    options = defaults.metric_options()
+    # The default model at the paper's pinned commit.
+    assert (options.nli_model, options.nli_revision) == (DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION)
+    assert defaults.benchmark_scores == space.DEFAULT_BENCHMARK_SCORES
+
+
+def _details(forward, reverse, **extra):
+    details = {"forward": 0.5, "reverse": 0.5, **extra}
+    for direction, probabilities in (("forward", forward), ("reverse", reverse)):
+        for label, p in zip(("entailment", "neutral", "contradiction"), probabilities):
+            details[f"p_{label}_{direction}"] = p
+    return details
+
+
+@pytest.mark.parametrize("forward, reverse, headline", [
+    ((0.9, 0.08, 0.02), (0.8, 0.15, 0.05), "Both directions entail"),
+    ((0.9, 0.08, 0.02), (0.1, 0.85, 0.05), "Gold entails prediction"),
+    ((0.1, 0.85, 0.05), (0.9, 0.08, 0.02), "Prediction entails gold"),
+    ((0.1, 0.85, 0.05), (0.2, 0.7, 0.1), "Neither direction entails"),
+    ((0.9, 0.05, 0.05), (0.1, 0.2, 0.7), "Contradiction"),
+])
+def test_plain_reading_names_the_relation(forward, reverse, headline):
+    reading = space.plain_reading(_details(forward, reverse))
+    assert reading.startswith(f"**{headline}**")
+    assert "CAP+" not in reading and "relation" not in reading
+
+
+def test_plain_reading_shows_cap_plus_and_relation_when_present():
+    relation = {"label": "overinclusive_invalid", "probability": 0.61,
+                "explanation": "the answer contains more than the gold: likely overinclusive_invalid, p = 0.61"}
+    reading = space.plain_reading(_details((0.1, 0.85, 0.05), (0.9, 0.08, 0.02), cap_plus=0.4321,
+                                           relation=relation))
+    assert "**CAP+** (calibrated): 0.432" in reading
+    assert relation["explanation"] in reading
+
+
+# --- Last: the long job keeps the app busy until the module stops it ----------------------------
+
+def test_file_job_shows_progress_and_does_not_block_single_scores(client, tmp_path):
+    # Distinct rows, so that no statement or NLI pair is shared: at the fastest speed seen here
+    # (about 250 rows/s) the job runs for seconds, a single score for a fraction of one.
+    n_rows = 1000
+    table = pd.DataFrame({"question": [f"Name city number {i} in Bulgaria." for i in range(n_rows)],
+                          "gold_answer": [f"Sofia {i}" for i in range(n_rows)],
+                          "answer": [f"Burgas {i}" for i in range(n_rows)]})
+    job = client.submit(_write(tmp_path, "long.csv", table), "question", "gold_answer", "answer",
+                        NO_LABEL, "", api_name="/score_file")
+    progress_seen = _wait_for_progress(job)
+    started = time.monotonic()
+    cap = client.predict("Name a city in Bulgaria.", "Sofia", "Burgas", api_name="/score")[0]
+    single_seconds = time.monotonic() - started
+    assert 0 <= cap <= 1
+    assert not job.done(), f"the single score ({single_seconds:.1f} s) waited for the whole file job"
+    assert progress_seen, "the file job reported no progress while it ran"
+    # Its result is not awaited (the first file test checks results): the app stops with the module.
+    job.cancel()
+
+
+def _wait_for_progress(job, timeout=RESULT_TIMEOUT_S):
+    """Wait until the job runs and reports progress; True when a progress update was seen."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not job.done():
+        status = job.status()
+        if status.progress_data and any(unit.index for unit in status.progress_data):
+            return True
+        time.sleep(0.1)
+    return False
