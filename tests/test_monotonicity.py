@@ -303,6 +303,15 @@ def test_bad_options_are_refused(severity, hard_pairs, words):
     assert words in str(raised.value)
 
 
+def test_diagnostic_tables_refuse_an_unknown_reference_and_empty_columns():
+    with pytest.raises(ValueError, match="`reference` must be one of"):
+        mono.diagnostic_tables({"a": [0.1, 0.2]}, ["exact", "invalid"], n_resamples=0, reference="b")
+    with pytest.raises(TypeError, match="`score_columns` must be a non-empty dict"):
+        mono.diagnostic_tables({}, ["exact"], n_resamples=0)
+    with pytest.raises(ValueError, match=r"`score_columns\['a'\]` must be finite"):
+        mono.diagnostic_tables({"a": [0.1, float("nan")]}, ["exact", "invalid"], n_resamples=0)
+
+
 # --- The evaluate module --------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
