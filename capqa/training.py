@@ -45,8 +45,12 @@ def load_statement_rows(csv_path=None, dataset=None, split="train", dataset_revi
     else:
         import datasets
 
-        rows = list(datasets.load_dataset(dataset or statements_dataset_id(), split=split,
-                                          revision=dataset_revision))
+        name = dataset or statements_dataset_id()
+        try:
+            rows = list(datasets.load_dataset(name, split=split, revision=dataset_revision))
+        except (OSError, ValueError) as error:
+            raise OSError(f"could not load split {split!r} of the dataset {name!r}: {error}. Without access to "
+                          f"the Hub, give a local CSV (--csv) or a local dataset folder (--dataset).") from error
     if limit is not None:
         rows = rows[:check_positive_int(limit, "limit")]
     for index, row in enumerate(rows):
