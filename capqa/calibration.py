@@ -1,0 +1,376 @@
+"""Relation diagnosis and CAP+: a small classifier over the six NLI probabilities CAP computes.
+
+CAP keeps one weighted sum of the probabilities; the same six numbers (entailment, neutral,
+contradiction in both directions) plus BLEU and ROUGE-L between the answers say much more about
+*how* an answer relates to the gold one. One multinomial logistic regression maps them to the
+eight correctness classes:
+
+* features: the logits of the six probabilities (clipped to [EPSILON, 1 - EPSILON]), BLEU and
+  ROUGE-L, then every product of two of them (squares included): 8 + 36 = 44 columns,
+  standardised with the fitting rows' mean and standard deviation;
+* ``diagnose_relation``: the class probabilities, the most likely class, and the same for the
+  five groups (a group's probability is the sum of its classes');
+* ``cap_plus``: the expected utility of the answer's class, sum_k P(k) * utility(k), with
+  utility = paper severity / 6 (exact ... alternative_correct 1, contradictory 0): in [0, 1],
+  higher = more correct, and it orders answers by the taxonomy's severity.
+
+The parameters live in ``capqa/params/*.json`` (plain numbers, no pickles); applying them is plain
+numpy. ``python -m capqa fit --scores paper_scores.csv --split validation --out capqa/params``
+refits them: rows outside ``--split`` are dropped before anything is computed, and the L2 strength
+is chosen by 5-fold cross-validated log-loss on the fitting rows alone.
+"""
+
+import argparse
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import minimize
+from scipy.special import logsumexp
+from tqdm.auto import tqdm
+
+from capqa.constants import LABELS, NLI_LABELS, SEVERITY
+from capqa.validation import check_finite_scores, check_same_length
+
+PARAMS_DIR = Path(__file__).resolve().parent / "params"
+RELATION_FILE = "relation_classifier.json"
+CAP_PLUS_FILE = "cap_plus.json"
+
+# Columns of paper_scores.csv: forward = gold statement -> predicted statement.
+PROBABILITY_COLUMNS = ("pe_f", "pn_f", "pc_f", "pe_r", "pn_r", "pc_r")
+OVERLAP_COLUMNS = ("bleu", "rouge_l")
+# The published probabilities never go below 2e-6; clipping there keeps a model that is
+# surer than anything in the fitting data from pushing the quadratic terms out of range.
+EPSILON = 1e-6
+
+# The five groups of the issue, most correct first; each class belongs to exactly one.
+RELATION_GROUPS = {
+    "correct": ("exact", "equivalent", "alternative_correct"),
+    "overinclusive_valid": ("overinclusive_valid",),
+    "partial": ("partial",),
+    "overinclusive_invalid": ("overinclusive_invalid",),
+    "wrong": ("invalid", "contradictory"),
+}
+
+L2_GRID = (1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
+CV_FOLDS = 5
+CV_SEED = 0
+
+
+# --- Features --------------------------------------------------------------------------------
+
+def base_feature_names():
+    directions = (("f", "forward"), ("r", "reverse"))
+    logits = [f"logit_p_{label}_{direction}" for _, direction in directions for label in NLI_LABELS]
+    return logits + list(OVERLAP_COLUMNS)
+
+
+def feature_names():
+    """Names of the 44 columns of ``feature_matrix``, as the JSON file lists them."""
+    base = base_feature_names()
+    first, second = np.triu_indices(len(base))
+    return base + [f"{base[i]}*{base[j]}" for i, j in zip(first, second)]
+
+
+def _check_probabilities(values, name):
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"`{name}` must be an (n, 3) array of probabilities: {error}") from None
+    if array.ndim != 2 or array.shape[1] != len(NLI_LABELS):
+        raise ValueError(f"`{name}` must have shape (n, 3) (entailment, neutral, contradiction), "
+                         f"got shape {array.shape}")
+    if not np.all(np.isfinite(array)) or array.min(initial=0) < 0 or array.max(initial=0) > 1:
+        raise ValueError(f"`{name}` must hold probabilities in [0, 1]")
+    return array
+
+
+def _check_overlap(values, name, n_rows):
+    array = check_finite_scores(values, name)
+    check_same_length(array, name, range(n_rows), "probabilities_forward")
+    if array.size and (array.min() < 0 or array.max() > 1):
+        raise ValueError(f"`{name}` must be in [0, 1], got values from {array.min()} to {array.max()}")
+    return array
+
+
+def base_features(probabilities_forward, probabilities_reverse, bleu, rouge_l):
+    """(n, 8): logits of the six clipped probabilities, then BLEU and ROUGE-L."""
+    forward = _check_probabilities(probabilities_forward, "probabilities_forward")
+    reverse = _check_probabilities(probabilities_reverse, "probabilities_reverse")
+    check_same_length(forward, "probabilities_forward", reverse, "probabilities_reverse")
+    n_rows = forward.shape[0]
+    bleu = _check_overlap(bleu, "bleu", n_rows)
+    rouge_l = _check_overlap(rouge_l, "rouge_l", n_rows)
+    probabilities = np.clip(np.hstack([forward, reverse]), EPSILON, 1.0 - EPSILON)
+    return np.column_stack([np.log(probabilities / (1.0 - probabilities)), bleu, rouge_l])
+
+
+def feature_matrix(probabilities_forward, probabilities_reverse, bleu, rouge_l):
+    """(n, 44): the base features and all their pairwise products (``feature_names`` order)."""
+    base = base_features(probabilities_forward, probabilities_reverse, bleu, rouge_l)
+    first, second = np.triu_indices(base.shape[1])
+    return np.hstack([base, base[:, first] * base[:, second]])
+
+
+def frame_inputs(frame):
+    """(probabilities_forward, probabilities_reverse, bleu, rouge_l) from a paper_scores-style
+    DataFrame's published columns: the arguments of ``cap_plus`` and ``diagnose_relation``."""
+    columns = list(PROBABILITY_COLUMNS)
+    return (frame[columns[:3]].to_numpy(), frame[columns[3:]].to_numpy(),
+            frame["bleu"].to_numpy(), frame["rouge_l"].to_numpy())
+
+
+# --- The classifier --------------------------------------------------------------------------
+
+def _softmax(logits):
+    return np.exp(logits - logsumexp(logits, axis=1, keepdims=True))
+
+
+def fit_multinomial(features, targets, n_classes, l2):
+    """(weights (k, K), intercepts (K,)) minimising mean cross-entropy + l2/2 * |weights|^2.
+
+    Features must be standardised; the intercepts are not penalised. L-BFGS from zeros, so the
+    result is deterministic.
+    """
+    n_rows, n_features = features.shape
+    onehot = np.eye(n_classes)[targets]
+    design = np.hstack([features, np.ones((n_rows, 1))])
+
+    def loss_and_gradient(flat):
+        weights = flat.reshape(n_features + 1, n_classes)
+        logits = design @ weights
+        log_norm = logsumexp(logits, axis=1)
+        loss = (log_norm - (logits * onehot).sum(axis=1)).mean()
+        gradient = design.T @ (np.exp(logits - log_norm[:, None]) - onehot) / n_rows
+        loss += 0.5 * l2 * np.sum(weights[:-1] ** 2)
+        gradient[:-1] += l2 * weights[:-1]
+        return loss, gradient.ravel()
+
+    result = minimize(loss_and_gradient, np.zeros((n_features + 1) * n_classes), jac=True,
+                      method="L-BFGS-B", options={"maxiter": 5000})
+    weights = result.x.reshape(n_features + 1, n_classes)
+    return weights[:-1], weights[-1]
+
+
+class StandardisedClassifier:
+    """Standardisation plus a multinomial logistic regression; fitted or read from JSON."""
+
+    def __init__(self, classes, mean, scale, weights, intercepts):
+        self.classes = tuple(classes)
+        self.mean, self.scale = np.asarray(mean, float), np.asarray(scale, float)
+        self.weights, self.intercepts = np.asarray(weights, float), np.asarray(intercepts, float)
+
+    @classmethod
+    def fit(cls, features, targets, classes, l2):
+        mean, scale = features.mean(axis=0), features.std(axis=0)
+        scale[scale == 0] = 1.0   # a constant column carries no information; keep it at 0
+        weights, intercepts = fit_multinomial((features - mean) / scale, targets, len(classes), l2)
+        return cls(classes, mean, scale, weights, intercepts)
+
+    def predict_proba(self, features):
+        return _softmax(((features - self.mean) / self.scale) @ self.weights + self.intercepts)
+
+    def to_json(self):
+        """Readable: per class its intercept and one weight per named feature."""
+        names = feature_names()
+        return {
+            "feature_names": names,
+            "standardisation": {"mean": dict(zip(names, self.mean.tolist())),
+                                "scale": dict(zip(names, self.scale.tolist()))},
+            "classes": {label: {"intercept": float(self.intercepts[k]),
+                                "weights": dict(zip(names, self.weights[:, k].tolist()))}
+                        for k, label in enumerate(self.classes)},
+        }
+
+    @classmethod
+    def from_json(cls, data):
+        names = data["feature_names"]
+        if names != feature_names():
+            raise ValueError("the parameter file's `feature_names` do not match this version's "
+                             "features; refit with `python -m capqa fit`")
+        classes = list(data["classes"])
+        column = lambda mapping: [mapping[name] for name in names]   # noqa: E731
+        return cls(classes, column(data["standardisation"]["mean"]),
+                   column(data["standardisation"]["scale"]),
+                   np.array([column(data["classes"][label]["weights"]) for label in classes]).T,
+                   [data["classes"][label]["intercept"] for label in classes])
+
+
+# --- Loading and applying the shipped parameters -----------------------------------------------
+
+@lru_cache(maxsize=4)
+def load_parameters(directory=None):
+    """(classifier, {class: utility}) from ``directory`` (the package's params when None)."""
+    directory = Path(directory) if directory is not None else PARAMS_DIR
+    relation = json.loads((directory / RELATION_FILE).read_text())
+    cap_plus_data = json.loads((directory / CAP_PLUS_FILE).read_text())
+    classifier = StandardisedClassifier.from_json(relation)
+    utility = cap_plus_data["class_utility"]
+    missing = [label for label in classifier.classes if label not in utility]
+    if missing:
+        raise ValueError(f"{directory / CAP_PLUS_FILE}: `class_utility` lacks classes {missing}")
+    return classifier, {label: float(utility[label]) for label in classifier.classes}
+
+
+def relation_probabilities(probabilities_forward, probabilities_reverse, bleu, rouge_l,
+                           params_dir=None):
+    """(n, 8) class probabilities in ``LABELS`` order."""
+    classifier, _ = load_parameters(params_dir)
+    features = feature_matrix(probabilities_forward, probabilities_reverse, bleu, rouge_l)
+    probabilities = classifier.predict_proba(features)
+    return probabilities[:, [classifier.classes.index(label) for label in LABELS]]
+
+
+def group_probabilities(class_probabilities):
+    """(n, 5) group probabilities in ``RELATION_GROUPS`` order from (n, 8) class ones."""
+    return np.column_stack([class_probabilities[:, [LABELS.index(label) for label in members]]
+                            .sum(axis=1) for members in RELATION_GROUPS.values()])
+
+
+def cap_plus(probabilities_forward, probabilities_reverse, bleu, rouge_l, params_dir=None):
+    """CAP+ per example, in [0, 1] (higher = more correct).
+
+    probabilities_forward, probabilities_reverse: (n, 3) arrays of (entailment, neutral,
+    contradiction) for gold -> predicted and predicted -> gold, as CAP uses them.
+    bleu, rouge_l: (n,) arrays from ``capqa.features.answer_overlap(golds, predictions)``.
+    Returns the expected class utility sum_k P(k) * utility(k) (``cap_plus.json``).
+    """
+    _, utility = load_parameters(params_dir)
+    probabilities = relation_probabilities(probabilities_forward, probabilities_reverse, bleu,
+                                           rouge_l, params_dir)
+    return np.clip(probabilities @ np.array([utility[label] for label in LABELS]), 0.0, 1.0)
+
+
+def diagnose_relation(probabilities_forward, probabilities_reverse, bleu, rouge_l, params_dir=None):
+    """Per example a dict: the most likely class and group, and all their probabilities.
+
+    Arguments as for ``cap_plus``. Each dict: ``label`` (one of ``LABELS``), ``probability`` (its
+    probability), ``probabilities`` ({class: p}, 8 classes), ``group``, ``group_probability``,
+    ``group_probabilities`` ({group: p}, the 5 ``RELATION_GROUPS``).
+    """
+    classes = relation_probabilities(probabilities_forward, probabilities_reverse, bleu, rouge_l,
+                                     params_dir)
+    groups = group_probabilities(classes)
+    group_names = list(RELATION_GROUPS)
+    diagnoses = []
+    for class_row, group_row in zip(classes, groups):
+        best_class, best_group = int(np.argmax(class_row)), int(np.argmax(group_row))
+        diagnoses.append({
+            "label": LABELS[best_class], "probability": float(class_row[best_class]),
+            "probabilities": dict(zip(LABELS, map(float, class_row))),
+            "group": group_names[best_group], "group_probability": float(group_row[best_group]),
+            "group_probabilities": dict(zip(group_names, map(float, group_row))),
+        })
+    return diagnoses
+
+
+# What each class means, for a person reading one diagnosis.
+RELATION_EXPLANATIONS = {
+    "exact": "the answer states the gold answer",
+    "equivalent": "the answer says what the gold answer says, in other words",
+    "alternative_correct": "the answer differs from the gold answer but is also correct",
+    "overinclusive_valid": "the answer contains the gold answer plus claims that are also true",
+    "partial": "the answer gives only part of the gold answer",
+    "overinclusive_invalid": "the answer contains the gold answer plus a claim the gold does not support",
+    "invalid": "the answer does not give the gold answer",
+    "contradictory": "the answer contradicts the gold answer",
+}
+
+
+def explain_relation(diagnosis):
+    """One sentence from a ``diagnose_relation`` dict, e.g. '... : likely partial, p = 0.61'."""
+    label = diagnosis["label"]
+    return f"{RELATION_EXPLANATIONS[label]}: likely {label}, p = {diagnosis['probability']:.2f}"
+
+
+# --- Fitting ---------------------------------------------------------------------------------
+
+def select_split(frame, split):
+    """The rows of ``split`` only, checked; every later step sees nothing else."""
+    if "split" not in frame.columns:
+        raise ValueError("`scores` must have a `split` column")
+    selected = frame[frame["split"] == split]
+    if selected.empty:
+        raise ValueError(f"`split` {split!r} has no rows; the file has {sorted(frame['split'].unique())}")
+    missing = [c for c in ("label", *PROBABILITY_COLUMNS, *OVERLAP_COLUMNS) if c not in frame.columns]
+    if missing:
+        raise ValueError(f"`scores` lacks columns {missing}")
+    unknown = sorted(set(selected["label"]) - set(LABELS))
+    if unknown:
+        raise ValueError(f"`scores` has labels outside the taxonomy: {unknown}")
+    return selected
+
+
+def cross_validated_log_loss(features, targets, l2, folds=CV_FOLDS, seed=CV_SEED):
+    """Mean held-out cross-entropy over ``folds`` random folds of the rows."""
+    fold = np.random.default_rng(seed).permutation(len(targets)) % folds
+    total = 0.0
+    for k in range(folds):
+        held_out = fold == k
+        model = StandardisedClassifier.fit(features[~held_out], targets[~held_out], LABELS, l2)
+        probabilities = model.predict_proba(features[held_out])
+        total -= np.log(probabilities[np.arange(held_out.sum()), targets[held_out]]).sum()
+    return total / len(targets)
+
+
+def fit(frame, split="validation", l2_grid=L2_GRID, progress=True):
+    """(relation JSON dict, cap_plus JSON dict) fitted on the ``split`` rows of ``frame``.
+
+    With one value in ``l2_grid`` the cross-validation is skipped.
+    """
+    rows = select_split(frame, split)
+    features = feature_matrix(*frame_inputs(rows))
+    targets = rows["label"].map(LABELS.index).to_numpy()
+    l2_grid = tuple(float(value) for value in l2_grid)
+    cv_loss = {}
+    if len(l2_grid) > 1:
+        for l2 in tqdm(l2_grid, desc="cross-validating l2", disable=not progress):
+            cv_loss[l2] = float(cross_validated_log_loss(features, targets, l2))
+    l2 = min(cv_loss, key=cv_loss.get) if cv_loss else l2_grid[0]
+    classifier = StandardisedClassifier.fit(features, targets, LABELS, l2)
+    fitted_on = {"split": split, "rows": int(len(rows)),
+                 "class_counts": {label: int((targets == k).sum()) for k, label in enumerate(LABELS)}}
+    relation = {
+        "description": "Multinomial logistic regression over the 8 correctness classes. "
+                       "p = softmax(((x - mean) / scale) . weights + intercept), x = the features "
+                       f"named below; logit_* are logits of probabilities clipped to [{EPSILON}, "
+                       f"1 - {EPSILON}], forward = gold -> predicted statement.",
+        "epsilon": EPSILON, "l2": l2,
+        "cross_validated_log_loss": {str(key): value for key, value in cv_loss.items()},
+        "fitted_on": fitted_on,
+        "groups": {name: list(members) for name, members in RELATION_GROUPS.items()},
+        **classifier.to_json(),
+    }
+    top = max(SEVERITY.values())
+    cap_plus_params = {
+        "description": "CAP+ = sum over classes of P(class) * class_utility, P from "
+                       f"{RELATION_FILE}; utility = paper severity / {top}.",
+        "class_utility": {label: SEVERITY[label] / top for label in LABELS},
+    }
+    return relation, cap_plus_params
+
+
+def write_parameters(relation, cap_plus_params, directory):
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, data in ((RELATION_FILE, relation), (CAP_PLUS_FILE, cap_plus_params)):
+        (directory / name).write_text(json.dumps(data, indent=1) + "\n")
+    load_parameters.cache_clear()
+
+
+def main(argv):
+    parser = argparse.ArgumentParser(prog="python -m capqa fit", description=__doc__.split("\n")[0])
+    parser.add_argument("--scores", required=True,
+                        help="CSV with split, label, pe_f, pn_f, pc_f, pe_r, pn_r, pc_r, bleu, rouge_l")
+    parser.add_argument("--split", default="validation", help="the rows to fit on (default validation)")
+    parser.add_argument("--out", default=str(PARAMS_DIR), help="folder for the JSON parameter files")
+    args = parser.parse_args(argv)
+    import pandas as pd
+
+    relation, cap_plus_params = fit(pd.read_csv(args.scores), args.split)
+    write_parameters(relation, cap_plus_params, args.out)
+    print(f"fitted on {relation['fitted_on']['rows']} {args.split} rows, l2 = {relation['l2']} "
+          f"(cross-validated log-loss {relation['cross_validated_log_loss']}); wrote "
+          f"{Path(args.out) / RELATION_FILE} and {Path(args.out) / CAP_PLUS_FILE}")
+    return 0

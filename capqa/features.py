@@ -1,0 +1,61 @@
+"""BLEU and ROUGE-L between gold and predicted answer, computed exactly as the published data.
+
+The paper's ``paper_scores.csv`` holds ``bleu`` and ``rouge_l`` per row; CAP+ and the relation
+classifier were fitted on those columns, so at scoring time they must be recomputed the same way:
+
+* BLEU: NLTK ``sentence_bleu`` (default 4-gram weights) with smoothing ``method1``, on lower-cased
+  ``word_tokenize(text, preserve_line=True)`` tokens, gold answer as the single reference.
+  ``preserve_line=True`` skips NLTK's sentence splitter, so no ``punkt`` download is needed.
+* ROUGE-L: the F-measure of rouge-score's ``RougeScorer(["rougeL"], use_stemmer=True)`` with the
+  gold answer as target and the predicted answer as prediction.
+
+Both take the raw answers (not the statements made from them).
+"""
+
+from functools import lru_cache
+
+import numpy as np
+
+from capqa.validation import check_same_length, check_text_list
+
+
+@lru_cache(maxsize=1)
+def _bleu_tools():
+    from nltk.tokenize import word_tokenize
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+
+    return word_tokenize, sentence_bleu, SmoothingFunction().method1
+
+
+@lru_cache(maxsize=1)
+def _rouge_scorer():
+    from rouge_score import rouge_scorer
+
+    return rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
+
+
+def _bleu_tokens(text):
+    word_tokenize, _, _ = _bleu_tools()
+    return word_tokenize(text.lower(), preserve_line=True)
+
+
+def sentence_bleu_score(gold, prediction):
+    """Smoothed sentence BLEU of ``prediction`` against the single reference ``gold``, in [0, 1]."""
+    _, sentence_bleu, smoothing = _bleu_tools()
+    return float(sentence_bleu([_bleu_tokens(gold)], _bleu_tokens(prediction),
+                               smoothing_function=smoothing))
+
+
+def rouge_l_score(gold, prediction):
+    """ROUGE-L F-measure (Porter stemming) between ``gold`` and ``prediction``, in [0, 1]."""
+    return float(_rouge_scorer().score(gold, prediction)["rougeL"].fmeasure)
+
+
+def answer_overlap(golds, predictions):
+    """(bleu, rouge_l): two float arrays, one value per (gold answer, predicted answer) pair."""
+    golds = check_text_list(golds, "golds")
+    predictions = check_text_list(predictions, "predictions")
+    check_same_length(golds, "golds", predictions, "predictions")
+    bleu = np.array([sentence_bleu_score(g, p) for g, p in zip(golds, predictions)], dtype=float)
+    rouge_l = np.array([rouge_l_score(g, p) for g, p in zip(golds, predictions)], dtype=float)
+    return bleu, rouge_l
