@@ -133,7 +133,8 @@ def build_demo(settings, loader):
             with gr.Tab("About", id="about"):
                 gr.Markdown(space.about_markdown(settings))
         # Waits for the background load; unlimited, since waiting costs nothing.
-        demo.load(loader.status_markdown, outputs=status, api_name="model_status", api_visibility="undocumented",
+        demo.load(loader.status_markdown, outputs=status, api_name="model_status",
+                  api_visibility="undocumented",
                   concurrency_id="status", concurrency_limit=None)
     return demo
 

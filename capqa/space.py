@@ -512,8 +512,8 @@ def benchmark_view(path, dataset, split):
         return f"**Benchmark unavailable.** {error}", None, None, None
     rows = filter_benchmark(table, dataset, split)
     if rows["label"].nunique() < 2:
-        return (f"**Nothing to compare.** {len(rows):,} rows match dataset = {dataset}, split = {split}: too few classes "
-                "to compare the metrics."), None, None, None
+        return (f"**Nothing to compare.** {len(rows):,} rows match dataset = {dataset}, split = {split}: "
+                "too few classes to compare the metrics."), None, None, None
     summary, class_pairs = benchmark_tables(rows)
     counts = ", ".join(f"{label} {n:,}" for label, n in rows["label"].value_counts().items())
     text = (f"**{len(rows):,} rows** (dataset: {dataset}, split: {split}) from the paper's published "
@@ -528,7 +528,8 @@ def benchmark_view(path, dataset, split):
 # --- About --------------------------------------------------------------------------------------
 
 def about_markdown(settings):
-    taxonomy = "\n".join(f"| {label} | {SEVERITY[label]} | {CLASS_DESCRIPTIONS[label]} |" for label in LABELS)
+    taxonomy = "\n".join(f"| {label} | {SEVERITY[label]} | {CLASS_DESCRIPTIONS[label]} |"
+                         for label in LABELS)
     hard = ", ".join(f"{better} vs {worse}" for better, worse in HARD_PAIRS)
     return f"""
 ## What CAP measures

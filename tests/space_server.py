@@ -40,7 +40,8 @@ def _wait_until_serving(process, url, log_path):
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"app.py exited with {process.returncode}:\n{log_path.read_text()[-3000:]}")
+            raise RuntimeError(f"app.py exited with {process.returncode}:\n"
+                               f"{log_path.read_text()[-3000:]}")
         try:
             with urllib.request.urlopen(url, timeout=5) as response:
                 if response.status == 200:
@@ -48,7 +49,8 @@ def _wait_until_serving(process, url, log_path):
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.5)
-    raise RuntimeError(f"app.py did not serve {url} within {START_TIMEOUT_S} s:\n{log_path.read_text()[-3000:]}")
+    raise RuntimeError(f"app.py did not serve {url} within {START_TIMEOUT_S} s:\n"
+                       f"{log_path.read_text()[-3000:]}")
 
 
 @contextmanager

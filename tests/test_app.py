@@ -114,7 +114,8 @@ def test_score_file_scores_every_row_and_reports_monotonicity(client, cap_metric
 
 def test_score_file_reads_jsonl_with_chosen_columns(client, tmp_path):
     path = tmp_path / "answers.jsonl"
-    rows = [{"q": q, "refs": f"{gold}|{gold} exactly", "pred": answer} for _, q, gold, answer in space.EXAMPLES[:3]]
+    rows = [{"q": q, "refs": f"{gold}|{gold} exactly", "pred": answer}
+            for _, q, gold, answer in space.EXAMPLES[:3]]
     path.write_text("".join(json.dumps(row) + "\n" for row in rows))
     summary, preview, download, report, plot = client.predict(
         handle_file(str(path)), "q", "refs", "pred", NO_LABEL, "|", api_name="/score_file")
@@ -134,13 +135,15 @@ def test_score_file_explains_bad_files(client, tmp_path):
     good = examples_table()
     blank_answer = good.assign(answer=["80%", "", *good["answer"][2:]])
     unknown_label = good.assign(label=["exact", "mostly right", *good["label"][2:]])
-    too_many = pd.DataFrame({"question": ["q"] * (space.MAX_FILE_ROWS + 1), "gold_answer": "g", "answer": "a"})
+    too_many = pd.DataFrame({"question": ["q"] * (space.MAX_FILE_ROWS + 1), "gold_answer": "g",
+                             "answer": "a"})
     (tmp_path / "notes.txt").write_text("question,gold_answer,answer\nq,g,a\n")
     cases = [
         (None, NO_LABEL, "Please upload a CSV or JSONL file"),
         (handle_file(str(tmp_path / "notes.txt")), NO_LABEL, "Invalid file type"),
         (_write(tmp_path, "header_only.csv", good.head(0)), NO_LABEL, "has no rows"),
-        (_write(tmp_path, "no_gold.csv", good.drop(columns="gold_answer")), NO_LABEL, "no column 'gold_answer'"),
+        (_write(tmp_path, "no_gold.csv", good.drop(columns="gold_answer")), NO_LABEL,
+         "no column 'gold_answer'"),
         (_write(tmp_path, "blank.csv", blank_answer), NO_LABEL, "Column 'answer' is empty in row 2"),
         (_write(tmp_path, "labels.csv", unknown_label), "label", "unknown classes \\['mostly right'\\]"),
         (_write(tmp_path, "big.csv", too_many), NO_LABEL, "100,001 rows; at most 100,000"),
@@ -195,7 +198,8 @@ def test_benchmark_filters_and_missing_file(paper_scores, tmp_path):
 def test_examples_are_the_papers(paper_results):
     for label, question, gold, answer in space.EXAMPLES[:8]:
         published = paper_results["examples"][label]
-        assert (question, gold, answer) == (published["question"], published["gold_answer"], published["answer"])
+        assert (question, gold, answer) == (published["question"], published["gold_answer"],
+                                            published["answer"])
     assert [example[0] for example in space.EXAMPLES[:8]] == list(paper_results["examples"])
 
 
@@ -235,7 +239,8 @@ def test_plain_reading_names_the_relation(forward, reverse, headline):
 
 def test_plain_reading_shows_cap_plus_and_relation_when_present():
     relation = {"label": "overinclusive_invalid", "probability": 0.61,
-                "explanation": "the answer contains more than the gold: likely overinclusive_invalid, p = 0.61"}
+                "explanation": "the answer contains more than the gold: "
+                               "likely overinclusive_invalid, p = 0.61"}
     reading = space.plain_reading(_details((0.1, 0.85, 0.05), (0.9, 0.08, 0.02), cap_plus=0.4321,
                                            relation=relation))
     assert "**CAP+** (calibrated): 0.432" in reading
