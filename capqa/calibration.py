@@ -53,7 +53,7 @@ RELATION_GROUPS = {
     "wrong": ("invalid", "contradictory"),
 }
 
-L2_GRID = (1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
+L2_GRID = (3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
 CV_FOLDS = 5
 CV_SEED = 0
 
@@ -365,10 +365,14 @@ def main(argv):
                         help="CSV with split, label, pe_f, pn_f, pc_f, pe_r, pn_r, pc_r, bleu, rouge_l")
     parser.add_argument("--split", default="validation", help="the rows to fit on (default validation)")
     parser.add_argument("--out", default=str(PARAMS_DIR), help="folder for the JSON parameter files")
+    parser.add_argument("--l2", type=float, nargs="+", default=list(L2_GRID),
+                        help="L2 strengths to cross-validate (one value: use it, no cross-validation)")
     args = parser.parse_args(argv)
+    if any(not np.isfinite(value) or value <= 0 for value in args.l2):
+        parser.error(f"--l2 values must be positive, got {args.l2}")
     import pandas as pd
 
-    relation, cap_plus_params = fit(pd.read_csv(args.scores), args.split)
+    relation, cap_plus_params = fit(pd.read_csv(args.scores), args.split, args.l2)
     write_parameters(relation, cap_plus_params, args.out)
     print(f"fitted on {relation['fitted_on']['rows']} {args.split} rows, l2 = {relation['l2']} "
           f"(cross-validated log-loss {relation['cross_validated_log_loss']}); wrote "

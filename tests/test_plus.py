@@ -1,0 +1,182 @@
+"""Relation diagnosis and CAP+: features as published, honest fitting, shipped parameters' figures."""
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from capqa import calibration
+from capqa.constants import LABELS
+from capqa.features import answer_overlap
+from capqa.monotonicity import monotonicity_report
+from conftest import shared_path
+
+
+@pytest.fixture(scope="module")
+def joined_sample(paper_scores):
+    """The sample rows with a row_id, joined to their published scores."""
+    sample = pd.read_csv(shared_path("cap_correctness_sample.csv"))
+    sample = sample[sample["row_id"].notna()].astype({"row_id": int})
+    return sample.merge(paper_scores, on="row_id", suffixes=("", "_published"))
+
+
+@pytest.fixture(scope="module")
+def test_rows(paper_scores):
+    return paper_scores[paper_scores["split"] == "test"]
+
+
+def shipped_relation():
+    return json.loads((calibration.PARAMS_DIR / calibration.RELATION_FILE).read_text())
+
+
+# --- Features ----------------------------------------------------------------------------------
+
+def test_bleu_and_rouge_recomputed_from_text_match_the_published_columns(joined_sample):
+    assert len(joined_sample) == 383
+    bleu, rouge_l = answer_overlap(joined_sample["gold_answer"].tolist(), joined_sample["answer"].tolist())
+    assert np.array_equal(np.round(rouge_l, 10), joined_sample["rouge_l"].to_numpy())
+    bleu_matches = np.isclose(np.round(bleu, 10), joined_sample["bleu"].to_numpy(), rtol=0, atol=1e-10)
+    assert bleu_matches.sum() >= 380
+
+
+def test_overlap_of_identical_answers_is_one_and_order_matters_only_for_bleu():
+    bleu, rouge_l = answer_overlap(["the formation of acid rain", "Paris"],
+                                   ["the formation of acid rain", "It is Paris, France."])
+    assert bleu[0] == pytest.approx(1.0) and rouge_l[0] == pytest.approx(1.0)
+    assert 0 < bleu[1] < 1 and 0 < rouge_l[1] < 1
+
+
+@pytest.mark.parametrize("golds, predictions, error, name", [
+    ("Paris", ["Paris"], TypeError, "golds"),
+    (["Paris"], ["  "], ValueError, "predictions"),
+    (["Paris", "Rome"], ["Paris"], ValueError, "golds"),
+])
+def test_overlap_input_errors_name_the_argument(golds, predictions, error, name):
+    with pytest.raises(error, match=name):
+        answer_overlap(golds, predictions)
+
+
+# --- Applying the shipped parameters ------------------------------------------------------------
+
+def test_cap_plus_is_bounded_deterministic_and_beats_cap_on_the_test_split(test_rows):
+    inputs = calibration.frame_inputs(test_rows)
+    scores = calibration.cap_plus(*inputs)
+    assert scores.shape == (len(test_rows),)
+    assert scores.min() >= 0.0 and scores.max() <= 1.0
+    assert np.array_equal(scores, calibration.cap_plus(*inputs))
+    labels = test_rows["label"].to_numpy()
+    plus = monotonicity_report(scores, labels)
+    cap = monotonicity_report(test_rows["cap"].to_numpy(), labels)
+    assert cap["pairwise_accuracy"] == pytest.approx(0.7770, abs=5e-5)
+    assert plus["pairwise_accuracy"] >= 0.80
+    assert plus["mean_violations"] <= cap["mean_violations"]
+
+
+def test_relation_classifier_beats_the_issue_baselines_on_the_test_split(test_rows):
+    probabilities = calibration.relation_probabilities(*calibration.frame_inputs(test_rows))
+    truth = test_rows["label"].to_numpy()
+    assert np.mean(np.array(LABELS)[probabilities.argmax(axis=1)] == truth) > 0.57
+    groups = calibration.group_probabilities(probabilities)
+    group_of = {label: g for g, members in enumerate(calibration.RELATION_GROUPS.values())
+                for label in members}
+    assert np.mean(groups.argmax(axis=1) == np.array([group_of[label] for label in truth])) > 0.70
+
+
+def test_diagnosis_is_consistent_with_its_probabilities(test_rows):
+    rows = test_rows.groupby("label").head(2)
+    diagnoses = calibration.diagnose_relation(*calibration.frame_inputs(rows))
+    assert len(diagnoses) == len(rows)
+    for diagnosis in diagnoses:
+        classes, groups = diagnosis["probabilities"], diagnosis["group_probabilities"]
+        assert list(classes) == list(LABELS) and list(groups) == list(calibration.RELATION_GROUPS)
+        assert sum(classes.values()) == pytest.approx(1.0) and sum(groups.values()) == pytest.approx(1.0)
+        assert diagnosis["label"] == max(classes, key=classes.get)
+        assert diagnosis["probability"] == classes[diagnosis["label"]]
+        assert diagnosis["group"] == max(groups, key=groups.get)
+        for group, members in calibration.RELATION_GROUPS.items():
+            assert groups[group] == pytest.approx(sum(classes[label] for label in members))
+        sentence = calibration.explain_relation(diagnosis)
+        assert f"likely {diagnosis['label']}, p = {diagnosis['probability']:.2f}" in sentence
+
+
+def test_a_clear_contradiction_and_a_clear_match_are_diagnosed_as_such():
+    forward = [[0.001, 0.001, 0.998], [0.998, 0.001, 0.001]]
+    reverse = [[0.001, 0.001, 0.998], [0.998, 0.001, 0.001]]
+    diagnoses = calibration.diagnose_relation(forward, reverse, [0.0, 1.0], [0.0, 1.0])
+    assert diagnoses[0]["group"] == "wrong" and diagnoses[1]["group"] == "correct"
+    scores = calibration.cap_plus(forward, reverse, [0.0, 1.0], [0.0, 1.0])
+    assert scores[0] < 0.3 < 0.9 < scores[1]
+
+
+@pytest.mark.parametrize("change, error, name", [
+    ({"probabilities_forward": [[0.5, 0.5]]}, ValueError, "probabilities_forward"),
+    ({"probabilities_reverse": [[0.5, 0.5, 0.5], [0.1, 0.1, 0.8]]}, ValueError, "probabilities_reverse"),
+    ({"probabilities_forward": [[1.2, 0.0, -0.2]]}, ValueError, "probabilities_forward"),
+    ({"bleu": [1.5]}, ValueError, "bleu"),
+    ({"rouge_l": [0.2, 0.3]}, ValueError, "rouge_l"),
+    ({"bleu": ["high"]}, TypeError, "bleu"),
+])
+def test_input_errors_name_the_argument(change, error, name):
+    arguments = {"probabilities_forward": [[0.6, 0.3, 0.1]], "probabilities_reverse": [[0.5, 0.4, 0.1]],
+                 "bleu": [0.2], "rouge_l": [0.4], **change}
+    with pytest.raises(error, match=name):
+        calibration.cap_plus(**arguments)
+
+
+# --- Fitting -----------------------------------------------------------------------------------
+
+def poisoned_test_rows(frame):
+    """The frame with every test row's label and features replaced by noise."""
+    rng = np.random.default_rng(7)
+    poisoned = frame.copy()
+    test = poisoned["split"] == "test"
+    columns = list(calibration.PROBABILITY_COLUMNS) + list(calibration.OVERLAP_COLUMNS)
+    poisoned.loc[test, columns] = rng.uniform(0, 1, size=(test.sum(), len(columns)))
+    poisoned.loc[test, "label"] = rng.choice(LABELS, size=test.sum())
+    return poisoned
+
+
+def test_fit_never_sees_a_test_row_and_reproduces_the_shipped_parameters(paper_scores):
+    shipped = shipped_relation()
+    relation, cap_plus_params = calibration.fit(paper_scores, "validation", (shipped["l2"],), progress=False)
+    poisoned, _ = calibration.fit(poisoned_test_rows(paper_scores), "validation", (shipped["l2"],),
+                                  progress=False)
+    assert poisoned == relation
+    assert relation["fitted_on"]["rows"] == 1000
+    # Refitting gives the shipped classifier (up to floating point across machines).
+    validation = paper_scores[paper_scores["split"] == "validation"]
+    features = calibration.feature_matrix(*calibration.frame_inputs(validation))
+    refitted = calibration.StandardisedClassifier.from_json(relation).predict_proba(features)
+    committed = calibration.StandardisedClassifier.from_json(shipped).predict_proba(features)
+    assert np.allclose(refitted, committed, atol=1e-4)
+    assert cap_plus_params == json.loads((calibration.PARAMS_DIR / calibration.CAP_PLUS_FILE).read_text())
+
+
+def test_fit_command_writes_parameters_that_load_and_apply(paper_scores, tmp_path):
+    # A small labelled file, as a user refitting on their own data would have.
+    small = paper_scores.groupby(["split", "label"]).head(30)
+    small.to_csv(tmp_path / "scores.csv", index=False)
+    out = tmp_path / "params"
+    assert calibration.main(["--scores", str(tmp_path / "scores.csv"), "--out", str(out), "--l2", "0.01"]) == 0
+    relation = json.loads((out / calibration.RELATION_FILE).read_text())
+    assert relation["fitted_on"]["rows"] == 240 and relation["l2"] == 0.01
+    rows = small[small["split"] == "test"]
+    scores = calibration.cap_plus(*calibration.frame_inputs(rows), params_dir=out)
+    assert np.all((scores >= 0) & (scores <= 1))
+    assert not np.allclose(scores, calibration.cap_plus(*calibration.frame_inputs(rows)))
+
+
+def test_fit_rejects_a_split_without_rows(paper_scores):
+    with pytest.raises(ValueError, match="split"):
+        calibration.fit(paper_scores, "train", (0.01,), progress=False)
+
+
+def test_parameters_of_other_features_are_refused(tmp_path):
+    relation = shipped_relation()
+    relation["feature_names"] = relation["feature_names"][:-1]
+    (tmp_path / calibration.RELATION_FILE).write_text(json.dumps(relation))
+    (tmp_path / calibration.CAP_PLUS_FILE).write_text(
+        (calibration.PARAMS_DIR / calibration.CAP_PLUS_FILE).read_text())
+    with pytest.raises(ValueError, match="feature_names"):
+        calibration.load_parameters(str(tmp_path))
