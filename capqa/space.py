@@ -217,7 +217,8 @@ def _scorer_or_error(loader):
     try:
         return loader.scorer()
     except ModelsUnavailable as error:
-        raise gr.Error(str(error).replace("**", "")) from None
+        # The pop-up shows plain text: no Markdown marks.
+        raise gr.Error(str(error).replace("`", "")) from None
 
 
 def score_answer(loader, question, gold, answer):
