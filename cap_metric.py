@@ -47,7 +47,9 @@ Returns:
 Init options (evaluate.load("cap_metric.py", **options)):
     nli_model, nli_revision, statement_model ("rules", a Hub id or a local folder), statement_revision,
     alpha (0.85), neutral_weight (0.30), batch_size (32), max_tokens (None), device ("auto"),
-    max_length (512).
+    max_length (512), score_cache_dir (None: a folder where NLI probabilities are cached, so that
+    re-scoring is nearly free; not evaluate's `cache_dir`, which holds its own Arrow files),
+    quantize (False: CPU dynamic int8 quantisation of the NLI model, faster, slightly different scores).
 Examples:
     With the published models (needs the Hugging Face Hub or a filled cache):
     >>> cap = evaluate.load("cap_metric.py")  # doctest: +SKIP
@@ -67,12 +69,14 @@ Examples:
 class Cap(evaluate.Metric):
     def __init__(self, nli_model=None, nli_revision=None, statement_model=None, statement_revision=None,
                  alpha=capqa.constants.ALPHA, neutral_weight=capqa.constants.NEUTRAL_WEIGHT, batch_size=32,
-                 max_tokens=None, device="auto", max_length=capqa.constants.NLI_MAX_LENGTH, **kwargs):
+                 max_tokens=None, device="auto", max_length=capqa.constants.NLI_MAX_LENGTH,
+                 score_cache_dir=None, quantize=False, **kwargs):
         # Options are checked now, so a typo fails at load time; models load on first use.
         self.options = capqa.metric_options.MetricOptions(
             nli_model=nli_model, nli_revision=nli_revision, statement_model=statement_model,
             statement_revision=statement_revision, alpha=alpha, neutral_weight=neutral_weight,
-            batch_size=batch_size, max_tokens=max_tokens, device=device, max_length=max_length)
+            batch_size=batch_size, max_tokens=max_tokens, device=device, max_length=max_length,
+            score_cache_dir=score_cache_dir, quantize=quantize)
         self._scorer = None
         super().__init__(**kwargs)
 

@@ -7,7 +7,7 @@ from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEU
                              NLI_MAX_LENGTH)
 from capqa.devices import resolve_device
 from capqa.scorer import CAPScorer, validate_inputs
-from capqa.validation import check_positive_int, check_unit_interval
+from capqa.validation import check_bool, check_folder, check_positive_int, check_unit_interval
 
 
 @dataclass
@@ -24,6 +24,9 @@ class MetricOptions:
     max_tokens: Optional[int] = None
     device: str = "auto"
     max_length: int = NLI_MAX_LENGTH
+    # NLI probabilities cached on disk (capqa.cache); not evaluate's own ``cache_dir``.
+    score_cache_dir: Optional[str] = None
+    quantize: bool = False
 
     def __post_init__(self):
         for name in ("nli_model", "nli_revision", "statement_model", "statement_revision"):
@@ -42,13 +45,20 @@ class MetricOptions:
         if self.max_tokens is not None:
             self.max_tokens = check_positive_int(self.max_tokens, "max_tokens")
         resolve_device(self.device)
+        if self.score_cache_dir is not None:
+            check_folder(self.score_cache_dir, "score_cache_dir")
+        self.quantize = check_bool(self.quantize, "quantize")
 
     def build_scorer(self):
         from capqa.nli import NLIScorer
         from capqa.statements import StatementGenerator
 
         nli = NLIScorer(self.nli_model, self.nli_revision, device=self.device, batch_size=self.batch_size,
-                        max_length=self.max_length, max_tokens=self.max_tokens)
+                        max_length=self.max_length, max_tokens=self.max_tokens, quantize=self.quantize)
+        if self.score_cache_dir is not None:
+            from capqa.cache import ScoreCache
+
+            nli.cache = ScoreCache.for_scorer(self.score_cache_dir, nli)
         # The statement model loads lazily: scoring statements directly never needs it.
         statements = _LazyStatements(lambda: StatementGenerator(
             self.statement_model, self.statement_revision, device=self.device, batch_size=self.batch_size))

@@ -25,6 +25,22 @@ def check_positive_int(value, name):
     return int(value)
 
 
+def check_bool(value, name):
+    """True or False, nothing truthy in between (quantize, ...)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"`{name}` must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
+
+
+def check_folder(value, name):
+    """A folder path (str or os.PathLike), not necessarily existing yet."""
+    import os
+
+    if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
+        raise TypeError(f"`{name}` must be a folder path (str or Path), got {type(value).__name__} {value!r}")
+    return value
+
+
 def check_text(value, name, index=None):
     """A non-empty, non-blank string."""
     where = f"`{name}`" if index is None else f"`{name}[{index}]`"
