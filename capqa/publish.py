@@ -28,6 +28,7 @@ SPACE_FILES = {
     "monotonicity.py": Path("monotonicity.py"),
     "requirements.txt": Path("requirements.txt"),
 }
+BENCHMARK_SCORES_NAME = "paper_scores.csv"  # where capqa.space looks first
 SPACE_PACKAGE = "capqa"  # app.py and cap.py import it, so it ships beside them
 # Never uploaded: caches, VCS data, bytecode, and a Trainer's intermediate checkpoints.
 SKIPPED_NAMES = ("__pycache__", ".git", ".cache", ".ipynb_checkpoints")
@@ -134,9 +135,15 @@ def model_plan(folder, source_root=REPO_ROOT):
     return UploadPlan(constants.statement_model_id(), "model", tuple(files))
 
 
-def assemble_space(out_dir, source_root=REPO_ROOT):
-    """Copy the metric Space's files from ``source_root`` into ``out_dir`` under their Space names."""
+def assemble_space(out_dir, source_root=REPO_ROOT, benchmark_scores=None):
+    """Copy the metric Space's files from ``source_root`` into ``out_dir`` under their Space names.
+
+    benchmark_scores: the published per-row scores (paper_scores.csv) that the Space's Benchmark
+    tab shows; copied beside app.py, where the Space looks first.
+    """
     source_root, out_dir = Path(source_root), Path(out_dir)
+    if benchmark_scores is not None and not Path(benchmark_scores).is_file():
+        raise FileNotFoundError(f"`--benchmark-scores` {str(benchmark_scores)!r} is not a file")
     missing = [str(source) for source in SPACE_FILES.values() if not (source_root / source).is_file()]
     if not (source_root / SPACE_PACKAGE / "__init__.py").is_file():
         missing.append(f"{SPACE_PACKAGE}/__init__.py")
@@ -147,6 +154,8 @@ def assemble_space(out_dir, source_root=REPO_ROOT):
     out_dir.mkdir(parents=True, exist_ok=True)
     for space_name, source in SPACE_FILES.items():
         shutil.copy2(source_root / source, out_dir / space_name)
+    if benchmark_scores is not None:
+        shutil.copy2(benchmark_scores, out_dir / BENCHMARK_SCORES_NAME)
     for local, relative in folder_files(source_root / SPACE_PACKAGE):
         target = out_dir / SPACE_PACKAGE / relative
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -211,6 +220,8 @@ def _parser():
     model.add_argument("--folder", type=Path, required=True, help="a trained model folder (config.json, ...)")
     space = targets.add_parser("space", help="the metric Space (app.py, cap.py, capqa/, ...)")
     space.add_argument("--source-root", type=Path, default=REPO_ROOT, help="repo to assemble the Space from")
+    space.add_argument("--benchmark-scores", type=Path, default=None,
+                       help="per-row scores for the Benchmark tab (paper_scores.csv), shipped beside app.py")
     space.add_argument("--out", type=Path, help="keep the assembled Space here (default: a temporary folder)")
     for target in (datasets, model, space):
         target.add_argument("--yes", action="store_true", help="upload (default: dry run)")
@@ -219,9 +230,9 @@ def _parser():
 
 def _space_main(args):
     if args.out is not None:
-        return run_plans([space_plan(assemble_space(args.out, args.source_root))], args.yes)
+        return run_plans([space_plan(assemble_space(args.out, args.source_root, args.benchmark_scores))], args.yes)
     with tempfile.TemporaryDirectory(prefix="cap-space-") as staging:
-        return run_plans([space_plan(assemble_space(staging, args.source_root))], args.yes)
+        return run_plans([space_plan(assemble_space(staging, args.source_root, args.benchmark_scores))], args.yes)
 
 
 def main(argv):

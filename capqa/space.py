@@ -30,7 +30,13 @@ from capqa.tables import read_table, require_columns
 
 LOGGER = logging.getLogger(__name__)
 REPO_ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_BENCHMARK_SCORES = REPO_ROOT.parent / "shared" / "data" / "paper_scores.csv"
+# The published per-row scores: beside app.py in the assembled Space (`publish space
+# --benchmark-scores`), else the shared data folder beside this repo.
+BENCHMARK_SCORES_NAME = "paper_scores.csv"
+DEFAULT_BENCHMARK_SCORES = next(
+    (path for path in (REPO_ROOT / BENCHMARK_SCORES_NAME, REPO_ROOT.parent / "shared" / "data" / BENCHMARK_SCORES_NAME)
+     if path.is_file()),
+    REPO_ROOT.parent / "shared" / "data" / BENCHMARK_SCORES_NAME)
 
 MAX_FILE_ROWS = 100_000
 # The page shows this many scored rows; the download has them all.

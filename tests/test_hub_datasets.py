@@ -18,7 +18,7 @@ from capqa.cli import main as cli_main
 from capqa.constants import LABELS
 from capqa.hub_datasets import (CORRECTNESS_NAME, STATEMENTS_NAME, assign_statement_splits,
                                 build_correctness, normalise_whitespace, read_statements)
-from tests.conftest import shared_path
+from conftest import shared_path
 
 # Recorded from the first build (seed 42); a change here changes the published CAP-Statements split.
 PINNED_DEV_COUNT = 55

@@ -19,7 +19,7 @@ import pytest
 
 from capqa import publish
 from capqa.hub_datasets import build_correctness, build_statements
-from tests.conftest import REPO_ROOT, shared_path
+from conftest import REPO_ROOT, shared_path
 
 FAKE_TOKEN = "hf_fakeTokenForTestsOnly0123456789"
 NAMESPACE = "test-ns"
@@ -210,7 +210,6 @@ def test_space_upload_creates_a_gradio_space(fake_hub, tmp_path):
     assert files == expected_files(out) and sorted(files) == SPACE_LAYOUT
 
 
-@pytest.mark.skipif(not (REPO_ROOT / "cap_metric.py").exists(), reason="cap_metric.py is not written yet")
 def test_assemble_space_from_this_repo(tmp_path):
     from huggingface_hub import SpaceCard
 
@@ -220,6 +219,19 @@ def test_assemble_space_from_this_repo(tmp_path):
             "capqa/constants.py", "capqa/scorer.py"} <= names
     assert not any("__pycache__" in name or name.endswith(".pyc") for name in names)
     assert SpaceCard.load(space / "README.md").data.app_file == "app.py"
+
+
+def test_assembled_space_ships_and_finds_the_benchmark_scores(tmp_path):
+    space = publish.assemble_space(tmp_path / "space", source_root=REPO_ROOT,
+                                   benchmark_scores=shared_path("paper_scores.csv"))
+    assert (space / "paper_scores.csv").read_bytes() == shared_path("paper_scores.csv").read_bytes()
+    # The Space's own capqa (first on the path there) takes the copy beside app.py.
+    found = subprocess.run([sys.executable, "-c", "import capqa.space as s; print(s.DEFAULT_BENCHMARK_SCORES)"],
+                           cwd=space, env={**os.environ, "PYTHONPATH": str(space)},
+                           capture_output=True, text=True, check=True).stdout.strip()
+    assert Path(found) == space / "paper_scores.csv"
+    with pytest.raises(FileNotFoundError, match="--benchmark-scores"):
+        publish.assemble_space(tmp_path / "other", source_root=REPO_ROOT, benchmark_scores=tmp_path / "none.csv")
 
 
 def test_space_card_front_matter():

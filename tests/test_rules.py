@@ -7,7 +7,7 @@ import pytest
 
 from capqa.rules import naive_statement, rule_statement, rule_statements
 from capqa.text_metrics import exact_match, normalize_statement, surface_scores, token_f1
-from tests.conftest import shared_path
+from conftest import shared_path
 
 
 @pytest.mark.parametrize("question, answer, statement", [
