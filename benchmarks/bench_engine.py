@@ -1,0 +1,14 @@
+"""The NLI engine against a straightforward scorer: ``python benchmarks/bench_engine.py --help``.
+
+The same as ``python -m capqa bench``; see capqa/bench.py and docs/performance.md.
+"""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
+
+from capqa.bench import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,344 @@
+"""``python -m capqa bench``: the NLI engine against a straightforward scorer, side by side.
+
+Both score CAP's workload, the forward (premise -> hypothesis) and reverse pairs of the real
+statement pairs in ../shared/data/cap_correctness_sample.csv, with the same model object (same
+weights, dtype, threads and batch size), so the only difference is how the work is organised:
+
+- the reference scores pairs in input order, in fixed batches, the forward pass then the reverse
+  pass, each batch padded to its longest pair, nothing de-duplicated (a first implementation);
+- the engine (``capqa.nli.NLIScorer``) scores each distinct pair once, forward and reverse in one
+  call, in batches of similar length (optionally under a token budget).
+
+The model is ``cross-encoder/nli-deberta-v3-large``'s architecture (or a small/tiny one) with
+random weights, built offline; the tokenizer is a byte-level BPE trained on the sample's own
+statements. Timings are therefore real, the probabilities meaningless (only compared).
+"""
+
+import argparse
+import json
+import platform
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from tqdm.auto import tqdm
+
+from capqa.formula import cap_from_probabilities
+from capqa.validation import check_positive_int
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SAMPLE_CSV = REPO_ROOT.parent / "shared" / "data" / "cap_correctness_sample.csv"
+# Vocabulary of the benchmark's BPE tokenizer: close to DeBERTa-v3's tokens per word on this text.
+BENCH_VOCAB_SIZE = 8000
+_MEMORY_POLL_SECONDS = 0.005
+# Pairs the tiny seq2seq statement model is timed on (it generates 128 tokens x 4 beams each).
+STATEMENT_MODEL_LIMIT = 64
+
+
+# --- Inputs and models --------------------------------------------------------------------------
+
+def load_sample(path=SAMPLE_CSV, rows=None):
+    """The sample's rows as a DataFrame; ``rows`` picks that many, evenly spread over the file
+    (the file is five dataset blocks, so the first rows alone would be one dataset)."""
+    import pandas as pd
+
+    frame = pd.read_csv(path, keep_default_na=False)
+    if rows is not None and rows < len(frame):
+        positions = np.linspace(0, len(frame) - 1, check_positive_int(rows, "rows")).round().astype(int)
+        frame = frame.iloc[np.unique(positions)]
+    return frame.reset_index(drop=True)
+
+
+def build_bench_model(folder, texts, size):
+    """Save a random-weight DeBERTa-v2 NLI model of ``size`` with a BPE tokenizer trained on
+    ``texts`` to ``folder`` (reused when already there: building "large" takes a while)."""
+    from capqa.offline_models import build_nli_model, build_tokenizer
+
+    folder = Path(folder) / f"nli-{size}"
+    if not (folder / "config.json").exists():
+        tokenizer = build_tokenizer(corpus=texts, vocab_size=BENCH_VOCAB_SIZE)
+        build_nli_model(folder, size=size, tokenizer=tokenizer, seed=0)
+    return str(folder)
+
+
+# --- The straightforward scorer -------------------------------------------------------------------
+
+class ReferenceScorer:
+    """CAP's NLI probabilities the way a first implementation computes them."""
+
+    def __init__(self, engine):
+        # The engine's own model, tokenizer and settings: nothing differs but the organisation.
+        self.model, self.tokenizer = engine.model, engine.tokenizer
+        self.label_indices, self.device = engine.label_indices, engine.device
+        self.batch_size, self.max_length = engine.batch_size, engine.max_length
+
+    def cap_probabilities(self, premises, hypotheses):
+        """(2n, 3): the forward pass over all pairs, then the reverse pass."""
+        return np.concatenate([self._score(premises, hypotheses), self._score(hypotheses, premises)])
+
+    def batches(self, n_pairs):
+        """Positions of each batch of one direction: fixed-size slices in input order."""
+        return [list(range(start, min(start + self.batch_size, n_pairs)))
+                for start in range(0, n_pairs, self.batch_size)]
+
+    def _score(self, firsts, seconds):
+        rows = []
+        for batch in self.batches(len(firsts)):
+            inputs = self.tokenizer([firsts[i] for i in batch], [seconds[i] for i in batch], padding=True,
+                                    truncation=True, max_length=self.max_length, return_tensors="pt")
+            with torch.no_grad():
+                logits = self.model(**inputs.to(self.device)).logits.float()
+            rows.append(torch.softmax(logits, dim=-1)[:, self.label_indices].double().cpu().numpy())
+        return np.concatenate(rows)
+
+
+# --- Measurements -----------------------------------------------------------------------------------
+
+def padding_fraction(lengths, batches):
+    """Share of the computed tokens that are padding, and the number of tokens computed."""
+    computed = sum(len(batch) * max(lengths[i] for i in batch) for batch in batches)
+    real = sum(lengths[i] for batch in batches for i in batch)
+    return 1.0 - real / computed, computed
+
+
+def workload_plans(engine, reference, premises, hypotheses):
+    """{scorer: (padding fraction, tokens computed)} for the reference and the engine."""
+    directions = [list(zip(premises, hypotheses)), list(zip(hypotheses, premises))]
+    reference_plan = (0.0, 0)
+    for pairs in directions:
+        lengths = _token_lengths(engine, pairs)
+        fraction, computed = padding_fraction(lengths, reference.batches(len(pairs)))
+        reference_plan = (reference_plan[0] + fraction * computed, reference_plan[1] + computed)
+    reference_plan = (reference_plan[0] / reference_plan[1], reference_plan[1])
+    features, batches = engine.plan(sorted(set(directions[0] + directions[1])))
+    engine_plan = padding_fraction([len(f["input_ids"]) for f in features], batches)
+    return {"reference": reference_plan, "engine": engine_plan}
+
+
+def _token_lengths(engine, pairs):
+    features, _ = engine.plan(pairs)
+    return [len(f["input_ids"]) for f in features]
+
+
+class PeakMemory:
+    """Peak memory above the level at entry while the block runs: CUDA allocations on a GPU,
+    the process's resident set (polled every few ms) on CPU."""
+
+    def __init__(self, device):
+        self.device, self.peak_bytes = device, 0
+
+    def __enter__(self):
+        if self.device.type == "cuda":
+            torch.cuda.synchronize(self.device)
+            torch.cuda.reset_peak_memory_stats(self.device)
+            self._base = torch.cuda.memory_allocated(self.device)
+        else:
+            import psutil
+
+            self._process, self._stop = psutil.Process(), threading.Event()
+            self._base = self.peak_bytes = self._process.memory_info().rss
+            self._thread = threading.Thread(target=self._poll, daemon=True)
+            self._thread.start()
+        return self
+
+    def _poll(self):
+        while not self._stop.wait(_MEMORY_POLL_SECONDS):
+            self.peak_bytes = max(self.peak_bytes, self._process.memory_info().rss)
+
+    def __exit__(self, *exc):
+        if self.device.type == "cuda":
+            torch.cuda.synchronize(self.device)
+            self.peak_bytes = torch.cuda.max_memory_allocated(self.device)
+        else:
+            self._stop.set()
+            self._thread.join()
+            self.peak_bytes = max(self.peak_bytes, self._process.memory_info().rss)
+        self.peak_mib = (self.peak_bytes - self._base) / 2**20
+
+
+def timed(score, device):
+    """(result, seconds, peak MiB above the start) of ``score()``."""
+    with PeakMemory(device) as memory:
+        start = time.perf_counter()
+        result = score()
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+        seconds = time.perf_counter() - start
+    return result, seconds, memory.peak_mib
+
+
+def run_scorers(scorers, runs, device, n_pairs):
+    """Time every scorer ``runs`` times, interleaved (so a busy machine slows all alike)."""
+    timings = {name: [] for name in scorers}
+    outputs, peaks = {}, {name: 0.0 for name in scorers}
+    for run in tqdm(range(runs), desc="bench runs", unit="run"):
+        for name, score in scorers.items():
+            outputs[name], seconds, peak = timed(score, device)
+            timings[name].append(seconds)
+            peaks[name] = max(peaks[name], peak)
+    return {name: {"seconds": timings[name], "median_seconds": statistics.median(timings[name]),
+                   "pairs_per_second": n_pairs / statistics.median(timings[name]),
+                   "peak_memory_mib": peaks[name]} for name in scorers}, outputs
+
+
+def largest_cap_difference(first, second):
+    """Largest |CAP| difference between two (2n, 3) forward-then-reverse probability arrays."""
+    half = len(first) // 2
+    cap_first, _, _ = cap_from_probabilities(first[:half], first[half:])
+    cap_second, _, _ = cap_from_probabilities(second[:half], second[half:])
+    return float(np.abs(cap_first - cap_second).max())
+
+
+def statement_throughput(frame, models_dir, device, model_limit=STATEMENT_MODEL_LIMIT):
+    """Statements per second of the rule-based converter (on the sample's distinct (question,
+    answer) pairs, gold and predicted answers) and of a tiny random seq2seq model (on the first
+    ``model_limit`` of them: with random weights it never stops before max_new_tokens)."""
+    from capqa.offline_models import build_seq2seq_model
+    from capqa.statements import StatementGenerator
+
+    pairs = sorted(set(zip(list(frame["question"]) * 2, list(frame["gold_answer"]) + list(frame["answer"]))))
+    folder = Path(models_dir) / "t5-tiny"
+    if not (folder / "config.json").exists():
+        build_seq2seq_model(folder)
+    results = {}
+    for name, model, inputs in (("rules", "rules", pairs),
+                                ("tiny seq2seq (T5 2+2 layers, 4 beams)", str(folder), pairs[:model_limit])):
+        generator = StatementGenerator(model, device=device, show_progress=False)
+        questions, answers = [q for q, _ in inputs], [a for _, a in inputs]
+        _, seconds, _ = timed(lambda: generator.generate(questions, answers), torch.device("cpu"))
+        results[name] = {"statements": len(inputs), "seconds": seconds, "statements_per_second": len(inputs) / seconds}
+    return results
+
+
+# --- The command ------------------------------------------------------------------------------------
+
+def benchmark(size="small", rows=None, runs=3, batch_size=32, max_tokens=None, quantize=False,
+              device="auto", models_dir=None, statements=True, data=SAMPLE_CSV):
+    """Run the benchmark; return a JSON-able dict of settings, machine and figures."""
+    from capqa.nli import NLIScorer
+
+    frame = load_sample(data, rows)
+    premises, hypotheses = list(frame["premise"]), list(frame["hypothesis"])
+    models_dir = models_dir or tempfile.mkdtemp(prefix="cap-bench-")
+    folder = build_bench_model(models_dir, premises + hypotheses, size)
+    engine = NLIScorer(folder, device=device, batch_size=batch_size, show_progress=False)
+    reference = ReferenceScorer(engine)
+    scorers = {"reference": lambda: reference.cap_probabilities(premises, hypotheses),
+               "engine": lambda: engine.predict(premises + hypotheses, hypotheses + premises)}
+    plans = workload_plans(engine, reference, premises, hypotheses)
+    if max_tokens is not None:
+        budget = NLIScorer(folder, device=device, batch_size=batch_size, max_tokens=max_tokens, show_progress=False)
+        scorers[f"engine, max_tokens={max_tokens}"] = lambda: budget.predict(premises + hypotheses, hypotheses + premises)
+        plans[f"engine, max_tokens={max_tokens}"] = workload_plans(budget, reference, premises, hypotheses)["engine"]
+    if quantize:
+        int8 = NLIScorer(folder, device="cpu", batch_size=batch_size, max_tokens=max_tokens, quantize=True,
+                         show_progress=False)
+        scorers["engine, int8"] = lambda: int8.predict(premises + hypotheses, hypotheses + premises)
+        plans["engine, int8"] = plans["engine" if max_tokens is None else f"engine, max_tokens={max_tokens}"]
+    n_pairs = 2 * len(premises)
+    engine.predict(premises[:2], hypotheses[:2])  # warm-up: first-call allocations count for neither
+    figures, outputs = run_scorers(scorers, runs, engine.device, n_pairs)
+    for name, (fraction, computed) in plans.items():
+        figures[name].update(padding_fraction=fraction, tokens_computed=computed)
+    result = {
+        "machine": machine_description(engine.device), "model_size": size, "precision": engine.precision,
+        "rows": len(frame), "pairs": n_pairs, "distinct_pairs": len(set(zip(premises + hypotheses, hypotheses + premises))),
+        "runs": runs, "batch_size": batch_size, "tokenizer": f"byte-level BPE, vocab {BENCH_VOCAB_SIZE}, trained on the sample",
+        "scorers": figures,
+        "speedup": figures["engine"]["pairs_per_second"] / figures["reference"]["pairs_per_second"],
+        "max_abs_probability_difference": float(np.abs(outputs["engine"] - outputs["reference"]).max()),
+    }
+    if quantize:
+        result["int8_speedup_over_engine"] = figures["engine, int8"]["pairs_per_second"] / figures["engine"]["pairs_per_second"]
+        result["int8_largest_cap_difference"] = largest_cap_difference(outputs["engine, int8"], outputs["engine"])
+    if statements:
+        result["statements"] = statement_throughput(frame, models_dir, engine.device)
+    return result
+
+
+def machine_description(device):
+    import psutil
+
+    described = {"cpu": platform.processor() or platform.machine(), "cores": psutil.cpu_count(logical=True),
+                 "memory_gib": round(psutil.virtual_memory().total / 2**30, 1), "torch_threads": torch.get_num_threads(),
+                 "torch": torch.__version__, "device": str(device)}
+    if device.type == "cuda":
+        described["gpu"] = torch.cuda.get_device_name(device)
+    return described
+
+
+def print_report(result):
+    machine = result["machine"]
+    print(f"\nmachine: {machine['cpu']}, {machine['cores']} cores, {machine['memory_gib']} GiB, "
+          f"torch {machine['torch']} ({machine['torch_threads']} threads), device {machine['device']}")
+    print(f"model: DeBERTa-v2 '{result['model_size']}' config, random weights, {result['precision']}; "
+          f"tokenizer: {result['tokenizer']}")
+    print(f"inputs: {result['rows']} rows -> {result['pairs']} directed pairs ({result['distinct_pairs']} distinct); "
+          f"batch size {result['batch_size']}; median of {result['runs']} run(s)\n")
+    print(f"{'scorer':<28}{'pairs/s':>10}{'median s':>10}{'peak MiB':>10}{'padding':>9}{'tokens':>10}")
+    for name, figures in result["scorers"].items():
+        print(f"{name:<28}{figures['pairs_per_second']:>10.2f}{figures['median_seconds']:>10.2f}"
+              f"{figures['peak_memory_mib']:>10.0f}{figures['padding_fraction']:>9.1%}{figures['tokens_computed']:>10}")
+    print(f"\nengine / reference: {result['speedup']:.2f}x   "
+          f"max |probability difference|: {result['max_abs_probability_difference']:.2e}")
+    if "int8_speedup_over_engine" in result:
+        print(f"int8 / engine: {result['int8_speedup_over_engine']:.2f}x   largest CAP difference int8 vs float: "
+              f"{result['int8_largest_cap_difference']:.4f} (random weights: a numerical check only)")
+    for name, figures in result.get("statements", {}).items():
+        print(f"statements, {name}: {figures['statements_per_second']:.1f}/s ({figures['statements']} in {figures['seconds']:.1f} s)")
+
+
+def plot(result, path):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(result["scorers"])
+    rates = [result["scorers"][name]["pairs_per_second"] for name in names]
+    figure, axis = plt.subplots(figsize=(7, 0.6 * len(names) + 1.5))
+    axis.barh(names, rates, color=["#999999"] + ["#3b75af"] * (len(names) - 1))
+    for y, rate in enumerate(rates):
+        axis.text(rate, y, f" {rate:.1f}", va="center")
+    axis.invert_yaxis()
+    axis.set_xlabel("directed NLI pairs per second (median)")
+    axis.set_title(f"CAP NLI engine, DeBERTa-v2 {result['model_size']}, {result['pairs']} pairs, "
+                   f"{result['machine']['device']}")
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m capqa bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", choices=("tiny", "small", "large"), default="small",
+                        help="model config; 'large' = cross-encoder/nli-deberta-v3-large's shape")
+    parser.add_argument("--rows", type=int, default=None, help="use this many sample rows (default: all 1,375)")
+    parser.add_argument("--runs", type=int, default=3, help="timed runs per scorer; the median counts")
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--max-tokens", type=int, default=None, help="also time the engine under this token budget")
+    parser.add_argument("--quantize", action="store_true", help="also time the engine with CPU dynamic int8")
+    parser.add_argument("--threads", type=int, default=None, help="torch.set_num_threads (default: torch's)")
+    parser.add_argument("--device", default="auto")
+    parser.add_argument("--models-dir", default=None, help="where the random models are saved (reused)")
+    parser.add_argument("--no-statements", action="store_true", help="skip statement-generation throughput")
+    parser.add_argument("--data", default=str(SAMPLE_CSV))
+    parser.add_argument("--json", default=None, help="write the figures to this JSON file")
+    parser.add_argument("--plot", default=None, help="write a bar chart (PNG) of pairs per second")
+    args = parser.parse_args(argv)
+    if args.threads is not None:
+        torch.set_num_threads(check_positive_int(args.threads, "--threads"))
+    result = benchmark(size=args.size, rows=args.rows, runs=check_positive_int(args.runs, "--runs"),
+                       batch_size=args.batch_size, max_tokens=args.max_tokens, quantize=args.quantize,
+                       device=args.device, models_dir=args.models_dir, statements=not args.no_statements,
+                       data=args.data)
+    print_report(result)
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=2))
+    if args.plot:
+        plot(result, args.plot)
+    return 0
