@@ -5,7 +5,7 @@ classes and the 5 groups; CAP+ against CAP with the monotonicity diagnostic (pai
 with bootstrap CIs, mean violations x/25, every hard pair, the paired difference), and the class
 pairs where CAP+ orders worse than CAP. Saves the class-pair accuracy matrices side by side.
 
-    .venv/bin/python benchmarks/eval_plus.py [--resamples 10000] [--plot docs/cap_plus_pairs.png]
+    .venv/bin/python benchmarks/eval_plus.py [--resamples 10000] [--plot docs/cap_plus_pairs.png | none]
 """
 
 import argparse
@@ -30,7 +30,8 @@ def parse_args():
     parser.add_argument("--params", type=Path, default=None, help="parameter folder (default: shipped)")
     parser.add_argument("--resamples", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=42)
-    parser.add_argument("--plot", type=Path, default=REPO_ROOT / "docs" / "cap_plus_pairs.png")
+    parser.add_argument("--plot", default=str(REPO_ROOT / "docs" / "cap_plus_pairs.png"),
+                        help="where to save the class-pair plot; 'none' skips it")
     return parser.parse_args()
 
 
@@ -77,9 +78,14 @@ def ranking_figures(rows, params, resamples, seed):
         print(f"  {record['metric']:<9} mean violations {record['mean_violations']}/{record['class_pairs']}")
     pairs = pd.DataFrame(tables["class_pairs"])
     wide = pairs.pivot_table(index=["better", "worse"], columns="metric", values="accuracy", sort=False)
+    for metric in ("cap", "cap_plus"):
+        violated = pairs[(pairs["metric"] == metric) & pairs["mean_violation"]]
+        print(f"  {metric} mean violations: "
+              + "; ".join(f"{r.better} < {r.worse}" for r in violated.itertuples()))
+    accuracy_columns = [c for c in ("accuracy", "accuracy_ci_low", "accuracy_ci_high") if c in pairs]
     hard = pairs[pairs["hard_pair"]].pivot_table(index=["better", "worse"], columns="metric",
-                                                 values="accuracy", sort=False)
-    print("\nhard pairs (accuracy):\n" + hard[["cap", "cap_plus"]].round(4).to_string())
+                                                 values=accuracy_columns, sort=False)
+    print("\nhard pairs (accuracy, 95% CI):\n" + hard.round(4).to_string())
     worse = wide[wide["cap_plus"] < wide["cap"]]
     print(f"\nclass pairs where CAP+ is worse than CAP ({len(worse)}/{len(wide)}):\n"
           + (worse[["cap", "cap_plus"]].round(4).to_string() if len(worse) else "  none"))
@@ -92,7 +98,7 @@ def main():
     rows = frame[frame["split"] == args.split]
     relation_figures(rows, args.params)
     tables = ranking_figures(rows, args.params, args.resamples, args.seed)
-    if args.plot:
+    if args.plot.lower() != "none":
         figure = class_pair_heatmap(tables["class_pairs"], metrics=["cap", "cap_plus"],
                                     title=f"Class-pair accuracy on the {args.split} split: CAP vs CAP+")
         figure.savefig(args.plot, dpi=110)

@@ -247,7 +247,8 @@ def diagnose_relation(probabilities_forward, probabilities_reverse, bleu, rouge_
 
     Arguments as for ``cap_plus``. Each dict: ``label`` (one of ``LABELS``), ``probability`` (its
     probability), ``probabilities`` ({class: p}, 8 classes), ``group``, ``group_probability``,
-    ``group_probabilities`` ({group: p}, the 5 ``RELATION_GROUPS``).
+    ``group_probabilities`` ({group: p}, the 5 ``RELATION_GROUPS``), ``explanation`` (one
+    sentence for a person, from ``explain_relation``).
     """
     classes = relation_probabilities(probabilities_forward, probabilities_reverse, bleu, rouge_l,
                                      params_dir)
@@ -256,12 +257,14 @@ def diagnose_relation(probabilities_forward, probabilities_reverse, bleu, rouge_
     diagnoses = []
     for class_row, group_row in zip(classes, groups):
         best_class, best_group = int(np.argmax(class_row)), int(np.argmax(group_row))
-        diagnoses.append({
+        diagnosis = {
             "label": LABELS[best_class], "probability": float(class_row[best_class]),
             "probabilities": dict(zip(LABELS, map(float, class_row))),
             "group": group_names[best_group], "group_probability": float(group_row[best_group]),
             "group_probabilities": dict(zip(group_names, map(float, group_row))),
-        })
+        }
+        diagnosis["explanation"] = explain_relation(diagnosis)
+        diagnoses.append(diagnosis)
     return diagnoses
 
 

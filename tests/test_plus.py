@@ -96,7 +96,9 @@ def test_diagnosis_is_consistent_with_its_probabilities(test_rows):
         assert diagnosis["group"] == max(groups, key=groups.get)
         for group, members in calibration.RELATION_GROUPS.items():
             assert groups[group] == pytest.approx(sum(classes[label] for label in members))
-        sentence = calibration.explain_relation(diagnosis)
+        sentence = diagnosis["explanation"]
+        assert sentence == calibration.explain_relation(diagnosis)
+        assert sentence.startswith(calibration.RELATION_EXPLANATIONS[diagnosis["label"]])
         assert f"likely {diagnosis['label']}, p = {diagnosis['probability']:.2f}" in sentence
 
 
