@@ -43,13 +43,18 @@ Returns:
     With return_details: premises (gold statements), hypotheses (predicted statements),
     best_reference (index of the gold that counted), forward (D(gold -> prediction)),
     reverse (D(prediction -> gold)), p_entailment_forward, p_neutral_forward,
-    p_contradiction_forward, p_entailment_reverse, p_neutral_reverse, p_contradiction_reverse.
+    p_contradiction_forward, p_entailment_reverse, p_neutral_reverse, p_contradiction_reverse, and
+    relation: the most likely correctness class with its probability, the five-group reading and a
+    one-sentence explanation (a classifier over the six probabilities, BLEU and ROUGE-L).
+    With variant="plus": cap_plus (`list` of `float` in [0, 1]): CAP+ per example, a calibrated
+    combination that orders answers better than CAP on CAP-Correctness; mean_cap_plus, its mean.
 Init options (evaluate.load("cap_metric.py", **options)):
     nli_model, nli_revision, statement_model ("rules", a Hub id or a local folder), statement_revision,
     alpha (0.85), neutral_weight (0.30), batch_size (32), max_tokens (None), device ("auto"),
     max_length (512), score_cache_dir (None: a folder where NLI probabilities are cached, so that
     re-scoring is nearly free; not evaluate's `cache_dir`, which holds its own Arrow files),
-    quantize (False: CPU dynamic int8 quantisation of the NLI model, faster, slightly different scores).
+    quantize (False: CPU dynamic int8 quantisation of the NLI model, faster, slightly different scores),
+    variant ("cap", or "plus" to add CAP+; its parameters were fitted for the default NLI model).
 Examples:
     With the published models (needs the Hugging Face Hub or a filled cache):
     >>> cap = evaluate.load("cap_metric.py")  # doctest: +SKIP
@@ -70,13 +75,13 @@ class Cap(evaluate.Metric):
     def __init__(self, nli_model=None, nli_revision=None, statement_model=None, statement_revision=None,
                  alpha=capqa.constants.ALPHA, neutral_weight=capqa.constants.NEUTRAL_WEIGHT, batch_size=32,
                  max_tokens=None, device="auto", max_length=capqa.constants.NLI_MAX_LENGTH,
-                 score_cache_dir=None, quantize=False, **kwargs):
+                 score_cache_dir=None, quantize=False, variant="cap", **kwargs):
         # Options are checked now, so a typo fails at load time; models load on first use.
         self.options = capqa.metric_options.MetricOptions(
             nli_model=nli_model, nli_revision=nli_revision, statement_model=statement_model,
             statement_revision=statement_revision, alpha=alpha, neutral_weight=neutral_weight,
             batch_size=batch_size, max_tokens=max_tokens, device=device, max_length=max_length,
-            score_cache_dir=score_cache_dir, quantize=quantize)
+            score_cache_dir=score_cache_dir, quantize=quantize, variant=variant)
         self._scorer = None
         super().__init__(**kwargs)
 
@@ -106,7 +111,7 @@ class Cap(evaluate.Metric):
             return super().compute(**kwargs)  # gather what add_batch stored (also across processes)
         batch = capqa.metric_options.stored_batch(predictions, references, questions)
         if not batch["predictions"]:
-            return capqa.scorer.empty_result(kwargs.get("return_details", False))
+            return capqa.scorer.empty_result(kwargs.get("return_details", False), self.options.variant)
         # Already validated: store it directly, then let evaluate finalise and call _compute.
         evaluate.Metric.add_batch(self, **batch)
         return super().compute(**kwargs)

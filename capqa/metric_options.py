@@ -6,7 +6,7 @@ from typing import Optional
 from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEUTRAL_WEIGHT,
                              NLI_MAX_LENGTH)
 from capqa.devices import resolve_device
-from capqa.scorer import CAPScorer, validate_inputs
+from capqa.scorer import CAPScorer, check_variant, validate_inputs
 from capqa.validation import check_bool, check_folder, check_positive_int, check_unit_interval
 
 
@@ -27,6 +27,7 @@ class MetricOptions:
     # NLI probabilities cached on disk (capqa.cache); not evaluate's own ``cache_dir``.
     score_cache_dir: Optional[str] = None
     quantize: bool = False
+    variant: str = "cap"
 
     def __post_init__(self):
         for name in ("nli_model", "nli_revision", "statement_model", "statement_revision"):
@@ -48,6 +49,7 @@ class MetricOptions:
         if self.score_cache_dir is not None:
             check_folder(self.score_cache_dir, "score_cache_dir")
         self.quantize = check_bool(self.quantize, "quantize")
+        self.variant = check_variant(self.variant)
 
     def build_scorer(self):
         from capqa.nli import NLIScorer
@@ -62,7 +64,8 @@ class MetricOptions:
         # The statement model loads lazily: scoring statements directly never needs it.
         statements = _LazyStatements(lambda: StatementGenerator(
             self.statement_model, self.statement_revision, device=self.device, batch_size=self.batch_size))
-        return CAPScorer(nli, statements, alpha=self.alpha, neutral_weight=self.neutral_weight)
+        return CAPScorer(nli, statements, alpha=self.alpha, neutral_weight=self.neutral_weight,
+                         variant=self.variant)
 
 
 class _LazyStatements:

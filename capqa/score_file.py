@@ -39,6 +39,7 @@ def build_parser():
     parser.add_argument("--neutral-weight", type=float, default=NEUTRAL_WEIGHT)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--device", default="auto")
+    parser.add_argument("--variant", choices=("cap", "plus"), default="cap", help="'plus' adds CAP+")
     return parser
 
 
@@ -54,9 +55,18 @@ def score_table(table, scorer, out, question_column, gold_column, answer_column,
         golds = [cell.split(gold_separator) if gold_separator else [cell] for cell in chunk[gold_column]]
         questions = list(chunk[question_column]) if question_column else None
         result = scorer.score(list(chunk[answer_column]), golds, questions, return_details=True)
-        scored = chunk.assign(cap=result["scores"], **{key: result[key] for key in OUTPUT_COLUMNS[1:]})
+        scored = chunk.assign(cap=result["scores"], **{key: result[key] for key in OUTPUT_COLUMNS[1:]},
+                              **_calibration_columns(result))
         scored.to_csv(out, mode="a", header=start == 0, index=False)
     return len(table) - done
+
+
+def _calibration_columns(result):
+    """CAP+ (with variant "plus") and the diagnosed relation, as flat columns."""
+    columns = {"cap_plus": result["cap_plus"]} if "cap_plus" in result else {}
+    columns["relation"] = [relation["label"] for relation in result["relation"]]
+    columns["relation_probability"] = [relation["probability"] for relation in result["relation"]]
+    return columns
 
 
 def main(argv=None):
@@ -66,7 +76,7 @@ def main(argv=None):
     options = MetricOptions(nli_model=args.nli_model, nli_revision=args.nli_revision,
                             statement_model=args.statement_model, statement_revision=args.statement_revision,
                             alpha=args.alpha, neutral_weight=args.neutral_weight,
-                            batch_size=args.batch_size, device=args.device)
+                            batch_size=args.batch_size, device=args.device, variant=args.variant)
     # Validate the whole file before the first model call: a bad row should not stop a job midway.
     for column in (args.question_column, args.gold_column, args.answer_column):
         if column:

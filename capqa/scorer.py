@@ -12,6 +12,8 @@ from capqa.validation import (check_references, check_same_length, check_text_li
                               check_unit_interval)
 
 _DIRECTIONS = ("forward", "reverse")
+# "cap": the paper's CAP; "plus": also CAP+, calibrated on CAP-Correctness (capqa.calibration).
+VARIANTS = ("cap", "plus")
 _PROBABILITY_NAMES = {"entailment": "p_entailment", "neutral": "p_neutral", "contradiction": "p_contradiction"}
 
 
@@ -33,11 +35,12 @@ class CAPScorer:
     needed only when questions are given (without questions the texts already are statements).
     """
 
-    def __init__(self, nli, statements=None, alpha=ALPHA, neutral_weight=NEUTRAL_WEIGHT):
+    def __init__(self, nli, statements=None, alpha=ALPHA, neutral_weight=NEUTRAL_WEIGHT, variant="cap"):
         self.nli = nli
         self.statements = statements
         self.alpha = check_unit_interval(alpha, "alpha")
         self.neutral_weight = check_unit_interval(neutral_weight, "neutral_weight")
+        self.variant = check_variant(variant)
 
     def score(self, predictions, golds, questions=None, return_details=False):
         """predictions: list of str; golds: list of lists of str; questions: list of str or None."""
@@ -57,9 +60,22 @@ class CAPScorer:
         best_rows = _best_row_per_example(cap_rows, example_of_row, len(predictions))
         scores = cap_rows[best_rows]
         result = {"cap": float(scores.mean()), "scores": scores.tolist()}
+        if self.variant == "plus":
+            from capqa.calibration import cap_plus
+
+            # Like CAP, CAP+ takes the gold answer that scores best.
+            plus_rows = cap_plus(*_calibration_inputs(gold_rows, prediction_rows, forward_probs, reverse_probs))
+            plus_scores = plus_rows[_best_row_per_example(plus_rows, example_of_row, len(predictions))]
+            result["mean_cap_plus"] = float(plus_scores.mean())
+            result["cap_plus"] = plus_scores.tolist()
         if return_details:
             result.update(self._details(best_rows, example_of_row, premises, hypotheses,
                                         forward, reverse, forward_probs, reverse_probs))
+            from capqa.calibration import diagnose_relation
+
+            # Why the answer scored as it did, against the gold that counted.
+            result["relation"] = diagnose_relation(*_calibration_inputs(
+                [gold_rows[row] for row in best_rows], predictions, forward_probs[best_rows], reverse_probs[best_rows]))
         return result
 
     def _statements(self, gold_rows, prediction_rows, questions, example_of_row):
@@ -88,6 +104,24 @@ class CAPScorer:
         return details
 
 
+def check_variant(variant):
+    if variant not in VARIANTS:
+        raise ValueError(f"`variant` must be one of {', '.join(map(repr, VARIANTS))}, got {variant!r}")
+    return variant
+
+
+def _calibration_inputs(golds, predictions, forward_probs, reverse_probs):
+    """The arguments of capqa.calibration's CAP+ and relation diagnosis.
+
+    Besides the NLI probabilities they use BLEU and ROUGE-L between the gold and the predicted
+    answer texts, computed exactly as in the data the parameters were fitted on.
+    """
+    from capqa.features import answer_overlap
+
+    bleu, rouge_l = answer_overlap(golds, predictions)
+    return forward_probs, reverse_probs, bleu, rouge_l
+
+
 def _best_row_per_example(cap_rows, example_of_row, n_examples):
     """Index of the highest-CAP row of each example (the first on ties: stable)."""
     # Sort by example, then by descending CAP; the first row of each example is its best.
@@ -96,14 +130,16 @@ def _best_row_per_example(cap_rows, example_of_row, n_examples):
     return order[first]
 
 
-def empty_result(return_details=False):
+def empty_result(return_details=False, variant="cap"):
     """The result for no examples: no mean, no scores, empty detail lists."""
     result = {"cap": None, "scores": []}
+    if variant == "plus":
+        result.update({"mean_cap_plus": None, "cap_plus": []})
     if return_details:
         result.update({key: [] for key in _detail_keys()})
     return result
 
 
 def _detail_keys():
-    keys = ["premises", "hypotheses", "best_reference", "forward", "reverse"]
+    keys = ["premises", "hypotheses", "best_reference", "forward", "reverse", "relation"]
     return keys + [f"{_PROBABILITY_NAMES[label]}_{direction}" for direction in _DIRECTIONS for label in NLI_LABELS]

@@ -127,7 +127,8 @@ class SpaceSettings:
     def metric_options(self):
         return MetricOptions(nli_model=self.nli_model, nli_revision=self.nli_revision,
                              statement_model=self.statement_model,
-                             statement_revision=self.statement_revision, device=self.device)
+                             statement_revision=self.statement_revision, device=self.device,
+                             variant="plus")  # the page shows CAP+ beside CAP
 
     def describe(self):
         statements = ("the rule-based converter (`rules`)" if self.statement_model == RULES

@@ -191,3 +191,35 @@ def test_unreachable_model_says_how_to_run_offline(tmp_path, metric_path):
     metric = evaluate.load(metric_path, nli_model=str(tmp_path / "no-such-model"))
     with pytest.raises(OSError, match="local model folder"):
         metric.compute(predictions=["a b"], references=["c d"])
+
+
+def test_plus_variant_adds_calibrated_scores_and_relations(random_nli_model, metric_path):
+    from capqa.calibration import cap_plus, diagnose_relation
+    from capqa.constants import LABELS
+    from capqa.features import answer_overlap
+
+    metric = evaluate.load(metric_path, nli_model=random_nli_model, variant="plus")
+    result = metric.compute(predictions=STATEMENT_PREDICTIONS, references=STATEMENT_GOLDS, return_details=True)
+    forward = np.column_stack([result[f"p_{label}_forward"] for label in ("entailment", "neutral", "contradiction")])
+    reverse = np.column_stack([result[f"p_{label}_reverse"] for label in ("entailment", "neutral", "contradiction")])
+    # BLEU and ROUGE-L between the answers themselves (here: the statements), as the fit saw them.
+    overlap = answer_overlap(STATEMENT_GOLDS, STATEMENT_PREDICTIONS)
+    np.testing.assert_allclose(result["cap_plus"], cap_plus(forward, reverse, *overlap), atol=1e-12)
+    assert result["mean_cap_plus"] == pytest.approx(np.mean(result["cap_plus"]))
+    assert all(0.0 <= score <= 1.0 for score in result["cap_plus"])
+    expected_relations = diagnose_relation(forward, reverse, *overlap)
+    assert [r["label"] for r in result["relation"]] == [r["label"] for r in expected_relations]
+    for relation in result["relation"]:
+        assert relation["label"] in LABELS and sum(relation["probabilities"].values()) == pytest.approx(1.0)
+        assert relation["label"] in relation["explanation"]
+
+
+def test_plain_variant_has_relations_but_no_cap_plus(known_metric):
+    result = known_metric.compute(predictions=STATEMENT_PREDICTIONS[:2], references=STATEMENT_GOLDS[:2],
+                                  return_details=True)
+    assert "cap_plus" not in result and len(result["relation"]) == 2
+
+
+def test_unknown_variant_is_refused(metric_path):
+    with pytest.raises(ValueError, match="`variant` must be one of 'cap', 'plus'"):
+        evaluate.load(metric_path, variant="cap++")
