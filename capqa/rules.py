@@ -132,7 +132,7 @@ _TIME_POINT = re.compile(r"^(?:\d{3,4}s?|\d+(?:st|nd|rd|th) century|(?:january|f
 _CAUSE_START = re.compile(r"^(?:because|since|as|due to|to|in order to|so that)\b", re.IGNORECASE)
 _MANNER_START = re.compile(r"^(?:by|through|via|with|using|in|from|on|at)\b", re.IGNORECASE)
 _PLACE_START = re.compile(r"^(?:in|on|at|inside|within|near|under|above|below|between|along|across|"
-                          r"from|into|around|beside|behind|outside|off)\b", re.IGNORECASE)
+                          r"from|into|onto|to|toward|towards|around|beside|behind|outside|off)\b", re.IGNORECASE)
 
 
 # --- Word-level helpers (cached: the same words recur across a corpus) ------------------------
@@ -775,9 +775,15 @@ def _fronted_auxiliary_clause(auxiliary, rest, adverbial, after_verb=True):
         verb = _agree(verb_phrase[0], _plural_phrase(subject_text) or auxiliary == "do", auxiliary == "did")
     else:
         verb = f"{auxiliary} {verb_phrase[0]}"
-    if after_verb and (len(verb_phrase) == 1 or verb_phrase[1].lower() in _PREPOSITIONS):
+    if after_verb and (len(verb_phrase) == 1 or (verb_phrase[1].lower() in _PREPOSITIONS
+                                                 and not _is_infinitive(verb_phrase[1:]))):
         return " ".join([subject_text, verb, adverbial] + verb_phrase[1:])
     return " ".join([subject_text, verb] + verb_phrase[1:] + [adverbial])
+
+
+def _is_infinitive(words):
+    """"to boil" in "begin to boil": the adverbial goes after the whole verb, not inside it."""
+    return len(words) > 1 and words[0].lower() == "to" and _is_base_verb(words[1])
 
 
 def _adverbial(wh_word, answer):

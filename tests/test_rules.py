@@ -13,6 +13,8 @@ from conftest import shared_path
 @pytest.mark.parametrize("question, answer, statement", [
     # The examples of the issue.
     ("When did the Berlin Wall fall?", "in 1989", "The Berlin Wall fell in 1989."),
+    ("At what temperature does water begin to boil?", "100°C", "Water begins to boil at 100°C."),
+    ("Where do birds fly in winter?", "to the south", "Birds fly to the south in winter."),
     ("Can penguins fly?", "no", "Penguins cannot fly."),
     ("Name a city in Bulgaria.", "Sofia", "One city in Bulgaria is Sofia."),
     # Blanks and completions; the answer's own full stop is not doubled.
