@@ -68,17 +68,33 @@ def build_bench_model(folder, texts, size):
 # --- The straightforward scorer -------------------------------------------------------------------
 
 class ReferenceScorer:
-    """CAP's NLI probabilities the way a first implementation computes them."""
+    """CAP's NLI probabilities the way a first implementation computes them.
 
-    def __init__(self, engine):
+    dedup: for the ablation only, score each distinct pair once (first-occurrence order, still
+    fixed batches in input order), to separate what de-duplication and length ordering bring.
+    """
+
+    def __init__(self, engine, dedup=False):
         # The engine's own model, tokenizer and settings: nothing differs but the organisation.
         self.model, self.tokenizer = engine.model, engine.tokenizer
         self.label_indices, self.device = engine.label_indices, engine.device
         self.batch_size, self.max_length = engine.batch_size, engine.max_length
+        self.dedup = dedup
 
     def cap_probabilities(self, premises, hypotheses):
         """(2n, 3): the forward pass over all pairs, then the reverse pass."""
-        return np.concatenate([self._score(premises, hypotheses), self._score(hypotheses, premises)])
+        if not self.dedup:
+            return np.concatenate([self._score(premises, hypotheses), self._score(hypotheses, premises)])
+        pairs = list(zip(premises + hypotheses, hypotheses + premises))
+        unique = list(dict.fromkeys(pairs))
+        scored = dict(zip(unique, self._score([p for p, _ in unique], [h for _, h in unique])))
+        return np.stack([scored[pair] for pair in pairs])
+
+    def directions(self, premises, hypotheses):
+        """The lists of pairs it scores, each in fixed batches."""
+        if not self.dedup:
+            return [list(zip(premises, hypotheses)), list(zip(hypotheses, premises))]
+        return [list(dict.fromkeys(zip(premises + hypotheses, hypotheses + premises)))]
 
     def batches(self, n_pairs):
         """Positions of each batch of one direction: fixed-size slices in input order."""
@@ -105,23 +121,20 @@ def padding_fraction(lengths, batches):
     return 1.0 - real / computed, computed
 
 
-def workload_plans(engine, reference, premises, hypotheses):
-    """{scorer: (padding fraction, tokens computed)} for the reference and the engine."""
-    directions = [list(zip(premises, hypotheses)), list(zip(hypotheses, premises))]
-    reference_plan = (0.0, 0)
-    for pairs in directions:
-        lengths = _token_lengths(engine, pairs)
-        fraction, computed = padding_fraction(lengths, reference.batches(len(pairs)))
-        reference_plan = (reference_plan[0] + fraction * computed, reference_plan[1] + computed)
-    reference_plan = (reference_plan[0] / reference_plan[1], reference_plan[1])
-    features, batches = engine.plan(sorted(set(directions[0] + directions[1])))
-    engine_plan = padding_fraction([len(f["input_ids"]) for f in features], batches)
-    return {"reference": reference_plan, "engine": engine_plan}
+def reference_plan(engine, reference, premises, hypotheses):
+    """(padding fraction, tokens computed) of a reference scorer's fixed batches."""
+    padding, computed = 0.0, 0
+    for pairs in reference.directions(premises, hypotheses):
+        features, _ = engine.plan(pairs)
+        fraction, tokens = padding_fraction([len(f["input_ids"]) for f in features], reference.batches(len(pairs)))
+        padding, computed = padding + fraction * tokens, computed + tokens
+    return padding / computed, computed
 
 
-def _token_lengths(engine, pairs):
-    features, _ = engine.plan(pairs)
-    return [len(f["input_ids"]) for f in features]
+def engine_plan(engine, premises, hypotheses):
+    """(padding fraction, tokens computed) of the engine's length-ordered batches."""
+    features, batches = engine.plan(sorted(set(zip(premises + hypotheses, hypotheses + premises))))
+    return padding_fraction([len(f["input_ids"]) for f in features], batches)
 
 
 class PeakMemory:
@@ -139,6 +152,7 @@ class PeakMemory:
         else:
             import psutil
 
+            _release_free_memory()
             self._process, self._stop = psutil.Process(), threading.Event()
             self._base = self.peak_bytes = self._process.memory_info().rss
             self._thread = threading.Thread(target=self._poll, daemon=True)
@@ -158,6 +172,21 @@ class PeakMemory:
             self._thread.join()
             self.peak_bytes = max(self.peak_bytes, self._process.memory_info().rss)
         self.peak_mib = (self.peak_bytes - self._base) / 2**20
+
+
+def _release_free_memory():
+    """Hand memory freed by earlier scorers back to the OS (glibc keeps it otherwise), so that each
+    scorer's resident-set growth is its own."""
+    import ctypes
+    import ctypes.util
+    import gc
+
+    gc.collect()
+    libc_name = ctypes.util.find_library("c")
+    if platform.system() == "Linux" and libc_name:
+        libc = ctypes.CDLL(libc_name)
+        if hasattr(libc, "malloc_trim"):
+            libc.malloc_trim(0)
 
 
 def timed(score, device):
@@ -217,7 +246,7 @@ def statement_throughput(frame, models_dir, device, model_limit=STATEMENT_MODEL_
 # --- The command ------------------------------------------------------------------------------------
 
 def benchmark(size="small", rows=None, runs=3, batch_size=32, max_tokens=None, quantize=False,
-              device="auto", models_dir=None, statements=True, data=SAMPLE_CSV):
+              device="auto", models_dir=None, statements=True, ablation=False, data=SAMPLE_CSV):
     """Run the benchmark; return a JSON-able dict of settings, machine and figures."""
     from capqa.nli import NLIScorer
 
@@ -227,14 +256,21 @@ def benchmark(size="small", rows=None, runs=3, batch_size=32, max_tokens=None, q
     folder = build_bench_model(models_dir, premises + hypotheses, size)
     engine = NLIScorer(folder, device=device, batch_size=batch_size, show_progress=False)
     reference = ReferenceScorer(engine)
-    scorers = {"reference": lambda: reference.cap_probabilities(premises, hypotheses),
-               "engine": lambda: engine.predict(premises + hypotheses, hypotheses + premises)}
-    plans = workload_plans(engine, reference, premises, hypotheses)
+    scorers = {"reference": lambda: reference.cap_probabilities(premises, hypotheses)}
+    plans = {"reference": reference_plan(engine, reference, premises, hypotheses)}
+    if ablation:
+        deduplicated = ReferenceScorer(engine, dedup=True)
+        scorers["reference + dedup"] = lambda: deduplicated.cap_probabilities(premises, hypotheses)
+        plans["reference + dedup"] = reference_plan(engine, deduplicated, premises, hypotheses)
+    scorers["engine"] = lambda: engine.predict(premises + hypotheses, hypotheses + premises)
+    plans["engine"] = engine_plan(engine, premises, hypotheses)
     if max_tokens is not None:
         budget = NLIScorer(folder, device=device, batch_size=batch_size, max_tokens=max_tokens, show_progress=False)
         scorers[f"engine, max_tokens={max_tokens}"] = lambda: budget.predict(premises + hypotheses, hypotheses + premises)
-        plans[f"engine, max_tokens={max_tokens}"] = workload_plans(budget, reference, premises, hypotheses)["engine"]
+        plans[f"engine, max_tokens={max_tokens}"] = engine_plan(budget, premises, hypotheses)
     if quantize:
+        if engine.device.type != "cpu":
+            raise ValueError("`quantize` times CPU dynamic int8 against the CPU engine; run the benchmark with device='cpu'")
         int8 = NLIScorer(folder, device="cpu", batch_size=batch_size, max_tokens=max_tokens, quantize=True,
                          show_progress=False)
         scorers["engine, int8"] = lambda: int8.predict(premises + hypotheses, hypotheses + premises)
@@ -250,6 +286,9 @@ def benchmark(size="small", rows=None, runs=3, batch_size=32, max_tokens=None, q
         "runs": runs, "batch_size": batch_size, "tokenizer": f"byte-level BPE, vocab {BENCH_VOCAB_SIZE}, trained on the sample",
         "scorers": figures,
         "speedup": figures["engine"]["pairs_per_second"] / figures["reference"]["pairs_per_second"],
+        # Each run times both scorers back to back: the per-run ratios are robust to a busy machine.
+        "speedup_per_run": [reference_seconds / engine_seconds for reference_seconds, engine_seconds
+                            in zip(figures["reference"]["seconds"], figures["engine"]["seconds"])],
         "max_abs_probability_difference": float(np.abs(outputs["engine"] - outputs["reference"]).max()),
     }
     if quantize:
@@ -283,7 +322,9 @@ def print_report(result):
     for name, figures in result["scorers"].items():
         print(f"{name:<28}{figures['pairs_per_second']:>10.2f}{figures['median_seconds']:>10.2f}"
               f"{figures['peak_memory_mib']:>10.0f}{figures['padding_fraction']:>9.1%}{figures['tokens_computed']:>10}")
-    print(f"\nengine / reference: {result['speedup']:.2f}x   "
+    per_run = ", ".join(f"{ratio:.2f}" for ratio in result["speedup_per_run"])
+    print(f"\nengine / reference: {result['speedup']:.2f}x (ratio of medians; per run: {per_run}; "
+          f"median {statistics.median(result['speedup_per_run']):.2f}x)   "
           f"max |probability difference|: {result['max_abs_probability_difference']:.2e}")
     if "int8_speedup_over_engine" in result:
         print(f"int8 / engine: {result['int8_speedup_over_engine']:.2f}x   largest CAP difference int8 vs float: "
@@ -322,6 +363,8 @@ def main(argv=None):
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--max-tokens", type=int, default=None, help="also time the engine under this token budget")
     parser.add_argument("--quantize", action="store_true", help="also time the engine with CPU dynamic int8")
+    parser.add_argument("--ablation", action="store_true",
+                        help="also time the reference with de-duplication only (what length ordering adds)")
     parser.add_argument("--threads", type=int, default=None, help="torch.set_num_threads (default: torch's)")
     parser.add_argument("--device", default="auto")
     parser.add_argument("--models-dir", default=None, help="where the random models are saved (reused)")
@@ -334,7 +377,7 @@ def main(argv=None):
         torch.set_num_threads(check_positive_int(args.threads, "--threads"))
     result = benchmark(size=args.size, rows=args.rows, runs=check_positive_int(args.runs, "--runs"),
                        batch_size=args.batch_size, max_tokens=args.max_tokens, quantize=args.quantize,
-                       device=args.device, models_dir=args.models_dir, statements=not args.no_statements,
+                       device=args.device, models_dir=args.models_dir, statements=not args.no_statements, ablation=args.ablation,
                        data=args.data)
     print_report(result)
     if args.json:

@@ -31,8 +31,8 @@ class RowCounter:
         self.rows += int(kwargs["input_ids"].shape[0])
 
 
-def cached_scorer(model_folder, directory):
-    scorer = NLIScorer(model_folder, device="cpu", batch_size=4)
+def cached_scorer(model_folder, directory, quantize=False):
+    scorer = NLIScorer(model_folder, device="cpu", batch_size=4, quantize=quantize)
     scorer.cache = ScoreCache.for_scorer(directory, scorer)
     return scorer, RowCounter(scorer.model)
 
@@ -151,7 +151,7 @@ def test_the_metric_option_score_cache_dir(random_nli_model, metric_path, tmp_pa
 def test_quantized_scores_are_close_and_cached_apart(random_nli_model, tmp_path, uncached):
     float_cache = ScoreCache(tmp_path, random_nli_model, precision="float32")
     float_cache.put(dict(zip(zip(PREMISES, HYPOTHESES), uncached)))
-    int8, rows = cached_scorer_quantized(random_nli_model, tmp_path)
+    int8, rows = cached_scorer(random_nli_model, tmp_path, quantize=True)
     assert int8.precision == "int8-dynamic"
     quantized = int8.predict(PREMISES, HYPOTHESES)
     # Its own entries: the float32 ones are not reused for the int8 model.
@@ -163,8 +163,3 @@ def test_quantized_scores_are_close_and_cached_apart(random_nli_model, tmp_path,
     with pytest.raises(TypeError, match="`quantize`"):
         NLIScorer(random_nli_model, device="cpu", quantize="yes")
 
-
-def cached_scorer_quantized(model_folder, directory):
-    scorer = NLIScorer(model_folder, device="cpu", batch_size=4, quantize=True)
-    scorer.cache = ScoreCache.for_scorer(directory, scorer)
-    return scorer, RowCounter(scorer.model)
