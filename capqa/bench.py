@@ -15,6 +15,7 @@ statements. Timings are therefore real, the probabilities meaningless (only comp
 """
 
 import argparse
+import functools
 import json
 import platform
 import statistics
@@ -55,7 +56,8 @@ def load_sample(path=SAMPLE_CSV, rows=None):
 
 def build_bench_model(folder, texts, size):
     """Save a random-weight DeBERTa-v2 NLI model of ``size`` with a BPE tokenizer trained on
-    ``texts`` to ``folder`` (reused when already there: building "large" takes a while)."""
+    ``texts`` to ``folder`` (reused when already there: building "large" takes a while; the
+    model and tokenizer depend only on ``size`` and the sample file)."""
     from capqa.offline_models import build_nli_model, build_tokenizer
 
     folder = Path(folder) / f"nli-{size}"
@@ -250,53 +252,71 @@ def benchmark(size="small", rows=None, runs=3, batch_size=32, max_tokens=None, q
     """Run the benchmark; return a JSON-able dict of settings, machine and figures."""
     from capqa.nli import NLIScorer
 
-    frame = load_sample(data, rows)
+    corpus, frame = load_sample(data), load_sample(data, rows)
     premises, hypotheses = list(frame["premise"]), list(frame["hypothesis"])
     models_dir = models_dir or tempfile.mkdtemp(prefix="cap-bench-")
-    folder = build_bench_model(models_dir, premises + hypotheses, size)
+    # The tokenizer learns from all the sample's statements, whatever subset is timed.
+    folder = build_bench_model(models_dir, list(corpus["premise"]) + list(corpus["hypothesis"]), size)
     engine = NLIScorer(folder, device=device, batch_size=batch_size, show_progress=False)
-    reference = ReferenceScorer(engine)
-    scorers = {"reference": lambda: reference.cap_probabilities(premises, hypotheses)}
-    plans = {"reference": reference_plan(engine, reference, premises, hypotheses)}
-    if ablation:
-        deduplicated = ReferenceScorer(engine, dedup=True)
-        scorers["reference + dedup"] = lambda: deduplicated.cap_probabilities(premises, hypotheses)
-        plans["reference + dedup"] = reference_plan(engine, deduplicated, premises, hypotheses)
-    scorers["engine"] = lambda: engine.predict(premises + hypotheses, hypotheses + premises)
-    plans["engine"] = engine_plan(engine, premises, hypotheses)
-    if max_tokens is not None:
-        budget = NLIScorer(folder, device=device, batch_size=batch_size, max_tokens=max_tokens, show_progress=False)
-        scorers[f"engine, max_tokens={max_tokens}"] = lambda: budget.predict(premises + hypotheses, hypotheses + premises)
-        plans[f"engine, max_tokens={max_tokens}"] = engine_plan(budget, premises, hypotheses)
-    if quantize:
-        if engine.device.type != "cpu":
-            raise ValueError("`quantize` times CPU dynamic int8 against the CPU engine; run the benchmark with device='cpu'")
-        int8 = NLIScorer(folder, device="cpu", batch_size=batch_size, max_tokens=max_tokens, quantize=True,
-                         show_progress=False)
-        scorers["engine, int8"] = lambda: int8.predict(premises + hypotheses, hypotheses + premises)
-        plans["engine, int8"] = plans["engine" if max_tokens is None else f"engine, max_tokens={max_tokens}"]
-    n_pairs = 2 * len(premises)
+    scorers, plans = build_scorers(engine, folder, premises, hypotheses, max_tokens, quantize, ablation)
     engine.predict(premises[:2], hypotheses[:2])  # warm-up: first-call allocations count for neither
-    figures, outputs = run_scorers(scorers, runs, engine.device, n_pairs)
+    figures, outputs = run_scorers(scorers, runs, engine.device, 2 * len(premises))
     for name, (fraction, computed) in plans.items():
         figures[name].update(padding_fraction=fraction, tokens_computed=computed)
     result = {
         "machine": machine_description(engine.device), "model_size": size, "precision": engine.precision,
-        "rows": len(frame), "pairs": n_pairs, "distinct_pairs": len(set(zip(premises + hypotheses, hypotheses + premises))),
-        "runs": runs, "batch_size": batch_size, "tokenizer": f"byte-level BPE, vocab {BENCH_VOCAB_SIZE}, trained on the sample",
-        "scorers": figures,
+        "rows": len(frame), "pairs": 2 * len(premises),
+        "distinct_pairs": len(set(zip(premises + hypotheses, hypotheses + premises))),
+        "runs": runs, "batch_size": batch_size,
+        "tokenizer": f"byte-level BPE, vocab {BENCH_VOCAB_SIZE}, trained on the sample",
+        "scorers": figures, **comparisons(figures, outputs),
+    }
+    if statements:
+        result["statements"] = statement_throughput(frame, models_dir, engine.device)
+    return result
+
+
+def build_scorers(engine, folder, premises, hypotheses, max_tokens, quantize, ablation):
+    """{name: function scoring the workload} and {name: (padding fraction, tokens computed)}."""
+    from capqa.nli import NLIScorer
+
+    def engine_like(scorer):
+        return lambda: scorer.predict(premises + hypotheses, hypotheses + premises)
+
+    variants = [ReferenceScorer(engine)] + ([ReferenceScorer(engine, dedup=True)] if ablation else [])
+    scorers, plans = {}, {}
+    for reference, name in zip(variants, ("reference", "reference + dedup")):
+        scorers[name] = functools.partial(reference.cap_probabilities, premises, hypotheses)
+        plans[name] = reference_plan(engine, reference, premises, hypotheses)
+    engines = {"engine": engine}
+    if max_tokens is not None:
+        engines[f"engine, max_tokens={max_tokens}"] = NLIScorer(
+            folder, device=engine.device, batch_size=engine.batch_size, max_tokens=max_tokens, show_progress=False)
+    if quantize:
+        if engine.device.type != "cpu":
+            raise ValueError("`quantize` times CPU dynamic int8 against the CPU engine; run the benchmark with device='cpu'")
+        engines["engine, int8"] = NLIScorer(folder, device="cpu", batch_size=engine.batch_size, max_tokens=max_tokens,
+                                            quantize=True, show_progress=False)
+    for name, scorer in engines.items():
+        scorers[name] = engine_like(scorer)
+        plans[name] = engine_plan(scorer, premises, hypotheses)
+    return scorers, plans
+
+
+def comparisons(figures, outputs):
+    """Engine against reference (speed, agreement) and, when timed, int8 against float."""
+    compared = {
         "speedup": figures["engine"]["pairs_per_second"] / figures["reference"]["pairs_per_second"],
         # Each run times both scorers back to back: the per-run ratios are robust to a busy machine.
         "speedup_per_run": [reference_seconds / engine_seconds for reference_seconds, engine_seconds
                             in zip(figures["reference"]["seconds"], figures["engine"]["seconds"])],
         "max_abs_probability_difference": float(np.abs(outputs["engine"] - outputs["reference"]).max()),
     }
-    if quantize:
-        result["int8_speedup_over_engine"] = figures["engine, int8"]["pairs_per_second"] / figures["engine"]["pairs_per_second"]
-        result["int8_largest_cap_difference"] = largest_cap_difference(outputs["engine, int8"], outputs["engine"])
-    if statements:
-        result["statements"] = statement_throughput(frame, models_dir, engine.device)
-    return result
+    if "engine, int8" in figures:
+        compared["int8_speedup_over_engine"] = (figures["engine, int8"]["pairs_per_second"]
+                                                / figures["engine"]["pairs_per_second"])
+        compared["int8_largest_cap_difference"] = largest_cap_difference(outputs["engine, int8"], outputs["engine"])
+    return compared
 
 
 def machine_description(device):
