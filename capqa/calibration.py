@@ -30,7 +30,7 @@ from scipy.optimize import minimize
 from scipy.special import logsumexp
 from tqdm.auto import tqdm
 
-from capqa.constants import LABELS, NLI_LABELS, SEVERITY
+from capqa.constants import CLASS_DEFINITIONS, LABELS, NLI_LABELS, SEVERITY
 from capqa.validation import check_finite_scores, check_same_length
 
 PARAMS_DIR = Path(__file__).resolve().parent / "params"
@@ -269,22 +269,17 @@ def diagnose_relation(probabilities_forward, probabilities_reverse, bleu, rouge_
 
 
 # What each class means, for a person reading one diagnosis.
-RELATION_EXPLANATIONS = {
-    "exact": "the answer states the gold answer",
-    "equivalent": "the answer says what the gold answer says, in other words",
-    "alternative_correct": "the answer differs from the gold answer but is also correct",
-    "overinclusive_valid": "the answer contains the gold answer plus claims that are also true",
-    "partial": "the answer gives only part of the gold answer",
-    "overinclusive_invalid": "the answer contains the gold answer plus a claim the gold does not support",
-    "invalid": "the answer does not give the gold answer",
-    "contradictory": "the answer contradicts the gold answer",
-}
 
 
 def explain_relation(diagnosis):
     """One sentence from a ``diagnose_relation`` dict, e.g. '... : likely partial, p = 0.61'."""
     label = diagnosis["label"]
-    return f"{RELATION_EXPLANATIONS[label]}: likely {label}, p = {diagnosis['probability']:.2f}"
+    return f"{relation_sentence(label)}: likely {label}, p = {diagnosis['probability']:.2f}"
+
+
+def relation_sentence(label):
+    """'the answer is only part of the gold answer': the class's definition, as a sentence."""
+    return f"the answer is {CLASS_DEFINITIONS[label]}"
 
 
 # --- Fitting ---------------------------------------------------------------------------------

@@ -53,6 +53,17 @@ SEVERITY = {
     "invalid": 1,
     "contradictory": 0,
 }
+# What each class means, completing "the answer is ...".
+CLASS_DEFINITIONS = {
+    "exact": "the gold answer, word for word",
+    "equivalent": "the gold answer's meaning in other words",
+    "alternative_correct": "a different answer that is also correct",
+    "overinclusive_valid": "the gold answer plus extra information that is true",
+    "partial": "only part of the gold answer",
+    "overinclusive_invalid": "the gold answer plus extra information that is false",
+    "invalid": "a wrong answer",
+    "contradictory": "the opposite of the gold answer",
+}
 HARD_PAIRS = (
     ("equivalent", "partial"),
     ("overinclusive_valid", "partial"),

@@ -23,8 +23,8 @@ import gradio as gr
 import numpy as np
 import pandas as pd
 
-from capqa.constants import (ALPHA, CITATION, DEFAULT_NLI_MODEL, HARD_PAIRS, LABELS, NEUTRAL_WEIGHT,
-                             NLI_LABELS, RULES, SEVERITY, statement_model_id)
+from capqa.constants import (ALPHA, CITATION, CLASS_DEFINITIONS, DEFAULT_NLI_MODEL, HARD_PAIRS, LABELS,
+                             NEUTRAL_WEIGHT, NLI_LABELS, RULES, SEVERITY, statement_model_id)
 from capqa.metric_options import MetricOptions
 from capqa.tables import read_table, require_columns
 
@@ -64,16 +64,6 @@ EXAMPLES = (
     ("alternative_correct", "Name a city in Bulgaria.", "Sofia", "Burgas"),
 )
 
-CLASS_DESCRIPTIONS = {
-    "exact": "the gold answer, word for word",
-    "equivalent": "the gold answer's meaning in other words",
-    "alternative_correct": "a different answer that is also correct (212°F for 100°C)",
-    "overinclusive_valid": "the gold answer plus extra information that is true",
-    "partial": "only part of the gold answer",
-    "overinclusive_invalid": "the gold answer plus extra information that is false",
-    "invalid": "a wrong answer",
-    "contradictory": "the opposite of the gold answer",
-}
 
 # Benchmark: the published per-row scores of the paper's comparison.
 BENCHMARK_METRICS = {"cap": "CAP", "bleu": "BLEU", "rouge_l": "ROUGE-L", "meteor": "METEOR",
@@ -536,7 +526,7 @@ def benchmark_view(path, dataset, split):
 # --- About --------------------------------------------------------------------------------------
 
 def about_markdown(settings):
-    taxonomy = "\n".join(f"| {label} | {SEVERITY[label]} | {CLASS_DESCRIPTIONS[label]} |"
+    taxonomy = "\n".join(f"| {label} | {SEVERITY[label]} | {CLASS_DEFINITIONS[label]} |"
                          for label in LABELS)
     hard = ", ".join(f"{better} vs {worse}" for better, worse in HARD_PAIRS)
     return f"""

@@ -98,7 +98,7 @@ def test_diagnosis_is_consistent_with_its_probabilities(test_rows):
             assert groups[group] == pytest.approx(sum(classes[label] for label in members))
         sentence = diagnosis["explanation"]
         assert sentence == calibration.explain_relation(diagnosis)
-        assert sentence.startswith(calibration.RELATION_EXPLANATIONS[diagnosis["label"]])
+        assert sentence.startswith(calibration.relation_sentence(diagnosis["label"]))
         assert f"likely {diagnosis['label']}, p = {diagnosis['probability']:.2f}" in sentence
 
 
