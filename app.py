@@ -1,7 +1,7 @@
 """The CAP Space: score answers, score files, explore the paper's benchmark.
 
 ``python app.py`` serves it (host and port from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT). Models
-come from CAP_NLI_MODEL, CAP_STATEMENT_MODEL and CAP_DEVICE (see docs/space.md); the page lays
+come from CAP_NLI_MODEL, CAP_STATEMENT_MODEL and CAP_DEVICE (see the README's Space section); the page lays
 out components here, the logic is in ``capqa.space``.
 """
 

@@ -10,6 +10,7 @@ import evaluate
 import capqa.constants
 import capqa.metric_options
 import capqa.scorer
+import capqa.validation
 
 _CITATION = capqa.constants.CITATION
 
@@ -117,6 +118,7 @@ class Cap(evaluate.Metric):
         return super().compute(**kwargs)
 
     def _compute(self, predictions, references, questions, return_details=False):
+        return_details = capqa.validation.check_bool(return_details, "return_details")
         if self._scorer is None:
             self._scorer = self.options.build_scorer()
         return self._scorer.score(predictions, references, capqa.metric_options.stored_questions(questions),

@@ -1,6 +1,6 @@
 """The NLI engine against a straightforward scorer: ``python benchmarks/bench_engine.py --help``.
 
-The same as ``python -m capqa bench``; see capqa/bench.py and docs/performance.md.
+The same as ``python -m capqa bench``; see capqa/bench.py and the README's Performance section.
 """
 
 import sys

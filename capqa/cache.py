@@ -29,7 +29,9 @@ from capqa.validation import check_folder
 # Probabilities come from a softmax in float32: they sum to 1 within a few 1e-7.
 _SUM_TOLERANCE = 1e-4
 # Files whose size and modification time identify a local model's weights.
-_LOCAL_MODEL_FILES = ("config.json", "*.safetensors", "*.bin")
+# The tokenizer decides the tokens as much as the weights decide the probabilities.
+_LOCAL_MODEL_FILES = ("config.json", "*.safetensors", "*.bin", "tokenizer.json", "tokenizer_config.json",
+                      "*.model", "vocab.*", "merges.txt")
 
 
 @dataclass
@@ -71,9 +73,10 @@ class ScoreCache:
     @classmethod
     def for_scorer(cls, directory, scorer):
         """The cache for an ``NLIScorer``'s model: the commit it was loaded from when the Hub
-        said, else the revision it was asked for."""
+        said, else the revision it was asked for; its precision and truncation length."""
         revision = getattr(scorer.model.config, "_commit_hash", None) or scorer.revision
-        return cls(directory, scorer.model_name, revision, scorer.precision)
+        # Truncation changes the probabilities of long pairs, so it is part of the key.
+        return cls(directory, scorer.model_name, revision, f"{scorer.precision}|max_length={scorer.max_length}")
 
     def path(self, pair):
         key = _sha256(self.identity + list(pair))

@@ -19,7 +19,7 @@ from tqdm.auto import tqdm
 
 from capqa.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NLI_LABELS, NLI_MAX_LENGTH
 from capqa.devices import inference_dtype, resolve_device
-from capqa.validation import check_bool, check_positive_int
+from capqa.validation import check_bool, check_positive_int, check_same_length, check_text_list
 
 # Prefixes of the label spellings used by NLI models on the Hub ("ENTAILMENT", "entailed", ...).
 _LABEL_PREFIXES = {"entail": "entailment", "neutral": "neutral", "contradict": "contradiction"}
@@ -80,15 +80,17 @@ class NLIScorer:
         (see capqa.cache); finished batches are stored as they complete, so an interrupted
         job resumes where it stopped.
     quantize: CPU dynamic int8 quantisation of the linear layers (faster on CPU, slightly
-        different probabilities; see docs/performance.md).
+        different probabilities; see the README's Performance section).
     """
 
-    def __init__(self, model=DEFAULT_NLI_MODEL, revision=DEFAULT_NLI_REVISION, device="auto",
+    def __init__(self, model=DEFAULT_NLI_MODEL, revision=None, device="auto",
                  batch_size=32, max_length=NLI_MAX_LENGTH, max_tokens=None, show_progress=None,
                  cache=None, quantize=False):
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
-        self.model_name, self.revision = str(model), revision
+        self.model_name = str(model)
+        # The pinned commit belongs to the default model only; other models default to their main.
+        self.revision = DEFAULT_NLI_REVISION if revision is None and self.model_name == DEFAULT_NLI_MODEL else revision
         self.batch_size = check_positive_int(batch_size, "batch_size")
         self.max_length = check_positive_int(max_length, "max_length")
         self.max_tokens = None if max_tokens is None else check_positive_int(max_tokens, "max_tokens")
@@ -106,6 +108,8 @@ class NLIScorer:
 
     def predict(self, premises, hypotheses):
         """(n, 3) float64 array: P(entailment), P(neutral), P(contradiction) per pair."""
+        premises, hypotheses = check_text_list(premises, "premises"), check_text_list(hypotheses, "hypotheses")
+        check_same_length(premises, "premises", hypotheses, "hypotheses")
         pairs = list(zip(premises, hypotheses))
         if not pairs:
             return np.zeros((0, len(NLI_LABELS)))

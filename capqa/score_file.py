@@ -2,7 +2,7 @@
 
 Rows are scored in chunks and each finished chunk is appended to the output at once, so a job
 that stops (crash, pre-emption, Ctrl-C) keeps what it finished; running the same command again
-skips the rows already in the output.
+on the same, unchanged input skips the rows already in the output.
 """
 
 import argparse
@@ -15,7 +15,7 @@ from tqdm.auto import tqdm
 from capqa.constants import ALPHA, NEUTRAL_WEIGHT
 from capqa.metric_options import MetricOptions
 from capqa.tables import read_table, require_columns
-from capqa.validation import check_text_list
+from capqa.validation import check_positive_int, check_references, check_text_list
 
 OUTPUT_COLUMNS = ("cap", "forward", "reverse", "premises", "hypotheses", "best_reference")
 
@@ -46,19 +46,51 @@ def build_parser():
 def score_table(table, scorer, out, question_column, gold_column, answer_column,
                 gold_separator=None, chunk_size=1000):
     """Score ``table`` chunk by chunk into the CSV ``out``; returns the number of new rows."""
-    done = len(pd.read_csv(out, usecols=["cap"])) if out.exists() else 0
-    if done > len(table):
-        raise ValueError(f"`--out` {out} has {done} rows but the input only {len(table)}: not the same job")
+    chunk_size = check_positive_int(chunk_size, "chunk_size")
+    columns = list(table.columns) + output_columns(scorer.variant)
+    check_no_output_columns(table.columns, scorer.variant)
+    done = _rows_done(out, columns, len(table))
     remaining = range(done, len(table), chunk_size)
     for start in tqdm(remaining, desc="CAP", unit="chunk", disable=len(remaining) < 2):
         chunk = table.iloc[start:start + chunk_size]
-        golds = [cell.split(gold_separator) if gold_separator else [cell] for cell in chunk[gold_column]]
         questions = list(chunk[question_column]) if question_column else None
-        result = scorer.score(list(chunk[answer_column]), golds, questions, return_details=True)
+        result = scorer.score(list(chunk[answer_column]), split_golds(chunk[gold_column], gold_separator),
+                              questions, return_details=True)
         scored = chunk.assign(cap=result["scores"], **{key: result[key] for key in OUTPUT_COLUMNS[1:]},
                               **_calibration_columns(result))
-        scored.to_csv(out, mode="a", header=start == 0, index=False)
+        scored.to_csv(out, mode="a", header=done == 0 and start == 0, index=False)
     return len(table) - done
+
+
+def output_columns(variant):
+    """The columns scoring adds, in order."""
+    return list(OUTPUT_COLUMNS) + (["cap_plus"] if variant == "plus" else []) + ["relation", "relation_probability"]
+
+
+def check_no_output_columns(columns, variant):
+    """Refuse input columns that scoring would overwrite (a file scored before, say)."""
+    clashing = [column for column in output_columns(variant) if column in columns]
+    if clashing:
+        raise ValueError(f"the input already has column(s) {', '.join(map(repr, clashing))} that scoring "
+                         f"writes; rename them (a file that was scored before cannot be scored again as is)")
+
+
+def split_golds(cells, separator=None):
+    """Each cell's gold answers: the cell split on ``separator``, or the cell itself."""
+    return [cell.split(separator) if separator else [cell] for cell in cells]
+
+
+def _rows_done(out, columns, n_rows):
+    """Rows an earlier run of the same job already wrote to ``out`` (0 for a new or empty file)."""
+    if not out.exists() or out.stat().st_size == 0:
+        return 0
+    written = pd.read_csv(out, dtype=str, keep_default_na=False)
+    if list(written.columns) != columns:
+        raise ValueError(f"`--out` {out} holds other columns than this job writes "
+                         f"({list(written.columns)} vs {columns}): not the same job; choose another --out")
+    if len(written) > n_rows:
+        raise ValueError(f"`--out` {out} has {len(written)} rows but the input only {n_rows}: not the same job")
+    return len(written)
 
 
 def _calibration_columns(result):
@@ -78,9 +110,12 @@ def main(argv=None):
                             alpha=args.alpha, neutral_weight=args.neutral_weight,
                             batch_size=args.batch_size, device=args.device, variant=args.variant)
     # Validate the whole file before the first model call: a bad row should not stop a job midway.
-    for column in (args.question_column, args.gold_column, args.answer_column):
+    for column in (args.question_column, args.answer_column):
         if column:
             check_text_list(list(table[column]), column)
+    check_references(split_golds(table[args.gold_column], args.gold_separator), args.gold_column)
+    check_positive_int(args.chunk_size, "--chunk-size")
+    args.out.parent.mkdir(parents=True, exist_ok=True)
     added = score_table(table, options.build_scorer(), args.out, args.question_column, args.gold_column,
                         args.answer_column, args.gold_separator, args.chunk_size)
     print(f"scored {added} new rows; {args.out} has {len(table)} rows", file=sys.stderr)

@@ -45,7 +45,7 @@ class CAPScorer:
     def score(self, predictions, golds, questions=None, return_details=False):
         """predictions: list of str; golds: list of lists of str; questions: list of str or None."""
         if not predictions:
-            return {"cap": None, "scores": []}
+            return empty_result(return_details, self.variant)
         # One row per (example, gold): every gold answer is scored, the best one counts.
         example_of_row = np.repeat(np.arange(len(golds)), [len(g) for g in golds])
         gold_rows = [gold for example_golds in golds for gold in example_golds]

@@ -26,6 +26,7 @@ import pandas as pd
 from capqa.constants import (ALPHA, CITATION, CLASS_DEFINITIONS, DEFAULT_NLI_MODEL, HARD_PAIRS, LABELS,
                              NEUTRAL_WEIGHT, NLI_LABELS, RULES, SEVERITY, statement_model_id)
 from capqa.metric_options import MetricOptions
+from capqa.score_file import check_no_output_columns, score_table
 from capqa.tables import read_table, require_columns
 
 LOGGER = logging.getLogger(__name__)
@@ -39,6 +40,7 @@ DEFAULT_BENCHMARK_SCORES = next(
     REPO_ROOT.parent / "shared" / "data" / BENCHMARK_SCORES_NAME)
 
 MAX_FILE_ROWS = 100_000
+SPACE_VARIANT = "plus"  # the page shows CAP+ beside CAP
 # The page shows this many scored rows; the download has them all.
 PREVIEW_ROWS = 500
 MAX_TEXT_CHARS = 5_000
@@ -118,7 +120,7 @@ class SpaceSettings:
         return MetricOptions(nli_model=self.nli_model, nli_revision=self.nli_revision,
                              statement_model=self.statement_model,
                              statement_revision=self.statement_revision, device=self.device,
-                             variant="plus")  # the page shows CAP+ beside CAP
+                             variant=SPACE_VARIANT)
 
     def describe(self):
         statements = ("the rule-based converter (`rules`)" if self.statement_model == RULES
@@ -369,6 +371,10 @@ def _check_file_request(table, question_column, gold_column, answer_column, labe
         raise gr.Error(str(error)) from None
     for column in (question_column, gold_column, answer_column):
         _first_blank(table, column)
+    try:
+        check_no_output_columns(table.columns, SPACE_VARIANT)
+    except ValueError as error:
+        raise gr.Error(f"The file: {error}") from None
     if separator:
         pieces = table[gold_column].str.split(separator, regex=False)
         bad = np.flatnonzero([any(not piece.strip() for piece in cell) for cell in pieces])
@@ -398,8 +404,6 @@ def _chunk_rows(n_rows):
 def score_file(loader, path, question_column, gold_column, answer_column, label_column,
                separator, progress=None):
     """Score every row of the uploaded file; returns (summary, preview, download, report, plot)."""
-    from capqa.score_file import score_table
-
     label_column = None if label_column in (None, "", NO_LABEL) else label_column
     separator = separator or None
     table = _read_upload(path)

@@ -13,7 +13,7 @@ from capqa.constants import (RULES, STATEMENT_MAX_INPUT_TOKENS, STATEMENT_MAX_NE
                              STATEMENT_NUM_BEAMS, STATEMENT_TEMPLATE, statement_model_id)
 from capqa.devices import inference_dtype, resolve_device
 from capqa.nli import load_pretrained, padding_batches
-from capqa.validation import check_positive_int
+from capqa.validation import check_positive_int, check_same_length, check_text_list
 
 _WHITESPACE = re.compile(r"\s+")
 _PROGRESS_MIN_INPUTS = 256
@@ -60,6 +60,8 @@ class StatementGenerator:
 
     def generate(self, questions, answers):
         """One statement per (question, answer), in input order."""
+        questions, answers = check_text_list(questions, "questions"), check_text_list(answers, "answers")
+        check_same_length(questions, "questions", answers, "answers")
         pairs = list(zip(questions, answers))
         unique = sorted(set(pairs))
         made = _rule_statements(unique) if self.uses_rules else self._generate_unique(unique)

@@ -48,12 +48,19 @@ def check_text(value, name, index=None):
         raise TypeError(f"{where} must be a string, got {type(value).__name__} {value!r}")
     if not value.strip():
         raise ValueError(f"{where} is an empty string; every entry must contain text")
-    return value
+    return str(value)  # numpy.str_ and other str subclasses become plain strings
+
+
+def _is_sequence(values):
+    """A list, tuple, numpy array, pandas Series or datasets column: anything with a length that
+    iterates, except a string (which would be scored character by character)."""
+    return (not isinstance(values, (str, bytes, dict)) and hasattr(values, "__len__")
+            and hasattr(values, "__iter__") and getattr(values, "ndim", 1) == 1)
 
 
 def check_text_list(values, name):
-    """A list (or tuple) of non-empty strings; returns a list."""
-    if isinstance(values, str) or not isinstance(values, (list, tuple)):
+    """A sequence of non-empty strings; returns a list."""
+    if not _is_sequence(values):
         raise TypeError(f"`{name}` must be a list of strings, got {type(values).__name__}")
     return [check_text(value, name, i) for i, value in enumerate(values)]
 
@@ -63,12 +70,12 @@ def check_references(references, name="references"):
 
     Returns a list of lists of strings.
     """
-    if isinstance(references, str) or not isinstance(references, (list, tuple)):
+    if not _is_sequence(references):
         raise TypeError(f"`{name}` must be a list of strings or of lists of strings, "
                         f"got {type(references).__name__}")
     golds = []
     for i, reference in enumerate(references):
-        if isinstance(reference, (list, tuple)):
+        if _is_sequence(reference):
             if not reference:
                 raise ValueError(f"`{name}[{i}]` is an empty list; give at least one gold answer")
             golds.append([check_text(gold, f"{name}[{i}]", j) for j, gold in enumerate(reference)])

@@ -163,3 +163,14 @@ def test_quantized_scores_are_close_and_cached_apart(random_nli_model, tmp_path,
     with pytest.raises(TypeError, match="`quantize`"):
         NLIScorer(random_nli_model, device="cpu", quantize="yes")
 
+
+
+def test_truncation_length_is_part_of_the_key(random_nli_model, tmp_path):
+    long_pair = (" ".join(["Sofia is the capital and largest city of Bulgaria."] * 8), "Burgas is a city.")
+    scores = {}
+    for max_length in (512, 16):
+        scorer = NLIScorer(random_nli_model, device="cpu", max_length=max_length)
+        scorer.cache = ScoreCache.for_scorer(tmp_path, scorer)
+        scores[max_length] = scorer.predict([long_pair[0]], [long_pair[1]])
+        assert scorer.cache.stats.hits == 0  # the other length's entry was not taken
+    assert not np.allclose(scores[512], scores[16])

@@ -223,3 +223,36 @@ def test_plain_variant_has_relations_but_no_cap_plus(known_metric):
 def test_unknown_variant_is_refused(metric_path):
     with pytest.raises(ValueError, match="`variant` must be one of 'cap', 'plus'"):
         evaluate.load(metric_path, variant="cap++")
+
+
+def test_arrays_series_and_dataset_columns_are_accepted(known_metric):
+    import datasets
+    import pandas as pd
+
+    expected = known_metric.compute(predictions=STATEMENT_PREDICTIONS, references=STATEMENT_GOLDS)["scores"]
+    table = datasets.Dataset.from_dict({"prediction": STATEMENT_PREDICTIONS, "gold": [[g] for g in STATEMENT_GOLDS]})
+    for predictions, references in ((np.array(STATEMENT_PREDICTIONS), pd.Series(STATEMENT_GOLDS)),
+                                    (table["prediction"], table["gold"])):
+        result = known_metric.compute(predictions=predictions, references=references)
+        np.testing.assert_allclose(result["scores"], expected, atol=1e-12)
+
+
+def test_return_details_must_be_a_bool(known_metric):
+    with pytest.raises(TypeError, match="`return_details` must be True or False"):
+        known_metric.compute(predictions=["a b"], references=["c d"], return_details="no")
+
+
+def test_engine_checks_its_own_inputs(random_scorer):
+    with pytest.raises(ValueError, match="`premises` and `hypotheses` must have the same length"):
+        random_scorer.predict(["a b", "c d"], ["e f"])
+    with pytest.raises(TypeError, match="`premises` must be a list of strings"):
+        random_scorer.predict("a premise", "a hypothesis")
+    with pytest.raises(TypeError, match=r"`hypotheses\[0\]` must be a string"):
+        random_scorer.predict(["a b"], [None])
+
+
+def test_only_the_default_model_gets_the_pinned_revision(random_nli_model, random_scorer):
+    from capqa.constants import DEFAULT_NLI_REVISION
+
+    assert NLIScorer(random_nli_model, device="cpu").revision is None
+    assert DEFAULT_NLI_REVISION not in str(random_scorer.revision)

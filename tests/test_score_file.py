@@ -66,3 +66,46 @@ def test_text_is_read_as_written(tmp_path):
     path.write_text('{"answer": "None", "gold": "NA"}\n{"answer": "1e3", "gold": "Zürich"}\n', encoding="utf-8")
     table = read_table(path)
     assert list(table["answer"]) == ["None", "1e3"] and list(table["gold"]) == ["NA", "Zürich"]
+
+
+def score_args(input_path, out, nli_model, *extra):
+    return ["score", str(input_path), "--out", str(out), "--question-column", "", "--gold-column", "premise",
+            "--answer-column", "hypothesis", "--nli-model", nli_model, "--device", "cpu", *extra]
+
+
+def test_resuming_with_other_columns_is_refused(statement_rows, random_nli_model, tmp_path):
+    out = tmp_path / "scored.csv"
+    assert cli_main(score_args(statement_rows, out, random_nli_model, "--variant", "plus")) == 0
+    scored = pd.read_csv(out, dtype=str, keep_default_na=False)
+    scored.head(5).to_csv(out, index=False)  # as if the job had stopped after 5 rows
+    with pytest.raises(ValueError, match="holds other columns than this job writes"):
+        cli_main(score_args(statement_rows, out, random_nli_model, "--variant", "cap"))
+    assert cli_main(score_args(statement_rows, out, random_nli_model, "--variant", "plus")) == 0
+    resumed = pd.read_csv(out, dtype=str, keep_default_na=False)
+    assert list(resumed.columns) == list(scored.columns) and len(resumed) == len(scored)
+    # Resumed rows ran in other batches: equal up to float rounding (see the determinism test).
+    np.testing.assert_allclose(resumed["cap_plus"].astype(float), scored["cap_plus"].astype(float), atol=1e-6)
+
+
+def test_an_empty_output_file_and_a_new_folder_start_a_new_job(statement_rows, random_nli_model, tmp_path):
+    empty = tmp_path / "empty.csv"
+    empty.touch()
+    assert cli_main(score_args(statement_rows, empty, random_nli_model)) == 0
+    assert len(pd.read_csv(empty)) == 30
+    nested = tmp_path / "new" / "folder" / "scored.csv"
+    assert cli_main(score_args(statement_rows, nested, random_nli_model)) == 0 and nested.exists()
+
+
+def test_bad_job_settings_fail_before_scoring(statement_rows, random_nli_model, tmp_path):
+    with pytest.raises(ValueError, match="`--chunk-size` must be a positive integer"):
+        cli_main(score_args(statement_rows, tmp_path / "a.csv", random_nli_model, "--chunk-size", "0"))
+    split = tmp_path / "split.csv"
+    pd.DataFrame({"premise": ["Sofia is a city.|", "A dog."], "hypothesis": ["Burgas is a city.", "A cat."]}
+                 ).to_csv(split, index=False)
+    with pytest.raises(ValueError, match=r"`premise\[0\]\[1\]` is an empty string"):
+        cli_main(score_args(split, tmp_path / "b.csv", random_nli_model, "--gold-separator", "|"))
+    scored_before = tmp_path / "scored_before.csv"
+    pd.DataFrame({"premise": ["A dog."], "hypothesis": ["A cat."], "cap": ["0.5"]}).to_csv(scored_before, index=False)
+    with pytest.raises(ValueError, match="already has column\\(s\\) 'cap'"):
+        cli_main(score_args(scored_before, tmp_path / "c.csv", random_nli_model))
+    assert not any((tmp_path / name).exists() and (tmp_path / name).stat().st_size for name in ("a.csv", "b.csv", "c.csv"))
