@@ -316,6 +316,10 @@ def check_inputs(scores, labels, severity=None, hard_pairs=None,
                  scores_name="scores", labels_name="labels"):
     """Validated (ScoreOrder, hard_pairs); errors name the argument and what was expected."""
     rows = prepare_labels(labels, severity, labels_name)
+    if len(set(rows.class_severity)) < 2:
+        # Nothing is comparable: every statistic would be NaN.
+        raise ValueError(f"`{labels_name}` must hold classes of at least two different severities; "
+                         f"it holds only {', '.join(rows.classes)}")
     hard_pairs = check_hard_pairs(hard_pairs, check_severity(severity))
     return ScoreOrder(prepare_scores(scores, rows.n_rows, scores_name, labels_name), rows), hard_pairs
 

@@ -273,7 +273,9 @@ def test_overriding_the_papers_severities_changes_the_comparisons():
     severity = dict(SEVERITY, partial=6)
     scores, labels = [0.9, 0.2], ["exact", "partial"]
     assert mono.monotonicity_report(scores, labels)["comparable_pairs"] == 1
-    assert mono.monotonicity_report(scores, labels, severity)["comparable_pairs"] == 0
+    # With partial as correct as exact nothing is comparable: refused rather than all NaN.
+    with pytest.raises(ValueError, match="at least two different severities; it holds only exact, partial"):
+        mono.monotonicity_report(scores, labels, severity)
 
 
 @pytest.mark.parametrize("scores, labels, error, words", [
