@@ -20,7 +20,6 @@ import argparse
 import sys
 from pathlib import Path
 
-import pandas as pd
 import torch
 from accelerate import PartialState
 from accelerate.utils import gather_object
@@ -28,7 +27,9 @@ from accelerate.utils import gather_object
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
 from capqa.metric_options import MetricOptions  # noqa: E402
+from capqa.score_file import split_golds  # noqa: E402
 from capqa.scorer import validate_inputs  # noqa: E402
+from capqa.tables import read_table  # noqa: E402
 
 
 def parse_args(argv=None):
@@ -50,8 +51,8 @@ def parse_args(argv=None):
 
 
 def read_examples(args):
-    frame = pd.read_csv(args.input, keep_default_na=False)
-    golds = [cell.split(args.gold_separator) if args.gold_separator else [cell] for cell in frame[args.gold_column]]
+    frame = read_table(args.input)  # text as written: "007" stays "007", "None" stays "None"
+    golds = split_golds(frame[args.gold_column], args.gold_separator)
     questions = None if args.no_questions else list(frame[args.question_column])
     predictions, golds, questions = validate_inputs(list(frame[args.prediction_column]), golds, questions)
     return frame, predictions, golds, questions

@@ -49,6 +49,9 @@ class MetricOptions:
         if self.score_cache_dir is not None:
             check_folder(self.score_cache_dir, "score_cache_dir")
         self.quantize = check_bool(self.quantize, "quantize")
+        if self.quantize and resolve_device(self.device).type != "cpu":
+            raise ValueError(f"`quantize=True` is CPU dynamic int8 quantisation, but `device` {self.device!r} "
+                             f"resolves to a GPU here; pass device='cpu' or quantize=False")
         self.variant = check_variant(self.variant)
 
     def build_scorer(self):
