@@ -66,6 +66,10 @@ def test_text_is_read_as_written(tmp_path):
     path.write_text('{"answer": "None", "gold": "NA"}\n{"answer": "1e3", "gold": "Zürich"}\n', encoding="utf-8")
     table = read_table(path)
     assert list(table["answer"]) == ["None", "1e3"] and list(table["gold"]) == ["NA", "Zürich"]
+    numeric = tmp_path / "numeric.jsonl"
+    numeric.write_text('{"answer": "a", "gold": "b"}\n{"answer": 1e3, "gold": "c"}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="line 2, column 'answer': expected a string, got float"):
+        read_table(numeric)
 
 
 def score_args(input_path, out, nli_model, *extra):
