@@ -72,6 +72,12 @@ def padding_batches(lengths, batch_size, max_tokens=None):
     return batches
 
 
+def batched_features(encoded, batch_size, max_tokens=None):
+    """A tokenizer's output split per input, and the length-sorted batches they run in."""
+    features = [dict(zip(encoded.keys(), values)) for values in zip(*encoded.values())]
+    return features, padding_batches([len(f["input_ids"]) for f in features], batch_size, max_tokens)
+
+
 class NLIScorer:
     """Probabilities of entailment, neutral and contradiction for (premise, hypothesis) pairs.
 
@@ -128,9 +134,7 @@ class NLIScorer:
         """Tokenised features of ``pairs`` and the batches (lists of positions) they run in."""
         encoded = self.tokenizer([p for p, _ in pairs], [h for _, h in pairs],
                                  truncation=True, max_length=self.max_length)
-        features = [{key: encoded[key][i] for key in encoded.keys()} for i in range(len(pairs))]
-        batches = padding_batches([len(f["input_ids"]) for f in features], self.batch_size, self.max_tokens)
-        return features, batches
+        return batched_features(encoded, self.batch_size, self.max_tokens)
 
     def _score_unique(self, pairs):
         scored = dict(self.cache.get(pairs)) if self.cache is not None else {}

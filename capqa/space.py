@@ -26,7 +26,7 @@ import pandas as pd
 from capqa.constants import (ALPHA, CITATION, CLASS_DEFINITIONS, DEFAULT_NLI_MODEL, HARD_PAIRS, LABELS,
                              NEUTRAL_WEIGHT, NLI_LABELS, RULES, SEVERITY, statement_model_id)
 from capqa.metric_options import MetricOptions
-from capqa.score_file import check_no_output_columns, score_table
+from capqa.score_file import check_no_output_columns, score_table, split_golds
 from capqa.tables import read_table, require_columns
 
 LOGGER = logging.getLogger(__name__)
@@ -376,7 +376,7 @@ def _check_file_request(table, question_column, gold_column, answer_column, labe
     except ValueError as error:
         raise gr.Error(f"The file: {error}") from None
     if separator:
-        pieces = table[gold_column].str.split(separator, regex=False)
+        pieces = split_golds(table[gold_column], separator)
         bad = np.flatnonzero([any(not piece.strip() for piece in cell) for cell in pieces])
         if bad.size:
             raise gr.Error(f"Row {bad[0] + 1}: splitting the gold answers on {separator!r} leaves an "

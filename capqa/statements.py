@@ -12,7 +12,7 @@ from tqdm.auto import tqdm
 from capqa.constants import (RULES, STATEMENT_MAX_INPUT_TOKENS, STATEMENT_MAX_NEW_TOKENS,
                              STATEMENT_NUM_BEAMS, STATEMENT_TEMPLATE, statement_model_id)
 from capqa.devices import inference_dtype, resolve_device
-from capqa.nli import load_pretrained, padding_batches
+from capqa.nli import batched_features, load_pretrained
 from capqa.validation import check_positive_int, check_same_length, check_text_list
 
 _WHITESPACE = re.compile(r"\s+")
@@ -76,8 +76,7 @@ class StatementGenerator:
     def _generate_unique(self, pairs):
         inputs = [statement_input(question, answer) for question, answer in pairs]
         encoded = self.tokenizer(inputs, truncation=True, max_length=self.max_input_tokens)
-        features = [{key: encoded[key][i] for key in encoded.keys()} for i in range(len(inputs))]
-        batches = padding_batches([len(f["input_ids"]) for f in features], self.batch_size)
+        features, batches = batched_features(encoded, self.batch_size)
         show = len(inputs) >= _PROGRESS_MIN_INPUTS if self.show_progress is None else self.show_progress
         statements = [None] * len(inputs)
         for batch in tqdm(batches, desc="statements", unit="batch", disable=not show):
