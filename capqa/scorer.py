@@ -7,6 +7,7 @@ Inputs are validated by the caller (``validate_inputs``), so the scorer works on
 import numpy as np
 
 from capqa.constants import ALPHA, NEUTRAL_WEIGHT, NLI_LABELS
+from capqa.features import answer_overlap
 from capqa.formula import cap_from_probabilities
 from capqa.validation import (check_references, check_same_length, check_text_list,
                               check_unit_interval)
@@ -60,22 +61,27 @@ class CAPScorer:
         best_rows = _best_row_per_example(cap_rows, example_of_row, len(predictions))
         scores = cap_rows[best_rows]
         result = {"cap": float(scores.mean()), "scores": scores.tolist()}
+        # CAP+ and the relation also use BLEU and ROUGE-L of the answer texts, computed exactly
+        # as in the data their parameters were fitted on; at most once per row.
+        overlap = None
         if self.variant == "plus":
             from capqa.calibration import cap_plus
 
+            overlap = answer_overlap(gold_rows, prediction_rows)
             # Like CAP, CAP+ takes the gold answer that scores best.
-            plus_rows = cap_plus(*_calibration_inputs(gold_rows, prediction_rows, forward_probs, reverse_probs))
+            plus_rows = cap_plus(forward_probs, reverse_probs, *overlap)
             plus_scores = plus_rows[_best_row_per_example(plus_rows, example_of_row, len(predictions))]
             result["mean_cap_plus"] = float(plus_scores.mean())
             result["cap_plus"] = plus_scores.tolist()
         if return_details:
-            result.update(self._details(best_rows, example_of_row, premises, hypotheses,
-                                        forward, reverse, forward_probs, reverse_probs))
             from capqa.calibration import diagnose_relation
 
+            result.update(self._details(best_rows, example_of_row, premises, hypotheses,
+                                        forward, reverse, forward_probs, reverse_probs))
+            best_overlap = ([values[best_rows] for values in overlap] if overlap is not None
+                            else answer_overlap([gold_rows[row] for row in best_rows], predictions))
             # Why the answer scored as it did, against the gold that counted.
-            result["relation"] = diagnose_relation(*_calibration_inputs(
-                [gold_rows[row] for row in best_rows], predictions, forward_probs[best_rows], reverse_probs[best_rows]))
+            result["relation"] = diagnose_relation(forward_probs[best_rows], reverse_probs[best_rows], *best_overlap)
         return result
 
     def _statements(self, gold_rows, prediction_rows, questions, example_of_row):
@@ -108,18 +114,6 @@ def check_variant(variant):
     if variant not in VARIANTS:
         raise ValueError(f"`variant` must be one of {', '.join(map(repr, VARIANTS))}, got {variant!r}")
     return variant
-
-
-def _calibration_inputs(golds, predictions, forward_probs, reverse_probs):
-    """The arguments of capqa.calibration's CAP+ and relation diagnosis.
-
-    Besides the NLI probabilities they use BLEU and ROUGE-L between the gold and the predicted
-    answer texts, computed exactly as in the data the parameters were fitted on.
-    """
-    from capqa.features import answer_overlap
-
-    bleu, rouge_l = answer_overlap(golds, predictions)
-    return forward_probs, reverse_probs, bleu, rouge_l
 
 
 def _best_row_per_example(cap_rows, example_of_row, n_examples):
