@@ -5,7 +5,7 @@ from typing import Optional
 
 from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEUTRAL_WEIGHT,
                              NLI_MAX_LENGTH)
-from capqa.devices import resolve_device
+from capqa.devices import inference_dtype, resolve_device
 from capqa.scorer import CAPScorer, check_variant, validate_inputs
 from capqa.validation import check_bool, check_folder, check_positive_int, check_unit_interval
 
@@ -27,6 +27,7 @@ class MetricOptions:
     # NLI probabilities cached on disk (capqa.cache); not evaluate's own ``cache_dir``.
     score_cache_dir: Optional[str] = None
     quantize: bool = False
+    precision: str = "auto"
     variant: str = "cap"
 
     def __post_init__(self):
@@ -45,13 +46,17 @@ class MetricOptions:
         self.max_length = check_positive_int(self.max_length, "max_length")
         if self.max_tokens is not None:
             self.max_tokens = check_positive_int(self.max_tokens, "max_tokens")
-        resolve_device(self.device)
+        device = resolve_device(self.device)
+        inference_dtype(device, self.precision)  # refuses unknown names and fp16 on CPU now
         if self.score_cache_dir is not None:
             check_folder(self.score_cache_dir, "score_cache_dir")
         self.quantize = check_bool(self.quantize, "quantize")
-        if self.quantize and resolve_device(self.device).type != "cpu":
+        if self.quantize and device.type != "cpu":
             raise ValueError(f"`quantize=True` is CPU dynamic int8 quantisation, but `device` {self.device!r} "
                              f"resolves to a GPU here; pass device='cpu' or quantize=False")
+        if self.quantize and self.precision not in ("auto", "float32"):
+            raise ValueError(f"`quantize=True` quantises a float32 model; `precision` {self.precision!r} cannot be "
+                             f"combined with it (use precision='auto' or 'float32')")
         self.variant = check_variant(self.variant)
 
     def build_scorer(self):
@@ -59,7 +64,8 @@ class MetricOptions:
         from capqa.statements import StatementGenerator
 
         nli = NLIScorer(self.nli_model, self.nli_revision, device=self.device, batch_size=self.batch_size,
-                        max_length=self.max_length, max_tokens=self.max_tokens, quantize=self.quantize)
+                        max_length=self.max_length, max_tokens=self.max_tokens, quantize=self.quantize,
+                        precision=self.precision)
         if self.score_cache_dir is not None:
             from capqa.cache import ScoreCache
 
