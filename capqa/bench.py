@@ -1,13 +1,15 @@
 """``python -m capqa bench``: the NLI engine against a straightforward scorer, side by side.
 
 Both score CAP's workload, the forward (premise -> hypothesis) and reverse pairs of the real
-statement pairs in ../shared/data/cap_correctness_sample.csv, with the same model object (same
-weights, dtype, threads and batch size), so the only difference is how the work is organised:
+statement pairs in ../shared/data/cap_correctness_sample.csv, with the same model (same weights,
+dtype, threads and batch size), so the only difference is how the work is done:
 
 - the reference scores pairs in input order, in fixed batches, the forward pass then the reverse
-  pass, each batch padded to its longest pair, nothing de-duplicated (a first implementation);
+  pass, each batch padded to its longest pair, nothing de-duplicated, with transformers' model
+  exactly as ``from_pretrained`` returns it (a first implementation);
 - the engine (``capqa.nli.NLIScorer``) scores each distinct pair once, forward and reverse in one
-  call, in batches of similar length (optionally under a token budget).
+  call, in batches of similar length (optionally under a token budget), with DeBERTa's relative
+  attention computed over the positions each batch uses (``capqa.relative_attention``).
 
 The model is ``cross-encoder/nli-deberta-v3-large``'s architecture (or a small/tiny one) with
 random weights, built offline; the tokenizer is a byte-level BPE trained on the sample's own
@@ -76,9 +78,14 @@ class ReferenceScorer:
     fixed batches in input order), to separate what de-duplication and length ordering bring.
     """
 
-    def __init__(self, engine, dedup=False):
-        # The engine's own model, tokenizer and settings: nothing differs but the organisation.
-        self.model, self.tokenizer = engine.model, engine.tokenizer
+    def __init__(self, engine, folder, dedup=False):
+        from transformers import AutoModelForSequenceClassification
+
+        # The engine's weights, dtype, tokenizer and settings, in a model of its own: the engine
+        # changes its model's attention code, the reference keeps transformers' own.
+        self.model = AutoModelForSequenceClassification.from_pretrained(
+            folder, dtype=next(engine.model.parameters()).dtype).to(engine.device).eval()
+        self.tokenizer = engine.tokenizer
         self.label_indices, self.device = engine.label_indices, engine.device
         self.batch_size, self.max_length = engine.batch_size, engine.max_length
         self.dedup = dedup
@@ -247,7 +254,7 @@ def statement_throughput(frame, models_dir, device, model_limit=STATEMENT_MODEL_
 
 # --- The command ------------------------------------------------------------------------------------
 
-def benchmark(size="small", rows=None, runs=3, batch_size=32, max_tokens=None, quantize=False,
+def benchmark(size="small", rows=None, runs=3, batch_size=32, max_tokens=None, quantize=False, bf16=False,
               device="auto", models_dir=None, statements=True, ablation=False, data=SAMPLE_CSV):
     """Run the benchmark; return a JSON-able dict of settings, machine and figures."""
     from capqa.nli import NLIScorer
@@ -258,7 +265,8 @@ def benchmark(size="small", rows=None, runs=3, batch_size=32, max_tokens=None, q
     # The tokenizer learns from all the sample's statements, whatever subset is timed.
     folder = build_bench_model(models_dir, list(corpus["premise"]) + list(corpus["hypothesis"]), size)
     engine = NLIScorer(folder, device=device, batch_size=batch_size, show_progress=False)
-    scorers, plans = build_scorers(engine, folder, premises, hypotheses, max_tokens, quantize, ablation)
+    variants = dict(max_tokens=max_tokens, quantize=quantize, bf16=bf16, ablation=ablation)
+    scorers, plans = build_scorers(engine, folder, premises, hypotheses, **variants)
     engine.predict(premises[:2], hypotheses[:2])  # warm-up: first-call allocations count for neither
     figures, outputs = run_scorers(scorers, runs, engine.device, 2 * len(premises))
     for name, (fraction, computed) in plans.items():
@@ -267,7 +275,7 @@ def benchmark(size="small", rows=None, runs=3, batch_size=32, max_tokens=None, q
         "machine": machine_description(engine.device), "model_size": size, "precision": engine.precision,
         "rows": len(frame), "pairs": 2 * len(premises),
         "distinct_pairs": len(set(zip(premises + hypotheses, hypotheses + premises))),
-        "runs": runs, "batch_size": batch_size,
+        "runs": runs, "batch_size": batch_size, "compact_attention": engine.compact_attention,
         "tokenizer": f"byte-level BPE, vocab {BENCH_VOCAB_SIZE}, trained on the sample",
         "scorers": figures, **comparisons(figures, outputs),
     }
@@ -276,27 +284,32 @@ def benchmark(size="small", rows=None, runs=3, batch_size=32, max_tokens=None, q
     return result
 
 
-def build_scorers(engine, folder, premises, hypotheses, max_tokens, quantize, ablation):
+def build_scorers(engine, folder, premises, hypotheses, max_tokens=None, quantize=False, bf16=False,
+                  ablation=False):
     """{name: function scoring the workload} and {name: (padding fraction, tokens computed)}."""
     from capqa.nli import NLIScorer
 
     def engine_like(scorer):
         return lambda: scorer.predict(premises + hypotheses, hypotheses + premises)
 
-    variants = [ReferenceScorer(engine)] + ([ReferenceScorer(engine, dedup=True)] if ablation else [])
+    references = [ReferenceScorer(engine, folder)] + ([ReferenceScorer(engine, folder, dedup=True)] if ablation else [])
     scorers, plans = {}, {}
-    for reference, name in zip(variants, ("reference", "reference + dedup")):
+    for reference, name in zip(references, ("reference", "reference + dedup")):
         scorers[name] = functools.partial(reference.cap_probabilities, premises, hypotheses)
         plans[name] = reference_plan(engine, reference, premises, hypotheses)
+    variant = functools.partial(NLIScorer, folder, device=engine.device, batch_size=engine.batch_size,
+                                show_progress=False)
     engines = {"engine": engine}
+    if ablation:
+        engines["engine, stock attention"] = variant(compact_attention=False)
     if max_tokens is not None:
-        engines[f"engine, max_tokens={max_tokens}"] = NLIScorer(
-            folder, device=engine.device, batch_size=engine.batch_size, max_tokens=max_tokens, show_progress=False)
+        engines[f"engine, max_tokens={max_tokens}"] = variant(max_tokens=max_tokens)
     if quantize:
         if engine.device.type != "cpu":
             raise ValueError("`quantize` times CPU dynamic int8 against the CPU engine; run the benchmark with device='cpu'")
-        engines["engine, int8"] = NLIScorer(folder, device="cpu", batch_size=engine.batch_size, max_tokens=max_tokens,
-                                            quantize=True, show_progress=False)
+        engines["engine, int8"] = variant(max_tokens=max_tokens, quantize=True)
+    if bf16:
+        engines["engine, bf16"] = variant(max_tokens=max_tokens, precision="bfloat16")
     for name, scorer in engines.items():
         scorers[name] = engine_like(scorer)
         plans[name] = engine_plan(scorer, premises, hypotheses)
@@ -312,10 +325,14 @@ def comparisons(figures, outputs):
                             in zip(figures["reference"]["seconds"], figures["engine"]["seconds"])],
         "max_abs_probability_difference": float(np.abs(outputs["engine"] - outputs["reference"]).max()),
     }
-    if "engine, int8" in figures:
-        compared["int8_speedup_over_engine"] = (figures["engine, int8"]["pairs_per_second"]
-                                                / figures["engine"]["pairs_per_second"])
-        compared["int8_largest_cap_difference"] = largest_cap_difference(outputs["engine, int8"], outputs["engine"])
+    for short in ("int8", "bf16"):
+        name = f"engine, {short}"
+        if name in figures:
+            compared[f"{short}_speedup_over_engine"] = (figures[name]["pairs_per_second"]
+                                                        / figures["engine"]["pairs_per_second"])
+            compared[f"{short}_speedup_over_reference"] = (figures[name]["pairs_per_second"]
+                                                           / figures["reference"]["pairs_per_second"])
+            compared[f"{short}_largest_cap_difference"] = largest_cap_difference(outputs[name], outputs["engine"])
     return compared
 
 
@@ -334,7 +351,9 @@ def print_report(result):
     machine = result["machine"]
     print(f"\nmachine: {machine['cpu']}, {machine['cores']} cores, {machine['memory_gib']} GiB, "
           f"torch {machine['torch']} ({machine['torch_threads']} threads), device {machine['device']}")
-    print(f"model: DeBERTa-v2 '{result['model_size']}' config, random weights, {result['precision']}; "
+    attention = "compact" if result["compact_attention"] else "stock"
+    print(f"model: DeBERTa-v2 '{result['model_size']}' config, random weights, {result['precision']}, "
+          f"engine attention {attention}; "
           f"tokenizer: {result['tokenizer']}")
     print(f"inputs: {result['rows']} rows -> {result['pairs']} directed pairs ({result['distinct_pairs']} distinct); "
           f"batch size {result['batch_size']}; median of {result['runs']} run(s)\n")
@@ -346,9 +365,12 @@ def print_report(result):
     print(f"\nengine / reference: {result['speedup']:.2f}x (ratio of medians; per run: {per_run}; "
           f"median {statistics.median(result['speedup_per_run']):.2f}x)   "
           f"max |probability difference|: {result['max_abs_probability_difference']:.2e}")
-    if "int8_speedup_over_engine" in result:
-        print(f"int8 / engine: {result['int8_speedup_over_engine']:.2f}x   largest CAP difference int8 vs float: "
-              f"{result['int8_largest_cap_difference']:.4f} (random weights: a numerical check only)")
+    for short in ("int8", "bf16"):
+        if f"{short}_speedup_over_engine" in result:
+            print(f"{short} / engine: {result[f'{short}_speedup_over_engine']:.2f}x   "
+                  f"{short} / reference: {result[f'{short}_speedup_over_reference']:.2f}x   "
+                  f"largest CAP difference {short} vs float32: {result[f'{short}_largest_cap_difference']:.4f} "
+                  f"(random weights: a numerical check only)")
     for name, figures in result.get("statements", {}).items():
         print(f"statements, {name}: {figures['statements_per_second']:.1f}/s ({figures['statements']} in {figures['seconds']:.1f} s)")
 
@@ -383,8 +405,10 @@ def main(argv=None):
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--max-tokens", type=int, default=None, help="also time the engine under this token budget")
     parser.add_argument("--quantize", action="store_true", help="also time the engine with CPU dynamic int8")
+    parser.add_argument("--bf16", action="store_true", help="also time the engine with precision='bfloat16'")
     parser.add_argument("--ablation", action="store_true",
-                        help="also time the reference with de-duplication only (what length ordering adds)")
+                        help="also time the reference with de-duplication only and the engine with "
+                             "transformers' own attention (what each step adds)")
     parser.add_argument("--threads", type=int, default=None, help="torch.set_num_threads (default: torch's)")
     parser.add_argument("--device", default="auto")
     parser.add_argument("--models-dir", default=None, help="where the random models are saved (reused)")
@@ -396,7 +420,7 @@ def main(argv=None):
     if args.threads is not None:
         torch.set_num_threads(check_positive_int(args.threads, "--threads"))
     result = benchmark(size=args.size, rows=args.rows, runs=check_positive_int(args.runs, "--runs"),
-                       batch_size=args.batch_size, max_tokens=args.max_tokens, quantize=args.quantize,
+                       batch_size=args.batch_size, max_tokens=args.max_tokens, quantize=args.quantize, bf16=args.bf16,
                        device=args.device, models_dir=args.models_dir, statements=not args.no_statements, ablation=args.ablation,
                        data=args.data)
     print_report(result)
