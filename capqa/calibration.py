@@ -43,6 +43,9 @@ OVERLAP_COLUMNS = ("bleu", "rouge_l")
 # The published probabilities never go below 2e-6; clipping there keeps a model that is
 # surer than anything in the fitting data from pushing the quadratic terms out of range.
 EPSILON = 1e-6
+# How far a row of three probabilities may sum from 1: the published rows are within 2e-7, and
+# rounding to 4 decimals moves a sum by at most 1.5e-4.
+PROBABILITY_SUM_TOLERANCE = 1e-3
 
 # The five groups of the issue, most correct first; each class belongs to exactly one.
 RELATION_GROUPS = {
@@ -83,6 +86,12 @@ def _check_probabilities(values, name):
                          f"got shape {array.shape}")
     if not np.all(np.isfinite(array)) or array.min(initial=0) < 0 or array.max(initial=0) > 1:
         raise ValueError(f"`{name}` must hold probabilities in [0, 1]")
+    # Each row is one softmax; rounded inputs (e.g. 4 decimals) are still well within this.
+    deviation = np.abs(array.sum(axis=1) - 1.0)
+    if deviation.size and deviation.max() > PROBABILITY_SUM_TOLERANCE:
+        row = int(deviation.argmax())
+        raise ValueError(f"`{name}` rows must sum to 1 (entailment + neutral + contradiction); "
+                         f"row {row} sums to {array[row].sum():.6g}")
     return array
 
 

@@ -57,6 +57,10 @@ def check_hard_pairs(hard_pairs, severity):
         if len(pair) != 2 or any(label not in severity for label in pair):
             raise ValueError(f"`hard_pairs` entries must be (better, worse) pairs of labels from "
                              f"{sorted(severity)}, got {pair!r}")
+        better, worse = pair
+        if severity[better] <= severity[worse]:
+            raise ValueError(f"`hard_pairs` entries must be (better, worse) pairs, but {better!r} (severity "
+                             f"{severity[better]:g}) is not above {worse!r} (severity {severity[worse]:g}) in {pair!r}")
     return pairs
 
 

@@ -298,6 +298,8 @@ def test_bad_input_is_refused_with_a_clear_error(scores, labels, error, words):
     ({"a": float("nan")}, None, "finite number"),
     ([("a", 1)], None, "`severity` must be a non-empty dict"),
     (None, [("exact", "nonsense")], "`hard_pairs` entries"),
+    (None, [("partial", "equivalent")], "'partial' (severity 4) is not above 'equivalent' (severity 6)"),
+    (None, [("exact", "equivalent")], "is not above"),
 ])
 def test_bad_options_are_refused(severity, hard_pairs, words):
     with pytest.raises((TypeError, ValueError)) as raised:

@@ -115,6 +115,8 @@ def test_a_clear_contradiction_and_a_clear_match_are_diagnosed_as_such():
     ({"probabilities_forward": [[0.5, 0.5]]}, ValueError, "probabilities_forward"),
     ({"probabilities_reverse": [[0.5, 0.5, 0.5], [0.1, 0.1, 0.8]]}, ValueError, "probabilities_reverse"),
     ({"probabilities_forward": [[1.2, 0.0, -0.2]]}, ValueError, "probabilities_forward"),
+    ({"probabilities_forward": [[0.6, 0.3, 0.3]]}, ValueError, "`probabilities_forward` rows must sum to 1"),
+    ({"probabilities_reverse": [[0.2, 0.2, 0.2]]}, ValueError, "`probabilities_reverse` rows must sum to 1"),
     ({"bleu": [1.5]}, ValueError, "bleu"),
     ({"rouge_l": [0.2, 0.3]}, ValueError, "rouge_l"),
     ({"bleu": ["high"]}, TypeError, "bleu"),
@@ -124,6 +126,11 @@ def test_input_errors_name_the_argument(change, error, name):
                  "bleu": [0.2], "rouge_l": [0.4], **change}
     with pytest.raises(error, match=name):
         calibration.cap_plus(**arguments)
+
+
+def test_probabilities_rounded_to_four_decimals_are_accepted():
+    rounded = [[0.3333, 0.3333, 0.3333]]  # sums to 0.9999
+    assert 0 <= calibration.cap_plus(rounded, rounded, [0.5], [0.5])[0] <= 1
 
 
 # --- Fitting -----------------------------------------------------------------------------------
