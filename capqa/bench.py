@@ -387,6 +387,7 @@ def plot(result, path):
     axis.barh(names, rates, color=["#999999"] + ["#3b75af"] * (len(names) - 1))
     for y, rate in enumerate(rates):
         axis.text(rate, y, f" {rate:.1f}", va="center")
+    axis.set_xlim(0, max(rates) * 1.15)  # room for the figures at the bars' ends
     axis.invert_yaxis()
     axis.set_xlabel("directed NLI pairs per second (median)")
     axis.set_title(f"CAP NLI engine, DeBERTa-v2 {result['model_size']}, {result['pairs']} pairs, "
