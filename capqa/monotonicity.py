@@ -12,6 +12,7 @@ AUC = (wins + ties / 2) / pairs. Scores are rounded to ``COMPARISON_DECIMALS`` f
 """
 
 import numbers
+import warnings
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -278,8 +279,15 @@ def class_pair_records(order, hard_pairs=None):
 def correlation_record(order):
     """Spearman, Kendall tau-b (scipy, with p-values) and the exact pair counts."""
     severity = order.rows.class_severity[order.rows.class_index]
-    spearman = stats.spearmanr(order.scores, severity)
-    kendall = stats.kendalltau(order.scores, severity)
+    with warnings.catch_warnings():
+        # scipy's own warning does not say which input; ours below does.
+        warnings.simplefilter("ignore", stats.ConstantInputWarning)
+        spearman = stats.spearmanr(order.scores, severity)
+        kendall = stats.kendalltau(order.scores, severity)
+    if np.ptp(order.scores) == 0:
+        warnings.warn("`scores` are all equal (after rounding to 10 decimals): Spearman and Kendall "
+                      "are undefined and reported as NaN; pair counts count every pair as a tie",
+                      RuntimeWarning, stacklevel=2)
     overall = overall_statistics(order.point_tables, order.rows)
     return {
         "n": order.rows.n_rows,

@@ -3,6 +3,7 @@ force on small data, input errors, the evaluate module, the command and the plot
 
 import itertools
 import json
+import math
 import os
 
 import evaluate
@@ -236,8 +237,10 @@ def test_the_same_seed_gives_the_same_bootstrap_and_metrics_share_resamples():
 
 
 def test_scores_are_rounded_to_ten_decimals_before_comparison():
-    result = mono.monotonicity_report([0.5 + 1e-12, 0.5], ["exact", "invalid"])
+    with pytest.warns(RuntimeWarning, match="`scores` are all equal"):
+        result = mono.monotonicity_report([0.5 + 1e-12, 0.5], ["exact", "invalid"])
     assert (result["wins"], result["ties"]) == (0, 1)
+    assert math.isnan(result["spearman"]) and math.isnan(result["kendall"])
     result = mono.monotonicity_report([0.5 + 1e-9, 0.5], ["exact", "invalid"])
     assert (result["wins"], result["ties"]) == (1, 0)
 
