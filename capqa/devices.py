@@ -2,6 +2,8 @@
 
 import torch
 
+from capqa.validation import check_bool
+
 
 def resolve_device(device="auto"):
     """"auto" picks cuda, then mps, then cpu; anything else must name a usable torch device."""
@@ -50,3 +52,16 @@ def inference_dtype(device, precision="auto"):
     if precision == "bfloat16" and device.type == "cuda" and not torch.cuda.is_bf16_supported():
         raise ValueError("`precision='bfloat16'` is not supported by this GPU; use 'float16' or 'auto'")
     return PRECISIONS[precision]
+
+
+def check_quantize(quantize, device, dtype):
+    """``quantize`` (CPU dynamic int8) as a bool, refused where it cannot run: on a GPU, or on a
+    model asked for in another precision than float32."""
+    quantize = check_bool(quantize, "quantize")
+    if quantize and device.type != "cpu":
+        raise ValueError(f"`quantize=True` is CPU dynamic int8 quantisation, but the device is {device.type!r}; "
+                         f"use device='cpu' or quantize=False (GPUs run in bf16/fp16 already)")
+    if quantize and dtype != torch.float32:
+        raise ValueError(f"`quantize=True` quantises a float32 model, but `precision` asks for {dtype}; "
+                         f"use precision='float32' (or 'auto') with quantize=True")
+    return quantize

@@ -5,9 +5,9 @@ from typing import Optional
 
 from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEUTRAL_WEIGHT,
                              NLI_MAX_LENGTH)
-from capqa.devices import inference_dtype, resolve_device
+from capqa.devices import check_quantize, inference_dtype, resolve_device
 from capqa.scorer import CAPScorer, check_variant, validate_inputs
-from capqa.validation import check_bool, check_folder, check_positive_int, check_unit_interval
+from capqa.validation import check_folder, check_positive_int, check_unit_interval
 
 
 @dataclass
@@ -47,16 +47,10 @@ class MetricOptions:
         if self.max_tokens is not None:
             self.max_tokens = check_positive_int(self.max_tokens, "max_tokens")
         device = resolve_device(self.device)
-        inference_dtype(device, self.precision)  # refuses unknown names and fp16 on CPU now
+        # The engine's own checks, run now so that a bad option fails at load time.
+        self.quantize = check_quantize(self.quantize, device, inference_dtype(device, self.precision))
         if self.score_cache_dir is not None:
             check_folder(self.score_cache_dir, "score_cache_dir")
-        self.quantize = check_bool(self.quantize, "quantize")
-        if self.quantize and device.type != "cpu":
-            raise ValueError(f"`quantize=True` is CPU dynamic int8 quantisation, but `device` {self.device!r} "
-                             f"resolves to a GPU here; pass device='cpu' or quantize=False")
-        if self.quantize and self.precision not in ("auto", "float32"):
-            raise ValueError(f"`quantize=True` quantises a float32 model; `precision` {self.precision!r} cannot be "
-                             f"combined with it (use precision='auto' or 'float32')")
         self.variant = check_variant(self.variant)
 
     def build_scorer(self):

@@ -20,7 +20,7 @@ import torch
 from tqdm.auto import tqdm
 
 from capqa.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NLI_LABELS, NLI_MAX_LENGTH
-from capqa.devices import inference_dtype, resolve_device
+from capqa.devices import check_quantize, inference_dtype, resolve_device
 from capqa.relative_attention import compact_relative_attention
 from capqa.validation import check_bool, check_positive_int, check_same_length, check_text_list
 
@@ -112,7 +112,7 @@ class NLIScorer:
         self.cache = cache
         self.tokenizer = load_pretrained(AutoTokenizer, self.model_name, revision, "NLI tokenizer")
         dtype = inference_dtype(self.device, precision)
-        self.quantize = _check_quantize(quantize, self.device, dtype)
+        self.quantize = check_quantize(quantize, self.device, dtype)
         self.model = load_pretrained(AutoModelForSequenceClassification, self.model_name, revision,
                                      "NLI model", dtype=dtype)
         self.model.to(self.device).eval()
@@ -166,17 +166,6 @@ class NLIScorer:
         logits = self.model(**inputs).logits.float()
         probabilities = torch.softmax(logits, dim=-1)[:, self.label_indices]
         return probabilities.double().cpu().numpy()
-
-
-def _check_quantize(quantize, device, dtype):
-    quantize = check_bool(quantize, "quantize")
-    if quantize and device.type != "cpu":
-        raise ValueError(f"`quantize=True` is CPU dynamic int8 quantisation, but the device is {device.type!r}; "
-                         f"use device='cpu' or quantize=False (GPUs run in bf16/fp16 already)")
-    if quantize and dtype != torch.float32:
-        raise ValueError(f"`quantize=True` quantises a float32 model, but `precision` asks for {dtype}; "
-                         f"use precision='float32' (or 'auto') with quantize=True")
-    return quantize
 
 
 def quantize_linear_layers(model):

@@ -13,6 +13,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from capqa.constants import ALPHA, NEUTRAL_WEIGHT
+from capqa.devices import PRECISIONS
 from capqa.metric_options import MetricOptions
 from capqa.tables import read_table, require_columns
 from capqa.validation import check_positive_int, check_references, check_text_list
@@ -39,7 +40,7 @@ def build_parser():
     parser.add_argument("--neutral-weight", type=float, default=NEUTRAL_WEIGHT)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--device", default="auto")
-    parser.add_argument("--precision", choices=("auto", "float32", "bfloat16", "float16"), default="auto",
+    parser.add_argument("--precision", choices=("auto", *PRECISIONS), default="auto",
                         help="NLI dtype: 'auto' = bf16 on CUDA, float32 on CPU; 'bfloat16' is ~2x faster on AMX CPUs")
     parser.add_argument("--quantize", action="store_true", help="CPU dynamic int8 NLI model (faster, ~1e-3 off)")
     parser.add_argument("--max-tokens", type=int, default=None, help="token budget per NLI batch")
