@@ -78,14 +78,10 @@ class ReferenceScorer:
     fixed batches in input order), to separate what de-duplication and length ordering bring.
     """
 
-    def __init__(self, engine, folder, dedup=False):
-        from transformers import AutoModelForSequenceClassification
-
-        # The engine's weights, dtype, tokenizer and settings, in a model of its own: the engine
-        # changes its model's attention code, the reference keeps transformers' own.
-        self.model = AutoModelForSequenceClassification.from_pretrained(
-            folder, dtype=next(engine.model.parameters()).dtype).to(engine.device).eval()
-        self.tokenizer = engine.tokenizer
+    def __init__(self, engine, model, dedup=False):
+        # The engine's tokenizer and settings; ``model`` has the engine's weights and dtype with
+        # transformers' own attention code (``stock_model``), shared by all reference variants.
+        self.model, self.tokenizer = model, engine.tokenizer
         self.label_indices, self.device = engine.label_indices, engine.device
         self.batch_size, self.max_length = engine.batch_size, engine.max_length
         self.dedup = dedup
@@ -284,6 +280,15 @@ def benchmark(size="small", rows=None, runs=3, batch_size=32, max_tokens=None, q
     return result
 
 
+def stock_model(engine, folder):
+    """The engine's weights and dtype in a model of its own, exactly as ``from_pretrained`` returns
+    it: the engine changes its model's attention code, the reference keeps transformers' own."""
+    from transformers import AutoModelForSequenceClassification
+
+    return AutoModelForSequenceClassification.from_pretrained(
+        folder, dtype=next(engine.model.parameters()).dtype).to(engine.device).eval()
+
+
 def build_scorers(engine, folder, premises, hypotheses, max_tokens=None, quantize=False, bf16=False,
                   ablation=False):
     """{name: function scoring the workload} and {name: (padding fraction, tokens computed)}."""
@@ -292,7 +297,8 @@ def build_scorers(engine, folder, premises, hypotheses, max_tokens=None, quantiz
     def engine_like(scorer):
         return lambda: scorer.predict(premises + hypotheses, hypotheses + premises)
 
-    references = [ReferenceScorer(engine, folder)] + ([ReferenceScorer(engine, folder, dedup=True)] if ablation else [])
+    stock = stock_model(engine, folder)
+    references = [ReferenceScorer(engine, stock)] + ([ReferenceScorer(engine, stock, dedup=True)] if ablation else [])
     scorers, plans = {}, {}
     for reference, name in zip(references, ("reference", "reference + dedup")):
         scorers[name] = functools.partial(reference.cap_probabilities, premises, hypotheses)
