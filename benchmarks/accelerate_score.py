@@ -6,7 +6,7 @@
 Each rank takes a contiguous shard of the rows, loads the models on its own device (bf16 on
 CUDA) and scores its shard; process 0 gathers the (row, score) lists of all ranks and writes the
 scores in input order. With ``--score-cache-dir`` on a shared disk every finished NLI batch is
-cached (capqa.cache, safe with many writers), so a job that is stopped and launched again only
+cached (capqa.engine.cache, safe with many writers), so a job that is stopped and launched again only
 scores what is missing. On CPU only (no GPU, or ``--cpu``), launch the ranks with
 ``torchrun --nproc_per_node 2 benchmarks/accelerate_score.py ...`` (``accelerate launch --cpu``
 starts a single process unless MPI is configured); the ranks then talk over gloo.

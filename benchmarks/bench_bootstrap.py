@@ -15,15 +15,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from capqa import monotonicity as mono
+from capqa.diagnostics import monotonicity as mono
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 METRICS = "cap,bleu,rouge_l,meteor,bertscore"
 
 
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scores", type=Path, default=SHARED_DATA / "paper_scores.csv")
+    parser.add_argument("--scores", type=Path, default=DATA_DIR / "paper_scores.csv")
     parser.add_argument("--split", default="test")
     parser.add_argument("--metrics", default=METRICS)
     parser.add_argument("--resamples", type=int, default=10_000, help="for the vectorised bootstrap")

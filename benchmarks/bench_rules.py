@@ -1,6 +1,6 @@
 """Benchmark of the rule-based statement converter (``statement_model="rules"``).
 
-Measures, on ../shared/data/cap_statements_sample.csv (the paper's CAP-Statements sample),
+Measures, on data/cap_statements_sample.csv (the paper's CAP-Statements sample),
 exact match (lower-cased, punctuation stripped) and token F1 against the gold ``statement``,
 per ``label_question_type`` and overall, beside the naive baseline (blank filled or answer
 appended), and the converter's throughput. Targets: overall exact match >= 0.75,
@@ -17,10 +17,10 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from capqa.rules import naive_statement, rule_statement  # noqa: E402
-from capqa.text_metrics import exact_match, token_f1  # noqa: E402
+from capqa.statements.rules import naive_statement, rule_statement  # noqa: E402
+from capqa.statements.text_metrics import exact_match, token_f1  # noqa: E402
 
-DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data" / "cap_statements_sample.csv"
+DEFAULT_DATA = REPO_ROOT / "data" / "cap_statements_sample.csv"
 TARGETS = {"overall": 0.75, "short_question": 0.50}
 TIMING_REPEATS = 5
 
@@ -87,7 +87,7 @@ def main(argv=None):
     parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N mismatches")
     args = parser.parse_args(argv)
     if not args.data.exists():
-        parser.error(f"--data {args.data} does not exist (expected ../shared/data beside the repo)")
+        parser.error(f"--data {args.data} does not exist (the repo carries it in data/)")
 
     frame = pd.read_csv(args.data, keep_default_na=False)
     rules = score_rows(frame, rule_statement)

@@ -14,18 +14,18 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from capqa import calibration
+from capqa.plus import calibration
 from capqa.constants import LABELS
-from capqa.monotonicity import diagnostic_tables
-from capqa.plots import class_pair_heatmap
+from capqa.diagnostics.monotonicity import diagnostic_tables
+from capqa.diagnostics.plots import class_pair_heatmap
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+DATA_DIR = REPO_ROOT / "data"
 
 
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scores", type=Path, default=SHARED_DATA / "paper_scores.csv")
+    parser.add_argument("--scores", type=Path, default=DATA_DIR / "paper_scores.csv")
     parser.add_argument("--split", default="test")
     parser.add_argument("--params", type=Path, default=None, help="parameter folder (default: shipped)")
     parser.add_argument("--resamples", type=int, default=10_000)

@@ -10,13 +10,13 @@ import sys
 # an exit code.
 COMMANDS = {
     "score": ("capqa.score_file", "main", "score a CSV/JSONL file of (question, gold, answer) rows"),
-    "diagnose": ("capqa.report", "main", "monotonicity diagnostic of metric scores against labels"),
-    "train-statements": ("capqa.training", "train_main", "fine-tune the statement model"),
-    "eval-statements": ("capqa.training", "evaluate_main", "evaluate generated statements"),
-    "build-datasets": ("capqa.hub_datasets", "main", "build the CAP-Correctness/CAP-Statements repos"),
-    "publish": ("capqa.publish", "main", "publish datasets, model or the Space to the Hub"),
-    "bench": ("capqa.bench", "main", "throughput benchmark of the NLI engine"),
-    "fit": ("capqa.calibration", "main", "refit CAP+ and the relation classifier"),
+    "diagnose": ("capqa.diagnostics.report", "main", "monotonicity diagnostic of metric scores against labels"),
+    "train-statements": ("capqa.statements.training", "train_main", "fine-tune the statement model"),
+    "eval-statements": ("capqa.statements.training", "evaluate_main", "evaluate generated statements"),
+    "build-datasets": ("capqa.hub.datasets", "main", "build the CAP-Correctness/CAP-Statements repos"),
+    "publish": ("capqa.hub.publish", "main", "publish datasets, model or the Space to the Hub"),
+    "bench": ("capqa.dev.bench", "main", "throughput benchmark of the NLI engine"),
+    "fit": ("capqa.plus.calibration", "main", "refit CAP+ and the relation classifier"),
 }
 
 

@@ -16,7 +16,7 @@ NEUTRAL_WEIGHT = 0.30
 DEFAULT_NLI_MODEL = "cross-encoder/nli-deberta-v3-large"
 DEFAULT_NLI_REVISION = "bab4bc7178836f731dcfd18c06ca9def0a137712"
 NLI_MAX_LENGTH = 512
-# Canonical names of the three NLI classes; models spell them differently, see capqa.nli.
+# Canonical names of the three NLI classes; models spell them differently, see capqa.engine.nli.
 NLI_LABELS = ("entailment", "neutral", "contradiction")
 
 # --- Statement model -------------------------------------------------------------------------

@@ -5,7 +5,7 @@ from typing import Optional
 
 from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEUTRAL_WEIGHT,
                              NLI_MAX_LENGTH)
-from capqa.devices import check_quantize, inference_dtype, resolve_device
+from capqa.engine.devices import check_quantize, inference_dtype, resolve_device
 from capqa.scorer import CAPScorer, check_variant, validate_inputs
 from capqa.validation import check_folder, check_positive_int, check_unit_interval
 
@@ -24,7 +24,7 @@ class MetricOptions:
     max_tokens: Optional[int] = None
     device: str = "auto"
     max_length: int = NLI_MAX_LENGTH
-    # NLI probabilities cached on disk (capqa.cache); not evaluate's own ``cache_dir``.
+    # NLI probabilities cached on disk (capqa.engine.cache); not evaluate's own ``cache_dir``.
     score_cache_dir: Optional[str] = None
     quantize: bool = False
     precision: str = "auto"
@@ -54,14 +54,14 @@ class MetricOptions:
         self.variant = check_variant(self.variant)
 
     def build_scorer(self):
-        from capqa.nli import NLIScorer
-        from capqa.statements import StatementGenerator
+        from capqa.engine.nli import NLIScorer
+        from capqa.statements.generator import StatementGenerator
 
         nli = NLIScorer(self.nli_model, self.nli_revision, device=self.device, batch_size=self.batch_size,
                         max_length=self.max_length, max_tokens=self.max_tokens, quantize=self.quantize,
                         precision=self.precision)
         if self.score_cache_dir is not None:
-            from capqa.cache import ScoreCache
+            from capqa.engine.cache import ScoreCache
 
             nli.cache = ScoreCache.for_scorer(self.score_cache_dir, nli)
         # The statement model loads lazily: scoring statements directly never needs it.

@@ -13,7 +13,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from capqa.constants import ALPHA, NEUTRAL_WEIGHT
-from capqa.devices import PRECISIONS
+from capqa.engine.devices import PRECISIONS
 from capqa.metric_options import MetricOptions
 from capqa.tables import read_table, require_columns
 from capqa.validation import check_positive_int, check_references, check_text_list

@@ -7,13 +7,13 @@ Inputs are validated by the caller (``validate_inputs``), so the scorer works on
 import numpy as np
 
 from capqa.constants import ALPHA, NEUTRAL_WEIGHT, NLI_LABELS
-from capqa.features import answer_overlap
+from capqa.plus.features import answer_overlap
 from capqa.formula import cap_from_probabilities
 from capqa.validation import (check_references, check_same_length, check_text_list,
                               check_unit_interval)
 
 _DIRECTIONS = ("forward", "reverse")
-# "cap": the paper's CAP; "plus": also CAP+, calibrated on CAP-Correctness (capqa.calibration).
+# "cap": the paper's CAP; "plus": also CAP+, calibrated on CAP-Correctness (capqa.plus.calibration).
 VARIANTS = ("cap", "plus")
 _PROBABILITY_NAMES = {"entailment": "p_entailment", "neutral": "p_neutral", "contradiction": "p_contradiction"}
 
@@ -32,7 +32,7 @@ def validate_inputs(predictions, references, questions=None):
 class CAPScorer:
     """CAP for (prediction, gold answers[, question]) examples.
 
-    nli: a ``capqa.nli.NLIScorer``. statements: a ``capqa.statements.StatementGenerator``,
+    nli: a ``capqa.engine.nli.NLIScorer``. statements: a ``capqa.statements.generator.StatementGenerator``,
     needed only when questions are given (without questions the texts already are statements).
     """
 
@@ -65,7 +65,7 @@ class CAPScorer:
         # as in the data their parameters were fitted on; at most once per row.
         overlap = None
         if self.variant == "plus":
-            from capqa.calibration import cap_plus
+            from capqa.plus.calibration import cap_plus
 
             overlap = answer_overlap(gold_rows, prediction_rows)
             # Like CAP, CAP+ takes the gold answer that scores best.
@@ -74,7 +74,7 @@ class CAPScorer:
             result["mean_cap_plus"] = float(plus_scores.mean())
             result["cap_plus"] = plus_scores.tolist()
         if return_details:
-            from capqa.calibration import diagnose_relation
+            from capqa.plus.calibration import diagnose_relation
 
             result.update(self._details(best_rows, example_of_row, premises, hypotheses,
                                         forward, reverse, forward_probs, reverse_probs))

@@ -23,6 +23,7 @@ import gradio as gr
 import numpy as np
 import pandas as pd
 
+from capqa.paths import DATA_DIR, REPO_ROOT
 from capqa.constants import (ALPHA, CITATION, CLASS_DEFINITIONS, DEFAULT_NLI_MODEL, HARD_PAIRS, LABELS,
                              NEUTRAL_WEIGHT, NLI_LABELS, RULES, SEVERITY, statement_model_id)
 from capqa.metric_options import MetricOptions
@@ -30,14 +31,11 @@ from capqa.score_file import check_no_output_columns, score_table, split_golds
 from capqa.tables import read_table, require_columns
 
 LOGGER = logging.getLogger(__name__)
-REPO_ROOT = Path(__file__).resolve().parents[1]
-# The published per-row scores: beside app.py in the assembled Space (`publish space
-# --benchmark-scores`), else the shared data folder beside this repo.
+# The published per-row scores: beside app.py in the assembled Space, else the repo's data/.
 BENCHMARK_SCORES_NAME = "paper_scores.csv"
 DEFAULT_BENCHMARK_SCORES = next(
-    (path for path in (REPO_ROOT / BENCHMARK_SCORES_NAME, REPO_ROOT.parent / "shared" / "data" / BENCHMARK_SCORES_NAME)
-     if path.is_file()),
-    REPO_ROOT.parent / "shared" / "data" / BENCHMARK_SCORES_NAME)
+    (path for path in (REPO_ROOT / BENCHMARK_SCORES_NAME, DATA_DIR / BENCHMARK_SCORES_NAME) if path.is_file()),
+    DATA_DIR / BENCHMARK_SCORES_NAME)
 
 MAX_FILE_ROWS = 100_000
 SPACE_VARIANT = "plus"  # the page shows CAP+ beside CAP
@@ -386,7 +384,7 @@ def _check_file_request(table, question_column, gold_column, answer_column, labe
 
 
 def _check_labels(labels):
-    from capqa.monotonicity import prepare_labels
+    from capqa.diagnostics.monotonicity import prepare_labels
 
     try:
         rows = prepare_labels(list(labels), name="label column")
@@ -432,8 +430,8 @@ def score_file(loader, path, question_column, gold_column, answer_column, label_
 
 def file_report(scores, labels):
     """The monotonicity diagnostic of the file's CAP scores against its labels."""
-    from capqa.monotonicity import monotonicity_report
-    from capqa.plots import class_distributions
+    from capqa.diagnostics.monotonicity import monotonicity_report
+    from capqa.diagnostics.plots import class_distributions
 
     report = monotonicity_report(scores, labels)
     lines = [
@@ -482,7 +480,7 @@ def filter_benchmark(table, dataset, split):
 
 def benchmark_tables(rows):
     """The diagnostic of the five metrics on ``rows``: (summary table, class-pair records)."""
-    from capqa.monotonicity import diagnostic_tables
+    from capqa.diagnostics.monotonicity import diagnostic_tables
 
     columns = {name: rows[column].to_numpy() for column, name in BENCHMARK_METRICS.items()}
     tables = diagnostic_tables(columns, rows["label"].to_numpy(), n_resamples=0, progress=False)
@@ -506,7 +504,7 @@ def benchmark_view(path, dataset, split):
 
     Cached per (path, dataset, split): the published scores never change while the app runs.
     """
-    from capqa.plots import class_distributions, class_pair_heatmap
+    from capqa.diagnostics.plots import class_distributions, class_pair_heatmap
 
     try:
         table = load_benchmark_scores(str(path))

@@ -19,7 +19,7 @@ def write_and_read_cache(directory, worker, rounds, ready):
     """One of two processes writing and reading the same cache entries at the same time."""
     import numpy as np
 
-    from capqa.cache import ScoreCache
+    from capqa.engine.cache import ScoreCache
 
     cache = ScoreCache(directory, "org/model", "abc123")
     pairs = cache_pairs()

@@ -18,7 +18,7 @@ from space_server import serve_apps
 
 from capqa import space
 from capqa.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION
-from capqa.monotonicity import monotonicity_report
+from capqa.diagnostics.monotonicity import monotonicity_report
 
 NO_LABEL = space.NO_LABEL
 RESULT_TIMEOUT_S = 240

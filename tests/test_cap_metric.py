@@ -9,9 +9,9 @@ import pytest
 
 from capqa.constants import ALPHA, NEUTRAL_WEIGHT
 from capqa.formula import cap_from_probabilities
-from capqa.nli import NLIScorer, nli_label_indices
-from capqa.offline_models import build_nli_model
-from conftest import KNOWN_PROBABILITIES
+from capqa.engine.nli import NLIScorer, nli_label_indices
+from capqa.dev.offline_models import build_nli_model
+from conftest import KNOWN_PROBABILITIES, MODEL_ATOL
 
 QUESTIONS = ["Name a city in Bulgaria.", "What travels through the stem of a plant?",
              "Which material is the best conductor of electricity?", "At what temperature does water begin to boil?"]
@@ -130,10 +130,10 @@ def test_several_gold_answers_take_the_best(random_nli_model, metric_path):
     golds = [STATEMENT_GOLDS[1], STATEMENT_GOLDS[0], STATEMENT_GOLDS[2]]
     single = [metric.compute(predictions=[prediction], references=[gold])["scores"][0] for gold in golds]
     result = metric.compute(predictions=[prediction, prediction], references=[golds, golds[:1]], return_details=True)
-    assert result["scores"][0] == pytest.approx(max(single), abs=1e-9)
+    assert result["scores"][0] == pytest.approx(max(single), abs=MODEL_ATOL)
     assert result["best_reference"] == [int(np.argmax(single)), 0]
     assert result["premises"][0] == golds[int(np.argmax(single))]
-    assert result["scores"][1] == pytest.approx(single[0], abs=1e-9)
+    assert result["scores"][1] == pytest.approx(single[0], abs=MODEL_ATOL)
 
 
 def test_empty_input_gives_an_empty_result(known_metric):
@@ -194,9 +194,9 @@ def test_unreachable_model_says_how_to_run_offline(tmp_path, metric_path):
 
 
 def test_plus_variant_adds_calibrated_scores_and_relations(random_nli_model, metric_path):
-    from capqa.calibration import cap_plus, diagnose_relation
+    from capqa.plus.calibration import cap_plus, diagnose_relation
     from capqa.constants import LABELS
-    from capqa.features import answer_overlap
+    from capqa.plus.features import answer_overlap
 
     metric = evaluate.load(metric_path, nli_model=random_nli_model, variant="plus")
     result = metric.compute(predictions=STATEMENT_PREDICTIONS, references=STATEMENT_GOLDS, return_details=True)

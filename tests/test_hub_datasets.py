@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from capqa import hub_datasets
+from capqa.hub import datasets as hub_datasets
 from capqa.cli import main as cli_main
 from capqa.constants import LABELS
-from capqa.hub_datasets import (CORRECTNESS_NAME, STATEMENTS_NAME, assign_statement_splits,
+from capqa.hub.datasets import (CORRECTNESS_NAME, STATEMENTS_NAME, assign_statement_splits,
                                 build_correctness, normalise_whitespace, read_statements)
-from conftest import shared_path
+from conftest import data_path
 
 # Recorded from the first build (seed 42); a change here changes the published CAP-Statements split.
 PINNED_DEV_COUNT = 55
@@ -28,7 +28,7 @@ STATEMENTS_TEXT = ("language", "subject", "question", "answer", "statement", "la
 
 
 def raw_rows(name):
-    with open(shared_path(name), newline="", encoding="utf-8") as handle:
+    with open(data_path(name), newline="", encoding="utf-8") as handle:
         return list(csv.DictReader(handle))
 
 
@@ -50,9 +50,9 @@ def built(tmp_path_factory):
     """Both repos built from the sample through the command line, and what it printed."""
     out_dir = tmp_path_factory.mktemp("hub")
     code, stdout, stderr = run_cli(
-        "build-datasets", "--correctness", str(shared_path("cap_correctness_sample.csv")),
-        "--splits", str(shared_path("cap_correctness_splits.csv")),
-        "--statements", str(shared_path("cap_statements_sample.csv")), "--out", str(out_dir))
+        "build-datasets", "--correctness", str(data_path("cap_correctness_sample.csv")),
+        "--splits", str(data_path("cap_correctness_splits.csv")),
+        "--statements", str(data_path("cap_statements_sample.csv")), "--out", str(out_dir))
     assert code == 0, stderr
     return out_dir, stdout, stderr
 
@@ -153,7 +153,7 @@ def test_a_row_id_without_split_entry_is_dropped_with_its_reason(tmp_path):
     rows = sample_rows_with_ids()[:3]
     rows[1] = {**rows[1], "row_id": "4306"}  # the one upstream row the paper's split file lacks
     csv_path = write_csv(tmp_path / "c.csv", rows)
-    _, dropped = build_correctness(csv_path, shared_path("cap_correctness_splits.csv"), tmp_path / "out")
+    _, dropped = build_correctness(csv_path, data_path("cap_correctness_splits.csv"), tmp_path / "out")
     assert [(row.row, row.kind) for row in dropped] == [(2, hub_datasets.NO_SPLIT_ENTRY)]
     assert "row_id 4306 has no entry in the split file" in dropped[0].reason
     assert all_row_ids(tmp_path / "out" / CORRECTNESS_NAME) == sorted(int(rows[i]["row_id"]) for i in (0, 2))
@@ -166,14 +166,14 @@ def test_row_ids_that_do_not_line_up_with_the_split_file_are_an_error(tmp_path):
     fields = [name for name in rows[0] if name != "row_id"]
     csv_path = write_csv(tmp_path / "no_ids.csv", rows, fields)
     with pytest.raises(ValueError, match=r"no_ids\.csv: row \d+, column 'row_id': .*do not line up"):
-        build_correctness(csv_path, shared_path("cap_correctness_splits.csv"), tmp_path / "out")
+        build_correctness(csv_path, data_path("cap_correctness_splits.csv"), tmp_path / "out")
 
 
 def test_without_a_row_id_column_row_ids_are_positions(tmp_path):
     rows = sample_rows_with_ids()  # rows 0..382 of the upstream file, in order
     fields = [name for name in rows[0] if name != "row_id"]
     csv_path = write_csv(tmp_path / "upstream.csv", rows, fields)
-    _, dropped = build_correctness(csv_path, shared_path("cap_correctness_splits.csv"), tmp_path / "out")
+    _, dropped = build_correctness(csv_path, data_path("cap_correctness_splits.csv"), tmp_path / "out")
     assert dropped == []
     assert all_row_ids(tmp_path / "out" / CORRECTNESS_NAME) == list(range(383))
 
@@ -237,7 +237,7 @@ def test_bad_correctness_csv_names_file_row_and_column(tmp_path, kind, pattern):
     fields = [name for name in rows[0] if not (kind == "missing column" and name == "premise")]
     csv_path = write_csv(tmp_path / "bad.csv", rows, fields)
     with pytest.raises(ValueError, match=pattern):
-        build_correctness(csv_path, shared_path("cap_correctness_splits.csv"), tmp_path / "out")
+        build_correctness(csv_path, data_path("cap_correctness_splits.csv"), tmp_path / "out")
     assert not (tmp_path / "out" / CORRECTNESS_NAME / "README.md").exists()
 
 
@@ -245,7 +245,7 @@ def test_bad_csv_through_the_command_line_exits_1_with_the_message(tmp_path):
     rows = corrupt(sample_rows_with_ids()[:6], "unknown label")
     csv_path = write_csv(tmp_path / "bad.csv", rows)
     code, _, stderr = run_cli("build-datasets", "--correctness", str(csv_path), "--splits",
-                              str(shared_path("cap_correctness_splits.csv")), "--out", str(tmp_path / "out"))
+                              str(data_path("cap_correctness_splits.csv")), "--out", str(tmp_path / "out"))
     assert code == 1
     assert "error: bad.csv: 1 problem(s)" in stderr and "row 3, column 'label_semantic'" in stderr
 
@@ -267,16 +267,16 @@ def test_bad_statements_csv_names_file_row_and_column(tmp_path):
 
 def test_missing_input_file_names_the_argument(tmp_path):
     with pytest.raises(ValueError, match=r"`correctness` must be an existing CSV file"):
-        build_correctness(tmp_path / "nope.csv", shared_path("cap_correctness_splits.csv"), tmp_path / "out")
+        build_correctness(tmp_path / "nope.csv", data_path("cap_correctness_splits.csv"), tmp_path / "out")
 
 
 def test_an_earlier_build_is_not_mixed_with_a_new_one(built, tmp_path):
     out_dir = built[0]
-    code, _, stderr = run_cli("build-datasets", "--statements", str(shared_path("cap_statements_sample.csv")),
+    code, _, stderr = run_cli("build-datasets", "--statements", str(data_path("cap_statements_sample.csv")),
                               "--out", str(out_dir))
     assert code == 1 and "pass --overwrite" in stderr
     (out_dir / STATEMENTS_NAME / "data" / "stale.parquet").write_bytes(b"old")
-    code, _, _ = run_cli("build-datasets", "--statements", str(shared_path("cap_statements_sample.csv")),
+    code, _, _ = run_cli("build-datasets", "--statements", str(data_path("cap_statements_sample.csv")),
                          "--out", str(out_dir), "--overwrite")
     assert code == 0
     assert sorted(path.name for path in (out_dir / STATEMENTS_NAME / "data").iterdir()) == \
@@ -306,7 +306,7 @@ def test_statements_split_is_80_10_10_per_question_type(statements):
 
 
 def test_statements_split_ignores_row_order_and_depends_on_the_seed():
-    frame = read_statements(shared_path("cap_statements_sample.csv"))
+    frame = read_statements(data_path("cap_statements_sample.csv"))
     reference = assign_statement_splits(frame)
     shuffled_index = list(frame.index)
     random.Random(0).shuffle(shuffled_index)
@@ -319,7 +319,7 @@ def test_statements_split_ignores_row_order_and_depends_on_the_seed():
 
 def test_statements_split_is_pinned():
     """The published split must not drift: these ids are the sample's dev rows under seed 42."""
-    frame = read_statements(shared_path("cap_statements_sample.csv"))
+    frame = read_statements(data_path("cap_statements_sample.csv"))
     assigned = assign_statement_splits(frame)
     dev_ids = sorted(frame.loc[assigned == "dev", "id"].dropna())
     assert len(dev_ids) == PINNED_DEV_COUNT

@@ -14,10 +14,11 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from scipy import stats
 
-from capqa import monotonicity as mono
-from capqa import plots, report
+from capqa.diagnostics import monotonicity as mono
+from capqa.diagnostics import plots
+from capqa.diagnostics import report
 from capqa.constants import LABELS, SEVERITY
-from conftest import REPO_ROOT, shared_path
+from conftest import REPO_ROOT, data_path
 
 METRICS = ("cap", "bleu", "rouge_l", "meteor", "bertscore")
 PAPER_RESAMPLES = 10_000
@@ -25,7 +26,7 @@ PAPER_SEED = 42
 # The published file keeps 16 decimals; rates computed from the same counts agree to that.
 RATE = {"rel": 1e-12, "abs": 1e-15}
 # The published means were taken over unrounded scores, the published per-row scores are
-# rounded (README of ../shared/data): they agree to ~1e-12, not to the last bit.
+# rounded (data/README.md): they agree to ~1e-12, not to the last bit.
 MEAN = {"rel": 1e-11, "abs": 1e-13}
 CI_TOLERANCE = 0.01
 
@@ -380,7 +381,7 @@ def test_evaluate_module_examples_run(module_path):
 
 def test_diagnose_command_writes_tables_summary_and_plots(tmp_path, paper_scores):
     out = tmp_path / "diag"
-    code = report.main([str(shared_path("paper_scores.csv")), "--label-column", "label",
+    code = report.main([str(data_path("paper_scores.csv")), "--label-column", "label",
                         "--metrics", "cap,bleu", "--split-column", "split", "--split", "validation",
                         "--bootstrap", "200", "--seed", "1", "--out", str(out), "--quiet"])
     assert code == 0
@@ -419,7 +420,7 @@ def test_diagnose_command_accepts_a_severity_file(tmp_path):
 ])
 def test_diagnose_command_reports_bad_arguments(tmp_path, capsys, extra, words):
     with pytest.raises(SystemExit) as exit_info:
-        report.main([str(shared_path("paper_scores.csv")), "--out", str(tmp_path), "--bootstrap", "0", *extra])
+        report.main([str(data_path("paper_scores.csv")), "--out", str(tmp_path), "--bootstrap", "0", *extra])
     assert exit_info.value.code == 2
     assert words in capsys.readouterr().err
 

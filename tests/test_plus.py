@@ -6,17 +6,17 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from capqa import calibration
+from capqa.plus import calibration
 from capqa.constants import LABELS
-from capqa.features import answer_overlap
-from capqa.monotonicity import monotonicity_report
-from conftest import shared_path
+from capqa.plus.features import answer_overlap
+from capqa.diagnostics.monotonicity import monotonicity_report
+from conftest import data_path
 
 
 @pytest.fixture(scope="module")
 def joined_sample(paper_scores):
     """The sample rows with a row_id, joined to their published scores."""
-    sample = pd.read_csv(shared_path("cap_correctness_sample.csv"))
+    sample = pd.read_csv(data_path("cap_correctness_sample.csv"))
     sample = sample[sample["row_id"].notna()].astype({"row_id": int})
     return sample.merge(paper_scores, on="row_id", suffixes=("", "_published"))
 

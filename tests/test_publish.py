@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from capqa import publish
-from capqa.hub_datasets import build_correctness, build_statements
-from conftest import REPO_ROOT, shared_path
+from capqa.hub import publish
+from capqa.hub.datasets import build_correctness, build_statements
+from conftest import REPO_ROOT, data_path
 
 FAKE_TOKEN = "hf_fakeTokenForTestsOnly0123456789"
 NAMESPACE = "test-ns"
@@ -94,8 +94,8 @@ def run_publish(*argv, hub, tmp_path, token=FAKE_TOKEN):
 @pytest.fixture(scope="module")
 def built_folder(tmp_path_factory):
     out_dir = tmp_path_factory.mktemp("built")
-    build_correctness(shared_path("cap_correctness_sample.csv"), shared_path("cap_correctness_splits.csv"), out_dir)
-    build_statements(shared_path("cap_statements_sample.csv"), out_dir)
+    build_correctness(data_path("cap_correctness_sample.csv"), data_path("cap_correctness_splits.csv"), out_dir)
+    build_statements(data_path("cap_statements_sample.csv"), out_dir)
     return out_dir
 
 
@@ -223,8 +223,8 @@ def test_assemble_space_from_this_repo(tmp_path):
 
 def test_assembled_space_ships_and_finds_the_benchmark_scores(tmp_path):
     space = publish.assemble_space(tmp_path / "space", source_root=REPO_ROOT,
-                                   benchmark_scores=shared_path("paper_scores.csv"))
-    assert (space / "paper_scores.csv").read_bytes() == shared_path("paper_scores.csv").read_bytes()
+                                   benchmark_scores=data_path("paper_scores.csv"))
+    assert (space / "paper_scores.csv").read_bytes() == data_path("paper_scores.csv").read_bytes()
     # The Space's own capqa (first on the path there) takes the copy beside app.py.
     found = subprocess.run([sys.executable, "-c", "import capqa.space as s; print(s.DEFAULT_BENCHMARK_SCORES)"],
                            cwd=space, env={**os.environ, "PYTHONPATH": str(space)},

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 import torch
 
-from capqa.bench import benchmark
-from capqa.nli import NLIScorer
-from capqa.relative_attention import compact_relative_attention
+from capqa.dev.bench import benchmark
+from capqa.engine.nli import NLIScorer
+from capqa.engine.relative_attention import compact_relative_attention
 
 SHORT = [("Sofia is a city in Bulgaria.", "Burgas is a city in Bulgaria."),
          ("Water begins to boil at 100°C.", "Water begins to boil at 212°F."),
@@ -23,7 +23,7 @@ def tiny_deberta(**overrides):
     """A random DeBERTa-v2 classifier built in memory, the shape of the tests' models."""
     from transformers import DebertaV2ForSequenceClassification
 
-    from capqa.offline_models import build_tokenizer, deberta_config
+    from capqa.dev.offline_models import build_tokenizer, deberta_config
 
     config = deberta_config(build_tokenizer(), {0: "entailment", 1: "neutral", 2: "contradiction"})
     for name, value in overrides.items():

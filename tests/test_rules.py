@@ -5,9 +5,9 @@ import re
 import pandas as pd
 import pytest
 
-from capqa.rules import naive_statement, rule_statement, rule_statements
-from capqa.text_metrics import exact_match, normalize_statement, surface_scores, token_f1
-from conftest import shared_path
+from capqa.statements.rules import naive_statement, rule_statement, rule_statements
+from capqa.statements.text_metrics import exact_match, normalize_statement, surface_scores, token_f1
+from conftest import data_path
 
 
 @pytest.mark.parametrize("question, answer, statement", [
@@ -117,7 +117,7 @@ def test_bad_input_is_rejected_naming_the_argument(call, error, name):
 
 @pytest.fixture(scope="module")
 def statements_sample():
-    return pd.read_csv(shared_path("cap_statements_sample.csv"), keep_default_na=False)
+    return pd.read_csv(data_path("cap_statements_sample.csv"), keep_default_na=False)
 
 
 def test_targets_on_the_shared_cap_statements_sample(statements_sample):
@@ -138,7 +138,7 @@ def test_every_statement_is_one_sentence_containing_the_answer():
     """Over the correctness sample (the paper's own questions and both answer columns): a capitalised
     sentence with one final full stop, and the answer inside it unless the answer is yes/no or
     opens with a pronoun the converter replaces by its referent."""
-    frame = pd.read_csv(shared_path("cap_correctness_sample.csv"), keep_default_na=False)
+    frame = pd.read_csv(data_path("cap_correctness_sample.csv"), keep_default_na=False)
     pairs = [(q, a) for column in ("gold_answer", "answer") for q, a in zip(frame.question, frame[column])
              if q.strip() and a.strip()]
     for question, answer in pairs:

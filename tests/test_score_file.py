@@ -9,13 +9,13 @@ from capqa.cli import main as cli_main
 from capqa.metric_options import MetricOptions
 from capqa.score_file import score_table
 from capqa.tables import read_table
-from conftest import shared_path
+from conftest import MODEL_ATOL, data_path
 
 
 @pytest.fixture(scope="module")
 def statement_rows(tmp_path_factory):
     """30 real rows of CAP-Correctness: gold statement (premise) and predicted statement (hypothesis)."""
-    sample = read_table(shared_path("cap_correctness_sample.csv")).head(30)
+    sample = read_table(data_path("cap_correctness_sample.csv")).head(30)
     path = tmp_path_factory.mktemp("score") / "rows.csv"
     sample[["premise", "hypothesis", "label_semantic"]].to_csv(path, index=False)
     return path
@@ -35,7 +35,7 @@ def test_scored_file_matches_the_metric(statement_rows, random_nli_model, metric
     assert list(scored["premise"]) == list(rows["premise"]) and list(scored["label_semantic"]) == list(rows["label_semantic"])
     metric = evaluate.load(metric_path, nli_model=random_nli_model)
     expected = metric.compute(predictions=list(rows["hypothesis"]), references=list(rows["premise"]))["scores"]
-    np.testing.assert_allclose(scored["cap"], expected, atol=1e-6)
+    np.testing.assert_allclose(scored["cap"], expected, rtol=0, atol=MODEL_ATOL)
 
 
 def test_interrupted_job_resumes_without_rescoring(statement_rows, random_nli_model, tmp_path):
@@ -47,7 +47,7 @@ def test_interrupted_job_resumes_without_rescoring(statement_rows, random_nli_mo
     assert score_table(rows, scorer, out, "", "premise", "hypothesis", chunk_size=4) == 20
     whole = tmp_path / "whole.csv"
     score_table(rows, scorer, whole, "", "premise", "hypothesis", chunk_size=30)
-    pd.testing.assert_frame_equal(pd.read_csv(out), pd.read_csv(whole), atol=1e-9)
+    pd.testing.assert_frame_equal(pd.read_csv(out), pd.read_csv(whole), atol=MODEL_ATOL)
 
 
 def test_bad_files_are_refused_with_the_column(statement_rows, random_nli_model, tmp_path):
@@ -88,7 +88,7 @@ def test_resuming_with_other_columns_is_refused(statement_rows, random_nli_model
     resumed = pd.read_csv(out, dtype=str, keep_default_na=False)
     assert list(resumed.columns) == list(scored.columns) and len(resumed) == len(scored)
     # Resumed rows ran in other batches: equal up to float rounding (see the determinism test).
-    np.testing.assert_allclose(resumed["cap_plus"].astype(float), scored["cap_plus"].astype(float), atol=1e-6)
+    np.testing.assert_allclose(resumed["cap_plus"].astype(float), scored["cap_plus"].astype(float), rtol=0, atol=MODEL_ATOL)
 
 
 def test_an_empty_output_file_and_a_new_folder_start_a_new_job(statement_rows, random_nli_model, tmp_path):

@@ -9,10 +9,10 @@ import pytest
 from huggingface_hub import ModelCard
 
 from capqa.constants import CITATION, STATEMENT_BASE_MODEL, STATEMENT_TEMPLATE
-from capqa.statements import StatementGenerator
-from capqa.training import (LOSS_PLOT, TRAINING_SUMMARY, evaluate_main, evaluate_statements, load_statement_rows,
+from capqa.statements.generator import StatementGenerator
+from capqa.statements.training import (LOSS_PLOT, TRAINING_SUMMARY, evaluate_main, evaluate_statements, load_statement_rows,
                             train_main, train_statement_model)
-from conftest import KNOWN_PROBABILITIES, REPO_ROOT, shared_path
+from conftest import KNOWN_PROBABILITIES, REPO_ROOT, data_path
 
 # Enough optimiser steps at a high rate for a 2-layer T5 to learn something in seconds.
 TINY_SETTINGS = dict(epochs=1, batch_size=8, learning_rate=3e-3, seed=0, device="cpu", show_progress=False)
@@ -20,7 +20,7 @@ TINY_SETTINGS = dict(epochs=1, batch_size=8, learning_rate=3e-3, seed=0, device=
 
 @pytest.fixture(scope="module")
 def sample_csv():
-    return shared_path("cap_statements_sample.csv")
+    return data_path("cap_statements_sample.csv")
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ import re
 
 from lemminflect import getAllLemmas, getInflection
 
-from capqa.text_metrics import normalize_statement
+from capqa.statements.text_metrics import normalize_statement
 from capqa.validation import check_same_length, check_text, check_text_list
 
 # --- Closed word classes ---------------------------------------------------------------------

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from capqa import constants
-from capqa.hub_datasets import CORRECTNESS_NAME, FULL_CORPUS_ROWS, STATEMENTS_NAME
+from capqa.paths import DATA_DIR, REPO_ROOT
+from capqa.hub.datasets import CORRECTNESS_NAME, FULL_CORPUS_ROWS, STATEMENTS_NAME
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
 MODEL_CARD = Path("statement_model_card") / "README.md"
 # Space file <- repo file. On the Space, evaluate.load("<namespace>/cap") needs the metric as cap.py.
 SPACE_FILES = {

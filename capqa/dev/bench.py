@@ -1,15 +1,15 @@
 """``python -m capqa bench``: the NLI engine against a straightforward scorer, side by side.
 
 Both score CAP's workload, the forward (premise -> hypothesis) and reverse pairs of the real
-statement pairs in ../shared/data/cap_correctness_sample.csv, with the same model (same weights,
+statement pairs in data/cap_correctness_sample.csv, with the same model (same weights,
 dtype, threads and batch size), so the only difference is how the work is done:
 
 - the reference scores pairs in input order, in fixed batches, the forward pass then the reverse
   pass, each batch padded to its longest pair, nothing de-duplicated, with transformers' model
   exactly as ``from_pretrained`` returns it (a first implementation);
-- the engine (``capqa.nli.NLIScorer``) scores each distinct pair once, forward and reverse in one
+- the engine (``capqa.engine.nli.NLIScorer``) scores each distinct pair once, forward and reverse in one
   call, in batches of similar length (optionally under a token budget), with DeBERTa's relative
-  attention computed over the positions each batch uses (``capqa.relative_attention``).
+  attention computed over the positions each batch uses (``capqa.engine.relative_attention``).
 
 The model is ``cross-encoder/nli-deberta-v3-large``'s architecture (or a small/tiny one) with
 random weights, built offline; the tokenizer is a byte-level BPE trained on the sample's own
@@ -30,11 +30,11 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
+from capqa.paths import DATA_DIR, REPO_ROOT
 from capqa.formula import cap_from_probabilities
 from capqa.validation import check_positive_int
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
-SAMPLE_CSV = REPO_ROOT.parent / "shared" / "data" / "cap_correctness_sample.csv"
+SAMPLE_CSV = DATA_DIR / "cap_correctness_sample.csv"
 # Vocabulary of the benchmark's BPE tokenizer: close to DeBERTa-v3's tokens per word on this text.
 BENCH_VOCAB_SIZE = 8000
 _MEMORY_POLL_SECONDS = 0.005
@@ -60,7 +60,7 @@ def build_bench_model(folder, texts, size):
     """Save a random-weight DeBERTa-v2 NLI model of ``size`` with a BPE tokenizer trained on
     ``texts`` to ``folder`` (reused when already there: building "large" takes a while; the
     model and tokenizer depend only on ``size`` and the sample file)."""
-    from capqa.offline_models import build_nli_model, build_tokenizer
+    from capqa.dev.offline_models import build_nli_model, build_tokenizer
 
     folder = Path(folder) / f"nli-{size}"
     if not (folder / "config.json").exists():
@@ -231,8 +231,8 @@ def statement_throughput(frame, models_dir, device, model_limit=STATEMENT_MODEL_
     """Statements per second of the rule-based converter (on the sample's distinct (question,
     answer) pairs, gold and predicted answers) and of a tiny random seq2seq model (on the first
     ``model_limit`` of them: with random weights it never stops before max_new_tokens)."""
-    from capqa.offline_models import build_seq2seq_model
-    from capqa.statements import StatementGenerator
+    from capqa.dev.offline_models import build_seq2seq_model
+    from capqa.statements.generator import StatementGenerator
 
     pairs = sorted(set(zip(list(frame["question"]) * 2, list(frame["gold_answer"]) + list(frame["answer"]))))
     folder = Path(models_dir) / "t5-tiny"
@@ -253,7 +253,7 @@ def statement_throughput(frame, models_dir, device, model_limit=STATEMENT_MODEL_
 def benchmark(size="small", rows=None, runs=3, batch_size=32, max_tokens=None, quantize=False, bf16=False,
               device="auto", models_dir=None, statements=True, ablation=False, data=SAMPLE_CSV):
     """Run the benchmark; return a JSON-able dict of settings, machine and figures."""
-    from capqa.nli import NLIScorer
+    from capqa.engine.nli import NLIScorer
 
     corpus, frame = load_sample(data), load_sample(data, rows)
     premises, hypotheses = list(frame["premise"]), list(frame["hypothesis"])
@@ -292,7 +292,7 @@ def stock_model(engine, folder):
 def build_scorers(engine, folder, premises, hypotheses, max_tokens=None, quantize=False, bf16=False,
                   ablation=False):
     """{name: function scoring the workload} and {name: (padding fraction, tokens computed)}."""
-    from capqa.nli import NLIScorer
+    from capqa.engine.nli import NLIScorer
 
     def engine_like(scorer):
         return lambda: scorer.predict(premises + hypotheses, hypotheses + premises)

@@ -242,7 +242,7 @@ def cap_plus(probabilities_forward, probabilities_reverse, bleu, rouge_l, params
 
     probabilities_forward, probabilities_reverse: (n, 3) arrays of (entailment, neutral,
     contradiction) for gold -> predicted and predicted -> gold, as CAP uses them.
-    bleu, rouge_l: (n,) arrays from ``capqa.features.answer_overlap(golds, predictions)``.
+    bleu, rouge_l: (n,) arrays from ``capqa.plus.features.answer_overlap(golds, predictions)``.
     Returns the expected class utility sum_k P(k) * utility(k) (``cap_plus.json``).
     """
     _, utility = load_parameters(params_dir)

@@ -18,9 +18,9 @@ from typing import NamedTuple
 
 import pandas as pd
 
+from capqa.paths import DATA_DIR, REPO_ROOT
 from capqa.constants import LABELS
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
 CARDS_ROOT = REPO_ROOT / "dataset_cards"
 CORRECTNESS_NAME = "CAP-Correctness"
 STATEMENTS_NAME = "CAP-Statements"

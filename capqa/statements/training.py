@@ -5,9 +5,9 @@ CAP-Statements with the paper's input template (``question: {question} answer: {
 512-token training length and fixed seeds, in a plain PyTorch loop (AdamW, linear decay). The
 saved folder is what ``statement_model=`` accepts.
 
-Evaluation generates statements with ``capqa.statements.StatementGenerator`` (the same code the
+Evaluation generates statements with ``capqa.statements.generator.StatementGenerator`` (the same code the
 metric uses: 4 beams, 128 tokens; ``--model rules`` evaluates the rule-based converter) and
-reports exact match and token F1 (``capqa.text_metrics``) and sacreBLEU BLEU/chrF against gold.
+reports exact match and token F1 (``capqa.statements.text_metrics``) and sacreBLEU BLEU/chrF against gold.
 """
 
 import argparse
@@ -38,7 +38,7 @@ def load_statement_rows(csv_path=None, dataset=None, split="train", dataset_revi
     """Rows {"question", "answer", "statement"[, "label_question_type"]} from a local CSV or the
     Hub dataset (default ``constants.statements_dataset_id()``), first ``limit`` rows only."""
     if csv_path is not None:
-        from capqa.hub_datasets import read_upstream_csv
+        from capqa.hub.datasets import read_upstream_csv
 
         frame = read_upstream_csv(csv_path, TEXT_COLUMNS, "csv_path")
         rows = frame.to_dict("records")
@@ -74,7 +74,7 @@ def seed_everything(seed):
 
 def encode_rows(tokenizer, rows, max_length=STATEMENT_TRAIN_MAX_LENGTH):
     """Features for teacher forcing: template input ids and the gold statement's label ids."""
-    from capqa.statements import statement_input
+    from capqa.statements.generator import statement_input
 
     inputs = [statement_input(row["question"], row["answer"]) for row in rows]
     encoded = tokenizer(inputs, truncation=True, max_length=max_length)
@@ -125,8 +125,8 @@ def train_statement_model(rows, output_dir, base_model=STATEMENT_BASE_MODEL, bas
     from tqdm.auto import tqdm
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer, get_linear_schedule_with_warmup
 
-    from capqa.devices import resolve_device
-    from capqa.nli import load_pretrained
+    from capqa.engine.devices import resolve_device
+    from capqa.engine.loading import load_pretrained
 
     epochs, batch_size = check_positive_int(epochs, "epochs"), check_positive_int(batch_size, "batch_size")
     max_length = check_positive_int(max_length, "max_length")
@@ -213,8 +213,8 @@ def evaluate_statements(model, rows, revision=None, batch_size=32, num_beams=STA
     Returns (scores, predictions); scores hold exact_match, token_f1, bleu, chrf, rows and, when
     the rows carry ``label_question_type``, the same per question type under ``by_question_type``.
     """
-    from capqa.statements import StatementGenerator
-    from capqa.text_metrics import corpus_bleu_chrf, surface_scores
+    from capqa.statements.generator import StatementGenerator
+    from capqa.statements.text_metrics import corpus_bleu_chrf, surface_scores
 
     generator = StatementGenerator(model=model, revision=revision, device=device, batch_size=batch_size,
                                    num_beams=num_beams, max_input_tokens=max_input_tokens)

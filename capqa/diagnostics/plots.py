@@ -7,7 +7,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from capqa.monotonicity import prepare_labels, prepare_scores
+from capqa.diagnostics.monotonicity import prepare_labels, prepare_scores
 
 SEVERITY_COLORMAP = "RdYlGn"
 ACCURACY_COLORMAP = "RdYlGn"

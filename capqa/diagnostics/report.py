@@ -1,7 +1,7 @@
 """``python -m capqa diagnose``: the paper's monotonicity diagnostic of metric scores in a file.
 
 Writes every table as CSV (and all of them in ``results.json``, laid out like the paper's results
-file), a ``summary.md`` in the paper's layout, and the plots of ``capqa.plots``.
+file), a ``summary.md`` in the paper's layout, and the plots of ``capqa.diagnostics.plots``.
 """
 
 import argparse
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from capqa.monotonicity import CONFIDENCE, check_severity, diagnostic_tables
-from capqa.plots import agreement_intervals, class_distributions, class_pair_heatmap
+from capqa.diagnostics.monotonicity import CONFIDENCE, check_severity, diagnostic_tables
+from capqa.diagnostics.plots import agreement_intervals, class_distributions, class_pair_heatmap
 
 TABLES = ("correlations", "descriptives", "class_pairs", "monotonicity", "paired_differences")
 PLOTS = {

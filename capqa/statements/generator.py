@@ -1,7 +1,7 @@
 """Statements: (question, answer) -> one declarative sentence, the text CAP's NLI model compares.
 
 ``StatementGenerator`` wraps the paper's statement model (a fine-tuned mT5, or any seq2seq
-folder) or, with ``model="rules"``, the offline rule-based converter of ``capqa.rules``.
+folder) or, with ``model="rules"``, the offline rule-based converter of ``capqa.statements.rules``.
 """
 
 import re
@@ -11,8 +11,9 @@ from tqdm.auto import tqdm
 
 from capqa.constants import (RULES, STATEMENT_MAX_INPUT_TOKENS, STATEMENT_MAX_NEW_TOKENS,
                              STATEMENT_NUM_BEAMS, STATEMENT_TEMPLATE, statement_model_id)
-from capqa.devices import inference_dtype, resolve_device
-from capqa.nli import batched_features, load_pretrained
+from capqa.engine.devices import inference_dtype, resolve_device
+from capqa.engine.batching import batched_features
+from capqa.engine.loading import load_pretrained
 from capqa.validation import check_positive_int, check_same_length, check_text_list
 
 _WHITESPACE = re.compile(r"\s+")
@@ -95,6 +96,6 @@ class StatementGenerator:
 def _rule_statements(pairs):
     if not pairs:
         return []
-    from capqa.rules import rule_statements  # imported on use: the model path never needs it
+    from capqa.statements.rules import rule_statements  # imported on use: the model path never needs it
 
     return rule_statements([question for question, _ in pairs], [answer for _, answer in pairs])

@@ -86,7 +86,7 @@ def build_nli_model(folder, probabilities=None, id2label=None, size="tiny", seed
     model = DebertaV2ForSequenceClassification(deberta_config(tokenizer, id2label, size)).eval()
     if probabilities is not None:
         from capqa.constants import NLI_LABELS
-        from capqa.nli import nli_label_indices
+        from capqa.engine.nli import nli_label_indices
 
         bias = torch.zeros(len(id2label))
         for label, index in zip(NLI_LABELS, nli_label_indices(id2label)):

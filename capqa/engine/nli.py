@@ -9,7 +9,7 @@ order the model uses. What makes it fast on many pairs:
   the batch size or the order of the input beyond float rounding;
 - ``torch.inference_mode`` and bf16/fp16 on CUDA (``precision`` chooses, e.g. bf16 on a CPU with AMX);
 - DeBERTa-v2/v3's relative-position attention over the positions a batch uses, not all 512
-  (``capqa.relative_attention``: same scores, a third less time on short pairs);
+  (``capqa.engine.relative_attention``: same scores, a third less time on short pairs);
 - optionally (``quantize=True``, CPU only) dynamic int8 quantisation of the linear layers.
 """
 
@@ -20,8 +20,10 @@ import torch
 from tqdm.auto import tqdm
 
 from capqa.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NLI_LABELS, NLI_MAX_LENGTH
-from capqa.devices import check_quantize, inference_dtype, resolve_device
-from capqa.relative_attention import compact_relative_attention
+from capqa.engine.batching import batched_features
+from capqa.engine.devices import check_quantize, inference_dtype, resolve_device
+from capqa.engine.loading import load_pretrained
+from capqa.engine.relative_attention import compact_relative_attention
 from capqa.validation import check_bool, check_positive_int, check_same_length, check_text_list
 
 # Prefixes of the label spellings used by NLI models on the Hub ("ENTAILMENT", "entailed", ...).
@@ -46,54 +48,19 @@ def nli_label_indices(id2label):
     return [found[label] for label in NLI_LABELS]
 
 
-def load_pretrained(loader, name, revision, what, **kwargs):
-    """``loader.from_pretrained`` with an error that says how to run offline."""
-    try:
-        return loader.from_pretrained(name, revision=revision, **kwargs)
-    except (OSError, ValueError) as error:
-        raise OSError(
-            f"Could not load the {what} {name!r} (revision {revision!r}): {error}\n"
-            f"Without access to the Hugging Face Hub, pass a local model folder instead of a Hub id, "
-            f"or set HF_HUB_OFFLINE=1 to use a copy already in the Hugging Face cache.") from error
-
-
-def padding_batches(lengths, batch_size, max_tokens=None):
-    """Split positions into batches of similar length: sorted by length, at most ``batch_size``
-    pairs and, if ``max_tokens`` is set, at most that many padded tokens per batch."""
-    order = np.argsort(np.asarray(lengths), kind="stable")
-    batches, current, longest = [], [], 0
-    for position in order:
-        length = int(lengths[position])
-        over_budget = max_tokens is not None and current and max(longest, length) * (len(current) + 1) > max_tokens
-        if len(current) == batch_size or over_budget:
-            batches.append(current)
-            current, longest = [], 0
-        current.append(int(position))
-        longest = max(longest, length)
-    if current:
-        batches.append(current)
-    return batches
-
-
-def batched_features(encoded, batch_size, max_tokens=None):
-    """A tokenizer's output split per input, and the length-sorted batches they run in."""
-    features = [dict(zip(encoded.keys(), values)) for values in zip(*encoded.values())]
-    return features, padding_batches([len(f["input_ids"]) for f in features], batch_size, max_tokens)
-
-
 class NLIScorer:
     """Probabilities of entailment, neutral and contradiction for (premise, hypothesis) pairs.
 
     model: a Hub id or a local folder of a sequence-classification model.
     cache: optional store with ``get(pairs) -> {pair: probabilities}`` and ``put({pair: ...})``
-        (see capqa.cache); finished batches are stored as they complete, so an interrupted
+        (see capqa.engine.cache); finished batches are stored as they complete, so an interrupted
         job resumes where it stopped.
     quantize: CPU dynamic int8 quantisation of the linear layers (faster on CPU, slightly
         different probabilities; see the README's Performance section).
     precision: "auto" (bf16 on CUDA, fp16 where bf16 is missing, float32 elsewhere), "float32",
         "bfloat16" (fast on CPUs with AMX, probabilities differ by ~1e-3) or "float16" (GPUs).
     compact_attention: compute DeBERTa-v2/v3's relative attention over the window of positions
-        each batch uses (``capqa.relative_attention``); False keeps transformers' own code.
+        each batch uses (``capqa.engine.relative_attention``); False keeps transformers' own code.
     """
 
     def __init__(self, model=DEFAULT_NLI_MODEL, revision=None, device="auto",

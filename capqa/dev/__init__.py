@@ -1,0 +1,1 @@
+"""Developer tools: the engine benchmark and tiny offline models for tests and benchmarks."""
