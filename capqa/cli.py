@@ -12,7 +12,7 @@ COMMANDS = {
     "score": ("capqa.score_file", "main", "score a CSV/JSONL file of (question, gold, answer) rows"),
     "diagnose": ("capqa.diagnostics.report", "main", "monotonicity diagnostic of metric scores against labels"),
     "train-statements": ("capqa.statements.training", "train_main", "fine-tune the statement model"),
-    "eval-statements": ("capqa.statements.training", "evaluate_main", "evaluate generated statements"),
+    "eval-statements": ("capqa.statements.evaluation", "evaluate_main", "evaluate generated statements"),
     "build-datasets": ("capqa.hub.datasets", "main", "build the CAP-Correctness/CAP-Statements repos"),
     "publish": ("capqa.hub.publish", "main", "publish datasets, model or the Space to the Hub"),
     "bench": ("capqa.dev.bench", "main", "throughput benchmark of the NLI engine"),

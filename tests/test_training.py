@@ -1,6 +1,7 @@
 """Statement-model training and evaluation, end to end on a tiny T5 built offline (no network)."""
 
 import json
+import shutil
 
 import evaluate
 import pandas as pd
@@ -10,8 +11,9 @@ from huggingface_hub import ModelCard
 
 from capqa.constants import CITATION, STATEMENT_BASE_MODEL, STATEMENT_TEMPLATE
 from capqa.statements.generator import StatementGenerator
-from capqa.statements.training import (LOSS_PLOT, TRAINING_SUMMARY, evaluate_main, evaluate_statements, load_statement_rows,
-                            train_main, train_statement_model)
+from capqa.statements.data import load_statement_rows
+from capqa.statements.evaluation import evaluate_main, evaluate_statements
+from capqa.statements.training import CHECKPOINTS, LOSS_PLOT, TRAINING_SUMMARY, train_main, train_statement_model
 from conftest import KNOWN_PROBABILITIES, REPO_ROOT, data_path
 
 # Enough optimiser steps at a high rate for a 2-layer T5 to learn something in seconds.
@@ -67,6 +69,31 @@ def test_training_with_the_same_seed_repeats_exactly(tiny_seq2seq_model, sample_
     first = train_statement_model(rows, tmp_path / "a", base_model=tiny_seq2seq_model, **settings)
     second = train_statement_model(rows, tmp_path / "b", base_model=tiny_seq2seq_model, **settings)
     assert first["step_losses"] == second["step_losses"] and len(first["step_losses"]) == 2
+
+
+def test_an_interrupted_training_resumes_from_its_checkpoint(tiny_seq2seq_model, sample_csv, tmp_path):
+    rows = load_statement_rows(sample_csv, limit=16)
+    settings = {**TINY_SETTINGS, "batch_size": 4, "save_steps": 1}
+    folder = tmp_path / "model"
+    whole = train_statement_model(rows, folder, base_model=tiny_seq2seq_model, **settings)
+    checkpoints = folder / CHECKPOINTS
+    assert sorted(path.name for path in checkpoints.iterdir()) == ["checkpoint-3", "checkpoint-4"]
+    # As if the run had been killed during its last step: only step 3's checkpoint is there.
+    shutil.rmtree(checkpoints / "checkpoint-4")
+    resumed = train_statement_model(rows, folder, base_model=tiny_seq2seq_model, resume=True, **settings)
+    assert resumed["resumed_from_step"] == 3 and resumed["steps"] == 4 and len(resumed["step_losses"]) == 4
+    # Weights, optimiser, scheduler and data order restored: the same losses as the uninterrupted run.
+    assert resumed["step_losses"] == pytest.approx(whole["step_losses"], abs=1e-5)
+
+
+def test_evaluation_during_training_and_no_local_path_in_the_summary(tiny_seq2seq_model, sample_csv, tmp_path):
+    rows = load_statement_rows(sample_csv, limit=8)
+    summary = train_statement_model(rows, tmp_path / "m", base_model=tiny_seq2seq_model, eval_rows=rows[:4],
+                                    **{**TINY_SETTINGS, "batch_size": 4, "save_steps": 1})
+    assert len(summary["eval_losses"]) == 2 and all(loss > 0 for loss in summary["eval_losses"])
+    written = (tmp_path / "m" / TRAINING_SUMMARY).read_text()
+    assert tiny_seq2seq_model not in written and str(tmp_path) not in written
+    assert summary["base_model"] == "local folder 't5-tiny'"
 
 
 def test_commands_train_then_evaluate(tiny_seq2seq_model, sample_csv, tmp_path, capsys):
