@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from capqa.diagnostics import bootstrap as boot
 from capqa.diagnostics import monotonicity as mono
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
@@ -40,13 +41,13 @@ def timed(function, *args, **kwargs):
 
 
 def vectorised(orders, n_resamples, seed):
-    return mono.bootstrap(orders, n_resamples, seed, progress=True)
+    return boot.bootstrap(orders, n_resamples, seed, progress=True)
 
 
 def per_resample_loop(columns, labels, n_resamples, seed):
     """What one would write first: materialise each resample, diagnose each metric on it."""
     results = {name: [] for name in columns}
-    for weights in mono.resample_weights(len(labels), n_resamples, seed):
+    for weights in boot.resample_weights(len(labels), n_resamples, seed):
         for counts in weights:
             rows = np.repeat(np.arange(len(labels)), counts)
             for name, scores in columns.items():

@@ -16,7 +16,7 @@ import pandas as pd
 
 from capqa.plus import calibration
 from capqa.constants import LABELS
-from capqa.diagnostics.monotonicity import diagnostic_tables
+from capqa.diagnostics.bootstrap import diagnostic_tables
 from capqa.diagnostics.plots import class_pair_heatmap
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

@@ -480,7 +480,7 @@ def filter_benchmark(table, dataset, split):
 
 def benchmark_tables(rows):
     """The diagnostic of the five metrics on ``rows``: (summary table, class-pair records)."""
-    from capqa.diagnostics.monotonicity import diagnostic_tables
+    from capqa.diagnostics.bootstrap import diagnostic_tables
 
     columns = {name: rows[column].to_numpy() for column, name in BENCHMARK_METRICS.items()}
     tables = diagnostic_tables(columns, rows["label"].to_numpy(), n_resamples=0, progress=False)

@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from scipy import stats
 
+from capqa.diagnostics import bootstrap as boot
 from capqa.diagnostics import monotonicity as mono
 from capqa.diagnostics import plots
 from capqa.diagnostics import report
@@ -42,7 +43,7 @@ def test_split(paper_scores):
 def paper_tables(test_split):
     """Point estimates of all five metrics, exact: cheap (no bootstrap)."""
     columns = {metric: test_split[metric].to_numpy() for metric in METRICS}
-    return mono.diagnostic_tables(columns, test_split["label"].tolist(), n_resamples=0)
+    return boot.diagnostic_tables(columns, test_split["label"].tolist(), n_resamples=0)
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +54,7 @@ def paper_bootstrap(test_split):
     bootstrapped, so CAP's and BLEU's intervals are the same either way."""
     metrics = METRICS if os.environ.get("CAPQA_FULL_BOOTSTRAP") == "1" else ("cap", "bleu")
     columns = {metric: test_split[metric].to_numpy() for metric in metrics}
-    return mono.diagnostic_tables(columns, test_split["label"].tolist(), n_resamples=PAPER_RESAMPLES,
+    return boot.diagnostic_tables(columns, test_split["label"].tolist(), n_resamples=PAPER_RESAMPLES,
                                   seed=PAPER_SEED, reference="cap", progress=False)
 
 
@@ -207,7 +208,7 @@ def test_bootstrap_statistics_equal_those_of_the_materialised_resamples():
     scores, labels = _random_rows(3, n=120)
     rows = mono.prepare_labels(labels)
     order = mono.ScoreOrder(mono.prepare_scores(scores, rows.n_rows), rows)
-    weights = next(mono.resample_weights(rows.n_rows, 4, seed=7))
+    weights = next(boot.resample_weights(rows.n_rows, 4, seed=7))
     tables = mono.weighted_tables(order, weights)
     overall = mono.overall_statistics(tables, rows)
     pair_counts = mono.class_pair_counts(tables, rows)
@@ -227,11 +228,11 @@ def test_bootstrap_statistics_equal_those_of_the_materialised_resamples():
 def test_the_same_seed_gives_the_same_bootstrap_and_metrics_share_resamples():
     scores, labels = _random_rows(4, n=200)
     columns = {"a": scores, "b": scores[::-1].copy()}
-    first = mono.diagnostic_tables(columns, labels, n_resamples=300, seed=5, reference="a", progress=False)
-    again = mono.diagnostic_tables(columns, labels, n_resamples=300, seed=5, reference="a", progress=False)
+    first = boot.diagnostic_tables(columns, labels, n_resamples=300, seed=5, reference="a", progress=False)
+    again = boot.diagnostic_tables(columns, labels, n_resamples=300, seed=5, reference="a", progress=False)
     assert first == again
     # Paired: a metric against itself differs by exactly zero on every resample.
-    same = mono.diagnostic_tables({"a": scores, "copy": scores.copy()}, labels, n_resamples=200,
+    same = boot.diagnostic_tables({"a": scores, "copy": scores.copy()}, labels, n_resamples=200,
                                   seed=5, reference="a", progress=False)
     assert all(r["mean_difference"] == r["ci_low"] == r["ci_high"] == 0 and r["p_reference_not_better"] == 1
                for r in same["paired_differences"])
@@ -313,11 +314,11 @@ def test_bad_options_are_refused(severity, hard_pairs, words):
 
 def test_diagnostic_tables_refuse_an_unknown_reference_and_empty_columns():
     with pytest.raises(ValueError, match="`reference` must be one of"):
-        mono.diagnostic_tables({"a": [0.1, 0.2]}, ["exact", "invalid"], n_resamples=0, reference="b")
+        boot.diagnostic_tables({"a": [0.1, 0.2]}, ["exact", "invalid"], n_resamples=0, reference="b")
     with pytest.raises(TypeError, match="`score_columns` must be a non-empty dict"):
-        mono.diagnostic_tables({}, ["exact"], n_resamples=0)
+        boot.diagnostic_tables({}, ["exact"], n_resamples=0)
     with pytest.raises(ValueError, match=r"`score_columns\['a'\]` must be finite"):
-        mono.diagnostic_tables({"a": [0.1, float("nan")]}, ["exact", "invalid"], n_resamples=0)
+        boot.diagnostic_tables({"a": [0.1, float("nan")]}, ["exact", "invalid"], n_resamples=0)
 
 
 # --- The evaluate module --------------------------------------------------------------------
@@ -437,7 +438,7 @@ def test_cli_dispatches_diagnose(tmp_path):
 def test_plots_show_the_diagnostic():
     scores, labels = _random_rows(6, n=300)
     columns = {"coarse": scores, "reversed": -scores}
-    tables = mono.diagnostic_tables(columns, labels, n_resamples=50, seed=0, reference="coarse", progress=False)
+    tables = boot.diagnostic_tables(columns, labels, n_resamples=50, seed=0, reference="coarse", progress=False)
     distributions = plots.class_distributions(pd.DataFrame(columns), labels)
     assert isinstance(distributions, Figure) and len(distributions.axes) == 2
     assert [t.get_text().split("\n")[0] for t in distributions.axes[-1].get_xticklabels()] == list(LABELS)

@@ -30,7 +30,7 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from capqa.paths import DATA_DIR, REPO_ROOT
+from capqa.paths import DATA_DIR
 from capqa.formula import cap_from_probabilities
 from capqa.validation import check_positive_int
 

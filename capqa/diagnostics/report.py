@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from capqa.diagnostics.monotonicity import CONFIDENCE, check_severity, diagnostic_tables
+from capqa.diagnostics.bootstrap import diagnostic_tables
+from capqa.diagnostics.monotonicity import CONFIDENCE, check_severity
 from capqa.diagnostics.plots import agreement_intervals, class_distributions, class_pair_heatmap
 
 TABLES = ("correlations", "descriptives", "class_pairs", "monotonicity", "paired_differences")
