@@ -77,24 +77,24 @@ COMPARISON_DECIMALS = 10
 _DEFAULT_HUB_NAMESPACE = "cap-eval"
 
 
-def hub_namespace():
+def hub_namespace() -> str:
     """The Hub namespace of the project's artifacts; ``CAP_HUB_NAMESPACE`` overrides it."""
     return os.environ.get("CAP_HUB_NAMESPACE", "").strip() or _DEFAULT_HUB_NAMESPACE
 
 
-def statement_model_id():
+def statement_model_id() -> str:
     return f"{hub_namespace()}/cap-statement-mt5-small"
 
 
-def correctness_dataset_id():
+def correctness_dataset_id() -> str:
     return f"{hub_namespace()}/CAP-Correctness"
 
 
-def statements_dataset_id():
+def statements_dataset_id() -> str:
     return f"{hub_namespace()}/CAP-Statements"
 
 
-def metric_space_id():
+def metric_space_id() -> str:
     return f"{hub_namespace()}/cap"
 
 

@@ -1,16 +1,18 @@
 """The CAP formula on arrays of NLI probabilities: pure numpy, no model."""
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from capqa.constants import ALPHA, NEUTRAL_WEIGHT
 
 
-def directional_score(p_entailment, p_neutral, neutral_weight=NEUTRAL_WEIGHT):
+def directional_score(p_entailment: ArrayLike, p_neutral: ArrayLike,
+                      neutral_weight: float = NEUTRAL_WEIGHT) -> np.ndarray:
     """D(a -> b) = P_entail(a -> b) + lambda * P_neutral(a -> b)."""
     return np.asarray(p_entailment, dtype=float) + neutral_weight * np.asarray(p_neutral, dtype=float)
 
 
-def cap_score(forward, reverse, alpha=ALPHA):
+def cap_score(forward: ArrayLike, reverse: ArrayLike, alpha: float = ALPHA) -> np.ndarray:
     """CAP = alpha * D(gold -> pred) + (1 - alpha) * D(pred -> gold).
 
     The forward direction (gold statement as premise) weighs more: a prediction must be
@@ -19,7 +21,8 @@ def cap_score(forward, reverse, alpha=ALPHA):
     return alpha * np.asarray(forward, dtype=float) + (1.0 - alpha) * np.asarray(reverse, dtype=float)
 
 
-def cap_from_probabilities(forward_probs, reverse_probs, alpha=ALPHA, neutral_weight=NEUTRAL_WEIGHT):
+def cap_from_probabilities(forward_probs: ArrayLike, reverse_probs: ArrayLike, alpha: float = ALPHA,
+                           neutral_weight: float = NEUTRAL_WEIGHT) -> tuple:
     """CAP from (..., 3) arrays of (entailment, neutral, contradiction) probabilities."""
     forward_probs = np.asarray(forward_probs, dtype=float)
     reverse_probs = np.asarray(reverse_probs, dtype=float)

@@ -12,6 +12,7 @@ the metric then loads them through exactly the same ``from_pretrained`` code as 
 
 import math
 from pathlib import Path
+from typing import Mapping, Optional, Sequence
 
 # Text the tokenizer's merges are learnt from when the caller gives none.
 _DEFAULT_CORPUS = (
@@ -26,7 +27,7 @@ SPECIAL_TOKENS = {"pad_token": "<pad>", "eos_token": "</s>", "unk_token": "<unk>
 CROSS_ENCODER_ID2LABEL = {0: "contradiction", 1: "entailment", 2: "neutral"}
 
 
-def build_tokenizer(corpus=None, vocab_size=400, pair_template="cls"):
+def build_tokenizer(corpus: Optional[Sequence[str]] = None, vocab_size: int = 400, pair_template: str = "cls"):
     """A fast tokenizer; ``pair_template`` is "cls" (``<s> A </s> B </s>``, cross-encoders) or
     "eos" (``A </s>``, T5-style seq2seq)."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
@@ -49,7 +50,7 @@ def build_tokenizer(corpus=None, vocab_size=400, pair_template="cls"):
     return PreTrainedTokenizerFast(tokenizer_object=tokenizer, model_max_length=512, **SPECIAL_TOKENS)
 
 
-def deberta_config(tokenizer, id2label, size="tiny"):
+def deberta_config(tokenizer, id2label: Mapping[int, str], size: str = "tiny"):
     """A DeBERTa-v2 config: "tiny" for tests, "large" = cross-encoder/nli-deberta-v3-large's shape."""
     from transformers import DebertaV2Config
 
@@ -71,7 +72,9 @@ def deberta_config(tokenizer, id2label, size="tiny"):
         pad_token_id=tokenizer.pad_token_id, initializer_range=initializer_range, **shapes[size])
 
 
-def build_nli_model(folder, probabilities=None, id2label=None, size="tiny", seed=0, tokenizer=None):
+def build_nli_model(folder: Path, probabilities: Optional[Mapping[str, float]] = None,
+                    id2label: Optional[Mapping[int, str]] = None, size: str = "tiny", seed: int = 0,
+                    tokenizer=None) -> Path:
     """Save a sequence classifier and its tokenizer to ``folder``; return the folder.
 
     probabilities: optional {"entailment": p, "neutral": p, "contradiction": p}. When given, the classifier's weights are zero and its
@@ -97,7 +100,8 @@ def build_nli_model(folder, probabilities=None, id2label=None, size="tiny", seed
     return _save(model, tokenizer, folder)
 
 
-def build_seq2seq_model(folder, seed=0, tokenizer=None, corpus=None):
+def build_seq2seq_model(folder: Path, seed: int = 0, tokenizer=None,
+                        corpus: Optional[Sequence[str]] = None) -> Path:
     """Save a tiny T5 with random weights and a tokenizer to ``folder``; return the folder."""
     import torch
     from transformers import T5Config, T5ForConditionalGeneration

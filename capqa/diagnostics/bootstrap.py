@@ -6,6 +6,7 @@ same weighted computation as the point estimate (``capqa.diagnostics.monotonicit
 """
 
 from dataclasses import dataclass
+from typing import Iterator, Mapping, Optional, Sequence
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -16,7 +17,7 @@ from capqa.validation import check_positive_int
 BOOTSTRAP_BLOCK = 300
 
 
-def resample_weights(n_rows, n_resamples, seed, block=BOOTSTRAP_BLOCK):
+def resample_weights(n_rows: int, n_resamples: int, seed: int, block: int = BOOTSTRAP_BLOCK) -> Iterator[np.ndarray]:
     """Yields (B, n) multiplicities of each row in blocks of percentile-bootstrap resamples.
 
     One generator feeds every metric, so differences between metrics are paired.
@@ -52,7 +53,8 @@ def _block_statistics(order, weights):
     }
 
 
-def bootstrap(orders, n_resamples=10_000, seed=42, progress=True):
+def bootstrap(orders: Mapping[str, ScoreOrder], n_resamples: int = 10_000, seed: int = 42,
+              progress: bool = True) -> dict:
     """{metric: BootstrapDistribution} for {metric: ScoreOrder} sharing the same rows."""
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     n_rows = next(iter(orders.values())).rows.n_rows
@@ -67,14 +69,14 @@ def bootstrap(orders, n_resamples=10_000, seed=42, progress=True):
             for name, parts in blocks.items()}
 
 
-def percentile_interval(values, confidence=CONFIDENCE):
+def percentile_interval(values: np.ndarray, confidence: float = CONFIDENCE) -> tuple:
     """(low, high) percentile interval along the first axis, ignoring undefined resamples."""
     tail = 100.0 * (1.0 - confidence) / 2.0
     low, high = np.nanpercentile(values, [tail, 100.0 - tail], axis=0)
     return low, high
 
 
-def paired_difference_records(distributions, reference, confidence=CONFIDENCE):
+def paired_difference_records(distributions: Mapping, reference: str, confidence: float = CONFIDENCE) -> list:
     """Reference minus each other metric on the same resamples, with a one-sided p-value."""
     records = []
     for name, distribution in distributions.items():
@@ -95,8 +97,10 @@ def paired_difference_records(distributions, reference, confidence=CONFIDENCE):
 
 # --- The full table --------------------------------------------------------------------------
 
-def diagnostic_tables(score_columns, labels, severity=None, hard_pairs=None,
-                      n_resamples=10_000, seed=42, reference=None, progress=True):
+def diagnostic_tables(score_columns: Mapping[str, Sequence[float]], labels: Sequence[str],
+                      severity: Optional[Mapping[str, int]] = None, hard_pairs: Optional[Sequence[tuple]] = None,
+                      n_resamples: int = 10_000, seed: int = 42, reference: Optional[str] = None,
+                      progress: bool = True) -> dict:
     """Every table of the paper's diagnostic for several metrics scored on the same rows.
 
     ``score_columns``: {metric name: scores}. ``n_resamples=0`` skips the bootstrap.

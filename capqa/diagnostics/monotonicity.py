@@ -15,6 +15,7 @@ import numbers
 import warnings
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Mapping, Optional, Sequence
 
 import numpy as np
 from scipy import stats
@@ -28,7 +29,7 @@ CONFIDENCE = 0.95
 
 # --- Inputs ----------------------------------------------------------------------------------
 
-def check_severity(severity=None):
+def check_severity(severity: Optional[Mapping[str, int]] = None) -> dict:
     """A {label: severity} mapping (the paper's when None); returns a new dict."""
     if severity is None:
         return dict(SEVERITY)
@@ -81,7 +82,8 @@ class LabelledRows:
                 if a < b and self.class_severity[a] != self.class_severity[b]]
 
 
-def prepare_labels(labels, severity=None, name="labels"):
+def prepare_labels(labels: Sequence[str], severity: Optional[Mapping[str, int]] = None,
+                   name: str = "labels") -> "LabelledRows":
     """Checks labels against the severity map; absent classes are dropped."""
     severity = check_severity(severity)
     if isinstance(labels, str) or not hasattr(labels, "__len__"):
@@ -102,7 +104,8 @@ def prepare_labels(labels, severity=None, name="labels"):
     return LabelledRows(classes, class_index, class_severity)
 
 
-def prepare_scores(scores, n_rows, name="scores", labels_name="labels"):
+def prepare_scores(scores: Sequence[float], n_rows: int, name: str = "scores",
+                   labels_name: str = "labels") -> np.ndarray:
     """Finite 1-d floats of the right length, rounded the way the paper compares them."""
     array = check_finite_scores(scores, name)
     check_same_length(array, name, range(n_rows), labels_name)
@@ -333,7 +336,9 @@ def check_inputs(scores, labels, severity=None, hard_pairs=None,
     return ScoreOrder(prepare_scores(scores, rows.n_rows, scores_name, labels_name), rows), hard_pairs
 
 
-def monotonicity_report(scores, labels, severity=None, hard_pairs=None):
+def monotonicity_report(scores: Sequence[float], labels: Sequence[str],
+                        severity: Optional[Mapping[str, int]] = None,
+                        hard_pairs: Optional[Sequence[tuple]] = None) -> dict:
     """The diagnostic of one metric, as the ``monotonicity`` evaluate module returns it."""
     order, hard_pairs = check_inputs(scores, labels, severity, hard_pairs)
     pairs = class_pair_records(order, hard_pairs)

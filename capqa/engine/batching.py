@@ -1,9 +1,11 @@
 """Length-sorted batching of tokenised inputs, shared by the NLI engine and the statement generator."""
 
+from typing import Mapping, Optional, Sequence
+
 import numpy as np
 
 
-def padding_batches(lengths, batch_size, max_tokens=None):
+def padding_batches(lengths: Sequence[int], batch_size: int, max_tokens: Optional[int] = None) -> list:
     """Split positions into batches of similar length: sorted by length, at most ``batch_size``
     pairs and, if ``max_tokens`` is set, at most that many padded tokens per batch."""
     order = np.argsort(np.asarray(lengths), kind="stable")
@@ -21,7 +23,7 @@ def padding_batches(lengths, batch_size, max_tokens=None):
     return batches
 
 
-def batched_features(encoded, batch_size, max_tokens=None):
+def batched_features(encoded: Mapping, batch_size: int, max_tokens: Optional[int] = None) -> tuple:
     """A tokenizer's output split per input, and the length-sorted batches they run in."""
     features = [dict(zip(encoded.keys(), values)) for values in zip(*encoded.values())]
     return features, padding_batches([len(f["input_ids"]) for f in features], batch_size, max_tokens)

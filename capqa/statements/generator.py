@@ -5,6 +5,7 @@ folder) or, with ``model="rules"``, the offline rule-based converter of ``capqa.
 """
 
 import re
+from typing import Optional, Sequence
 
 import torch
 from tqdm.auto import tqdm
@@ -20,7 +21,7 @@ _WHITESPACE = re.compile(r"\s+")
 _PROGRESS_MIN_INPUTS = 256
 
 
-def statement_input(question, answer):
+def statement_input(question: str, answer: str) -> str:
     """The statement model's input: the paper's template, whitespace collapsed."""
     text = STATEMENT_TEMPLATE.format(question=question, answer=answer)
     return _WHITESPACE.sub(" ", text).strip()
@@ -33,9 +34,10 @@ class StatementGenerator:
         published statement model).
     """
 
-    def __init__(self, model=None, revision=None, device="auto", batch_size=32,
-                 num_beams=STATEMENT_NUM_BEAMS, max_input_tokens=STATEMENT_MAX_INPUT_TOKENS,
-                 max_new_tokens=STATEMENT_MAX_NEW_TOKENS, show_progress=None):
+    def __init__(self, model: Optional[str] = None, revision: Optional[str] = None, device: str = "auto",
+                 batch_size: int = 32, num_beams: int = STATEMENT_NUM_BEAMS,
+                 max_input_tokens: int = STATEMENT_MAX_INPUT_TOKENS, max_new_tokens: int = STATEMENT_MAX_NEW_TOKENS,
+                 show_progress: Optional[bool] = None) -> None:
         self.model_name = str(model or statement_model_id())
         self.revision = revision
         self.batch_size = check_positive_int(batch_size, "batch_size")
@@ -59,7 +61,7 @@ class StatementGenerator:
                              f"{self.model_name!r} is a {type(self.model).__name__}")
         self.model.to(self.device).eval()
 
-    def generate(self, questions, answers):
+    def generate(self, questions: Sequence[str], answers: Sequence[str]) -> list:
         """One statement per (question, answer), in input order."""
         questions, answers = check_text_list(questions, "questions"), check_text_list(answers, "answers")
         check_same_length(questions, "questions", answers, "answers")

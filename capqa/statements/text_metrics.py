@@ -8,13 +8,14 @@ except that articles are kept: for a statement "is a cell" and "is the cell" are
 import collections
 import re
 import unicodedata
+from typing import Sequence
 
 from capqa.validation import check_same_length, check_text_list
 
 _WHITESPACE = re.compile(r"\s+")
 
 
-def normalize_statement(text):
+def normalize_statement(text: str) -> str:
     """Lower-cased, punctuation (Unicode category P*) removed, whitespace collapsed."""
     lowered = text.lower()
     without_punctuation = "".join(
@@ -22,11 +23,11 @@ def normalize_statement(text):
     return _WHITESPACE.sub(" ", without_punctuation).strip()
 
 
-def exact_match(prediction, reference):
+def exact_match(prediction: str, reference: str) -> float:
     return float(normalize_statement(prediction) == normalize_statement(reference))
 
 
-def token_f1(prediction, reference):
+def token_f1(prediction: str, reference: str) -> float:
     """Harmonic mean of token precision and recall over the normalised bags of tokens."""
     predicted_tokens = normalize_statement(prediction).split()
     reference_tokens = normalize_statement(reference).split()
@@ -41,7 +42,7 @@ def token_f1(prediction, reference):
     return 2 * precision * recall / (precision + recall)
 
 
-def surface_scores(predictions, references):
+def surface_scores(predictions: Sequence[str], references: Sequence[str]) -> dict:
     """Mean exact match and token F1 of two equally long lists of statements."""
     predictions = check_text_list(predictions, "predictions")
     references = check_text_list(references, "references")
@@ -55,7 +56,7 @@ def surface_scores(predictions, references):
     }
 
 
-def corpus_bleu_chrf(predictions, references):
+def corpus_bleu_chrf(predictions: Sequence[str], references: Sequence[str]) -> dict:
     """sacreBLEU corpus BLEU and chrF (0-100) of predictions against one reference each."""
     import sacrebleu
 
