@@ -320,6 +320,25 @@ def _prepare_out_dir(repo_dir, overwrite):
     (repo_dir / "data").mkdir(parents=True, exist_ok=True)
 
 
+def features_yaml(features) -> list:
+    """The card's ``dataset_info.features`` in the Hub's YAML layout, from public attributes only.
+
+    Only the feature types these datasets use are written: ``Value`` and ``ClassLabel``.
+    """
+    from datasets import ClassLabel, Value
+
+    entries = []
+    for name, feature in features.items():
+        if isinstance(feature, ClassLabel):
+            dtype = {"class_label": {"names": {str(index): label for index, label in enumerate(feature.names)}}}
+        elif isinstance(feature, Value):
+            dtype = feature.dtype
+        else:
+            raise TypeError(f"feature {name!r}: no card layout for {type(feature).__name__}")
+        entries.append({"name": name, "dtype": dtype})
+    return entries
+
+
 def write_repo(repo_dir, card_template, frames, features, overwrite=False):
     """The card (its ``configs`` and ``dataset_info`` filled from the data) and one Parquet per split."""
     from datasets import Dataset
@@ -347,7 +366,7 @@ def write_repo(repo_dir, card_template, frames, features, overwrite=False):
     card = DatasetCard.load(card_template)
     card.data.configs = data_files_config(frames)
     card.data.dataset_info = {
-        "features": features._to_yaml_list(),
+        "features": features_yaml(features),
         "splits": split_infos,
         "download_size": sum(path.stat().st_size for path in (repo_dir / "data").glob("*.parquet")),
         "dataset_size": sum(info["num_bytes"] for info in split_infos),
