@@ -5,6 +5,7 @@ import platform
 import statistics
 import threading
 import time
+from typing import Callable, Mapping
 
 import torch
 from tqdm.auto import tqdm
@@ -65,7 +66,7 @@ def _release_free_memory():
             libc.malloc_trim(0)
 
 
-def timed(score, device):
+def timed(score: Callable[[], object], device: torch.device) -> tuple:
     """(result, seconds, peak MiB above the start) of ``score()``."""
     with PeakMemory(device) as memory:
         start = time.perf_counter()
@@ -76,7 +77,7 @@ def timed(score, device):
     return result, seconds, memory.peak_mib
 
 
-def run_scorers(scorers, runs, device, n_pairs):
+def run_scorers(scorers: Mapping[str, Callable[[], object]], runs: int, device: torch.device, n_pairs: int) -> tuple:
     """Time every scorer ``runs`` times, interleaved (so a busy machine slows all alike)."""
     timings = {name: [] for name in scorers}
     outputs, peaks = {}, {name: 0.0 for name in scorers}
@@ -90,7 +91,7 @@ def run_scorers(scorers, runs, device, n_pairs):
                    "peak_memory_mib": peaks[name]} for name in scorers}, outputs
 
 
-def machine_description(device):
+def machine_description(device: torch.device) -> dict:
     import psutil
 
     described = {"cpu": platform.processor() or platform.machine(), "cores": psutil.cpu_count(logical=True),

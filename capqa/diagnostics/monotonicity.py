@@ -45,7 +45,7 @@ def check_severity(severity: Optional[Mapping[str, int]] = None) -> dict:
     return checked
 
 
-def check_hard_pairs(hard_pairs, severity):
+def check_hard_pairs(hard_pairs: Optional[Sequence[tuple]], severity: Mapping[str, int]) -> list:
     """(better, worse) label pairs; None means the paper's pairs whose labels ``severity`` has."""
     if hard_pairs is None:
         return tuple(pair for pair in HARD_PAIRS if all(label in severity for label in pair))
@@ -71,10 +71,10 @@ class LabelledRows:
     class_severity: np.ndarray
 
     @property
-    def n_rows(self):
+    def n_rows(self) -> int:
         return self.class_index.size
 
-    def class_pairs(self):
+    def class_pairs(self) -> list:
         """(better, worse) index pairs of classes with different severity, taxonomy order."""
         order = range(len(self.classes))
         return [(a, b) if self.class_severity[a] > self.class_severity[b] else (b, a)
@@ -140,7 +140,7 @@ class ScoreOrder:
         self.has_ties = bool(np.any(sorted_scores[1:] == sorted_scores[:-1]))
 
     @cached_property
-    def point_tables(self):
+    def point_tables(self) -> dict:
         """The tables with every row counted once: the exact point estimates."""
         return weighted_tables(self, np.ones((1, self.rows.n_rows)))
 
@@ -160,7 +160,7 @@ def _row_dot(left, right):
     return np.einsum("ij,ij->i", left, right)
 
 
-def weighted_tables(order, weights):
+def weighted_tables(order: "ScoreOrder", weights: np.ndarray) -> dict:
     """All counts for row weights (B, n); exact integers in float64 while counts < 2**53."""
     weights = np.asarray(weights, dtype=np.float64)
     per_class = [np.take(weights, members, axis=1) for members in order.class_rows]
@@ -222,7 +222,7 @@ def _ratio(numerator, denominator):
         return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1), np.nan)
 
 
-def class_pair_counts(tables, rows):
+def class_pair_counts(tables: dict, rows: "LabelledRows") -> dict:
     """{"pairs", "wins", "ties", "losses"}: (B, P) arrays over ``rows.class_pairs()``."""
     pairs = np.array(rows.class_pairs(), dtype=int).reshape(-1, 2)
     better, worse = pairs[:, 0], pairs[:, 1]
@@ -233,7 +233,7 @@ def class_pair_counts(tables, rows):
     return {"pairs": pairs, "wins": wins, "ties": ties, "losses": losses}
 
 
-def overall_statistics(tables, rows):
+def overall_statistics(tables: dict, rows: "LabelledRows") -> dict:
     """Pair counts over all comparable pairs, pairwise accuracy, Spearman and Kendall tau-b."""
     counts = {key: value.sum(axis=1) for key, value in class_pair_counts(tables, rows).items()}
     total = tables.class_weight.sum(axis=1)
@@ -247,13 +247,13 @@ def overall_statistics(tables, rows):
             "spearman": tables.spearman, "kendall": kendall}
 
 
-def class_means(tables):
+def class_means(tables: dict) -> np.ndarray:
     return _ratio(tables.class_sum, tables.class_weight)
 
 
 # --- Point estimates -------------------------------------------------------------------------
 
-def class_pair_records(order, hard_pairs=None):
+def class_pair_records(order: "ScoreOrder", hard_pairs: Optional[Sequence[tuple]] = None) -> list:
     """One dict per class pair: counts, accuracy, AUC, means and whether the means violate."""
     rows, tables = order.rows, order.point_tables
     counts = {key: value[0] for key, value in class_pair_counts(tables, rows).items()}
@@ -276,7 +276,7 @@ def class_pair_records(order, hard_pairs=None):
     return records
 
 
-def correlation_record(order):
+def correlation_record(order: "ScoreOrder") -> dict:
     """Spearman, Kendall tau-b (scipy, with p-values) and the exact pair counts."""
     severity = order.rows.class_severity[order.rows.class_index]
     with warnings.catch_warnings():
@@ -299,7 +299,7 @@ def correlation_record(order):
     }
 
 
-def descriptive_records(order):
+def descriptive_records(order: "ScoreOrder") -> list:
     records = []
     for c, label in enumerate(order.rows.classes):
         values = order.scores[order.rows.class_index == c]
@@ -314,7 +314,7 @@ def descriptive_records(order):
     return records
 
 
-def monotonicity_record(pair_records, correlation):
+def monotonicity_record(pair_records: list, correlation: dict) -> dict:
     violations = sum(record["mean_violation"] for record in pair_records)
     return {
         "class_pairs": len(pair_records), "mean_violations": violations,

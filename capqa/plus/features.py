@@ -13,6 +13,7 @@ Both take the raw answers (not the statements made from them).
 """
 
 from functools import lru_cache
+from typing import Sequence
 
 import numpy as np
 
@@ -39,19 +40,19 @@ def _bleu_tokens(text):
     return word_tokenize(text.lower(), preserve_line=True)
 
 
-def sentence_bleu_score(gold, prediction):
+def sentence_bleu_score(gold: str, prediction: str) -> float:
     """Smoothed sentence BLEU of ``prediction`` against the single reference ``gold``, in [0, 1]."""
     _, sentence_bleu, smoothing = _bleu_tools()
     return float(sentence_bleu([_bleu_tokens(gold)], _bleu_tokens(prediction),
                                smoothing_function=smoothing))
 
 
-def rouge_l_score(gold, prediction):
+def rouge_l_score(gold: str, prediction: str) -> float:
     """ROUGE-L F-measure (Porter stemming) between ``gold`` and ``prediction``, in [0, 1]."""
     return float(_rouge_scorer().score(gold, prediction)["rougeL"].fmeasure)
 
 
-def answer_overlap(golds, predictions):
+def answer_overlap(golds: Sequence[str], predictions: Sequence[str]) -> np.ndarray:
     """(bleu, rouge_l): two float arrays, one value per (gold answer, predicted answer) pair."""
     golds = check_text_list(golds, "golds")
     predictions = check_text_list(predictions, "predictions")
