@@ -44,7 +44,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 0
     command, rest = argv[0], argv[1:]
     if command not in COMMANDS:
-        print(f"unknown command {command!r}\n\n{_usage()}", file=sys.stderr)
+        print(f"error: unknown command {command!r}; the commands are {', '.join(COMMANDS)} "
+              f"(python -m capqa --help)", file=sys.stderr)
         return 2
     try:
         return _run(command, rest)
