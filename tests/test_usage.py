@@ -1,0 +1,176 @@
+"""The path a user takes with the metric object: options checked at load, add() like add_batch,
+a hashcode in every result, and model load failures that name the cause and the way forward."""
+
+from dataclasses import fields
+
+import evaluate
+import pytest
+
+import capqa
+from capqa.constants import statement_model_id
+from capqa.engine import loading
+from capqa.metric_options import EVALUATE_INIT_ARGUMENTS, MetricOptions, option_names
+from conftest import MODEL_ATOL
+
+QUESTION = "Name a city in Bulgaria."
+
+
+@pytest.fixture(scope="module")
+def rules_metric(random_nli_model, metric_path):
+    return evaluate.load(metric_path, nli_model=random_nli_model, statement_model="rules", device="cpu")
+
+
+# --- Options -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("typo, suggestion", [("nli_modle", "nli_model"), ("statment_model", "statement_model"),
+                                              ("alfa", "alpha")])
+def test_unknown_option_is_refused_with_the_valid_ones(metric_path, typo, suggestion):
+    with pytest.raises(TypeError, match=f"unknown CAP option.*'{typo}' \\(did you mean '{suggestion}'\\?\\)") as error:
+        evaluate.load(metric_path, **{typo: "rules"})
+    assert all(name in str(error.value) for name in option_names())
+
+
+def test_evaluate_init_arguments_still_pass(random_nli_model, metric_path, tmp_path):
+    metric = evaluate.load(metric_path, nli_model=random_nli_model, statement_model="rules", device="cpu",
+                           config_name="default", cache_dir=str(tmp_path), num_process=1, process_id=0,
+                           experiment_id="usage", seed=3, keep_in_memory=True, timeout=30,
+                           max_concurrent_cache_files=5)
+    assert metric.experiment_id == "usage" and metric.seed == 3 and metric.timeout == 30
+    assert metric.max_concurrent_cache_files == 5 and metric.keep_in_memory
+    assert metric.compute(predictions=["Burgas"], references=["Sofia"], questions=[QUESTION])["scores"]
+
+
+def test_evaluate_init_arguments_are_evaluates_own():
+    import inspect
+
+    own = set(inspect.signature(evaluate.Metric.__init__).parameters) - {"self", "kwargs"}
+    assert set(EVALUATE_INIT_ARGUMENTS) == own
+
+
+def test_every_option_has_its_description():
+    for spec in fields(MetricOptions):
+        assert spec.metadata.get("help", "").strip(), f"option {spec.name} has no help text: use option(...)"
+
+
+# --- hashcode ----------------------------------------------------------------------------------
+
+def test_every_result_carries_a_hashcode_of_what_made_it(rules_metric, random_nli_model):
+    result = rules_metric.compute(predictions=["Burgas"], references=["Sofia"], questions=[QUESTION])
+    hashcode = result["hashcode"]
+    assert hashcode.startswith(f"cap-eval={capqa.__version__}|")
+    for part in (f"nli_model={random_nli_model}", "statement_model=rules", "alpha=0.85", "neutral_weight=0.3",
+                 "max_length=512", "precision=float32", "quantize=False", "variant=cap"):
+        assert part in hashcode.split("|"), (part, hashcode)
+
+
+def test_hashcode_holds_every_option_that_changes_scores():
+    options = MetricOptions(statement_model="rules", device="cpu")
+    names = [part.split("=")[0] for part in options.hashcode().split("|")[1:]]
+    changing = [spec.name for spec in fields(MetricOptions)
+                if spec.metadata.get("affects_scores", True) and not spec.name.endswith("_revision")]
+    assert names == changing
+    assert "batch_size" not in names and "score_cache_dir" not in names
+
+
+def test_hashcode_tells_settings_and_revisions_apart():
+    base = MetricOptions(statement_model="rules", device="cpu")
+    assert "nli_model=cross-encoder/nli-deberta-v3-large@bab4bc71" in base.hashcode()
+    assert MetricOptions(statement_model="rules", device="cpu", alpha=0.5).hashcode() != base.hashcode()
+    assert MetricOptions(statement_model="rules", device="cpu", batch_size=4).hashcode() == base.hashcode()
+    default_statements = MetricOptions(device="cpu", statement_revision="v1").hashcode()
+    assert f"statement_model={statement_model_id()}@v1" in default_statements
+
+
+# --- add() and compute() -----------------------------------------------------------------------
+
+def test_add_takes_singular_and_plural_names_like_add_batch(rules_metric):
+    rules_metric.add(prediction="Burgas", reference="Sofia", question=QUESTION)
+    rules_metric.add(predictions="Plovdiv", references=["Sofia", "Varna"], questions=QUESTION)
+    added = rules_metric.compute()
+    rules_metric.add_batch(predictions=["Burgas", "Plovdiv"], references=[["Sofia"], ["Sofia", "Varna"]],
+                           questions=[QUESTION, QUESTION])
+    batched = rules_metric.compute()
+    assert added["scores"] == pytest.approx(batched["scores"], abs=MODEL_ATOL)
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(prediction="", reference="Sofia"), ValueError, r"`predictions\[0\]` is an empty string"),
+    (dict(prediction="Burgas", reference=3), TypeError, r"`references\[0\]` must be a string"),
+    (dict(prediction="Burgas", reference=[]), ValueError, r"`references\[0\]` is an empty list"),
+    (dict(prediction="Burgas"), TypeError, "add\\(\\) needs `reference`"),
+    (dict(prediction="Burgas", predictions="Varna", reference="Sofia"), TypeError, "both `prediction` and"),
+    (dict(prediction=["Burgas", "Varna"], reference="Sofia"), TypeError, "use add_batch\\(\\) for several"),
+    (dict(prediction="Burgas", reference="Sofia", answer="x"), TypeError, "unexpected argument.*answer"),
+])
+def test_add_validates_like_add_batch(rules_metric, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        rules_metric.add(**kwargs)
+
+
+def test_compute_with_inputs_after_add_batch_is_refused(rules_metric):
+    rules_metric.add_batch(predictions=["Burgas"], references=["Sofia"], questions=[QUESTION])
+    with pytest.raises(ValueError, match="already added with add\\(\\)/add_batch\\(\\)"):
+        rules_metric.compute(predictions=["Varna"], references=["Sofia"], questions=[QUESTION])
+    assert len(rules_metric.compute()["scores"]) == 1  # the added example is still there, scored alone
+
+
+def test_compute_with_inputs_validates_once_through_add_batch(rules_metric):
+    with pytest.raises(ValueError, match=r"`predictions\[0\]` is an empty string"):
+        rules_metric.compute(predictions=[" "], references=["Sofia"])
+    result = rules_metric.compute(predictions=["Burgas"], references=["Sofia"], questions=[QUESTION])
+    assert len(result["scores"]) == 1
+
+
+# --- Load failures -----------------------------------------------------------------------------
+
+def _statement_error(metric_path, random_nli_model, statement_model):
+    metric = evaluate.load(metric_path, nli_model=random_nli_model, statement_model=statement_model, device="cpu")
+    with pytest.raises(OSError) as error:
+        metric.compute(predictions=["Burgas"], references=["Sofia"], questions=[QUESTION])
+    message = str(error.value)
+    assert statement_model in message and 'statement_model="rules"' in message
+    assert "train-statements" in message and "local folder" in message
+    return message
+
+
+@pytest.mark.parametrize("name", ["./no-such-model", "models/../nowhere", "~/no-such-model-folder"])
+def test_path_that_does_not_exist_is_no_such_folder(metric_path, random_nli_model, name):
+    message = _statement_error(metric_path, random_nli_model, name)
+    assert "there is no such local folder" in message and "Repo id" not in message
+
+
+def test_folder_that_is_not_a_model_says_so(metric_path, random_nli_model, tmp_path):
+    (tmp_path / "notes.txt").write_text("not a model")
+    message = _statement_error(metric_path, random_nli_model, str(tmp_path))
+    assert "is not a model folder (it has no config.json)" in message
+
+
+def test_default_statement_model_offline_names_the_ways_forward(metric_path, random_nli_model, monkeypatch):
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    message = _statement_error(metric_path, random_nli_model, statement_model_id())
+    assert "not published yet" in message and "HF_HUB_OFFLINE is set" in message
+    assert "HF_HUB_OFFLINE=1" not in message  # it is set already: no advice to set it
+
+
+def test_hub_unreachable_suggests_offline_mode_only_when_not_set(monkeypatch):
+    from huggingface_hub import constants, errors
+
+    unreachable = OSError("We couldn't connect to 'https://huggingface.co' to load the files")
+    unreachable.__cause__ = errors.LocalEntryNotFoundError("cannot find the requested files")
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.delenv("TRANSFORMERS_OFFLINE", raising=False)
+    assert "HF_HUB_OFFLINE=1" in loading._cause("org/model", unreachable)
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    assert "HF_HUB_OFFLINE=1" not in loading._cause("org/model", unreachable)
+
+
+def test_repo_not_on_the_hub_says_not_found():
+    import httpx
+    from huggingface_hub import errors
+
+    response = httpx.Response(404, request=httpx.Request("GET", "https://huggingface.co/api/models/org/model"))
+    missing = OSError("org/model is not a local folder and is not a valid model identifier")
+    missing.__cause__ = errors.RepositoryNotFoundError("404 Client Error", response=response)
+    assert "not found on the Hugging Face Hub" in loading._cause("org/model", missing)
