@@ -207,7 +207,7 @@ def plot_losses(step_losses, path):
 
 # --- Evaluation --------------------------------------------------------------------------------
 def evaluate_statements(model, rows, revision=None, batch_size=32, num_beams=STATEMENT_NUM_BEAMS,
-                        max_input_tokens=STATEMENT_MAX_INPUT_TOKENS, device="auto"):
+                        max_input_tokens=STATEMENT_MAX_INPUT_TOKENS, device="auto", show_progress=None):
     """Generate a statement per row with ``StatementGenerator`` and score it against gold.
 
     Returns (scores, predictions); scores hold exact_match, token_f1, bleu, chrf, rows and, when
@@ -217,7 +217,8 @@ def evaluate_statements(model, rows, revision=None, batch_size=32, num_beams=STA
     from capqa.statements.text_metrics import corpus_bleu_chrf, surface_scores
 
     generator = StatementGenerator(model=model, revision=revision, device=device, batch_size=batch_size,
-                                   num_beams=num_beams, max_input_tokens=max_input_tokens)
+                                   num_beams=num_beams, max_input_tokens=max_input_tokens,
+                                   show_progress=show_progress)
     predictions = generator.generate([row["question"] for row in rows], [row["answer"] for row in rows])
 
     def score(indices):
@@ -297,20 +298,26 @@ def evaluate_main(argv):
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--num-beams", type=int, default=STATEMENT_NUM_BEAMS)
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
-    parser.add_argument("--output-json", type=Path, default=None, help="write the scores here")
+    parser.add_argument("--output-json", type=Path, default=None,
+                        help="write the scores here (MODEL/eval_statements.json: the figures of its card "
+                             "for `publish model`)")
     parser.add_argument("--predictions-csv", type=Path, default=None, help="write rows with generated statements")
     _add_data_arguments(parser, "test")
     args = parser.parse_args(argv)
     rows = _load_rows_or_exit(parser, args)
     try:
         scores, predictions = evaluate_statements(args.model, rows, args.revision, args.batch_size,
-                                                  args.num_beams, device=args.device)
+                                                  args.num_beams, device=args.device, show_progress=True)
     except (OSError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     print(format_scores(scores))
     if args.output_json:
-        args.output_json.write_text(json.dumps(scores, indent=2) + "\n")
+        # What was measured, for a card made from these figures (capqa.hub.model_card); names, not paths.
+        data = (f"`{args.csv_path.name}`" if args.csv_path else
+                f"the `{args.split}` split of {args.dataset or statements_dataset_id()}")
+        args.output_json.write_text(json.dumps({**scores, "evaluated_on": f"{data} ({scores['rows']:,} rows, "
+                                                f"{args.num_beams} beams)"}, indent=2) + "\n")
     if args.predictions_csv:
         import pandas as pd
 
