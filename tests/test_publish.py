@@ -250,7 +250,8 @@ def test_space_card_front_matter():
     pins = [line.split("==")[1].strip() for line in (REPO_ROOT / "requirements.txt").read_text().splitlines()
             if line.startswith("gradio==")]
     assert pins in ([], [card.data.sdk_version])
-    assert 'evaluate.load("cap-eval/cap")' in card.text
+    assert 'evaluate.load("cap-eval/cap", statement_model="rules")' in card.text
+    assert "pip install cap-eval" in card.text and "not published yet" in card.text
 
 
 # --- Model -----------------------------------------------------------------------------------

@@ -1,6 +1,10 @@
 """The path a user takes with the metric object: options checked at load, add() like add_batch,
 a hashcode in every result, and model load failures that name the cause and the way forward."""
 
+import os
+import re
+import subprocess
+import sys
 from dataclasses import fields
 
 import evaluate
@@ -9,8 +13,8 @@ import pytest
 import capqa
 from capqa.constants import statement_model_id
 from capqa.engine import loading
-from capqa.metric_options import EVALUATE_INIT_ARGUMENTS, MetricOptions, option_names
-from conftest import MODEL_ATOL
+from capqa.metric_options import EVALUATE_INIT_ARGUMENTS, MetricOptions, option_names, options_markdown_table
+from conftest import MODEL_ATOL, REPO_ROOT, data_path
 
 QUESTION = "Name a city in Bulgaria."
 
@@ -174,3 +178,82 @@ def test_repo_not_on_the_hub_says_not_found():
     missing = OSError("org/model is not a local folder and is not a valid model identifier")
     missing.__cause__ = errors.RepositoryNotFoundError("404 Client Error", response=response)
     assert "not found on the Hugging Face Hub" in loading._cause("org/model", missing)
+
+
+# --- The user's path: README, Space card, the metric file without the package ---------------------
+
+README = REPO_ROOT / "README.md"
+OPTIONS_BLOCK = re.compile(r"<!-- options:start.*?-->\n(?P<table>.*?)<!-- options:end -->", re.DOTALL)
+
+
+def _python_blocks(text):
+    return re.findall(r"```python\n(.*?)```", text, re.DOTALL)
+
+
+def test_readme_options_table_is_generated_from_metric_options():
+    match = OPTIONS_BLOCK.search(README.read_text(encoding="utf-8"))
+    assert match, "README.md has no options:start/options:end block"
+    assert match.group("table") == options_markdown_table(), (
+        "README's options table is stale: regenerate it with the command in its options:start comment")
+
+
+def test_space_card_names_every_option_and_the_install():
+    card = (REPO_ROOT / "space_card" / "README.md").read_text(encoding="utf-8")
+    missing = [name for name in option_names() if f"`{name}`" not in card]
+    assert not missing, f"space_card/README.md does not name the options {missing}"
+    assert "pip install cap-eval" in card
+
+
+def test_metric_docstring_describes_every_option(metric_path):
+    import cap_metric
+
+    for spec in fields(MetricOptions):
+        assert f"{spec.name} (default" in cap_metric._KWARGS_DESCRIPTION and spec.metadata["help"] in \
+            cap_metric._KWARGS_DESCRIPTION, spec.name
+
+
+def test_readme_says_the_statement_model_is_not_published_and_how_to_install():
+    text = README.read_text(encoding="utf-8")
+    assert f"`{statement_model_id()}`" in text and "**not published yet**" in text
+    assert "pip install cap-eval" in text
+    assert len(text.splitlines()) <= 200
+
+
+def test_readme_first_example_gives_a_score(metric_path, random_nli_model):
+    """The README's first example, run as written except that the metric file and the NLI model are
+    the local ones (the tests are offline): it must use the rule-based statements and score."""
+    first = _python_blocks(README.read_text(encoding="utf-8"))[0]
+    assert 'evaluate.load("cap-eval/cap", statement_model="rules")' in first
+    code = first.replace('evaluate.load("cap-eval/cap", statement_model="rules")',
+                         f'evaluate.load({metric_path!r}, statement_model="rules", '
+                         f'nli_model={random_nli_model!r}, device="cpu")')
+    code = code.replace("cap.compute(", "result = cap.compute(", 1)
+    namespace = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    assert 0 <= namespace["result"]["cap"] <= 1 and "statement_model=rules" in namespace["result"]["hashcode"]
+
+
+def test_space_metric_file_without_the_package_names_pip_install_cap_eval(tmp_path):
+    from capqa.hub.publish import assemble_space
+
+    space = assemble_space(tmp_path / "space")
+    # A process where capqa cannot be imported, as on a machine with only evaluate installed.
+    program = ("import sys; sys.modules['capqa'] = None\n"
+               "import evaluate\n"
+               f"evaluate.load({str(space / 'cap.py')!r})\n")
+    result = subprocess.run([sys.executable, "-c", program], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=300, env={**os.environ, "HF_HUB_OFFLINE": "1",
+                                              "HF_MODULES_CACHE": str(tmp_path / "modules")})
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError") and "`pip install cap-eval`" in last, last
+    assert "pip install capqa" not in result.stderr
+
+
+def test_eval_statements_shows_progress(tiny_seq2seq_model, capsys):
+    from capqa.statements.training import evaluate_main
+
+    assert evaluate_main(["--model", tiny_seq2seq_model, "--csv", str(data_path("cap_statements_sample.csv")),
+                          "--limit", "4", "--num-beams", "1", "--device", "cpu"]) == 0
+    # Even 4 rows show a bar: a model can take seconds per row on a CPU.
+    assert re.search(r"statements: 100%\|.*\| \d+/\d+", capsys.readouterr().err)
