@@ -257,3 +257,20 @@ def test_eval_statements_shows_progress(tiny_seq2seq_model, capsys):
                           "--limit", "4", "--num-beams", "1", "--device", "cpu"]) == 0
     # Even 4 rows show a bar: a model can take seconds per row on a CPU.
     assert re.search(r"statements: 100%\|.*\| \d+/\d+", capsys.readouterr().err)
+
+
+def test_a_wrapped_load_failure_keeps_its_cause_for_other_front_ends(tmp_path):
+    """The Space words the ways forward as its settings; the model and the cause come from here."""
+    from transformers import AutoTokenizer
+
+    missing = str(tmp_path / "no-such-model")
+    try:
+        try:
+            loading.load_pretrained(AutoTokenizer, missing, None, "statement tokenizer")
+        except OSError as error:
+            raise RuntimeError("the Space's models failed") from error
+    except RuntimeError as wrapped:
+        found = loading.find_load_error(wrapped)
+    assert found is not None and found.model == missing and found.what == "statement tokenizer"
+    assert found.cause == f"there is no such local folder: {missing!r}"
+    assert loading.find_load_error(ValueError("unrelated")) is None

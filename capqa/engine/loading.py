@@ -27,7 +27,20 @@ _HUB_ID = re.compile(r"^[\w.-]+(/[\w.-]+)?$")
 
 
 class ModelLoadError(OSError):
-    """A model or tokenizer could not be loaded; the message names the cause and the ways forward."""
+    """A model or tokenizer could not be loaded; the message names the cause and the ways forward.
+
+    ``model``, ``what`` and ``cause`` are kept apart too, so that a front end with other ways
+    forward (the Space's environment variables) can say the same cause in its own words.
+    """
+
+    def __init__(self, message: str, model: str = "", what: str = "", cause: str = ""):
+        super().__init__(message)
+        self.model, self.what, self.cause = model, what, cause
+
+
+def find_load_error(error: BaseException) -> Optional[ModelLoadError]:
+    """The ``ModelLoadError`` in ``error``'s chain (it may be wrapped), or None."""
+    return next((link for link in _error_chain(error) if isinstance(link, ModelLoadError)), None)
 
 
 def load_pretrained(loader: Any, name: str, revision: Optional[str], what: str, **kwargs: Any) -> Any:
@@ -35,11 +48,12 @@ def load_pretrained(loader: Any, name: str, revision: Optional[str], what: str, 
     and what to do instead. ``what`` names the model ("statement model", "NLI tokenizer", ...)."""
     local_problem = _local_path_problem(name)
     if local_problem:
-        raise ModelLoadError(_message(name, revision, what, local_problem))
+        raise ModelLoadError(_message(name, revision, what, local_problem), name, what, local_problem)
     try:
         return loader.from_pretrained(name, revision=revision, **kwargs)
     except (OSError, ValueError) as error:
-        raise ModelLoadError(_message(name, revision, what, _cause(name, error))) from error
+        cause = _cause(name, error)
+        raise ModelLoadError(_message(name, revision, what, cause), name, what, cause) from error
 
 
 def hub_offline() -> bool:
@@ -69,8 +83,10 @@ def _local_path_problem(name: str) -> Optional[str]:
     return None
 
 
-def _error_chain(error: BaseException):
-    while error is not None:
+def _error_chain(error: Optional[BaseException]):
+    seen = set()
+    while error is not None and id(error) not in seen:  # a chain can loop back on itself
+        seen.add(id(error))
         yield error
         error = error.__cause__ or error.__context__
 
