@@ -4,6 +4,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -97,19 +98,28 @@ def test_a_real_process_prints_no_traceback(tmp_path):
 
 
 def test_ctrl_c_is_one_line_and_exit_130(tmp_path):
-    # The input is a FIFO nobody writes to, so `score` blocks reading it until SIGINT arrives.
+    # The input is a FIFO that is opened for writing but never written to, so `score` blocks
+    # reading it, inside the command, until SIGINT arrives.
     fifo = tmp_path / "rows.csv"
     os.mkfifo(fifo)
-    program = ("import sys; from capqa.cli import main; print('ready', flush=True); "
-               "sys.exit(main(['score', 'rows.csv', '--out', 'out.csv']))")
+    program = "import sys; from capqa.cli import main; sys.exit(main(['score', 'rows.csv', '--out', 'out.csv']))"
     process = subprocess.Popen([sys.executable, "-c", program], cwd=tmp_path, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True,
                                env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "HF_HUB_OFFLINE": "1"})
+    writer = None
     try:
-        assert process.stdout.readline().strip() == "ready"
+        # Opening the write end without blocking succeeds only once the command has opened the
+        # read end: then it is surely inside the command, whatever the machine's load.
+        while writer is None and process.poll() is None:
+            try:
+                writer = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:
+                time.sleep(0.05)
         process.send_signal(signal.SIGINT)
         _, stderr = process.communicate(timeout=120)
     finally:
         process.kill()
+        if writer is not None:
+            os.close(writer)
     assert process.returncode == EXIT_INTERRUPTED
     assert "Traceback" not in stderr and stderr.strip().splitlines()[-1].startswith("interrupted: score")

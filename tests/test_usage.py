@@ -274,3 +274,13 @@ def test_a_wrapped_load_failure_keeps_its_cause_for_other_front_ends(tmp_path):
     assert found is not None and found.model == missing and found.what == "statement tokenizer"
     assert found.cause == f"there is no such local folder: {missing!r}"
     assert loading.find_load_error(ValueError("unrelated")) is None
+
+
+def test_score_command_has_a_flag_per_option_with_its_description():
+    from capqa.score_file import build_parser
+
+    actions = {action.dest: action for action in build_parser()._actions}
+    for spec in fields(MetricOptions):
+        assert spec.name in actions, f"`score` has no --{spec.name.replace('_', '-')} flag"
+        assert actions[spec.name].default == spec.default, spec.name
+        assert actions[spec.name].help.replace("%%", "%") == spec.metadata["help"], spec.name
