@@ -63,7 +63,7 @@ _EXAMPLES = """Examples:
     The rule-based statements and the default NLI model (downloaded from the Hub once):
     >>> cap = evaluate.load("cap_metric.py", statement_model="rules")  # doctest: +SKIP
     >>> cap.compute(predictions=["Burgas"], references=["Sofia"], questions=["Name a city in Bulgaria."])  # doctest: +SKIP
-    {'cap': 0.41, 'scores': [0.41]}
+    {'cap': 0.41, 'scores': [0.41], 'hashcode': 'cap-eval=...|nli_model=...|statement_model=rules|...'}
 
     Fully offline, with the rule-based statements and a local NLI folder:
     >>> cap = evaluate.load("cap_metric.py", statement_model="rules", nli_model="path/to/nli-folder")  # doctest: +SKIP

@@ -284,3 +284,12 @@ def test_score_command_has_a_flag_per_option_with_its_description():
         assert spec.name in actions, f"`score` has no --{spec.name.replace('_', '-')} flag"
         assert actions[spec.name].default == spec.default, spec.name
         assert actions[spec.name].help.replace("%%", "%") == spec.metadata["help"], spec.name
+
+
+def test_train_statements_shows_progress(tiny_seq2seq_model, tmp_path, capsys):
+    from capqa.statements.training import train_main
+
+    assert train_main(["--output-dir", str(tmp_path / "model"), "--base-model", tiny_seq2seq_model, "--csv",
+                       str(data_path("cap_statements_sample.csv")), "--limit", "4", "--epochs", "1",
+                       "--batch-size", "2", "--device", "cpu"]) == 0
+    assert re.search(r"train statements: 100%\|.*\| 2/2", capsys.readouterr().err)
