@@ -7,10 +7,16 @@ The logic lives in the `capqa` package (pip install cap-eval); this file is the 
 import datasets
 import evaluate
 
-import capqa.constants
-import capqa.metric_options
-import capqa.scorer
-import capqa.validation
+# Indented on purpose: evaluate scans top-level imports and would tell Hub users to
+# `pip install capqa`, a name that is not on PyPI; the distribution is cap-eval.
+try:
+    import capqa.constants
+    import capqa.metric_options
+    import capqa.scorer
+    import capqa.validation
+except ImportError as error:
+    raise ImportError("The CAP metric needs the `capqa` package, distributed as cap-eval: "
+                      "`pip install cap-eval`, then load the metric again.") from error
 
 _CITATION = capqa.constants.CITATION
 
@@ -28,7 +34,7 @@ the ordering of eight correctness classes: exact ~ equivalent ~ alternative_corr
 overinclusive_valid > partial > overinclusive_invalid > invalid >= contradictory.
 """
 
-_KWARGS_DESCRIPTION = """
+_INPUTS_DESCRIPTION = """
 Computes CAP for each (prediction, reference[s], question) example.
 Args:
     predictions (`list` of `str`): predicted answers (or statements, when no questions are given).
@@ -49,20 +55,15 @@ Returns:
     one-sentence explanation (a classifier over the six probabilities, BLEU and ROUGE-L).
     With variant="plus": cap_plus (`list` of `float` in [0, 1]): CAP+ per example, a calibrated
     combination that orders answers better than CAP on CAP-Correctness; mean_cap_plus, its mean.
-Init options (evaluate.load("cap_metric.py", **options)):
-    nli_model, nli_revision, statement_model ("rules", a Hub id or a local folder), statement_revision,
-    alpha (0.85), neutral_weight (0.30), batch_size (32), max_tokens (None), device ("auto"),
-    max_length (512), score_cache_dir (None: a folder where NLI probabilities are cached, so that
-    re-scoring is nearly free; not evaluate's `cache_dir`, which holds its own Arrow files),
-    quantize (False: CPU dynamic int8 quantisation of the NLI model, faster, slightly different scores),
-    precision ("auto": bf16 on CUDA, float32 on CPU; "bfloat16" is ~2x faster on CPUs with AMX at
-    ~1e-3 of probability; "float32"; "float16" on GPUs),
-    variant ("cap", or "plus" to add CAP+; its parameters were fitted for the default NLI model).
-Examples:
-    With the published models (needs the Hugging Face Hub or a filled cache):
-    >>> cap = evaluate.load("cap_metric.py")  # doctest: +SKIP
+    hashcode (`str`): what produced the scores: package version, models and revisions, options.
+Give inputs either to compute() or to add()/add_batch() followed by compute(), not both.
+"""
+
+_EXAMPLES = """Examples:
+    The rule-based statements and the default NLI model (downloaded from the Hub once):
+    >>> cap = evaluate.load("cap_metric.py", statement_model="rules")  # doctest: +SKIP
     >>> cap.compute(predictions=["Burgas"], references=["Sofia"], questions=["Name a city in Bulgaria."])  # doctest: +SKIP
-    {'cap': 0.41, 'scores': [0.41]}
+    {'cap': 0.41, 'scores': [0.41], 'hashcode': 'cap-eval=...|nli_model=...|statement_model=rules|...'}
 
     Fully offline, with the rule-based statements and a local NLI folder:
     >>> cap = evaluate.load("cap_metric.py", statement_model="rules", nli_model="path/to/nli-folder")  # doctest: +SKIP
@@ -72,22 +73,16 @@ Examples:
     ['best_reference', 'cap', 'forward']
 """
 
+_KWARGS_DESCRIPTION = _INPUTS_DESCRIPTION + capqa.metric_options.options_docstring() + _EXAMPLES
+
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Cap(evaluate.Metric):
-    def __init__(self, nli_model=None, nli_revision=None, statement_model=None, statement_revision=None,
-                 alpha=capqa.constants.ALPHA, neutral_weight=capqa.constants.NEUTRAL_WEIGHT, batch_size=32,
-                 max_tokens=None, device="auto", max_length=capqa.constants.NLI_MAX_LENGTH,
-                 score_cache_dir=None, quantize=False, precision="auto", variant="cap", **kwargs):
+    def __init__(self, **kwargs):
         # Options are checked now, so a typo fails at load time; models load on first use.
-        self.options = capqa.metric_options.MetricOptions(
-            nli_model=nli_model, nli_revision=nli_revision, statement_model=statement_model,
-            statement_revision=statement_revision, alpha=alpha, neutral_weight=neutral_weight,
-            batch_size=batch_size, max_tokens=max_tokens, device=device, max_length=max_length,
-            score_cache_dir=score_cache_dir, quantize=quantize, precision=precision,
-            variant=variant)
+        self.options, evaluate_arguments = capqa.metric_options.MetricOptions.split_init_arguments(kwargs)
         self._scorer = None
-        super().__init__(**kwargs)
+        super().__init__(**evaluate_arguments)
 
     def _info(self):
         return evaluate.MetricInfo(
@@ -104,25 +99,56 @@ class Cap(evaluate.Metric):
             reference_urls=["https://huggingface.co/" + capqa.constants.DEFAULT_NLI_MODEL],
         )
 
+    def add(self, *, prediction=None, reference=None, question=None, **kwargs):
+        """Add one example (validated now, scored at ``compute``); ``predictions=``/``references=``/
+        ``questions=`` name it too, as with evaluate's other metrics."""
+        example = _one_example(prediction, reference, question, kwargs)
+        return self.add_batch(**{name: None if value is None else [value] for name, value in example.items()})
+
     def add_batch(self, *, predictions=None, references=None, questions=None, **kwargs):
         """Add a batch of examples (validated now, scored at ``compute``)."""
         batch = capqa.metric_options.stored_batch(predictions, references, questions)
         return super().add_batch(**batch, **kwargs)
 
     def compute(self, *, predictions=None, references=None, questions=None, **kwargs):
-        """Score the given examples, or those added with ``add_batch`` when none are given."""
+        """Score the given examples, or those added with ``add``/``add_batch`` when none are given."""
         if predictions is None and references is None and questions is None:
             return super().compute(**kwargs)  # gather what add_batch stored (also across processes)
-        batch = capqa.metric_options.stored_batch(predictions, references, questions)
-        if not batch["predictions"]:
-            return capqa.scorer.empty_result(kwargs.get("return_details", False), self.options.variant)
-        # Already validated: store it directly, then let evaluate finalise and call _compute.
-        evaluate.Metric.add_batch(self, **batch)
-        return super().compute(**kwargs)
+        if self.writer is not None:
+            raise ValueError("examples were already added with add()/add_batch(); call compute() without "
+                             "`predictions`/`references`/`questions` to score them, or pass all inputs "
+                             "to compute() and none to add_batch()")
+        # Validated here as well as in add_batch: no examples gives an empty result, not an empty batch.
+        if not capqa.metric_options.stored_batch(predictions, references, questions)["predictions"]:
+            return {**capqa.scorer.empty_result(kwargs.get("return_details", False), self.options.variant),
+                    "hashcode": self.options.hashcode()}
+        return super().compute(predictions=predictions, references=references, questions=questions, **kwargs)
 
     def _compute(self, predictions, references, questions, return_details=False):
         return_details = capqa.validation.check_bool(return_details, "return_details")
         if self._scorer is None:
             self._scorer = self.options.build_scorer()
-        return self._scorer.score(predictions, references, capqa.metric_options.stored_questions(questions),
-                                  return_details=return_details)
+        result = self._scorer.score(predictions, references, capqa.metric_options.stored_questions(questions),
+                                    return_details=return_details)
+        return {**result, "hashcode": self.options.hashcode()}
+
+
+def _one_example(prediction, reference, question, plural):
+    """``add``'s example from its singular names or their plural aliases, not both."""
+    aliases = {"predictions": "prediction", "references": "reference", "questions": "question"}
+    unknown = [name for name in plural if name not in aliases]
+    if unknown:
+        raise TypeError(f"add() got unexpected argument(s) {', '.join(unknown)}; it takes prediction, "
+                        f"reference and question (or predictions, references, questions)")
+    example = {"prediction": prediction, "reference": reference, "question": question}
+    for name, value in plural.items():
+        if example[aliases[name]] is not None:
+            raise TypeError(f"add() got both `{aliases[name]}` and `{name}`; give one of them")
+        example[aliases[name]] = value
+    missing = [name for name in ("prediction", "reference") if example[name] is None]
+    if missing:
+        raise TypeError(f"add() needs {' and '.join(f'`{name}`' for name in missing)} (one example)")
+    if isinstance(example["prediction"], (list, tuple)):
+        raise TypeError("add() adds one example: `prediction` must be a string; use add_batch() for several")
+    return {"predictions": example["prediction"], "references": example["reference"],
+            "questions": example["question"]}

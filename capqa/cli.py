@@ -1,10 +1,21 @@
 """``python -m capqa COMMAND ...``: one entry point, each command in the module that owns it.
 
 Commands are imported lazily so that ``python -m capqa diagnose`` never pays for torch.
+User mistakes (a missing file, a wrong column, a bad option, a model that cannot be loaded)
+end as one ``error: ...`` line and exit status 1, Ctrl-C as one line and 130, never a traceback;
+``CAPQA_TRACEBACK=1`` shows the traceback for debugging.
 """
 
 import importlib
+import os
 import sys
+from typing import List, Optional
+
+# What a user's input can raise: validation (ValueError/TypeError), files and models (OSError),
+# a missing optional dependency (ImportError), a column or key that is not there (KeyError).
+USER_ERRORS = (ValueError, TypeError, OSError, ImportError, KeyError)
+EXIT_USER_ERROR = 1
+EXIT_INTERRUPTED = 130  # the shell's convention for SIGINT
 
 # command -> (module, function, one-line help). Each function takes argv (a list) and returns
 # an exit code.
@@ -26,15 +37,35 @@ def _usage():
     return "\n".join(lines)
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help"):
         print(_usage())
         return 0
     command, rest = argv[0], argv[1:]
     if command not in COMMANDS:
-        print(f"unknown command {command!r}\n\n{_usage()}", file=sys.stderr)
+        print(f"error: unknown command {command!r}; the commands are {', '.join(COMMANDS)} "
+              f"(python -m capqa --help)", file=sys.stderr)
         return 2
+    try:
+        return _run(command, rest)
+    except KeyboardInterrupt:
+        print(f"interrupted: {command} was stopped (Ctrl-C)", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except USER_ERRORS as error:
+        if os.environ.get("CAPQA_TRACEBACK"):
+            raise
+        print(f"error: {_one_line(error)}", file=sys.stderr)
+        return EXIT_USER_ERROR
+
+
+def _run(command: str, rest: List[str]) -> int:
     module_name, function_name, _ = COMMANDS[command]
     function = getattr(importlib.import_module(module_name), function_name)
     return int(function(rest) or 0)
+
+
+def _one_line(error: BaseException) -> str:
+    """The error's message on one line (KeyError's repr quotes are dropped)."""
+    text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
+    return " ".join(text.split()) or type(error).__name__

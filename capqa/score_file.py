@@ -12,9 +12,7 @@ from pathlib import Path
 import pandas as pd
 from tqdm.auto import tqdm
 
-from capqa.constants import ALPHA, NEUTRAL_WEIGHT
-from capqa.engine.devices import PRECISIONS
-from capqa.metric_options import MetricOptions
+from capqa.metric_options import add_option_arguments, options_from_args
 from capqa.tables import read_table, require_columns
 from capqa.validation import check_positive_int, check_references, check_text_list
 
@@ -32,20 +30,7 @@ def build_parser():
     parser.add_argument("--gold-separator", default=None,
                         help="split the gold cell on this string to give several gold answers")
     parser.add_argument("--chunk-size", type=int, default=1000)
-    parser.add_argument("--nli-model", default=None)
-    parser.add_argument("--nli-revision", default=None)
-    parser.add_argument("--statement-model", default=None, help="Hub id, local folder or 'rules'")
-    parser.add_argument("--statement-revision", default=None)
-    parser.add_argument("--alpha", type=float, default=ALPHA)
-    parser.add_argument("--neutral-weight", type=float, default=NEUTRAL_WEIGHT)
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--device", default="auto")
-    parser.add_argument("--precision", choices=("auto", *PRECISIONS), default="auto",
-                        help="NLI dtype: 'auto' = bf16 on CUDA, float32 on CPU; 'bfloat16' is ~2x faster on AMX CPUs")
-    parser.add_argument("--quantize", action="store_true", help="CPU dynamic int8 NLI model (faster, ~1e-3 off)")
-    parser.add_argument("--max-tokens", type=int, default=None, help="token budget per NLI batch")
-    parser.add_argument("--score-cache-dir", default=None, help="cache NLI probabilities in this folder")
-    parser.add_argument("--variant", choices=("cap", "plus"), default="cap", help="'plus' adds CAP+")
+    add_option_arguments(parser)  # --nli-model, --statement-model, --alpha, ...: one per metric option
     return parser
 
 
@@ -111,12 +96,7 @@ def main(argv=None):
     args = build_parser().parse_args(argv)
     table = read_table(args.input)
     require_columns(table, [args.question_column, args.gold_column, args.answer_column], f"`{args.input}`")
-    options = MetricOptions(nli_model=args.nli_model, nli_revision=args.nli_revision,
-                            statement_model=args.statement_model, statement_revision=args.statement_revision,
-                            alpha=args.alpha, neutral_weight=args.neutral_weight,
-                            batch_size=args.batch_size, max_tokens=args.max_tokens, device=args.device,
-                            precision=args.precision, quantize=args.quantize,
-                            score_cache_dir=args.score_cache_dir, variant=args.variant)
+    options = options_from_args(args)
     # Validate the whole file before the first model call: a bad row should not stop a job midway.
     for column in (args.question_column, args.answer_column):
         if column:

@@ -137,7 +137,8 @@ def test_several_gold_answers_take_the_best(random_nli_model, metric_path):
 
 
 def test_empty_input_gives_an_empty_result(known_metric):
-    assert known_metric.compute(predictions=[], references=[]) == {"cap": None, "scores": []}
+    result = known_metric.compute(predictions=[], references=[])
+    assert result == {"cap": None, "scores": [], "hashcode": known_metric.options.hashcode()}
     detailed = known_metric.compute(predictions=[], references=[], return_details=True)
     assert detailed["scores"] == [] and detailed["premises"] == []
 
@@ -187,9 +188,10 @@ def test_model_without_nli_labels_is_refused(models_dir, metric_path):
         metric.compute(predictions=["a b"], references=["c d"])
 
 
-def test_unreachable_model_says_how_to_run_offline(tmp_path, metric_path):
-    metric = evaluate.load(metric_path, nli_model=str(tmp_path / "no-such-model"))
-    with pytest.raises(OSError, match="local model folder"):
+def test_missing_nli_folder_says_no_such_folder_and_what_to_do(tmp_path, metric_path):
+    missing = str(tmp_path / "no-such-model")
+    metric = evaluate.load(metric_path, nli_model=missing)
+    with pytest.raises(OSError, match=f"NLI .*{missing}.*there is no such local folder.*local folder of an NLI"):
         metric.compute(predictions=["a b"], references=["c d"])
 
 

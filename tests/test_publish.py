@@ -16,7 +16,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from huggingface_hub import ModelCard
 
+from capqa.constants import STATEMENT_BASE_MODEL
 from capqa.hub import publish
 from capqa.hub.datasets import build_correctness, build_statements
 from conftest import REPO_ROOT, data_path
@@ -248,7 +250,8 @@ def test_space_card_front_matter():
     pins = [line.split("==")[1].strip() for line in (REPO_ROOT / "requirements.txt").read_text().splitlines()
             if line.startswith("gradio==")]
     assert pins in ([], [card.data.sdk_version])
-    assert 'evaluate.load("cap-eval/cap")' in card.text
+    assert 'evaluate.load("cap-eval/cap", statement_model="rules")' in card.text
+    assert "pip install cap-eval" in card.text and "not published yet" in card.text
 
 
 # --- Model -----------------------------------------------------------------------------------
@@ -264,17 +267,60 @@ def model_folder(root, with_readme=False):
     return root
 
 
-def test_model_plan_adds_the_project_card_unless_the_folder_has_one(tmp_path, monkeypatch):
+EVAL_RESULTS = {"exact_match": 0.5, "token_f1": 0.75, "bleu": 61.25, "chrf": 70.5, "rows": 4,
+                "evaluated_on": "`rows.csv` (4 rows, 4 beams)",
+                "by_question_type": {"short_question": {"exact_match": 0.25, "token_f1": 0.5, "bleu": 40.0,
+                                                        "chrf": 50.0, "rows": 2}}}
+
+
+def measured_model_folder(root, base_model=STATEMENT_BASE_MODEL):
+    folder = model_folder(root)
+    (folder / "eval_statements.json").write_text(json.dumps(EVAL_RESULTS))
+    (folder / "training_summary.json").write_text(json.dumps({"base_model": base_model}))
+    return folder
+
+
+def test_model_without_its_own_figures_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="no README.md and no eval_statements.json.*eval-statements --model.*--card"):
+        publish.model_plan(model_folder(tmp_path / "model"), staging=tmp_path)
+
+
+def test_generated_card_carries_the_folders_figures_not_the_papers(tmp_path, monkeypatch):
     monkeypatch.setenv("CAP_HUB_NAMESPACE", NAMESPACE)
-    source = tmp_path / "repo"
-    (source / "statement_model_card").mkdir(parents=True)
-    (source / "statement_model_card" / "README.md").write_text("---\nlicense: apache-2.0\n---\n# card\n")
-    plan = publish.model_plan(model_folder(tmp_path / "model"), source_root=source)
+    staging = tmp_path / "staging"
+    staging.mkdir()
+    plan = publish.model_plan(measured_model_folder(tmp_path / "model"), staging=staging)
     assert (plan.repo_id, plan.repo_type) == (f"{NAMESPACE}/cap-statement-mt5-small", "model")
-    assert [(path, local.parent.name) for local, path in plan.files] == \
-        [("README.md", "statement_model_card"), ("config.json", "model"), ("model.safetensors", "model")]
-    own = publish.model_plan(model_folder(tmp_path / "model2", with_readme=True), source_root=source)
-    assert dict((path, local) for local, path in own.files)["README.md"] == tmp_path / "model2" / "README.md"
+    files = dict((path, local) for local, path in plan.files)
+    assert files["README.md"] == staging / "README.md"
+    card = ModelCard.load(files["README.md"])
+    assert card.data.base_model == STATEMENT_BASE_MODEL
+    assert "| overall | 4 | 0.500 | 0.750 | 61.25 | 70.50 |" in card.text
+    assert "| short_question | 2 | 0.250 | 0.500 | 40.00 | 50.00 |" in card.text
+    assert "`rows.csv` (4 rows, 4 beams)" in card.text
+    for papers_figure in ("1,353", "90%", "300M", "one in ten"):
+        assert papers_figure not in card.text, papers_figure
+
+
+def test_a_folder_trained_from_another_base_needs_its_own_card(tmp_path):
+    folder = measured_model_folder(tmp_path / "model", base_model="google/flan-t5-small")
+    with pytest.raises(ValueError, match="trained from 'google/flan-t5-small'.*pass it with --card"):
+        publish.model_plan(folder, staging=tmp_path)
+    card = tmp_path / "card.md"
+    card.write_text("---\nlicense: apache-2.0\n---\n# flan card\n")
+    plan = publish.model_plan(folder, card=card)
+    assert dict((path, local) for local, path in plan.files)["README.md"] == card
+
+
+def test_the_folders_own_card_is_kept_unless_card_is_given(tmp_path):
+    own = publish.model_plan(model_folder(tmp_path / "model", with_readme=True))
+    assert dict((path, local) for local, path in own.files)["README.md"] == tmp_path / "model" / "README.md"
+    card = tmp_path / "card.md"
+    card.write_text("# explicit\n")
+    chosen = publish.model_plan(tmp_path / "model", card=card)
+    assert [local for local, path in chosen.files if path == "README.md"] == [card]
+    with pytest.raises(ValueError, match="`card` must be an existing Markdown file"):
+        publish.model_plan(tmp_path / "model", card=tmp_path / "missing.md")
 
 
 def test_model_plan_without_any_card_fails_clearly(tmp_path):

@@ -1,12 +1,125 @@
-"""Loading models and tokenizers from the Hub or a local folder, with errors that say what to do."""
+"""Loading models and tokenizers from the Hub or a local folder, with errors that say what to do.
+
+The metric, the command line and the Space all load through ``load_pretrained``, so a failure
+reads the same everywhere: the model, the cause (not found on the Hub, Hub unreachable, offline
+without a cached copy, no such local folder, a folder that is not a model) and the ways forward.
+"""
+
+import logging
+import os
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+logger = logging.getLogger(__name__)
+
+# What can be done instead, by the kind of model (the first word of ``what``).
+_WAYS_FORWARD = {
+    "statement": ("use the offline rule-based statements (statement_model=\"rules\", CLI: --statement-model "
+                  "rules), a local folder of a seq2seq model, or train one with "
+                  "`python -m capqa train-statements`"),
+    "NLI": ("pass a local folder of an NLI classifier (nli_model=\"path/to/folder\", CLI: --nli-model), saved "
+            "once where the Hub is reachable with from_pretrained(...).save_pretrained(folder)"),
+}
+_DEFAULT_WAY_FORWARD = "pass a local model folder instead"
+# A Hub id: "name" or "namespace/name" of letters, digits, '-', '_' and '.'.
+_HUB_ID = re.compile(r"^[\w.-]+(/[\w.-]+)?$")
 
 
-def load_pretrained(loader, name, revision, what, **kwargs):
-    """``loader.from_pretrained`` with an error that says how to run offline."""
+class ModelLoadError(OSError):
+    """A model or tokenizer could not be loaded; the message names the cause and the ways forward.
+
+    ``model``, ``what`` and ``cause`` are kept apart too, so that a front end with other ways
+    forward (the Space's environment variables) can say the same cause in its own words.
+    """
+
+    def __init__(self, message: str, model: str = "", what: str = "", cause: str = ""):
+        super().__init__(message)
+        self.model, self.what, self.cause = model, what, cause
+
+
+def find_load_error(error: BaseException) -> Optional[ModelLoadError]:
+    """The ``ModelLoadError`` in ``error``'s chain (it may be wrapped), or None."""
+    return next((link for link in _error_chain(error) if isinstance(link, ModelLoadError)), None)
+
+
+def load_pretrained(loader: Any, name: str, revision: Optional[str], what: str, **kwargs: Any) -> Any:
+    """``loader.from_pretrained(name, revision=...)``, or a ``ModelLoadError`` that says why not
+    and what to do instead. ``what`` names the model ("statement model", "NLI tokenizer", ...)."""
+    local_problem = _local_path_problem(name)
+    if local_problem:
+        raise ModelLoadError(_message(name, revision, what, local_problem), name, what, local_problem)
     try:
         return loader.from_pretrained(name, revision=revision, **kwargs)
     except (OSError, ValueError) as error:
-        raise OSError(
-            f"Could not load the {what} {name!r} (revision {revision!r}): {error}\n"
-            f"Without access to the Hugging Face Hub, pass a local model folder instead of a Hub id, "
-            f"or set HF_HUB_OFFLINE=1 to use a copy already in the Hugging Face cache.") from error
+        cause = _cause(name, error)
+        raise ModelLoadError(_message(name, revision, what, cause), name, what, cause) from error
+
+
+def hub_offline() -> bool:
+    """Whether huggingface_hub runs offline (HF_HUB_OFFLINE or TRANSFORMERS_OFFLINE set)."""
+    from huggingface_hub import constants
+
+    return bool(constants.HF_HUB_OFFLINE) or os.environ.get("TRANSFORMERS_OFFLINE", "").upper() in ("1", "ON",
+                                                                                                    "YES", "TRUE")
+
+
+def _looks_like_path(name: str) -> bool:
+    """A name that can only be a local path: absolute, ./ or ~, backslashes, or not a valid Hub id."""
+    return (name.startswith(("/", ".", "~")) or "\\" in name or os.path.isabs(name)
+            or not _HUB_ID.match(name) or "--" in name or ".." in name)
+
+
+def _local_path_problem(name: str) -> Optional[str]:
+    """Why the local path ``name`` cannot hold a model, or None (a model folder, or a Hub id)."""
+    path = Path(name).expanduser()
+    if path.is_dir():
+        return None if (path / "config.json").is_file() or any(path.glob("tokenizer*")) else (
+            f"the local folder {name!r} is not a model folder (it has no config.json)")
+    if path.exists():
+        return f"{name!r} is a file, not a model folder"
+    if _looks_like_path(name):
+        return f"there is no such local folder: {name!r}"
+    return None
+
+
+def _error_chain(error: Optional[BaseException]):
+    seen = set()
+    while error is not None and id(error) not in seen:  # a chain can loop back on itself
+        seen.add(id(error))
+        yield error
+        error = error.__cause__ or error.__context__
+
+
+def _cause(name: str, error: BaseException) -> str:
+    """The reason a Hub or folder load failed, in words."""
+    from huggingface_hub import errors
+
+    chain = list(_error_chain(error))
+    if Path(name).expanduser().is_dir():
+        return f"the local folder is not a complete model ({type(error).__name__}: {_first_line(error)})"
+    if any(isinstance(link, (errors.RepositoryNotFoundError, errors.RevisionNotFoundError, errors.GatedRepoError))
+           for link in chain) or "not a valid model identifier" in str(error):
+        return ("it was not found on the Hugging Face Hub (not published, private, gated or misspelt, "
+                "or the revision does not exist), and there is no local folder of that name")
+    if any(isinstance(link, errors.LocalEntryNotFoundError) for link in chain) or "couldn't connect" in str(error):
+        if hub_offline():
+            return ("HF_HUB_OFFLINE is set and the Hugging Face cache holds no copy of it; "
+                    "a cached copy needs one download with the Hub reachable")
+        return ("the Hugging Face Hub could not be reached and the cache holds no copy of it "
+                "(with a copy in the cache, HF_HUB_OFFLINE=1 uses it without retrying the Hub)")
+    return f"{type(error).__name__}: {_first_line(error)}"
+
+
+def _first_line(error: BaseException) -> str:
+    return (str(error).strip().splitlines() or [""])[0]
+
+
+def _message(name: str, revision: Optional[str], what: str, cause: str) -> str:
+    from capqa.constants import statement_model_id
+
+    kind = what.split()[0]
+    way_forward = _WAYS_FORWARD.get(kind, _DEFAULT_WAY_FORWARD)
+    at = f" at revision {revision!r}" if revision else ""
+    note = " (the default statement model, which is not published yet)" if name == statement_model_id() else ""
+    return f"could not load the {what} {name!r}{at}{note}: {cause}. Instead, {way_forward}."

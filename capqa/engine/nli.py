@@ -56,7 +56,7 @@ class NLIScorer:
         (see capqa.engine.cache); finished batches are stored as they complete, so an interrupted
         job resumes where it stopped.
     quantize: CPU dynamic int8 quantisation of the linear layers (faster on CPU, slightly
-        different probabilities; see the README's Performance section).
+        different probabilities; see docs/performance.md).
     precision: "auto" (bf16 on CUDA, fp16 where bf16 is missing, float32 elsewhere), "float32",
         "bfloat16" (fast on CPUs with AMX, probabilities differ by ~1e-3) or "float16" (GPUs).
     compact_attention: compute DeBERTa-v2/v3's relative attention over the window of positions

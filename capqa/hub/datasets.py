@@ -9,6 +9,7 @@ silently: each dropped row is reported with its reason (see ``DroppedRow``).
 """
 
 import argparse
+import csv
 import hashlib
 import shutil
 import sys
@@ -402,13 +403,30 @@ def build_statements(statements_csv, out_dir, cards_root=CARDS_ROOT, overwrite=F
     return repo_dir
 
 
-def _report_dropped(dropped):
-    """Each dropped row on stderr, the count per reason on stdout."""
+DROPPED_ROWS_FILE = "dropped_rows.csv"  # beside the repos under --out, never inside one (not uploaded)
+DROPPED_EXAMPLES_SHOWN = 5
+
+
+def _report_dropped(dropped, out_dir):
+    """The dropped rows summarised by reason (count and the first few rows) on stdout; every dropped
+    row, with its reason, in ``out_dir/dropped_rows.csv``. Hundreds of lines on a terminal hide
+    the one that matters."""
+    if not dropped:
+        print(f"{CORRECTNESS_NAME}: no row dropped")
+        return
+    listing = Path(out_dir) / DROPPED_ROWS_FILE
+    with open(listing, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["file", "row", "kind", "reason"])
+        writer.writerows(dropped)
+    print(f"{CORRECTNESS_NAME}: {len(dropped)} row(s) dropped, each listed in {listing}:")
+    by_kind = {}
     for row in dropped:
-        print(row, file=sys.stderr)
-    kinds = Counter(row.kind for row in dropped)
-    detail = f" ({', '.join(f'{kind}: {count}' for kind, count in kinds.items())}; listed on stderr)"
-    print(f"{CORRECTNESS_NAME}: {len(dropped)} row(s) dropped" + (detail if dropped else ""))
+        by_kind.setdefault(row.kind, []).append(row)
+    for kind, rows in by_kind.items():
+        first = ", ".join(str(row.row) for row in rows[:DROPPED_EXAMPLES_SHOWN])
+        more = ", ..." if len(rows) > DROPPED_EXAMPLES_SHOWN else ""
+        print(f"  {kind}: {len(rows)} (rows {first}{more} of {rows[0].file}; e.g. {rows[0].reason})")
 
 
 def _parser():
@@ -436,7 +454,7 @@ def main(argv):
     try:
         if args.correctness is not None:
             _, dropped = build_correctness(args.correctness, args.splits, args.out, args.cards, args.overwrite)
-            _report_dropped(dropped)
+            _report_dropped(dropped, args.out)
         if args.statements is not None:
             build_statements(args.statements, args.out, args.cards, args.overwrite)
     except ValueError as error:

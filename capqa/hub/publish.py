@@ -18,6 +18,7 @@ from pathlib import Path
 from capqa import constants
 from capqa.paths import DATA_DIR, REPO_ROOT
 from capqa.hub.datasets import CORRECTNESS_NAME, FULL_CORPUS_ROWS, STATEMENTS_NAME
+from capqa.hub.model_card import folder_model_card
 
 MODEL_CARD = Path("statement_model_card") / "README.md"
 # Space file <- repo file. On the Space, evaluate.load("<namespace>/cap") needs the metric as cap.py.
@@ -122,17 +123,27 @@ def _split_rows(repo_dir, name):
     return tuple(notes)
 
 
-def model_plan(folder, source_root=REPO_ROOT):
-    """A trained statement-model folder; the project's model card becomes its README.md
-    unless the folder has its own."""
+def model_plan(folder, source_root=REPO_ROOT, card=None, staging=None):
+    """A trained statement-model folder and its card: ``card`` when given, else the folder's own
+    README.md, else the project's card with the folder's own figures (``capqa.hub.model_card``),
+    written under ``staging``; a folder without measured figures is refused."""
     folder = _require_folder(folder, "folder", ["config.json"])
-    files = folder_files(folder)
-    if not (folder / "README.md").is_file():
-        card = Path(source_root) / MODEL_CARD
+    files = [(local, path) for local, path in folder_files(folder) if path != "README.md" or card is None]
+    if card is not None:
+        card = Path(card)
         if not card.is_file():
-            raise FileNotFoundError(f"{folder} has no README.md and the model card {card} is missing")
-        files = sorted(files + [(card, "README.md")], key=lambda pair: pair[1])
-    return UploadPlan(constants.statement_model_id(), "model", tuple(files))
+            raise ValueError(f"`card` must be an existing Markdown file, got {str(card)!r}")
+        files.append((card, "README.md"))
+    elif not (folder / "README.md").is_file():
+        template = Path(source_root) / MODEL_CARD
+        if not template.is_file():
+            raise FileNotFoundError(f"{folder} has no README.md and the model card {template} is missing")
+        if staging is None:
+            raise ValueError("a generated model card needs a `staging` folder to be written to")
+        generated = Path(staging) / "README.md"
+        generated.write_text(folder_model_card(folder, template), encoding="utf-8")
+        files.append((generated, "README.md"))
+    return UploadPlan(constants.statement_model_id(), "model", tuple(sorted(files, key=lambda pair: pair[1])))
 
 
 def assemble_space(out_dir, source_root=REPO_ROOT, benchmark_scores=None):
@@ -218,6 +229,9 @@ def _parser():
     datasets.add_argument("--folder", type=Path, required=True, help="the `build-datasets --out` folder")
     model = targets.add_parser("model", help="the trained statement model")
     model.add_argument("--folder", type=Path, required=True, help="a trained model folder (config.json, ...)")
+    model.add_argument("--card", type=Path, default=None,
+                       help="the model card to upload as README.md (default: the folder's README.md, else "
+                            "the project's card with the figures of the folder's eval_statements.json)")
     space = targets.add_parser("space", help="the metric Space (app.py, cap.py, capqa/, ...)")
     space.add_argument("--source-root", type=Path, default=REPO_ROOT, help="repo to assemble the Space from")
     space.add_argument("--benchmark-scores", type=Path, default=None,
@@ -241,7 +255,8 @@ def main(argv):
         if args.target == "datasets":
             run_plans(datasets_plans(args.folder), args.yes)
         elif args.target == "model":
-            run_plans([model_plan(args.folder)], args.yes)
+            with tempfile.TemporaryDirectory(prefix="cap-model-card-") as staging:
+                run_plans([model_plan(args.folder, card=args.card, staging=staging)], args.yes)
         else:
             _space_main(args)
     except (ValueError, FileNotFoundError) as error:

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
-from capqa.constants import STATEMENT_MAX_INPUT_TOKENS, STATEMENT_NUM_BEAMS
+from capqa.constants import STATEMENT_MAX_INPUT_TOKENS, STATEMENT_NUM_BEAMS, statements_dataset_id
 from capqa.statements.data import add_data_arguments, rows_from_arguments
 
 
@@ -67,7 +67,9 @@ def evaluate_main(argv: Sequence[str]) -> int:
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--num-beams", type=int, default=STATEMENT_NUM_BEAMS)
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
-    parser.add_argument("--output-json", type=Path, default=None, help="write the scores here")
+    parser.add_argument("--output-json", type=Path, default=None,
+                        help="write the scores here (MODEL/eval_statements.json: the figures of its card "
+                             "for `publish model`)")
     parser.add_argument("--predictions-csv", type=Path, default=None, help="write rows with generated statements")
     add_data_arguments(parser, "test")
     args = parser.parse_args(argv)
@@ -80,7 +82,11 @@ def evaluate_main(argv: Sequence[str]) -> int:
         return 2
     print(format_scores(scores))
     if args.output_json:
-        args.output_json.write_text(json.dumps(scores, indent=2) + "\n")
+        # What was measured, for a card made from these figures (capqa.hub.model_card); names, not paths.
+        data = (f"`{args.csv_path.name}`" if args.csv_path else
+                f"the `{args.split}` split of {args.dataset or statements_dataset_id()}")
+        args.output_json.write_text(json.dumps({**scores, "evaluated_on": f"{data} ({scores['rows']:,} rows, "
+                                                f"{args.num_beams} beams)"}, indent=2) + "\n")
     if args.predictions_csv:
         import pandas as pd
 

@@ -1,0 +1,125 @@
+"""``python -m capqa``: every user mistake in every subcommand is one ``error:`` line, never a traceback."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from capqa.cli import COMMANDS, EXIT_INTERRUPTED, main
+from conftest import REPO_ROOT
+
+TABLE = "question,gold_answer,answer\nName a city in Bulgaria.,Sofia,Burgas\nWhat is 2+2?,4,five\n"
+
+
+@pytest.fixture
+def workdir(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    (tmp_path / "rows.csv").write_text(TABLE, encoding="utf-8")
+    return tmp_path
+
+
+def run_cli(argv, capsys):
+    """(exit status, stderr lines) of ``python -m capqa ARGV`` run in this process."""
+    try:
+        status = main(argv)
+    except SystemExit as exit_:  # argparse's own errors: usage, then one "prog: error: ..." line
+        status = exit_.code
+    return status, capsys.readouterr().err.strip().splitlines()
+
+
+def assert_one_error_line(status, lines, expected):
+    assert status != 0
+    assert not any("Traceback" in line for line in lines), lines
+    errors = [line for line in lines if "error:" in line]
+    assert len(errors) == 1, lines
+    assert expected in errors[0], errors[0]
+
+
+BAD_INPUTS = {
+    "score": [(["missing.csv", "--out", "out.csv"], "No such file"),
+              (["rows.csv", "--out", "out.csv", "--gold-column", "gold"], "has no column 'gold'"),
+              (["rows.csv", "--out", "out.csv", "--alpha", "2"], "`alpha` must be in [0, 1]"),
+              (["rows.csv", "--out", "out.csv", "--nli-modle", "x"], "unrecognized arguments: --nli-modle")],
+    "diagnose": [(["missing.csv", "--metrics", "cap", "--out", "diag"], "not found"),
+                 (["rows.csv", "--metrics", "cap", "--label-column", "question", "--out", "diag"], "cap")],
+    "train-statements": [(["--csv", "missing.csv", "--output-dir", "model"], "missing.csv")],
+    "eval-statements": [(["--model", "rules", "--csv", "missing.csv"], "missing.csv")],
+    "build-datasets": [(["--statements", "missing.csv", "--out", "hub"], "missing.csv")],
+    "publish": [(["model", "--folder", "missing"], "missing"), (["nothing"], "invalid choice")],
+    "bench": [(["--size", "tiny", "--rows", "0"], "`rows` must be a positive integer"),
+              (["--size", "tiny", "--data", "missing.csv"], "missing.csv")],
+    "fit": [(["--scores", "missing.csv", "--out", "params"], "missing.csv")],
+}
+
+
+def test_every_subcommand_has_bad_input_cases():
+    assert set(BAD_INPUTS) == set(COMMANDS)
+
+
+@pytest.mark.parametrize("command, argv, expected",
+                         [(command, argv, expected) for command, cases in BAD_INPUTS.items()
+                          for argv, expected in cases])
+def test_user_mistakes_are_one_error_line(workdir, capsys, command, argv, expected):
+    status, lines = run_cli([command, *argv], capsys)
+    assert_one_error_line(status, lines, expected)
+
+
+def test_unknown_command_is_one_error_line(capsys):
+    status, lines = run_cli(["scroe"], capsys)
+    assert status == 2 and lines == [line for line in lines if line.startswith("error: unknown command 'scroe'")]
+    assert "score" in lines[0]
+
+
+def test_model_that_cannot_load_names_the_way_forward(workdir, capsys, random_nli_model):
+    status, lines = run_cli(["score", "rows.csv", "--out", "out.csv", "--nli-model", random_nli_model,
+                             "--device", "cpu", "--statement-model", "./no-such-model"], capsys)
+    assert_one_error_line(status, lines, "there is no such local folder: './no-such-model'")
+    assert "--statement-model rules" in lines[-1] and "train-statements" in lines[-1]
+
+
+def test_resume_with_another_variant_is_one_error_line(workdir, capsys, random_nli_model):
+    common = ["score", "rows.csv", "--out", "out.csv", "--nli-model", random_nli_model, "--device", "cpu",
+              "--statement-model", "rules"]
+    assert run_cli(common, capsys)[0] == 0
+    status, lines = run_cli([*common, "--variant", "plus"], capsys)
+    assert_one_error_line(status, lines, "not the same job")
+
+
+def test_a_real_process_prints_no_traceback(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "capqa", "score", "missing.csv", "--out", "out.csv"],
+                            cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                            env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "HF_HUB_OFFLINE": "1"})
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines()[-1].startswith("error: ") and "Traceback" not in result.stderr
+
+
+def test_ctrl_c_is_one_line_and_exit_130(tmp_path):
+    # The input is a FIFO that is opened for writing but never written to, so `score` blocks
+    # reading it, inside the command, until SIGINT arrives.
+    fifo = tmp_path / "rows.csv"
+    os.mkfifo(fifo)
+    program = "import sys; from capqa.cli import main; sys.exit(main(['score', 'rows.csv', '--out', 'out.csv']))"
+    process = subprocess.Popen([sys.executable, "-c", program], cwd=tmp_path, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "HF_HUB_OFFLINE": "1"})
+    writer = None
+    try:
+        # Opening the write end without blocking succeeds only once the command has opened the
+        # read end: then it is surely inside the command, whatever the machine's load.
+        while writer is None and process.poll() is None:
+            try:
+                writer = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+            except OSError:
+                time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=120)
+    finally:
+        process.kill()
+        if writer is not None:
+            os.close(writer)
+    assert process.returncode == EXIT_INTERRUPTED
+    assert "Traceback" not in stderr and stderr.strip().splitlines()[-1].startswith("interrupted: score")

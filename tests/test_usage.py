@@ -1,0 +1,296 @@
+"""The path a user takes with the metric object: options checked at load, add() like add_batch,
+a hashcode in every result, and model load failures that name the cause and the way forward."""
+
+import os
+import re
+import subprocess
+import sys
+from dataclasses import fields
+
+import evaluate
+import pytest
+
+import capqa
+from capqa.constants import statement_model_id
+from capqa.engine import loading
+from capqa.metric_options import EVALUATE_INIT_ARGUMENTS, MetricOptions, option_names, options_markdown_table
+from conftest import MODEL_ATOL, REPO_ROOT, data_path
+
+QUESTION = "Name a city in Bulgaria."
+
+
+@pytest.fixture(scope="module")
+def rules_metric(random_nli_model, metric_path):
+    return evaluate.load(metric_path, nli_model=random_nli_model, statement_model="rules", device="cpu")
+
+
+# --- Options -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("typo, suggestion", [("nli_modle", "nli_model"), ("statment_model", "statement_model"),
+                                              ("alfa", "alpha")])
+def test_unknown_option_is_refused_with_the_valid_ones(metric_path, typo, suggestion):
+    with pytest.raises(TypeError, match=f"unknown CAP option.*'{typo}' \\(did you mean '{suggestion}'\\?\\)") as error:
+        evaluate.load(metric_path, **{typo: "rules"})
+    assert all(name in str(error.value) for name in option_names())
+
+
+def test_evaluate_init_arguments_still_pass(random_nli_model, metric_path, tmp_path):
+    metric = evaluate.load(metric_path, nli_model=random_nli_model, statement_model="rules", device="cpu",
+                           config_name="default", cache_dir=str(tmp_path), num_process=1, process_id=0,
+                           experiment_id="usage", seed=3, keep_in_memory=True, timeout=30,
+                           max_concurrent_cache_files=5)
+    assert metric.experiment_id == "usage" and metric.seed == 3 and metric.timeout == 30
+    assert metric.max_concurrent_cache_files == 5 and metric.keep_in_memory
+    assert metric.compute(predictions=["Burgas"], references=["Sofia"], questions=[QUESTION])["scores"]
+
+
+def test_evaluate_init_arguments_are_evaluates_own():
+    import inspect
+
+    own = set(inspect.signature(evaluate.Metric.__init__).parameters) - {"self", "kwargs"}
+    assert set(EVALUATE_INIT_ARGUMENTS) == own
+
+
+def test_every_option_has_its_description():
+    for spec in fields(MetricOptions):
+        assert spec.metadata.get("help", "").strip(), f"option {spec.name} has no help text: use option(...)"
+
+
+# --- hashcode ----------------------------------------------------------------------------------
+
+def test_every_result_carries_a_hashcode_of_what_made_it(rules_metric, random_nli_model):
+    result = rules_metric.compute(predictions=["Burgas"], references=["Sofia"], questions=[QUESTION])
+    hashcode = result["hashcode"]
+    assert hashcode.startswith(f"cap-eval={capqa.__version__}|")
+    for part in (f"nli_model={random_nli_model}", "statement_model=rules", "alpha=0.85", "neutral_weight=0.3",
+                 "max_length=512", "precision=float32", "quantize=False", "variant=cap"):
+        assert part in hashcode.split("|"), (part, hashcode)
+
+
+def test_hashcode_holds_every_option_that_changes_scores():
+    options = MetricOptions(statement_model="rules", device="cpu")
+    names = [part.split("=")[0] for part in options.hashcode().split("|")[1:]]
+    changing = [spec.name for spec in fields(MetricOptions)
+                if spec.metadata.get("affects_scores", True) and not spec.name.endswith("_revision")]
+    assert names == changing
+    assert "batch_size" not in names and "score_cache_dir" not in names
+
+
+def test_hashcode_tells_settings_and_revisions_apart():
+    base = MetricOptions(statement_model="rules", device="cpu")
+    assert "nli_model=cross-encoder/nli-deberta-v3-large@bab4bc71" in base.hashcode()
+    assert MetricOptions(statement_model="rules", device="cpu", alpha=0.5).hashcode() != base.hashcode()
+    assert MetricOptions(statement_model="rules", device="cpu", batch_size=4).hashcode() == base.hashcode()
+    default_statements = MetricOptions(device="cpu", statement_revision="v1").hashcode()
+    assert f"statement_model={statement_model_id()}@v1" in default_statements
+
+
+# --- add() and compute() -----------------------------------------------------------------------
+
+def test_add_takes_singular_and_plural_names_like_add_batch(rules_metric):
+    rules_metric.add(prediction="Burgas", reference="Sofia", question=QUESTION)
+    rules_metric.add(predictions="Plovdiv", references=["Sofia", "Varna"], questions=QUESTION)
+    added = rules_metric.compute()
+    rules_metric.add_batch(predictions=["Burgas", "Plovdiv"], references=[["Sofia"], ["Sofia", "Varna"]],
+                           questions=[QUESTION, QUESTION])
+    batched = rules_metric.compute()
+    assert added["scores"] == pytest.approx(batched["scores"], abs=MODEL_ATOL)
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    (dict(prediction="", reference="Sofia"), ValueError, r"`predictions\[0\]` is an empty string"),
+    (dict(prediction="Burgas", reference=3), TypeError, r"`references\[0\]` must be a string"),
+    (dict(prediction="Burgas", reference=[]), ValueError, r"`references\[0\]` is an empty list"),
+    (dict(prediction="Burgas"), TypeError, "add\\(\\) needs `reference`"),
+    (dict(prediction="Burgas", predictions="Varna", reference="Sofia"), TypeError, "both `prediction` and"),
+    (dict(prediction=["Burgas", "Varna"], reference="Sofia"), TypeError, "use add_batch\\(\\) for several"),
+    (dict(prediction="Burgas", reference="Sofia", answer="x"), TypeError, "unexpected argument.*answer"),
+])
+def test_add_validates_like_add_batch(rules_metric, kwargs, error, message):
+    with pytest.raises(error, match=message):
+        rules_metric.add(**kwargs)
+
+
+def test_compute_with_inputs_after_add_batch_is_refused(rules_metric):
+    rules_metric.add_batch(predictions=["Burgas"], references=["Sofia"], questions=[QUESTION])
+    with pytest.raises(ValueError, match="already added with add\\(\\)/add_batch\\(\\)"):
+        rules_metric.compute(predictions=["Varna"], references=["Sofia"], questions=[QUESTION])
+    assert len(rules_metric.compute()["scores"]) == 1  # the added example is still there, scored alone
+
+
+def test_compute_with_inputs_validates_once_through_add_batch(rules_metric):
+    with pytest.raises(ValueError, match=r"`predictions\[0\]` is an empty string"):
+        rules_metric.compute(predictions=[" "], references=["Sofia"])
+    result = rules_metric.compute(predictions=["Burgas"], references=["Sofia"], questions=[QUESTION])
+    assert len(result["scores"]) == 1
+
+
+# --- Load failures -----------------------------------------------------------------------------
+
+def _statement_error(metric_path, random_nli_model, statement_model):
+    metric = evaluate.load(metric_path, nli_model=random_nli_model, statement_model=statement_model, device="cpu")
+    with pytest.raises(OSError) as error:
+        metric.compute(predictions=["Burgas"], references=["Sofia"], questions=[QUESTION])
+    message = str(error.value)
+    assert statement_model in message and 'statement_model="rules"' in message
+    assert "train-statements" in message and "local folder" in message
+    return message
+
+
+@pytest.mark.parametrize("name", ["./no-such-model", "models/../nowhere", "~/no-such-model-folder"])
+def test_path_that_does_not_exist_is_no_such_folder(metric_path, random_nli_model, name):
+    message = _statement_error(metric_path, random_nli_model, name)
+    assert "there is no such local folder" in message and "Repo id" not in message
+
+
+def test_folder_that_is_not_a_model_says_so(metric_path, random_nli_model, tmp_path):
+    (tmp_path / "notes.txt").write_text("not a model")
+    message = _statement_error(metric_path, random_nli_model, str(tmp_path))
+    assert "is not a model folder (it has no config.json)" in message
+
+
+def test_default_statement_model_offline_names_the_ways_forward(metric_path, random_nli_model, monkeypatch):
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    message = _statement_error(metric_path, random_nli_model, statement_model_id())
+    assert "not published yet" in message and "HF_HUB_OFFLINE is set" in message
+    assert "HF_HUB_OFFLINE=1" not in message  # it is set already: no advice to set it
+
+
+def test_hub_unreachable_suggests_offline_mode_only_when_not_set(monkeypatch):
+    from huggingface_hub import constants, errors
+
+    unreachable = OSError("We couldn't connect to 'https://huggingface.co' to load the files")
+    unreachable.__cause__ = errors.LocalEntryNotFoundError("cannot find the requested files")
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
+    monkeypatch.delenv("TRANSFORMERS_OFFLINE", raising=False)
+    assert "HF_HUB_OFFLINE=1" in loading._cause("org/model", unreachable)
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    assert "HF_HUB_OFFLINE=1" not in loading._cause("org/model", unreachable)
+
+
+def test_repo_not_on_the_hub_says_not_found():
+    import httpx
+    from huggingface_hub import errors
+
+    response = httpx.Response(404, request=httpx.Request("GET", "https://huggingface.co/api/models/org/model"))
+    missing = OSError("org/model is not a local folder and is not a valid model identifier")
+    missing.__cause__ = errors.RepositoryNotFoundError("404 Client Error", response=response)
+    assert "not found on the Hugging Face Hub" in loading._cause("org/model", missing)
+
+
+# --- The user's path: README, Space card, the metric file without the package ---------------------
+
+README = REPO_ROOT / "README.md"
+OPTIONS_BLOCK = re.compile(r"<!-- options:start.*?-->\n(?P<table>.*?)<!-- options:end -->", re.DOTALL)
+
+
+def _python_blocks(text):
+    return re.findall(r"```python\n(.*?)```", text, re.DOTALL)
+
+
+def test_readme_options_table_is_generated_from_metric_options():
+    match = OPTIONS_BLOCK.search(README.read_text(encoding="utf-8"))
+    assert match, "README.md has no options:start/options:end block"
+    assert match.group("table") == options_markdown_table(), (
+        "README's options table is stale: regenerate it with the command in its options:start comment")
+
+
+def test_space_card_names_every_option_and_the_install():
+    card = (REPO_ROOT / "space_card" / "README.md").read_text(encoding="utf-8")
+    missing = [name for name in option_names() if f"`{name}`" not in card]
+    assert not missing, f"space_card/README.md does not name the options {missing}"
+    assert "pip install cap-eval" in card
+
+
+def test_metric_docstring_describes_every_option(metric_path):
+    import cap_metric
+
+    for spec in fields(MetricOptions):
+        assert f"{spec.name} (default" in cap_metric._KWARGS_DESCRIPTION and spec.metadata["help"] in \
+            cap_metric._KWARGS_DESCRIPTION, spec.name
+
+
+def test_readme_says_the_statement_model_is_not_published_and_how_to_install():
+    text = README.read_text(encoding="utf-8")
+    assert f"`{statement_model_id()}`" in text and "**not published yet**" in text
+    assert "pip install cap-eval" in text
+    assert len(text.splitlines()) <= 200
+
+
+def test_readme_first_example_gives_a_score(metric_path, random_nli_model):
+    """The README's first example, run as written except that the metric file and the NLI model are
+    the local ones (the tests are offline): it must use the rule-based statements and score."""
+    first = _python_blocks(README.read_text(encoding="utf-8"))[0]
+    assert 'evaluate.load("cap-eval/cap", statement_model="rules")' in first
+    code = first.replace('evaluate.load("cap-eval/cap", statement_model="rules")',
+                         f'evaluate.load({metric_path!r}, statement_model="rules", '
+                         f'nli_model={random_nli_model!r}, device="cpu")')
+    code = code.replace("cap.compute(", "result = cap.compute(", 1)
+    namespace = {}
+    exec(compile(code, "README.md", "exec"), namespace)
+    assert 0 <= namespace["result"]["cap"] <= 1 and "statement_model=rules" in namespace["result"]["hashcode"]
+
+
+def test_space_metric_file_without_the_package_names_pip_install_cap_eval(tmp_path):
+    from capqa.hub.publish import assemble_space
+
+    space = assemble_space(tmp_path / "space")
+    # A process where capqa cannot be imported, as on a machine with only evaluate installed.
+    program = ("import sys; sys.modules['capqa'] = None\n"
+               "import evaluate\n"
+               f"evaluate.load({str(space / 'cap.py')!r})\n")
+    result = subprocess.run([sys.executable, "-c", program], cwd=tmp_path, capture_output=True, text=True,
+                            timeout=300, env={**os.environ, "HF_HUB_OFFLINE": "1",
+                                              "HF_MODULES_CACHE": str(tmp_path / "modules")})
+    assert result.returncode != 0
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError") and "`pip install cap-eval`" in last, last
+    assert "pip install capqa" not in result.stderr
+
+
+def test_eval_statements_shows_progress(tiny_seq2seq_model, capsys):
+    from capqa.statements.evaluation import evaluate_main
+
+    assert evaluate_main(["--model", tiny_seq2seq_model, "--csv", str(data_path("cap_statements_sample.csv")),
+                          "--limit", "4", "--num-beams", "1", "--device", "cpu"]) == 0
+    # Even 4 rows show a bar: a model can take seconds per row on a CPU.
+    assert re.search(r"statements: 100%\|.*\| \d+/\d+", capsys.readouterr().err)
+
+
+def test_a_wrapped_load_failure_keeps_its_cause_for_other_front_ends(tmp_path):
+    """The Space words the ways forward as its settings; the model and the cause come from here."""
+    from transformers import AutoTokenizer
+
+    missing = str(tmp_path / "no-such-model")
+    try:
+        try:
+            loading.load_pretrained(AutoTokenizer, missing, None, "statement tokenizer")
+        except OSError as error:
+            raise RuntimeError("the Space's models failed") from error
+    except RuntimeError as wrapped:
+        found = loading.find_load_error(wrapped)
+    assert found is not None and found.model == missing and found.what == "statement tokenizer"
+    assert found.cause == f"there is no such local folder: {missing!r}"
+    assert loading.find_load_error(ValueError("unrelated")) is None
+
+
+def test_score_command_has_a_flag_per_option_with_its_description():
+    from capqa.score_file import build_parser
+
+    actions = {action.dest: action for action in build_parser()._actions}
+    for spec in fields(MetricOptions):
+        assert spec.name in actions, f"`score` has no --{spec.name.replace('_', '-')} flag"
+        assert actions[spec.name].default == spec.default, spec.name
+        assert actions[spec.name].help.replace("%%", "%") == spec.metadata["help"], spec.name
+
+
+def test_train_statements_shows_progress(tiny_seq2seq_model, tmp_path, capsys):
+    from capqa.statements.training import train_main
+
+    assert train_main(["--output-dir", str(tmp_path / "model"), "--base-model", tiny_seq2seq_model, "--csv",
+                       str(data_path("cap_statements_sample.csv")), "--limit", "4", "--epochs", "1",
+                       "--batch-size", "2", "--device", "cpu"]) == 0
+    # Seq2SeqTrainer draws the bar: 2 steps (4 rows, batch 2, 1 epoch).
+    assert re.search(r"100%\|.*\| 2/2", capsys.readouterr().err)
