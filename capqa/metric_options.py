@@ -7,7 +7,7 @@ from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEU
                              NLI_MAX_LENGTH)
 from capqa.engine.devices import check_quantize, inference_dtype, resolve_device
 from capqa.scorer import CAPScorer, check_variant, validate_inputs
-from capqa.validation import check_folder, check_positive_int, check_unit_interval
+from capqa.validation import check_positive_int, check_unit_interval
 
 
 @dataclass
@@ -50,7 +50,9 @@ class MetricOptions:
         # The engine's own checks, run now so that a bad option fails at load time.
         self.quantize = check_quantize(self.quantize, device, inference_dtype(device, self.precision))
         if self.score_cache_dir is not None:
-            check_folder(self.score_cache_dir, "score_cache_dir")
+            from capqa.engine.cache import check_cache_dir
+
+            check_cache_dir(self.score_cache_dir)
         self.variant = check_variant(self.variant)
 
     def build_scorer(self):
