@@ -21,6 +21,7 @@ import sqlite3
 import threading
 import weakref
 from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ class ScoreDatabase:
     nothing found / False, and the first such problem is logged as a warning.
     """
 
-    def __init__(self, folder):
+    def __init__(self, folder: Union[str, os.PathLike]):
         self.path = Path(folder) / DATABASE_NAME
         self._connection = None
         self._writable = False
@@ -66,7 +67,7 @@ class ScoreDatabase:
         self._warned = False
         _OPEN_DATABASES.add(self)
 
-    def lookup(self, keys):
+    def lookup(self, keys: Sequence[bytes]) -> Optional[Dict[bytes, Tuple[bytes, bytes]]]:
         """{key: (probabilities, checksum)} for the keys stored, or None when the cache cannot be read."""
         found = {}
         with self._lock:
@@ -83,7 +84,7 @@ class ScoreDatabase:
                 return None
         return found
 
-    def store(self, identity, rows):
+    def store(self, identity: List[str], rows: Sequence[Tuple[bytes, bytes, bytes]]) -> bool:
         """Store ``rows`` [(key, probabilities, checksum)] for the model ``identity`` in one
         transaction; True when they were stored."""
         with self._lock:
@@ -106,7 +107,7 @@ class ScoreDatabase:
                 return False
         return True
 
-    def close(self):
+    def close(self) -> None:
         with self._lock:
             self._close()
 
