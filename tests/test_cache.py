@@ -279,13 +279,15 @@ def without_write_access(command):
     return [setpriv, "--bounding-set=-dac_override,-dac_read_search,-fowner", *command]
 
 
-@pytest.mark.parametrize("stored, read_only", [(100, "folder and file"), (60, "folder and file"), (60, "file")])
+@pytest.mark.parametrize("stored, read_only", [(100, "folder and file"), (60, "folder and file"), (60, "file"),
+                                               (0, "empty folder")])
 def test_a_read_only_cache_is_read_and_never_fails_the_job(tmp_path, stored, read_only):
     folder = tmp_path / "scores"
     cache = ScoreCache(folder, "org/model", "abc123")
     cache.put({pair: probabilities_for(i) for i, pair in enumerate(cache_pairs(stored))})
     cache.close()  # the last connection folds the WAL into the database file
-    locked = [cache.database.path] + ([folder] if read_only == "folder and file" else [])
+    folder.mkdir(exist_ok=True)
+    locked = ([cache.database.path] if stored else []) + ([folder] if "folder" in read_only else [])
     modes = {path: path.stat().st_mode for path in locked}
     for path in locked:
         path.chmod(0o555 if path.is_dir() else 0o444)
