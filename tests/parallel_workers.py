@@ -46,6 +46,8 @@ def write_and_read_cache(directory, worker, rounds, ready, result_path):
         report["stats"] = asdict(cache.stats)
     except BaseException:
         report["error"] = traceback.format_exc()
+        # Never leave the other worker waiting at the barrier for one that will not come.
+        ready.abort()
     Path(result_path).write_text(json.dumps(report))
 
 
