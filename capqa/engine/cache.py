@@ -23,6 +23,7 @@ import json
 import logging
 import math
 import os
+import struct
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union
@@ -41,6 +42,9 @@ _SUM_TOLERANCE = 1e-4
 # Probabilities are stored as little-endian float64: exactly what was computed.
 _VALUE_DTYPE = np.dtype("<f8")
 _VALUE_BYTES = _VALUE_DTYPE.itemsize * len(NLI_LABELS)
+# The same layout for reading: unpacking to Python floats is several times faster per entry than
+# a numpy array, and a resumed job reads every entry it has.
+_VALUE_STRUCT = struct.Struct(f"<{len(NLI_LABELS)}d")
 _CHECKSUM_BYTES = 8
 # Files whose size and modification time identify a local model's weights.
 # The tokenizer decides the tokens as much as the weights decide the probabilities.
@@ -160,12 +164,13 @@ def _decode(key, values, checksum):
         return None
     if not isinstance(checksum, bytes) or checksum != _checksum(key, values):
         return None
-    probabilities = np.frombuffer(values, dtype=_VALUE_DTYPE).astype(np.float64)
-    if not all(math.isfinite(p) and 0 <= p <= 1 for p in probabilities):
+    probabilities = _VALUE_STRUCT.unpack(values)
+    # NaN fails both comparisons, and infinities one of them.
+    if not all(0 <= p <= 1 for p in probabilities):
         return None
-    if abs(probabilities.sum() - 1.0) > _SUM_TOLERANCE:
+    if abs(math.fsum(probabilities) - 1.0) > _SUM_TOLERANCE:
         return None
-    return probabilities
+    return np.array(probabilities, dtype=np.float64)
 
 
 def _checksum(key, values):
