@@ -16,7 +16,7 @@ from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEU
                              NLI_MAX_LENGTH, RULES, statement_model_id)
 from capqa.engine.devices import PRECISIONS, check_quantize, inference_dtype, resolve_device
 from capqa.scorer import VARIANTS, CAPScorer, check_variant, validate_inputs
-from capqa.validation import check_folder, check_positive_int, check_unit_interval
+from capqa.validation import check_positive_int, check_unit_interval
 
 # evaluate.load() passes these to every metric's __init__; they are evaluate's, not CAP's options.
 EVALUATE_INIT_ARGUMENTS = ("config_name", "keep_in_memory", "cache_dir", "num_process", "process_id",
@@ -83,7 +83,9 @@ class MetricOptions:
         # The engine's own checks, run now so that a bad option fails at load time.
         self.quantize = check_quantize(self.quantize, device, inference_dtype(device, self.precision))
         if self.score_cache_dir is not None:
-            check_folder(self.score_cache_dir, "score_cache_dir")
+            from capqa.engine.cache import check_cache_dir
+
+            check_cache_dir(self.score_cache_dir)
         self.variant = check_variant(self.variant)
 
     @classmethod

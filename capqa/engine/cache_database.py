@@ -1,0 +1,240 @@
+"""The score cache's storage: one SQLite database per cache folder, shared by every process and
+thread of one machine, that never fails the job using it.
+
+Why SQLite in WAL mode (stdlib ``sqlite3``): a million entries are one file instead of a million
+files; readers never wait for the writer and only ever see committed transactions, so an entry is
+whole or absent; writers take turns, each storing a whole batch in one transaction, and wait for
+each other up to ``BUSY_TIMEOUT_S``. WAL needs memory shared between the processes, so it is safe
+on one machine's disk, not on a network filesystem (see docs/cache.md: one cache per node).
+
+Never failing the job: every problem (folder deleted while in use, read-only folder or file, the
+database path being a folder, a corrupt or foreign file, a disk that is full, a lock held too
+long) makes that lookup find nothing or that write store nothing, so the scores are computed
+instead; the first problem is logged as a warning, later ones at debug level. Each operation tries
+again from scratch, so a cache that comes back (folder recreated, lock released) is used again.
+"""
+
+import json
+import logging
+import os
+import sqlite3
+import threading
+import weakref
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+logger = logging.getLogger(__name__)
+
+DATABASE_NAME = "cap-scores.sqlite3"
+# Bumped when the tables change; a database of another version is left alone (not used).
+SCHEMA_VERSION = 1
+# How long a writer waits for another one. Transactions are one NLI batch long (milliseconds);
+# a minute covers a checkpoint on a slow disk and a machine loaded by many ranks.
+BUSY_TIMEOUT_S = 60.0
+# Keys per SELECT: below SQLite's oldest limit on bound parameters (999).
+LOOKUP_CHUNK = 500
+
+_SCHEMA = (
+    # What each model_id stands for: canonical JSON of (model, revision, precision).
+    "CREATE TABLE IF NOT EXISTS models (id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE)",
+    # key: sha256 of the model identity and the pair; probabilities: 3 little-endian float64;
+    # checksum: over key and probabilities, so an edited or moved value is never trusted.
+    "CREATE TABLE IF NOT EXISTS scores (key BLOB PRIMARY KEY, model_id INTEGER NOT NULL, "
+    "probabilities BLOB NOT NULL, checksum BLOB NOT NULL) WITHOUT ROWID",
+)
+# Errors that mean "this database cannot be written here", as opposed to "cannot be used at all".
+_READ_ONLY_ERRORS = ("SQLITE_READONLY", "SQLITE_READONLY_DIRECTORY", "SQLITE_CANTOPEN", "SQLITE_READONLY_DBMOVED")
+
+
+class CacheUnusable(Exception):
+    """The database exists but is not a score cache this code can use."""
+
+
+class ScoreDatabase:
+    """The SQLite file ``folder/DATABASE_NAME``, opened on first use and reopened when needed.
+
+    ``lookup`` and ``store`` never raise for a problem of the disk or the file: they return
+    nothing found / False, and the first such problem is logged as a warning.
+    """
+
+    def __init__(self, folder: Union[str, os.PathLike]):
+        self.path = Path(folder) / DATABASE_NAME
+        self._connection = None
+        self._writable = False
+        self._opened_file = None  # (st_dev, st_ino) of the file the connection has open
+        self._model_ids = {}
+        self._lock = threading.Lock()  # one connection, used by one thread at a time
+        self._warned = False
+        _OPEN_DATABASES.add(self)
+
+    def lookup(self, keys: Sequence[bytes]) -> Optional[Dict[bytes, Tuple[bytes, bytes]]]:
+        """{key: (probabilities, checksum)} for the keys stored, or None when the cache cannot be read."""
+        found = {}
+        with self._lock:
+            try:
+                connection = self._connect(create=False)
+                for start in range(0, len(keys), LOOKUP_CHUNK) if connection is not None else ():
+                    chunk = keys[start:start + LOOKUP_CHUNK]
+                    rows = connection.execute(
+                        f"SELECT key, probabilities, checksum FROM scores WHERE key IN ({','.join('?' * len(chunk))})",
+                        chunk)
+                    found.update((key, (values, checksum)) for key, values, checksum in rows)
+            except (sqlite3.Error, OSError, CacheUnusable) as error:
+                self._problem("could not be read", "computed instead", error)
+                return None
+        return found
+
+    def store(self, identity: List[str], rows: Sequence[Tuple[bytes, bytes, bytes]]) -> bool:
+        """Store ``rows`` [(key, probabilities, checksum)] for the model ``identity`` in one
+        transaction; True when they were stored."""
+        with self._lock:
+            try:
+                connection = self._connect(create=True)
+                if not self._writable:
+                    raise CacheUnusable("it is read-only here")
+                connection.execute("BEGIN IMMEDIATE")
+                try:
+                    model_id = self._model_id(connection, identity)
+                    connection.executemany("INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?)",
+                                           [(key, model_id, values, checksum) for key, values, checksum in rows])
+                    connection.execute("COMMIT")
+                except BaseException:
+                    if connection.in_transaction:
+                        connection.execute("ROLLBACK")
+                    raise
+            except (sqlite3.Error, OSError, CacheUnusable) as error:
+                self._problem("could not be written", "not stored", error)
+                return False
+        return True
+
+    def close(self) -> None:
+        with self._lock:
+            self._close()
+
+    def __getstate__(self):
+        # A connection and a lock belong to one process: a copy opens its own on first use.
+        return {"path": self.path, "_warned": self._warned}
+
+    def __setstate__(self, state):
+        self.__init__(state["path"].parent)
+        self._warned = state["_warned"]
+
+    def _model_id(self, connection, identity):
+        text = json.dumps(identity, ensure_ascii=False, separators=(",", ":"))
+        if text not in self._model_ids:
+            connection.execute("INSERT OR IGNORE INTO models (identity) VALUES (?)", (text,))
+            (self._model_ids[text],) = connection.execute("SELECT id FROM models WHERE identity = ?", (text,)).fetchone()
+        return self._model_ids[text]
+
+    def _connect(self, create):
+        """The open connection, reopened if the file was deleted or replaced since; None when
+        there is no database yet and ``create`` is false."""
+        try:
+            stat = os.stat(self.path)
+            current = (stat.st_dev, stat.st_ino)
+        except FileNotFoundError:
+            current = None
+        if self._connection is not None and current == self._opened_file:
+            return self._connection
+        if self._connection is not None:
+            if current is None:
+                self._problem("was deleted while in use", "computed, and stored in a new database",
+                              FileNotFoundError(self.path))
+            self._close()
+        if current is None:
+            if not create:
+                return None
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._connection, self._writable = _open(self.path)
+        stat = os.stat(self.path)
+        self._opened_file = (stat.st_dev, stat.st_ino)
+        return self._connection
+
+    def _close(self):
+        if self._connection is not None:
+            # SQLite itself leaves a database that was deleted or replaced untouched on close.
+            self._connection.close()
+        self._connection, self._opened_file, self._model_ids = None, None, {}
+
+    def _problem(self, what, consequence, error):
+        self._close()
+        message = f"The score cache {self.path} {what} ({type(error).__name__}: {error}); scores are {consequence}."
+        if self._warned:
+            logger.debug(message)
+            return
+        self._warned = True
+        logger.warning("%s Later cache problems are logged at debug level.", message)
+
+
+def _open(path):
+    """(connection, writable): read-write where possible, else read-only."""
+    connection = _connection(str(path), uri=False)
+    try:
+        _prepare(connection, create=True)
+        return connection, True
+    except sqlite3.OperationalError as error:
+        connection.close()
+        if getattr(error, "sqlite_errorname", "") not in _READ_ONLY_ERRORS:
+            raise
+    # A WAL database in a folder we cannot write: SQLite cannot create its shared-memory file,
+    # so read the file as it is (nobody can change it without write access either).
+    connection = _connection(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+    try:
+        _prepare(connection, create=False)
+    except BaseException:
+        connection.close()
+        raise
+    return connection, False
+
+
+def _connection(target, uri):
+    # isolation_level=None: transactions are begun and committed explicitly; the lock of
+    # ScoreDatabase serialises the threads that share the connection.
+    return sqlite3.connect(target, uri=uri, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+
+
+def _prepare(connection, create):
+    """Check (and if ``create``, make) the tables; a file that is no SQLite database, or one
+    of another schema, is CacheUnusable."""
+    try:
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as error:
+        if getattr(error, "sqlite_errorname", "") in ("SQLITE_NOTADB", "SQLITE_CORRUPT"):
+            raise CacheUnusable(f"it is not a readable SQLite database ({error}); delete it to start a new cache") from error
+        raise
+    if version == SCHEMA_VERSION:
+        if create and connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            connection.execute("PRAGMA journal_mode=WAL")
+    elif version == 0 and create:
+        # WAL is a property of the file: set once, by whoever creates it.
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("BEGIN IMMEDIATE")
+        for statement in _SCHEMA:
+            connection.execute(statement)
+        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        connection.execute("COMMIT")
+    elif version != 0:
+        raise CacheUnusable(f"it has schema version {version}, this capqa reads version {SCHEMA_VERSION}")
+    # Durable across a crash of the process; a power cut may lose the last batches, never corrupt.
+    connection.execute("PRAGMA synchronous=NORMAL")
+
+
+# Fork safety: a child must never use (or close) a connection of its parent, so connections are
+# closed around a fork and reopened on next use, in the parent and in the child.
+_OPEN_DATABASES = weakref.WeakSet()
+
+
+def _before_fork():
+    for database in list(_OPEN_DATABASES):
+        database._lock.acquire()
+        database._close()
+        _LOCKED_FOR_FORK.append(database)
+
+
+def _after_fork():
+    while _LOCKED_FOR_FORK:
+        _LOCKED_FOR_FORK.pop()._lock.release()
+
+
+_LOCKED_FOR_FORK = []
+os.register_at_fork(before=_before_fork, after_in_parent=_after_fork, after_in_child=_after_fork)
