@@ -1,0 +1,124 @@
+"""Clause surgery: splitting subject from predicate after a fronted auxiliary, putting the
+auxiliary and an adverbial back, affirming or negating a yes/no clause."""
+
+from capqa.statements.rules.lexicon import (
+    _AUXILIARIES, _CAUSE_START, _COPULAS, _DETERMINERS, _LIST_ANSWER, _MANNER_START, _MODALS,
+    _NEGATIONS, _PLACE_START, _PREPOSITIONS, _PRONOUNS, _TIME_POINT,
+)
+from capqa.statements.rules.morphology import (
+    _agree, _is_base_verb, _is_clause, _is_participle, _is_plural_noun, _is_predicate_word, _lemmas,
+    _plural_phrase, _singular, _strip_determiner,
+)
+
+def _split_subject(words):
+    """Subject and predicate after a fronted copula: "a catalyst | consumed during a reaction"."""
+    for index in range(1, len(words)):
+        word = words[index].lower()
+        if word in ("a", "an", "the") and index < len(words) - 1:
+            return words[:index], words[index:]
+        if _is_predicate_word(word) and word not in ("a", "an", "the"):
+            return words[:index], words[index:]
+    return words, []
+
+
+def _split_verb(words, perfect=False):
+    """Subject and verb phrase after a fronted do/modal ("penguins | fly", "a whale | breathe air"),
+    or after a fronted has/have/had with ``perfect`` ("the invention | helped people").
+
+    A word that can only be a verb wins over one that is also a noun ("vanes on an electric fan |
+    do"); a verb never follows a determiner, a preposition or a possessive.
+    """
+    is_verb_form = _is_participle if perfect else _is_base_verb
+    candidates = [index for index in range(1, len(words))
+                  if is_verb_form(words[index]) and not words[index][:1].isupper()
+                  and words[index - 1].lower() not in _DETERMINERS | _PREPOSITIONS
+                  and not words[index - 1].lower().endswith("'s")]
+    if not candidates:
+        return None, None
+    index = next((i for i in candidates if "NOUN" not in _lemmas(words[i])), candidates[0])
+    return words[:index], words[index:]
+
+
+
+def _list_or_single(subject, answer, article_subject=None):
+    """"The X include A, B and C." / "One X is A." / "One X is that <clause>." for plural X."""
+    if _is_clause(answer):
+        return f"one {_singular(_strip_determiner(subject))} is that {answer}"
+    if _LIST_ANSWER.search(answer):
+        return f"{subject} include {answer}"
+    if _is_plural_noun(answer.split()[-1]) and not answer.split()[-1].lower() == answer.split()[-1].upper():
+        return f"{subject} are {answer}"
+    bare = _strip_determiner(subject)
+    first = bare.split()[0].lower() if bare.split() else ""
+    if _is_plural_noun(first) or first.endswith("s"):
+        return f"one {_singular(bare)} is {answer}"
+    return f"one of {subject} is {answer}"
+
+
+
+def _fronted_auxiliary_clause(auxiliary, rest, adverbial, after_verb=True):
+    """The clause behind a fronted auxiliary in declarative order, with the adverbial after the
+    verb (a place, when the verb has no object) or at the end."""
+    if auxiliary in _COPULAS:
+        subject, predicate = _split_subject(rest)
+        if after_verb and predicate and _is_participle(predicate[0]):
+            return " ".join(subject + [auxiliary, predicate[0], adverbial] + predicate[1:])
+        return " ".join(subject + [auxiliary] + predicate + [adverbial])
+    subject, verb_phrase = _split_verb(rest, perfect=auxiliary in ("has", "have", "had"))
+    if not subject:
+        return None
+    subject_text = " ".join(subject)
+    if auxiliary in ("do", "does", "did"):
+        verb = _agree(verb_phrase[0], _plural_phrase(subject_text) or auxiliary == "do", auxiliary == "did")
+    else:
+        verb = f"{auxiliary} {verb_phrase[0]}"
+    if after_verb and (len(verb_phrase) == 1 or (verb_phrase[1].lower() in _PREPOSITIONS
+                                                 and not _is_infinitive(verb_phrase[1:]))):
+        return " ".join([subject_text, verb, adverbial] + verb_phrase[1:])
+    return " ".join([subject_text, verb] + verb_phrase[1:] + [adverbial])
+
+
+def _is_infinitive(words):
+    """"to boil" in "begin to boil": the adverbial goes after the whole verb, not inside it."""
+    return len(words) > 1 and words[0].lower() == "to" and _is_base_verb(words[1])
+
+
+def _adverbial(wh_word, answer):
+    if wh_word == "where":
+        return answer if _PLACE_START.match(answer) or _is_clause(answer) else f"in {answer}"
+    if wh_word == "when":
+        return f"in {answer}" if _TIME_POINT.match(answer) else answer
+    if wh_word == "why":
+        return answer if _CAUSE_START.match(answer) else f"because {answer}"
+    if _MANNER_START.match(answer) or _is_clause(answer):
+        return answer
+    first = answer.split()[0].lower()
+    return f"by {answer}" if first.endswith("ing") and "VERB" in _lemmas(first) else f"through {answer}"
+
+
+
+def _affirm(auxiliary, words, negative):
+    if auxiliary in _COPULAS:
+        subject, predicate = _split_subject(words)
+        return " ".join(subject + [auxiliary + (" not" if negative else "")] + predicate)
+    if auxiliary in ("has", "have", "had"):
+        subject, predicate = _split_subject(words)
+        return " ".join(subject + [auxiliary + (" not" if negative else "")] + predicate)
+    subject, verb_phrase = _split_verb(words)
+    if not subject:
+        return None
+    if auxiliary in _MODALS:
+        modal = ("cannot" if auxiliary == "can" else f"{auxiliary} not") if negative else auxiliary
+        return " ".join(subject + [modal] + verb_phrase)
+    if negative:
+        return " ".join(subject + [f"{auxiliary} not"] + verb_phrase)
+    plural = auxiliary == "do"
+    verb = _agree(verb_phrase[0], plural, auxiliary == "did")
+    return " ".join(subject + [verb] + verb_phrase[1:])
+
+
+def _echoes(explanation, question):
+    """Whether an explanation after yes/no only repeats the question ("yes, it is consumed")."""
+    question_words = set(question.lower().split())
+    return all(word in question_words or word in _PRONOUNS or word in _AUXILIARIES or word in _NEGATIONS
+               for word in explanation.lower().strip(" .").split())

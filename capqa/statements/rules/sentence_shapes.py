@@ -1,0 +1,143 @@
+"""Shapes that are not wh-questions: answers that are sentences, blanks, wh-words in situ,
+imperatives ("Name one X."), completions and yes/no questions."""
+
+import re
+
+from capqa.statements.text_metrics import normalize_statement
+from capqa.statements.rules.lexicon import (
+    _AUX_START, _BLANK, _COPULAS, _IMPERATIVE_START, _IN_SITU, _LIST_ANSWER, _NEGATIVE_ANSWERS,
+    _NUMBER_WORDS, _QUESTION_START, _TRAILING_PUNCTUATION, _WH_START, _YES_NO, _when_matches,
+)
+from capqa.statements.rules.morphology import (
+    _capitalize, _indefinite_article, _is_clause, _is_finite_verb, _plural_phrase, _with_article,
+)
+from capqa.statements.rules.clauses import _affirm, _echoes
+
+_EXAMPLE = re.compile(r"^(?:give|provide|name|state|identify|mention|list|cite) (?:an? |one |some |two |"
+                      r"three |several )?(examples?) of (.+)$", re.IGNORECASE)
+_NAME_ONE = re.compile(r"^(?:name|give|list|state|identify|mention|cite) (?:one|a|an|any|a single) (.+)$",
+                       re.IGNORECASE)
+_NAME_COUNT = re.compile(r"^(?:name|give|list|state|identify|mention|cite) (\d+|two|three|four|five|six|"
+                         r"seven|eight|nine|ten) (.+)$", re.IGNORECASE)
+_NAME_THE = re.compile(r"^(?:name|give|list|state|identify|mention|cite) (?:(the|some|all) )?(.+)$",
+                       re.IGNORECASE)
+_YES_NO_QUESTION = re.compile(r"^(is|are|was|were|do|does|did|can|could|will|would|shall|should|may|"
+                              r"might|must|has|have|had) (.+)$", re.IGNORECASE)
+
+
+def _answer_is_sentence(question, answer):
+    """The answer itself, when it is a full sentence answering a question (not completing one)."""
+    if _BLANK.search(question) or not (question.rstrip().endswith("?") or _QUESTION_START.match(question)):
+        return None
+    words = answer.split()
+    if len(words) < 3 or not answer[0].isupper() or not answer.rstrip().endswith((".", "!")):
+        return None
+    if not any(_is_finite_verb(word.strip(",;:")) for word in words[1:]):
+        return None
+    return answer
+
+
+def _blank(question, answer):
+    blank = _BLANK.search(question)
+    if not blank:
+        return None
+    if _repeats_stem(question[:blank.start()], answer):
+        return answer
+    return _BLANK.sub(lambda _: answer, question, count=1)
+
+
+def _repeats_stem(stem, answer):
+    """Whether the answer already starts with the (at least three-word) stem: it is the sentence."""
+    if answer[:1].lower() != stem.lstrip()[:1].lower():  # the cheap test first: most answers differ here
+        return False
+    stem_words = normalize_statement(stem).split()
+    return len(stem_words) >= 3 and normalize_statement(answer).split()[:len(stem_words)] == stem_words
+
+
+def _join_overlapping(stem_words, answer):
+    """Stem and answer joined, without the words the answer repeats from the stem's end
+    ("... is the concept of" + "the concept of autonomy")."""
+    answer_words = answer.split()
+    lowered_stem = [word.lower() for word in stem_words]
+    lowered_answer = [word.lower() for word in answer_words]
+    overlap = next((size for size in range(min(len(stem_words), len(answer_words) - 1), 1, -1)
+                    if lowered_stem[-size:] == lowered_answer[:size]), 0)
+    return " ".join(stem_words + answer_words[overlap:])
+
+
+def _in_situ(question, answer):
+    if _WH_START.match(question) or _AUX_START.match(question) or _IMPERATIVE_START.match(question):
+        return None
+    match = _IN_SITU.search(question)
+    if not match or len(question[:match.start()].split()) < 2:
+        return None
+    return question[:match.start()] + answer + question[match.end():]
+
+
+def _imperative(question, answer):
+    if not _IMPERATIVE_START.match(question):
+        return None
+    question = _TRAILING_PUNCTUATION.sub("", question)
+    match = _EXAMPLE.match(question)
+    if match:
+        if match.group(1).lower() == "examples" or _LIST_ANSWER.search(answer) and len(answer.split()) > 3:
+            return f"examples of {match.group(2)} include {answer}"
+        return f"an example of {match.group(2)} is {_clause_or_noun(answer, match.group(2))}"
+    match = _NAME_ONE.match(question)
+    if match:
+        return f"one {match.group(1)} is {_clause_or_noun(answer, match.group(1))}"
+    match = _NAME_COUNT.match(question)
+    if match:
+        return f"{match.group(1)} {match.group(2)} are {answer}"
+    match = _NAME_THE.match(question)
+    if match:
+        determiner, subject = match.group(1) or "the", match.group(2)
+        if not _plural_phrase(subject):
+            return f"{determiner} {subject} is {_clause_or_noun(answer, subject)}"
+        if any(word.lower() in _NUMBER_WORDS or word.isdigit() for word in subject.split()):
+            return f"the {subject} include {answer}"
+        return f"some of the {subject} are {answer}"
+    return None
+
+
+def _clause_or_noun(answer, subject):
+    if _is_clause(answer):
+        return f"that {answer}"
+    return _with_article(answer, subject)
+
+
+def _completion(question, answer):
+    if question.rstrip().endswith("?") or _QUESTION_START.match(question):
+        return None
+    stem = _TRAILING_PUNCTUATION.sub("", question)
+    if _repeats_stem(stem, answer):
+        return answer
+    if question.rstrip().endswith((".", "!")):
+        # A complete sentence before the answer stays one: "X needs food." + "it hunts".
+        return f"{stem}. {_capitalize(answer)}"
+    words = stem.split()
+    # A stem ending in an article agrees with the answer: "... is an" + "queue" -> "is a queue".
+    if words and words[-1].lower() in ("a", "an") and answer[:1].isalnum():
+        words[-1] = _indefinite_article(answer)
+    return _join_overlapping(words, answer)
+
+
+
+@_when_matches(_YES_NO_QUESTION)
+def _yes_no(match, answer):
+    auxiliary, rest = match.group(1).lower(), match.group(2)
+    words = rest.split()
+    polarity = _YES_NO.match(answer)
+    if not polarity:
+        # "Are noble gases reactive or unreactive?" + "highly reactive": the answer picks one.
+        if "or" not in words[2:] or auxiliary not in _COPULAS:
+            return None
+        return " ".join(words[:words.index("or", 2) - 1] + [auxiliary, answer])
+    negative = polarity.group(1).lower() in _NEGATIVE_ANSWERS
+    explanation = polarity.group(2).strip()
+    statement = _affirm(auxiliary, words, negative)
+    if statement is None:
+        return None
+    if explanation and not _echoes(explanation, match.string):
+        statement = f"{statement}; {explanation}"
+    return statement

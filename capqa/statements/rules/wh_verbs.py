@@ -1,0 +1,197 @@
+"""wh-questions with a verb: do-support ("What does X measure?"), a wh-subject ("What carries
+oxygen?"), "What N V ...", "How many ...", "how/where/when/why" + auxiliary."""
+
+import re
+
+from capqa.statements.rules.lexicon import (
+    _AUXILIARIES, _COPULAS, _DEGREE_ADVERBS, _DETERMINERS, _PREPOSITIONS, _PRONOUNS, _when_matches,
+)
+from capqa.statements.rules.morphology import (
+    _agree, _inflect, _is_adverb, _is_clause, _is_finite_verb, _is_third_person_verb, _lemmas,
+    _plural_phrase, _with_article,
+)
+from capqa.statements.rules.clauses import _adverbial, _fronted_auxiliary_clause, _list_or_single, _split_verb
+
+_DO_QUESTION = re.compile(r"^(what|which|who|whom) (do|does|did) (.+)$", re.IGNORECASE)
+_HOW_MANY = re.compile(r"^how (many|much) (.+)$", re.IGNORECASE)
+_HOW_ADJECTIVE = re.compile(r"^how (\w+) (is|are|was|were) (.+)$", re.IGNORECASE)
+_WH_AUX = re.compile(r"^(where|when|why|how) (\w+) (.+)$", re.IGNORECASE)
+_WHOSE = re.compile(r"^whose (\w+) (.+)$", re.IGNORECASE)
+_WHO_COPULA = re.compile(r"^(?:who|whom) (is|are|was|were) (.+)$", re.IGNORECASE)
+_WHO = re.compile(r"^(who|what|which) (.+)$", re.IGNORECASE)
+_WHICH_NOUN = re.compile(r"^(what|which) (.+)$", re.IGNORECASE)
+_PREPOSITION_WH = re.compile(r"^(in|during|from|at|to|for|through|on|by|with|into|under) (?:which|what) "
+                             r"(.+?) (is|are|was|were|do|does|did|can|could|will|would|should|might|may|"
+                             r"must|has|have|had) (.+)$", re.IGNORECASE)
+
+
+@_when_matches(_DO_QUESTION)
+def _do_question(match, answer):
+    """"What does X state?", "What do acids release in solution?", "When did the wall fall?"."""
+    auxiliary, rest = match.group(2).lower(), match.group(3).split()
+    subject, verb_phrase = _split_verb(rest)
+    if not subject:
+        return None
+    subject_text = " ".join(subject)
+    verb = _agree(verb_phrase[0], _plural_phrase(subject_text) or auxiliary == "do", auxiliary == "did")
+    complement = verb_phrase[1:]
+    if verb_phrase[0].lower() == "do":
+        return f"{subject_text} {answer}" if not answer.split()[0].lower() in ("it", "they") else \
+            f"{subject_text} {' '.join(answer.split()[1:])}"
+    if complement and complement[-1].lower() in _PREPOSITIONS:
+        return f"{subject_text} {verb} {' '.join(complement)} {answer}"
+    link = "that " if _is_clause(answer) and not answer.lower().startswith("that ") else ""
+    return " ".join([subject_text, verb, link + answer] + complement)
+
+
+def _verb_of_noun_phrase(words):
+    """Index of the finite verb after the noun phrase that opens ``words`` ("organ | pumps"), or None.
+
+    A verb cannot follow a determiner, preposition or possessive, and it agrees with the head:
+    a base form ("affect") needs a plural head, an -s form ("pumps") a singular one.
+    """
+    for index in range(1, len(words)):
+        word, previous = words[index].lower(), words[index - 1].lower()
+        if previous in _DETERMINERS or previous in _PREPOSITIONS or previous.endswith("'s"):
+            continue
+        if word in _AUXILIARIES:
+            return index
+        if not _is_finite_verb(word) or words[index][:1].isupper():
+            continue
+        plural_head = _plural_phrase(" ".join(words[:index]))
+        if _is_third_person_verb(word) and not plural_head:
+            return index
+        if word == _inflect(word, "VBP") and word != _inflect(word, "VBZ") and plural_head:
+            return index
+        if word == _inflect(word, "VBD") and word != _inflect(word, "VBP"):
+            return index
+    return None
+
+
+def _opens_with_verb(words):
+    """Whether "what" is the subject ("What carries oxygen"), not a determiner ("What gas ...")."""
+    first = words[0].lower()
+    if first in _AUXILIARIES or not _is_finite_verb(first):
+        return False
+    following = words[1].lower() if len(words) > 1 else ""
+    return "NOUN" not in _lemmas(first) or following in _DETERMINERS or following in _PRONOUNS or not following
+
+
+@_when_matches(_WHICH_NOUN)
+def _which_noun(match, answer):
+    """"What organ pumps blood?" -> "The organ that pumps blood is the heart."; with "which" the
+    answer becomes the subject: "Which process results in X?" -> "Growth results in X."."""
+    wh_word, words = match.group(1).lower(), match.group(2).split()
+    if words[0].lower() in _AUXILIARIES:
+        # "Which would be the result of X?" -> "A would be the result of X."
+        return " ".join([answer] + words)
+    if _opens_with_verb(words):
+        return None
+    verb_index = _verb_of_noun_phrase(words)
+    if verb_index is None:
+        return None
+    noun_phrase = " ".join(words[:verb_index])
+    verb, rest = words[verb_index].lower(), words[verb_index + 1:]
+    if wh_word == "which":
+        # Adverbs inside the wh-phrase stay: "Which object most likely has" -> "A most likely has".
+        adverbs = next((words[index:verb_index] for index in range(verb_index)
+                        if words[index].lower() in _DEGREE_ADVERBS or _is_adverb(words[index])), [])
+        return " ".join([answer] + adverbs + [verb] + rest)
+    if verb in ("do", "does", "did"):
+        subject, verb_phrase = _split_verb(rest)
+        if not subject:
+            return None
+        subject_text = " ".join(subject)
+        inflected = _agree(verb_phrase[0], _plural_phrase(subject_text) or verb == "do", verb == "did")
+        relative = " ".join([subject_text, inflected] + verb_phrase[1:])
+    elif verb in _COPULAS:
+        relative = " ".join(rest)
+    else:
+        relative = " ".join(["that", verb] + rest)
+    subject = f"the {noun_phrase} {relative}"
+    if _plural_phrase(noun_phrase):
+        return _list_or_single(subject, answer)
+    return f"{subject} is {_with_article(answer, noun_phrase)}"
+
+
+@_when_matches(_WHO)
+def _what_subject(match, answer):
+    """"What carries oxygen in the blood?" -> "Oxygen in the blood is carried by hemoglobin."."""
+    words = match.group(2).split()
+    if not _opens_with_verb(words):
+        return None
+    verb, rest = words[0], " ".join(words[1:])
+    if match.group(1).lower() == "what" and rest and not rest.split()[0].lower() in (
+            _PREPOSITIONS | {"that", "if", "whether"}) and not _is_clause(rest):
+        past = verb.lower() != _inflect(verb, "VBZ") and verb.lower() == _inflect(verb, "VBD")
+        plural = _plural_phrase(rest)
+        copula = ("were" if plural else "was") if past else ("are" if plural else "is")
+        return f"{rest} {copula} {_inflect(verb, 'VBN')} by {answer}"
+    return f"{answer} {verb} {rest}"
+
+
+@_when_matches(_PREPOSITION_WH)
+def _preposition_wh(match, answer):
+    """"In which layer does weather occur?" + "troposphere" -> "Weather occurs in troposphere."."""
+    preposition, _, auxiliary, rest = match.groups()
+    return _fronted_auxiliary_clause(auxiliary.lower(), rest.split(), f"{preposition.lower()} {answer}")
+
+
+@_when_matches(_WHO_COPULA)
+def _who_copula(match, answer):
+    return f"{answer} {match.group(1).lower()} {match.group(2)}"
+
+
+@_when_matches(_WHOSE)
+def _whose(match, answer):
+    return f"{answer}'s {match.group(1)} {match.group(2)}"
+
+
+@_when_matches(_HOW_MANY)
+def _how_many(match, answer):
+    quantifier, words = match.group(1).lower(), match.group(2).split()
+    auxiliary_index = next((index for index, word in enumerate(words) if word.lower() in _AUXILIARIES), None)
+    if auxiliary_index is None or auxiliary_index == 0:
+        return " ".join([answer] + _missing_noun(answer, words[:1], quantifier) + words[1:])
+    noun_phrase, auxiliary, rest = words[:auxiliary_index], words[auxiliary_index].lower(), words[auxiliary_index + 1:]
+    counted = " ".join([answer] + _missing_noun(answer, noun_phrase, quantifier))
+    if auxiliary in _COPULAS and rest and rest[0].lower() == "there":
+        return " ".join(["there", auxiliary, counted] + rest[1:])
+    if auxiliary in _COPULAS:
+        return " ".join([counted, auxiliary] + rest)
+    subject, verb_phrase = _split_verb(rest)
+    if not subject:
+        return None
+    subject_text = " ".join(subject)
+    verb = _agree(verb_phrase[0], _plural_phrase(subject_text) or auxiliary == "do", auxiliary == "did") \
+        if auxiliary in ("do", "does", "did") else f"{auxiliary} {verb_phrase[0]}"
+    return " ".join([subject_text, verb, counted] + verb_phrase[1:])
+
+
+def _missing_noun(answer, noun_phrase, quantifier="many"):
+    """The counted noun, unless the answer already names it ("8 legs") or a measure ("2 litres")."""
+    if not noun_phrase or (quantifier == "much" and len(answer.split()) > 1):
+        return []
+    answer_lower = answer.lower()
+    head = noun_phrase[-1].lower()
+    lemma = _lemmas(head).get("NOUN", (head,))[0]
+    return [] if head in answer_lower or lemma in answer_lower else noun_phrase
+
+
+def _how_adjective(question, answer):
+    match = _HOW_ADJECTIVE.match(question)
+    if not match or match.group(1).lower() in ("many", "much", "is", "are", "was", "were", "do", "does", "did"):
+        return None
+    adjective, copula, subject = match.groups()
+    if "VERB" in _lemmas(adjective) and "ADJ" not in _lemmas(adjective):
+        return None
+    return f"{subject} {copula.lower()} {answer} {adjective}"
+
+
+@_when_matches(_WH_AUX)
+def _wh_adverbial(match, answer):
+    """where/when/why/how with an auxiliary: the answer goes where the adverbial belongs."""
+    wh_word, auxiliary, rest = match.group(1).lower(), match.group(2).lower(), match.group(3).split()
+    if auxiliary not in _AUXILIARIES:
+        return None
+    return _fronted_auxiliary_clause(auxiliary, rest, _adverbial(wh_word, answer), wh_word == "where")
