@@ -1,73 +1,103 @@
 """The offline rule-based statement converter: ``statement_model="rules"``.
 
 Turns a question and an answer into one declarative sentence with no model and no download:
-regular expressions find the question's shape, ``lemminflect`` inflects the verbs. Shapes, tried
-in order (the first that applies wins):
+regular expressions find the question's shape, ``lemminflect`` inflects the verbs.
 
-1. the answer is already a full sentence: kept as it is;
-2. fill-in-the-blank (``___``): the answer fills the first blank;
-3. wh-words in situ ("... in order to do what?"): the answer replaces them;
-4. imperatives: "Give an example of X.", "Name one X.", "Name three X.", "List the X.";
-5. sentence completions ("The freezing point of water is"): the answer is appended;
-6. wh-questions (what/which/who/whom/whose/when/where/why/how/how many/how much) with the
-   auxiliary inversion undone: "When did the Berlin Wall fall?" + "in 1989" ->
-   "The Berlin Wall fell in 1989.";
-7. yes/no questions: "Can penguins fly?" + "no" -> "Penguins cannot fly.".
+The pipeline (``rule_statement``):
 
-Anything else gets the safe form ``The answer to "QUESTION" is ANSWER.``, which keeps the whole
-question and the whole answer. Text before the last sentence of a question (a context
-paragraph) is kept in front of the statement.
+1. the question is split into context sentences, the question proper and its answer options
+   (labels such as "Passage:" and instructions dropped; ``context.py``); a pronoun of the question
+   that the context names is replaced by its referent;
+2. the answer is reduced to its content: labels, option letters, hedges and restating openers go
+   (``answers.py``);
+3. an answer that is already a full sentence is kept; a blank (``___``) is filled;
+4. otherwise the first row of ``SHAPES`` whose pattern matches the question and whose builder
+   gives a statement wins (the table is in the order the rows are tried; a builder declines
+   with ``None`` when its finer checks fail, and the next matching row is tried);
+5. anything else gets the safe form ``The answer to "QUESTION" is ANSWER.``, which keeps the
+   whole question and the whole answer.
+
+The context sentences stay in front of the statement; the statement is always one sentence.
 """
 
 import re
+from typing import Callable, List, NamedTuple, Optional, Pattern
 
-from capqa.validation import check_same_length, check_text, check_text_list
+from capqa.statements.rules.answers import clean_answer, elliptical_subject, lower_article
+from capqa.statements.rules.context import resolve_pronoun, split_question, split_sentences
 from capqa.statements.rules.lexicon import (
-    _BLANK, _FRONTED, _SENTENCE_SPLIT, _TRAILING_PUNCTUATION, _WHITESPACE, _WH_START,
+    _BLANK, _FRONTED, _IMPERATIVE_START, _TRAILING_PUNCTUATION, _WH_START, _WHITESPACE,
 )
 from capqa.statements.rules.morphology import _capitalize, _sentence
 from capqa.statements.rules.sentence_shapes import (
-    _answer_is_sentence, _blank, _completion, _imperative, _in_situ, _yes_no,
+    _YES_NO_QUESTION, _answer_is_sentence, _blank, _completion, _imperative, _in_situ, _yes_no,
 )
 from capqa.statements.rules.wh_copula import (
-    _called_with_phrase, _copula, _function, _term_describes, _we_call, _what_happens,
+    _CALLED_WITH_PHRASE, _COPULA_QUESTION, _FUNCTION, _TERM_DESCRIBES, _WE_CALL, _WHAT_HAPPENS_START,
+    _WHICH_OF_FOLLOWING, _called_with_phrase, _copula, _function, _term_describes, _we_call, _what_happens,
     _which_of_following,
 )
 from capqa.statements.rules.wh_verbs import (
-    _do_question, _how_adjective, _how_many, _preposition_wh, _wh_adverbial, _what_subject,
-    _which_noun, _who_copula, _whose,
+    _DO_QUESTION, _HOW_ADJECTIVE, _HOW_MANY, _PREPOSITION_WH, _WH_AUX, _WHICH_NOUN, _WHO, _WHO_COPULA, _WHOSE,
+    _do_question, _how_adjective, _how_many, _preposition_wh, _wh_adverbial, _what_subject, _which_noun,
+    _who_copula, _whose,
 )
+from capqa.validation import check_same_length, check_text, check_text_list
 
+__all__ = ["SHAPES", "Shape", "naive_statement", "rule_statement", "rule_statements"]
+
+_ANY = re.compile(r"^.+$")
 _SECOND_QUESTION = re.compile(r"^(.+?),? and (?:what|how|why|where|when|which|who)\b.*$", re.IGNORECASE)
 _APPROXIMATELY = re.compile(r"^(approximately|roughly|about) |,? (approximately|roughly)$", re.IGNORECASE)
 
 
-def _fallback(question, answer):
-    return f'The answer to "{question.strip()}" is {answer}'
+class Shape(NamedTuple):
+    """One row of the dispatch table: a question shape, the pattern that recognises it, and the
+    builder ``build(match, answer) -> statement or None``."""
+    name: str
+    pattern: Pattern
+    build: Callable[[re.Match, str], Optional[str]]
 
 
-# Shapes of the question's last sentence, in the order they are tried.
-
-_QUESTION_SHAPES = (
-    _which_of_following, _what_happens, _function, _called_with_phrase, _we_call, _term_describes,
-    _preposition_wh, _who_copula, _whose, _how_many, _how_adjective, _wh_adverbial, _copula, _do_question, _which_noun,
-    _what_subject, _yes_no,
+# Shapes of the question sentence that are not questions to invert, in the order they are tried.
+SENTENCE_SHAPES = (
+    Shape("wh-word in situ", _ANY, _in_situ),
+    Shape("imperative", _IMPERATIVE_START, _imperative),
+    Shape("sentence completion", _ANY, _completion),
+)
+# Shapes of a question, in the order they are tried: the specific before the general.
+SHAPES = (
+    Shape("which of the following", _WHICH_OF_FOLLOWING, _which_of_following),
+    Shape("what happens (to X) when Y", _WHAT_HAPPENS_START, _what_happens),
+    Shape("what is the function of X", _FUNCTION, _function),
+    Shape("what is X called in Y", _CALLED_WITH_PHRASE, _called_with_phrase),
+    Shape("what do we call X", _WE_CALL, _we_call),
+    Shape("what term describes X", _TERM_DESCRIBES, _term_describes),
+    Shape("preposition + wh-phrase", _PREPOSITION_WH, _preposition_wh),
+    Shape("who + copula", _WHO_COPULA, _who_copula),
+    Shape("whose N", _WHOSE, _whose),
+    Shape("how many/much", _HOW_MANY, _how_many),
+    Shape("how + adjective + copula", _HOW_ADJECTIVE, _how_adjective),
+    Shape("where/when/why/how + auxiliary", _WH_AUX, _wh_adverbial),
+    Shape("what/which + copula", _COPULA_QUESTION, _copula),
+    Shape("what/which/who + do-support", _DO_QUESTION, _do_question),
+    Shape("what/which N + verb", _WHICH_NOUN, _which_noun),
+    Shape("wh-word subject + verb", _WHO, _what_subject),
+    Shape("yes/no question", _YES_NO_QUESTION, _yes_no),
 )
 
 
-
-# --- Entry points ----------------------------------------------------------------------------
-def _clean_answer(answer):
-    """Whitespace collapsed, final punctuation dropped, a capitalised leading article or pronoun
-    lowered (the answer usually lands mid-sentence; the sentence start is capitalised later)."""
-    answer = _TRAILING_PUNCTUATION.sub("", _WHITESPACE.sub(" ", answer).strip())
-    first, _, rest = answer.partition(" ")
-    if rest and first in ("A", "An", "The", "It", "They", "This", "These", "Their", "Its"):
-        return f"{first.lower()} {rest}"
-    return answer
+def _dispatch(shapes, question: str, answer: str) -> Optional[str]:
+    for shape in shapes:
+        match = shape.pattern.match(question)
+        if match:
+            statement = shape.build(match, answer)
+            if statement:
+                return statement
+    return None
 
 
-def _convert_question(question, answer):
+def _convert_question(question: str, answer: str) -> Optional[str]:
     """The statement for a single question sentence, or None."""
     question = _TRAILING_PUNCTUATION.sub("", question)
     first_clause = _SECOND_QUESTION.match(question)
@@ -77,10 +107,9 @@ def _convert_question(question, answer):
     if adverb and _WH_START.match(_APPROXIMATELY.sub("", question).strip()):
         question = _APPROXIMATELY.sub("", question).strip()
         answer = f"{(adverb.group(1) or adverb.group(2)).lower()} {answer}"
-    for shape in _QUESTION_SHAPES:
-        statement = shape(question, answer)
-        if statement:
-            return statement
+    statement = _dispatch(SHAPES, question, answer)
+    if statement:
+        return statement
     fronted = _FRONTED.match(question)
     if fronted:
         statement = _convert_question(fronted.group(2), answer)
@@ -89,38 +118,60 @@ def _convert_question(question, answer):
     return None
 
 
-def _lower_first_article(text):
+def _lower_first_article(text: str) -> str:
     first, _, rest = text.partition(" ")
     return f"{first.lower()} {rest}" if first in ("The", "A", "An", "It", "They") else text
 
 
-def rule_statement(question, answer):
-    """One declarative sentence for ``question`` answered by ``answer``."""
+def _fallback(question: str, answer: str) -> str:
+    return f'The answer to "{question.strip()}" is {answer}'
+
+
+def _one_sentence(statement: str) -> str:
+    """Sentences the statement was built from joined by semicolons: it is exactly one sentence."""
+    sentences = split_sentences(_WHITESPACE.sub(" ", statement).strip())
+    parts = [_TRAILING_PUNCTUATION.sub("", sentence) for sentence in sentences]
+    return "; ".join(part[:1].lower() + part[1:] if index and not _keeps_capital(part) else part
+                     for index, part in enumerate(parts) if part)
+
+
+def _keeps_capital(part: str) -> bool:
+    first = part.split()[0]
+    return first == "I" or (first[1:] != first[1:].lower()) or not first[:1].isupper() or first.isupper() or (
+        first[0].isupper() and first.lower() not in ("the", "a", "an", "it", "they", "this", "these", "he", "she",
+                                                     "we", "you", "there", "its", "their", "his", "her"))
+
+
+def rule_statement(question: str, answer: str) -> str:
+    """One declarative sentence for ``question`` answered by ``answer``.
+
+    Context sentences before the question stay in front of it (so the result is those sentences
+    and then exactly one more); the answer's own words are kept, what is not content (labels,
+    option letters, hedges) is dropped. Example: ``rule_statement("When did the Berlin Wall
+    fall?", "in 1989")`` gives ``"The Berlin Wall fell in 1989."``.
+    """
     check_text(question, "question")
     check_text(answer, "answer")
-    question = _WHITESPACE.sub(" ", question).strip()
-    cleaned_answer = _clean_answer(answer)
-    if not cleaned_answer:
-        return _sentence(_fallback(question, answer.strip()))
-    kept = _answer_is_sentence(question, answer.strip())
-    if kept:
-        return _sentence(kept)
-    filled = _blank(question, cleaned_answer)
-    if filled:
-        return _sentence(filled)
-    sentences = _SENTENCE_SPLIT.split(question)
-    context, last = " ".join(sentences[:-1]), sentences[-1]
-    statement = None
-    for shape in (_in_situ, _imperative, _completion, _convert_question):
-        statement = shape(last, cleaned_answer)
-        if statement:
-            break
+    parts = split_question(question)
+    if not parts.question:
+        return _sentence(_fallback(_WHITESPACE.sub(" ", question).strip(), answer.strip()))
+    last = resolve_pronoun(parts.question, parts.context)
+    content = clean_answer(answer, last, parts.options)
+    if not content:
+        return _sentence(_fallback(last, answer.strip()))
+    statement = _answer_is_sentence(last, content, answer) or _blank(last, lower_article(content))
     if not statement:
-        return _sentence(_fallback(question, cleaned_answer))
-    return _sentence(f"{context} {_capitalize(statement)}" if context else statement)
+        statement = _statement_for(last, lower_article(elliptical_subject(content)))
+    if not statement:
+        return _sentence(" ".join(parts.context + [_fallback(last, lower_article(content))]))
+    return _sentence(" ".join(parts.context + [_capitalize(_one_sentence(statement))]))
 
 
-def rule_statements(questions, answers):
+def _statement_for(question: str, answer: str) -> Optional[str]:
+    return _dispatch(SENTENCE_SHAPES, question, answer) or _convert_question(question, answer)
+
+
+def rule_statements(questions: List[str], answers: List[str]) -> List[str]:
     """``rule_statement`` over two equally long lists."""
     questions = check_text_list(questions, "questions")
     answers = check_text_list(answers, "answers")
@@ -128,9 +179,10 @@ def rule_statements(questions, answers):
     return [rule_statement(question, answer) for question, answer in zip(questions, answers)]
 
 
-def naive_statement(question, answer):
+def naive_statement(question: str, answer: str) -> str:
     """The baseline the converter is measured against: the blank filled, or the answer appended."""
-    question, answer = _WHITESPACE.sub(" ", question).strip(), _clean_answer(answer)
+    question, answer = _WHITESPACE.sub(" ", question).strip(), lower_article(
+        _TRAILING_PUNCTUATION.sub("", _WHITESPACE.sub(" ", answer).strip()))
     if _BLANK.search(question):
         return _sentence(_BLANK.sub(lambda _: answer, question, count=1))
     return _sentence(f"{_TRAILING_PUNCTUATION.sub('', question)} {answer}")

@@ -1,6 +1,5 @@
 """The converter's word lists and the low-level patterns every shape shares."""
 
-import functools
 import re
 
 # --- Closed word classes ---------------------------------------------------------------------
@@ -73,14 +72,3 @@ _CAUSE_START = re.compile(r"^(?:because|since|as|due to|to|in order to|so that)\
 _MANNER_START = re.compile(r"^(?:by|through|via|with|using|in|from|on|at)\b", re.IGNORECASE)
 _PLACE_START = re.compile(r"^(?:in|on|at|inside|within|near|under|above|below|between|along|across|"
                           r"from|into|onto|to|toward|towards|around|beside|behind|outside|off)\b", re.IGNORECASE)
-
-
-def _when_matches(pattern):
-    """A shape ``build(match, answer)`` that applies only where ``pattern`` matches the question."""
-    def decorate(build):
-        @functools.wraps(build)
-        def shape(question, answer):
-            match = pattern.match(question)
-            return build(match, answer) if match else None
-        return shape
-    return decorate

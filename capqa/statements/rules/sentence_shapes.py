@@ -6,7 +6,7 @@ import re
 from capqa.statements.text_metrics import normalize_statement
 from capqa.statements.rules.lexicon import (
     _AUX_START, _BLANK, _COPULAS, _IMPERATIVE_START, _IN_SITU, _LIST_ANSWER, _NEGATIVE_ANSWERS,
-    _NUMBER_WORDS, _QUESTION_START, _TRAILING_PUNCTUATION, _WH_START, _YES_NO, _when_matches,
+    _NUMBER_WORDS, _QUESTION_START, _TRAILING_PUNCTUATION, _WH_START, _YES_NO,
 )
 from capqa.statements.rules.morphology import (
     _capitalize, _indefinite_article, _is_clause, _is_finite_verb, _plural_phrase, _with_article,
@@ -25,12 +25,13 @@ _YES_NO_QUESTION = re.compile(r"^(is|are|was|were|do|does|did|can|could|will|wou
                               r"might|must|has|have|had) (.+)$", re.IGNORECASE)
 
 
-def _answer_is_sentence(question, answer):
-    """The answer itself, when it is a full sentence answering a question (not completing one)."""
+def _answer_is_sentence(question, answer, raw_answer):
+    """The answer (its content, ``answer``), when ``raw_answer`` is a full sentence answering a
+    question (not completing one)."""
     if _BLANK.search(question) or not (question.rstrip().endswith("?") or _QUESTION_START.match(question)):
         return None
     words = answer.split()
-    if len(words) < 3 or not answer[0].isupper() or not answer.rstrip().endswith((".", "!")):
+    if len(words) < 3 or not answer[0].isupper() or not raw_answer.rstrip().endswith((".", "!")):
         return None
     if not any(_is_finite_verb(word.strip(",;:")) for word in words[1:]):
         return None
@@ -65,7 +66,8 @@ def _join_overlapping(stem_words, answer):
     return " ".join(stem_words + answer_words[overlap:])
 
 
-def _in_situ(question, answer):
+def _in_situ(match, answer):
+    question = match.string
     if _WH_START.match(question) or _AUX_START.match(question) or _IMPERATIVE_START.match(question):
         return None
     match = _IN_SITU.search(question)
@@ -74,7 +76,8 @@ def _in_situ(question, answer):
     return question[:match.start()] + answer + question[match.end():]
 
 
-def _imperative(question, answer):
+def _imperative(match, answer):
+    question = match.string
     if not _IMPERATIVE_START.match(question):
         return None
     question = _TRAILING_PUNCTUATION.sub("", question)
@@ -106,7 +109,8 @@ def _clause_or_noun(answer, subject):
     return _with_article(answer, subject)
 
 
-def _completion(question, answer):
+def _completion(match, answer):
+    question = match.string
     if question.rstrip().endswith("?") or _QUESTION_START.match(question):
         return None
     stem = _TRAILING_PUNCTUATION.sub("", question)
@@ -123,7 +127,6 @@ def _completion(question, answer):
 
 
 
-@_when_matches(_YES_NO_QUESTION)
 def _yes_no(match, answer):
     auxiliary, rest = match.group(1).lower(), match.group(2)
     words = rest.split()

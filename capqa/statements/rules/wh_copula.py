@@ -5,7 +5,7 @@ import re
 
 from capqa.statements.rules.lexicon import (
     _AUXILIARIES, _PREDICATE_ADJECTIVES, _PREDICATE_NOUNS, _PREPOSITIONS, _PROPOSITION_HEADS,
-    _when_matches,
+   
 )
 from capqa.statements.rules.morphology import (
     _head_noun, _is_adverb, _is_base_verb, _is_clause, _is_finite_verb, _is_participle,
@@ -16,6 +16,7 @@ from capqa.statements.rules.clauses import _list_or_single
 _WHICH_OF_FOLLOWING = re.compile(r"^which (?:one )?of the following(?: (\w+))? (.+)$", re.IGNORECASE)
 _WHAT_HAPPENS = re.compile(r"^what (?:happens|happened|(?:will|would|might|could|can) happen) (?:to (.+?) )?"
                            r"(when|as|if|after|during|in|while|before|once|at) (.+)$", re.IGNORECASE)
+_WHAT_HAPPENS_START = re.compile(r"^what (?:happens|happened|(?:will|would|might|could|can) happen)\b", re.IGNORECASE)
 _WHAT_HAPPENS_TO = re.compile(r"^what (?:happens|happened|(?:will|would|might|could|can) happen) to (.+)$",
                               re.IGNORECASE)
 _FUNCTION = re.compile(r"^what (?:is|are) (the (?:main |primary |major )?(?:function|role|purpose|job)s? "
@@ -28,7 +29,6 @@ _TERM_DESCRIBES = re.compile(r"^what (term|word|name) (?:describes|refers to|is 
 _COPULA_QUESTION = re.compile(r"^(?:what|which) (is|are|was|were) (.+)$", re.IGNORECASE)
 
 
-@_when_matches(_WHICH_OF_FOLLOWING)
 def _which_of_following(match, answer):
     first, rest = match.group(1), match.group(2)
     if first and first.lower() not in _AUXILIARIES and not _is_finite_verb(first):
@@ -39,7 +39,8 @@ def _which_of_following(match, answer):
     return f"{answer} {first} {rest}" if first else f"{answer} {rest}"
 
 
-def _what_happens(question, answer):
+def _what_happens(match, answer):
+    question = match.string
     match = _WHAT_HAPPENS.match(question)
     if match:
         topic, connective, condition = match.groups()
@@ -59,7 +60,6 @@ def _replace_pronoun(answer, topic):
     return answer if _is_clause(answer) else f"{topic} {answer}"
 
 
-@_when_matches(_FUNCTION)
 def _function(match, answer):
     noun_phrase, owner = match.group(1), match.group(2)
     first = answer.split()[0]
@@ -72,25 +72,21 @@ def _function(match, answer):
     return f"{noun_phrase}{match.string[match.end(2):]} is {answer}"
 
 
-@_when_matches(_CALLED_WITH_PHRASE)
 def _called_with_phrase(match, answer):
     copula, subject, predicate, phrase = match.groups()
     return f"{subject} {copula.lower()} {predicate} {answer} {phrase}"
 
 
-@_when_matches(_WE_CALL)
 def _we_call(match, answer):
     subject = match.group(1)
     copula = "are" if _plural_phrase(subject) else "is"
     return f"{subject} {copula} called {answer}"
 
 
-@_when_matches(_TERM_DESCRIBES)
 def _term_describes(match, answer):
     return f"the {match.group(1).lower()} for {match.group(2)} is {answer}"
 
 
-@_when_matches(_COPULA_QUESTION)
 def _copula(match, answer):
     copula, rest = match.group(1).lower(), match.group(2)
     if match.string[:5].lower() == "which":

@@ -4,7 +4,7 @@ oxygen?"), "What N V ...", "How many ...", "how/where/when/why" + auxiliary."""
 import re
 
 from capqa.statements.rules.lexicon import (
-    _AUXILIARIES, _COPULAS, _DEGREE_ADVERBS, _DETERMINERS, _PREPOSITIONS, _PRONOUNS, _when_matches,
+    _AUXILIARIES, _COPULAS, _DEGREE_ADVERBS, _DETERMINERS, _PREPOSITIONS, _PRONOUNS,
 )
 from capqa.statements.rules.morphology import (
     _agree, _inflect, _is_adverb, _is_clause, _is_finite_verb, _is_third_person_verb, _lemmas,
@@ -25,7 +25,6 @@ _PREPOSITION_WH = re.compile(r"^(in|during|from|at|to|for|through|on|by|with|int
                              r"must|has|have|had) (.+)$", re.IGNORECASE)
 
 
-@_when_matches(_DO_QUESTION)
 def _do_question(match, answer):
     """"What does X state?", "What do acids release in solution?", "When did the wall fall?"."""
     auxiliary, rest = match.group(2).lower(), match.group(3).split()
@@ -77,7 +76,6 @@ def _opens_with_verb(words):
     return "NOUN" not in _lemmas(first) or following in _DETERMINERS or following in _PRONOUNS or not following
 
 
-@_when_matches(_WHICH_NOUN)
 def _which_noun(match, answer):
     """"What organ pumps blood?" -> "The organ that pumps blood is the heart."; with "which" the
     answer becomes the subject: "Which process results in X?" -> "Growth results in X."."""
@@ -114,7 +112,6 @@ def _which_noun(match, answer):
     return f"{subject} is {_with_article(answer, noun_phrase)}"
 
 
-@_when_matches(_WHO)
 def _what_subject(match, answer):
     """"What carries oxygen in the blood?" -> "Oxygen in the blood is carried by hemoglobin."."""
     words = match.group(2).split()
@@ -130,24 +127,20 @@ def _what_subject(match, answer):
     return f"{answer} {verb} {rest}"
 
 
-@_when_matches(_PREPOSITION_WH)
 def _preposition_wh(match, answer):
     """"In which layer does weather occur?" + "troposphere" -> "Weather occurs in troposphere."."""
     preposition, _, auxiliary, rest = match.groups()
     return _fronted_auxiliary_clause(auxiliary.lower(), rest.split(), f"{preposition.lower()} {answer}")
 
 
-@_when_matches(_WHO_COPULA)
 def _who_copula(match, answer):
     return f"{answer} {match.group(1).lower()} {match.group(2)}"
 
 
-@_when_matches(_WHOSE)
 def _whose(match, answer):
     return f"{answer}'s {match.group(1)} {match.group(2)}"
 
 
-@_when_matches(_HOW_MANY)
 def _how_many(match, answer):
     quantifier, words = match.group(1).lower(), match.group(2).split()
     auxiliary_index = next((index for index, word in enumerate(words) if word.lower() in _AUXILIARIES), None)
@@ -178,7 +171,8 @@ def _missing_noun(answer, noun_phrase, quantifier="many"):
     return [] if head in answer_lower or lemma in answer_lower else noun_phrase
 
 
-def _how_adjective(question, answer):
+def _how_adjective(match, answer):
+    question = match.string
     match = _HOW_ADJECTIVE.match(question)
     if not match or match.group(1).lower() in ("many", "much", "is", "are", "was", "were", "do", "does", "did"):
         return None
@@ -188,7 +182,6 @@ def _how_adjective(question, answer):
     return f"{subject} {copula.lower()} {answer} {adjective}"
 
 
-@_when_matches(_WH_AUX)
 def _wh_adverbial(match, answer):
     """where/when/why/how with an auxiliary: the answer goes where the adverbial belongs."""
     wh_word, auxiliary, rest = match.group(1).lower(), match.group(2).lower(), match.group(3).split()
