@@ -31,6 +31,7 @@ from capqa.statements.rules.lexicon import (
 from capqa.statements.rules.morphology import _capitalize, _sentence
 from capqa.statements.rules.sentence_shapes import (
     _YES_NO_QUESTION, _answer_is_sentence, _blank, _completion, _imperative, _in_situ, _yes_no,
+    positive_auxiliary,
 )
 from capqa.statements.rules.wh_copula import (
     _CALLED_WITH_PHRASE, _COPULA_QUESTION, _FUNCTION, _TERM_DESCRIBES, _WE_CALL, _WHAT_HAPPENS_START,
@@ -99,7 +100,7 @@ def _dispatch(shapes, question: str, answer: str) -> Optional[str]:
 
 def _convert_question(question: str, answer: str) -> Optional[str]:
     """The statement for a single question sentence, or None."""
-    question = _TRAILING_PUNCTUATION.sub("", question)
+    question = positive_auxiliary(_TRAILING_PUNCTUATION.sub("", question))
     first_clause = _SECOND_QUESTION.match(question)
     if first_clause and _WH_START.match(question):
         question = first_clause.group(1)

@@ -11,14 +11,41 @@ from capqa.statements.rules.morphology import (
 )
 
 def _split_subject(words):
-    """Subject and predicate after a fronted copula: "a catalyst | consumed during a reaction"."""
-    for index in range(1, len(words)):
-        word = words[index].lower()
+    """Subject and predicate after a fronted copula: "a catalyst | consumed during a reaction",
+    "the Treaty of Versailles | signed"; no predicate: ``(words, [])``.
+
+    A noun phrase goes on through a name ("the Dead Sea"), an "of" complement ("the Statue of
+    Liberty") and the modifiers after a determiner ("the first FIFA World Cup").
+    """
+    index = 1
+    while index < len(words):
+        word, previous = words[index].lower(), words[index - 1].lower()
+        if previous == "of":
+            index += 1 + (word in _DETERMINERS and index + 1 < len(words))
+            continue
+        if word == "of" or (words[index][:1].isupper() and word != "i"):
+            index += 1
+            continue
         if word in ("a", "an", "the") and index < len(words) - 1:
             return words[:index], words[index:]
+        if previous in _DETERMINERS and not _is_participle(word):
+            index += 1
+            continue
         if _is_predicate_word(word) and word not in ("a", "an", "the"):
             return words[:index], words[index:]
+        index += 1
     return words, []
+
+
+def _split_noun_predicate(words):
+    """Subject and nominal or adjectival predicate with no marker between them ("tomatoes |
+    vegetables", "the Earth | round"): the subject is a determiner and a word, or a name."""
+    index = 1 if words[0].lower() in _DETERMINERS else 0
+    if index < len(words) and words[index][:1].isupper():
+        while index + 1 < len(words) and words[index + 1][:1].isupper():
+            index += 1
+    index += 1
+    return (words[:index], words[index:]) if index < len(words) else (words, [])
 
 
 def _split_verb(words, perfect=False):
@@ -100,13 +127,20 @@ def _adverbial(wh_word, answer):
 def _affirm(auxiliary, words, negative):
     if auxiliary in _COPULAS:
         subject, predicate = _split_subject(words)
-        return " ".join(subject + [auxiliary + (" not" if negative else "")] + predicate)
+        if not predicate:
+            subject, predicate = _split_noun_predicate(words)
+        return _polar_clause(subject, auxiliary, predicate, negative)
     if auxiliary in ("has", "have", "had"):
-        subject, predicate = _split_subject(words)
-        return " ".join(subject + [auxiliary + (" not" if negative else "")] + predicate)
+        subject, predicate = _split_verb(words, perfect=True)
+        if not subject:
+            subject, predicate = _split_subject(words)
+        return _polar_clause(subject, auxiliary, predicate, negative)
     subject, verb_phrase = _split_verb(words)
     if not subject:
         return None
+    if negative and subject[0].lower() in ("all", "every", "everyone", "everybody", "everything"):
+        # "Do all birds fly?" + no -> "Not all birds fly.", not "All birds do not fly."
+        return "not " + (_affirm(auxiliary, words, negative=False) or "")
     if auxiliary in _MODALS:
         modal = ("cannot" if auxiliary == "can" else f"{auxiliary} not") if negative else auxiliary
         return " ".join(subject + [modal] + verb_phrase)
@@ -122,3 +156,24 @@ def _echoes(explanation, question):
     question_words = set(question.lower().split())
     return all(word in question_words or word in _PRONOUNS or word in _AUXILIARIES or word in _NEGATIONS
                for word in explanation.lower().strip(" .").split())
+
+
+# A negative answer turns an "any" subject into "no" ("anyone" -> "no one") and "ever" into
+# "never"; a positive answer drops "ever" ("Has X ever won Y?" + yes -> "X has won Y").
+_NEGATIVE_PRONOUNS = {"anyone": "no one", "anybody": "nobody", "anything": "nothing"}
+_SUBJECT_ADVERBS = frozenset("ever already always still really just also".split())
+
+
+def _polar_clause(subject, auxiliary, predicate, negative):
+    adverbs = []
+    while len(subject) > 1 and subject[-1].lower() in _SUBJECT_ADVERBS:
+        adverbs.insert(0, subject.pop())
+    ever = [word for word in adverbs if word.lower() == "ever"]
+    adverbs = [word for word in adverbs if word.lower() != "ever"]
+    if negative and subject[0].lower() in _NEGATIVE_PRONOUNS:
+        subject = [_NEGATIVE_PRONOUNS[subject[0].lower()]] + subject[1:]
+        return " ".join(subject + [auxiliary] + ever + adverbs + predicate)
+    if negative:
+        middle = ["never"] if ever else ["not"]
+        return " ".join(subject + [auxiliary] + middle + adverbs + predicate)
+    return " ".join(subject + [auxiliary] + adverbs + predicate)

@@ -68,7 +68,11 @@ def _is_finite_verb(word):
 @functools.lru_cache(maxsize=65536)
 def _is_participle(word):
     lowered = word.lower()
-    return "VERB" in _lemmas(lowered) and _inflect(lowered, "VBN") == lowered and lowered.endswith(
+    if "VERB" not in _lemmas(lowered) or _inflect(lowered, "VBN") != lowered:
+        return False
+    # An irregular participle differs from its lemma ("held", "won", "taught"); one that equals
+    # its lemma ("come", "put") is read as a participle only by a participle ending.
+    return _lemmas(lowered)["VERB"][0] != lowered or lowered.endswith(
         ("ed", "en", "wn", "de", "nt", "lt", "pt", "ng", "ft"))
 
 
@@ -81,7 +85,10 @@ def _is_predicate_word(word):
     lemmas = _lemmas(lowered)
     if _is_participle(lowered) or ("ADJ" in lemmas and "NOUN" not in lemmas):
         return True
-    return not lemmas and lowered.endswith(("ive", "ous", "able", "ible", "ful", "less", "ant", "ent"))
+    if not lemmas:
+        return lowered.endswith(("ive", "ous", "able", "ible", "ful", "less", "ant", "ent"))
+    # The lexicon knows some adjectives only as nouns ("visible"); these endings are adjectival.
+    return lowered.endswith(("ous", "able", "ible", "ful", "less"))
 
 
 def _plural_phrase(phrase):

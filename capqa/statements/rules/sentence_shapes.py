@@ -21,14 +21,32 @@ _NAME_COUNT = re.compile(r"^(?:name|give|list|state|identify|mention|cite) (\d+|
                          r"seven|eight|nine|ten) (.+)$", re.IGNORECASE)
 _NAME_THE = re.compile(r"^(?:name|give|list|state|identify|mention|cite) (?:(the|some|all) )?(.+)$",
                        re.IGNORECASE)
+# A negated auxiliary in front ("Isn't", "Won't"): the answer's polarity is that of the positive
+# question ("Isn't the tomato a fruit?" + yes -> "The tomato is a fruit.").
+_NEGATED_AUXILIARY = re.compile(r"^(is|are|was|were|do|does|did|could|would|should|must|has|have|had|ca|wo|sha)"
+                                r"n[’']t\b", re.IGNORECASE)
+_CONTRACTED = {"ca": "can", "wo": "will", "sha": "shall"}
+
+
+def positive_auxiliary(question):
+    """``question`` with a fronted negated auxiliary made positive ("Don't bats" -> "Do bats")."""
+    match = _NEGATED_AUXILIARY.match(question)
+    if not match:
+        return question
+    auxiliary = _CONTRACTED.get(match.group(1).lower(), match.group(1))
+    return _capitalize(auxiliary) + question[match.end():]
+
+
 _YES_NO_QUESTION = re.compile(r"^(is|are|was|were|do|does|did|can|could|will|would|shall|should|may|"
                               r"might|must|has|have|had) (.+)$", re.IGNORECASE)
 
 
 def _answer_is_sentence(question, answer, raw_answer):
     """The answer (its content, ``answer``), when ``raw_answer`` is a full sentence answering a
-    question (not completing one)."""
+    question (not completing one); not "Yes, it is." to a yes/no question."""
     if _BLANK.search(question) or not (question.rstrip().endswith("?") or _QUESTION_START.match(question)):
+        return None
+    if _YES_NO_QUESTION.match(positive_auxiliary(question)) and _YES_NO.match(answer):
         return None
     words = answer.split()
     if len(words) < 3 or not answer[0].isupper() or not raw_answer.rstrip().endswith((".", "!")):
