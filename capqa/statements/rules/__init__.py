@@ -39,9 +39,9 @@ from capqa.statements.rules.wh_copula import (
     _which_of_following,
 )
 from capqa.statements.rules.wh_verbs import (
-    _DO_QUESTION, _HOW_ADJECTIVE, _HOW_MANY, _PREPOSITION_WH, _WH_AUX, _WHICH_NOUN, _WHO, _WHO_COPULA, _WHOSE,
+    _DO_QUESTION, _HOW_ADJECTIVE, _HOW_MANY, _PREPOSITION_WH, _WH_AUX, _WHICH_NOUN, _WHO, _WHO_COPULA, _WHOSE, _WH_MODAL,
     _do_question, _how_adjective, _how_many, _preposition_wh, _wh_adverbial, _what_subject, _which_noun,
-    _who_copula, _whose,
+    _who_copula, _whose, _wh_modal,
 )
 from capqa.validation import check_same_length, check_text, check_text_list
 
@@ -82,6 +82,7 @@ SHAPES = (
     Shape("where/when/why/how + auxiliary", _WH_AUX, _wh_adverbial),
     Shape("what/which + copula", _COPULA_QUESTION, _copula),
     Shape("what/which/who + do-support", _DO_QUESTION, _do_question),
+    Shape("what/who + modal or perfect", _WH_MODAL, _wh_modal),
     Shape("what/which N + verb", _WHICH_NOUN, _which_noun),
     Shape("wh-word subject + verb", _WHO, _what_subject),
     Shape("yes/no question", _YES_NO_QUESTION, _yes_no),

@@ -7,12 +7,15 @@ from capqa.statements.rules.lexicon import (
     _AUXILIARIES, _COPULAS, _DEGREE_ADVERBS, _DETERMINERS, _PREPOSITIONS, _PRONOUNS,
 )
 from capqa.statements.rules.morphology import (
-    _agree, _inflect, _is_adverb, _is_clause, _is_finite_verb, _is_third_person_verb, _lemmas,
+    _agree, _inflect, _is_adverb, _is_base_verb, _is_participle, _is_clause, _is_finite_verb, _is_third_person_verb, _lemmas,
     _plural_phrase, _with_article,
 )
 from capqa.statements.rules.clauses import _adverbial, _fronted_auxiliary_clause, _list_or_single, _split_verb
+from capqa.statements.rules.agreement import agree, as_subject, is_no_one, no_determiner
 
 _DO_QUESTION = re.compile(r"^(what|which|who|whom) (do|does|did) (.+)$", re.IGNORECASE)
+_WH_MODAL = re.compile(r"^(what|who|whom) (can|could|will|would|shall|should|may|might|must|has|have|had) (.+)$",
+                       re.IGNORECASE)
 _HOW_MANY = re.compile(r"^how (many|much) (.+)$", re.IGNORECASE)
 _HOW_ADJECTIVE = re.compile(r"^how (\w+) (is|are|was|were) (.+)$", re.IGNORECASE)
 _WH_AUX = re.compile(r"^(where|when|why|how) (\w+) (.+)$", re.IGNORECASE)
@@ -25,15 +28,31 @@ _PREPOSITION_WH = re.compile(r"^(in|during|from|at|to|for|through|on|by|with|int
                              r"must|has|have|had) (.+)$", re.IGNORECASE)
 
 
+def _wh_modal(match, answer):
+    """"Who will host X?" (the wh-word is the subject) or "What should you do if X?" (the object)."""
+    auxiliary, words = match.group(2).lower(), match.group(3).split()
+    perfect = auxiliary in ("has", "have", "had")
+    first = words[0].lower()
+    if (_is_participle(first) if perfect else _is_base_verb(first) and first not in _PRONOUNS) or (
+            perfect and not any(_is_participle(word) for word in words[1:])):
+        return as_subject(answer, [auxiliary] + words)
+    return _do_question(match, answer)
+
+
 def _do_question(match, answer):
-    """"What does X state?", "What do acids release in solution?", "When did the wall fall?"."""
+    """"What does X state?", "What do acids release in solution?", "What can you see from X?"."""
     auxiliary, rest = match.group(2).lower(), match.group(3).split()
-    subject, verb_phrase = _split_verb(rest)
+    subject, verb_phrase = _split_verb(rest, perfect=auxiliary in ("has", "have", "had"))
     if not subject:
         return None
     subject_text = " ".join(subject)
-    verb = _agree(verb_phrase[0], _plural_phrase(subject_text) or auxiliary == "do", auxiliary == "did")
+    if auxiliary in ("do", "does", "did"):
+        verb = _agree(verb_phrase[0], _plural_phrase(subject_text) or auxiliary == "do", auxiliary == "did")
+    else:
+        verb = f"{auxiliary} {verb_phrase[0]}"
     complement = verb_phrase[1:]
+    if verb_phrase[0].lower() == "do" and auxiliary not in ("do", "does", "did"):
+        return " ".join([subject_text, auxiliary, answer] + complement)
     if verb_phrase[0].lower() == "do":
         return f"{subject_text} {answer}" if not answer.split()[0].lower() in ("it", "they") else \
             f"{subject_text} {' '.join(answer.split()[1:])}"
@@ -94,7 +113,10 @@ def _which_noun(match, answer):
         # Adverbs inside the wh-phrase stay: "Which object most likely has" -> "A most likely has".
         adverbs = next((words[index:verb_index] for index in range(verb_index)
                         if words[index].lower() in _DEGREE_ADVERBS or _is_adverb(words[index])), [])
-        return " ".join([answer] + adverbs + [verb] + rest)
+        if is_no_one(answer):
+            return " ".join(["no", noun_phrase] + adverbs + [verb] + rest)
+        return as_subject(answer, adverbs + [verb] + rest) if not adverbs else " ".join(
+            [answer] + adverbs + [agree(verb, answer)] + rest)
     if verb in ("do", "does", "did"):
         subject, verb_phrase = _split_verb(rest)
         if not subject:
@@ -115,7 +137,8 @@ def _which_noun(match, answer):
 def _what_subject(match, answer):
     """"What carries oxygen in the blood?" -> "Oxygen in the blood is carried by hemoglobin."."""
     words = match.group(2).split()
-    if not _opens_with_verb(words):
+    who = match.group(1).lower() == "who" and _is_finite_verb(words[0]) and words[0].lower() not in _AUXILIARIES
+    if not who and not _opens_with_verb(words):
         return None
     verb, rest = words[0], " ".join(words[1:])
     if match.group(1).lower() == "what" and rest and not rest.split()[0].lower() in (
@@ -124,7 +147,7 @@ def _what_subject(match, answer):
         plural = _plural_phrase(rest)
         copula = ("were" if plural else "was") if past else ("are" if plural else "is")
         return f"{rest} {copula} {_inflect(verb, 'VBN')} by {answer}"
-    return f"{answer} {verb} {rest}"
+    return as_subject(answer, words)
 
 
 def _preposition_wh(match, answer):
@@ -134,7 +157,7 @@ def _preposition_wh(match, answer):
 
 
 def _who_copula(match, answer):
-    return f"{answer} {match.group(1).lower()} {match.group(2)}"
+    return as_subject(answer, [match.group(1).lower(), match.group(2)])
 
 
 def _whose(match, answer):
