@@ -1,10 +1,13 @@
 """Clause surgery: splitting subject from predicate after a fronted auxiliary, putting the
 auxiliary and an adverbial back, affirming or negating a yes/no clause."""
 
+import re
+
 from capqa.statements.rules.lexicon import (
-    _AUXILIARIES, _CAUSE_START, _COPULAS, _DETERMINERS, _LIST_ANSWER, _MANNER_START, _MODALS,
+    _DAY, _NUMBER_WORDS, _AUXILIARIES, _CAUSE_START, _COPULAS, _DETERMINERS, _LIST_ANSWER, _MANNER_START, _MODALS,
     _NEGATIONS, _PLACE_START, _PREPOSITIONS, _PRONOUNS, _TIME_POINT,
 )
+from capqa.statements.rules.agreement import with_never
 from capqa.statements.rules.morphology import (
     _agree, _is_base_verb, _is_clause, _is_participle, _is_plural_noun, _is_predicate_word, _lemmas,
     _plural_phrase, _singular, _strip_determiner,
@@ -72,7 +75,7 @@ def _list_or_single(subject, answer, article_subject=None):
     if _is_clause(answer):
         return f"one {_singular(_strip_determiner(subject))} is that {answer}"
     if _LIST_ANSWER.search(answer):
-        return f"{subject} include {answer}"
+        return f"{subject} {list_verb(subject, answer)} {answer}"
     if _is_plural_noun(answer.split()[-1]) and not answer.split()[-1].lower() == answer.split()[-1].upper():
         return f"{subject} are {answer}"
     bare = _strip_determiner(subject)
@@ -81,6 +84,15 @@ def _list_or_single(subject, answer, article_subject=None):
         return f"one {_singular(bare)} is {answer}"
     return f"one of {subject} is {answer}"
 
+
+
+def list_verb(subject, answer):
+    """"are" when the answer lists as many items as the subject counts ("the three primary
+    colours" + "red, yellow and blue"), else "include" (a part of the list, CAP's convention)."""
+    counts = [_NUMBER_WORDS.get(word.lower()) or (int(word) if word.isdigit() else None) for word in subject.split()]
+    count = next((number for number in counts if number), None)
+    items = [item for item in re.split(r",|\band\b|\bor\b", answer) if item.strip()]
+    return "are" if count and count == len(items) else "include"
 
 
 def _fronted_auxiliary_clause(auxiliary, rest, adverbial, after_verb=True):
@@ -105,6 +117,21 @@ def _fronted_auxiliary_clause(auxiliary, rest, adverbial, after_verb=True):
     return " ".join([subject_text, verb] + verb_phrase[1:] + [adverbial])
 
 
+def _never_clause(auxiliary, rest):
+    """"When did X win Y?" + never -> "X never won Y"; "When has X had Y?" -> "X has never had Y"."""
+    if auxiliary in _COPULAS:
+        subject, predicate = _split_subject(rest)
+        return with_never(" ".join(subject), [auxiliary] + predicate)
+    subject, verb_phrase = _split_verb(rest, perfect=auxiliary in ("has", "have", "had"))
+    if not subject:
+        return None
+    subject_text = " ".join(subject)
+    if auxiliary in ("do", "does", "did"):
+        verb = _agree(verb_phrase[0], _plural_phrase(subject_text) or auxiliary == "do", auxiliary == "did")
+        return with_never(subject_text, [verb] + verb_phrase[1:])
+    return with_never(subject_text, [auxiliary] + verb_phrase)
+
+
 def _is_infinitive(words):
     """"to boil" in "begin to boil": the adverbial goes after the whole verb, not inside it."""
     return len(words) > 1 and words[0].lower() == "to" and _is_base_verb(words[1])
@@ -114,7 +141,7 @@ def _adverbial(wh_word, answer):
     if wh_word == "where":
         return answer if _PLACE_START.match(answer) or _is_clause(answer) else f"in {answer}"
     if wh_word == "when":
-        return f"in {answer}" if _TIME_POINT.match(answer) else answer
+        return f"on {answer}" if _DAY.match(answer) else f"in {answer}" if _TIME_POINT.match(answer) else answer
     if wh_word == "why":
         return answer if _CAUSE_START.match(answer) else f"because {answer}"
     if _MANNER_START.match(answer) or _is_clause(answer):

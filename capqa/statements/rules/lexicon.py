@@ -65,7 +65,11 @@ _AUX_START = re.compile(r"^(?:is|are|was|were|do|does|did|can|could|will|would|s
                         r"must|has|have|had)\b", re.IGNORECASE)
 _CLAUSE_WORDS = frozenset("is are was were can cannot will must may might should has have had does do "
                           "did equals means becomes".split())
-_TIME_POINT = re.compile(r"^(?:\d{3,4}s?|\d+(?:st|nd|rd|th) century|(?:january|february|march|april|may|"
+# A day ("14 July 1789", "April 14, 1865", "Monday") takes "on"; a year, month or century "in".
+_MONTHS = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+_DAY = re.compile(rf"^(?:\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTHS}\b|{_MONTHS} \d{{1,2}}(?:st|nd|rd|th)?\b|"
+                  r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)", re.IGNORECASE)
+_TIME_POINT = re.compile(r"^(?:the )?(?:\d{3,4}s?|\d+(?:st|nd|rd|th) century|(?:january|february|march|april|may|"
                          r"june|july|august|september|october|november|december|spring|summer|autumn|"
                          r"fall|winter)\b.*)$", re.IGNORECASE)
 _CAUSE_START = re.compile(r"^(?:because|since|as|due to|to|in order to|so that)\b", re.IGNORECASE)

@@ -11,7 +11,7 @@ from capqa.statements.rules.lexicon import (
 from capqa.statements.rules.morphology import (
     _capitalize, _indefinite_article, _is_clause, _is_finite_verb, _plural_phrase, _with_article,
 )
-from capqa.statements.rules.clauses import _affirm, _echoes
+from capqa.statements.rules.clauses import _affirm, _echoes, list_verb
 
 _EXAMPLE = re.compile(r"^(?:give|provide|name|state|identify|mention|list|cite) (?:an? |one |some |two |"
                       r"three |several )?(examples?) of (.+)$", re.IGNORECASE)
@@ -116,7 +116,7 @@ def _imperative(match, answer):
         if not _plural_phrase(subject):
             return f"{determiner} {subject} is {_clause_or_noun(answer, subject)}"
         if any(word.lower() in _NUMBER_WORDS or word.isdigit() for word in subject.split()):
-            return f"the {subject} include {answer}"
+            return f"the {subject} {list_verb(subject, answer)} {answer}"
         return f"some of the {subject} are {answer}"
     return None
 

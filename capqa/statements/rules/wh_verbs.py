@@ -10,8 +10,8 @@ from capqa.statements.rules.morphology import (
     _agree, _inflect, _is_adverb, _is_base_verb, _is_participle, _is_clause, _is_finite_verb, _is_third_person_verb, _lemmas,
     _plural_phrase, _with_article,
 )
-from capqa.statements.rules.clauses import _adverbial, _fronted_auxiliary_clause, _list_or_single, _split_verb
-from capqa.statements.rules.agreement import agree, as_subject, is_no_one, no_determiner
+from capqa.statements.rules.clauses import _adverbial, _fronted_auxiliary_clause, _never_clause, _list_or_single, _split_verb
+from capqa.statements.rules.agreement import NEVER, agree, as_subject, is_no_one, no_determiner
 
 _DO_QUESTION = re.compile(r"^(what|which|who|whom) (do|does|did) (.+)$", re.IGNORECASE)
 _WH_MODAL = re.compile(r"^(what|who|whom) (can|could|will|would|shall|should|may|might|must|has|have|had) (.+)$",
@@ -23,6 +23,8 @@ _WHOSE = re.compile(r"^whose (\w+) (.+)$", re.IGNORECASE)
 _WHO_COPULA = re.compile(r"^(?:who|whom) (is|are|was|were) (.+)$", re.IGNORECASE)
 _WHO = re.compile(r"^(who|what|which) (.+)$", re.IGNORECASE)
 _WHICH_NOUN = re.compile(r"^(what|which) (.+)$", re.IGNORECASE)
+_NUMERAL_NOUNS = frozenset("dozens hundreds thousands millions billions trillions scores".split())
+_PLACE_PREPOSITIONS = frozenset("in on at inside within aboard".split())
 _PREPOSITION_WH = re.compile(r"^(in|during|from|at|to|for|through|on|by|with|into|under) (?:which|what) "
                              r"(.+?) (is|are|was|were|do|does|did|can|could|will|would|should|might|may|"
                              r"must|has|have|had) (.+)$", re.IGNORECASE)
@@ -166,13 +168,19 @@ def _whose(match, answer):
 
 def _how_many(match, answer):
     quantifier, words = match.group(1).lower(), match.group(2).split()
+    answer = no_determiner(answer)
     auxiliary_index = next((index for index, word in enumerate(words) if word.lower() in _AUXILIARIES), None)
-    if auxiliary_index is None or auxiliary_index == 0:
+    if auxiliary_index is None:
         return " ".join([answer] + _missing_noun(answer, words[:1], quantifier) + words[1:])
     noun_phrase, auxiliary, rest = words[:auxiliary_index], words[auxiliary_index].lower(), words[auxiliary_index + 1:]
+    if not rest:
+        return None
     counted = " ".join([answer] + _missing_noun(answer, noun_phrase, quantifier))
-    if auxiliary in _COPULAS and rest and rest[0].lower() == "there":
+    if auxiliary in _COPULAS and rest[0].lower() == "there":
         return " ".join(["there", auxiliary, counted] + rest[1:])
+    if auxiliary in _COPULAS and noun_phrase and rest[0].lower() in _PLACE_PREPOSITIONS:
+        # "How many bones are in the body?" -> "There are 206 bones in the body."
+        return " ".join(["there", auxiliary, counted] + rest)
     if auxiliary in _COPULAS:
         return " ".join([counted, auxiliary] + rest)
     subject, verb_phrase = _split_verb(rest)
@@ -191,7 +199,10 @@ def _missing_noun(answer, noun_phrase, quantifier="many"):
     answer_lower = answer.lower()
     head = noun_phrase[-1].lower()
     lemma = _lemmas(head).get("NOUN", (head,))[0]
-    return [] if head in answer_lower or lemma in answer_lower else noun_phrase
+    if head in answer_lower or lemma in answer_lower:
+        return []
+    # "hundreds of thousands", "billions": a numeral noun takes "of" before the counted noun.
+    return ["of"] + noun_phrase if answer_lower.split()[-1] in _NUMERAL_NOUNS else noun_phrase
 
 
 def _how_adjective(match, answer):
@@ -210,4 +221,6 @@ def _wh_adverbial(match, answer):
     wh_word, auxiliary, rest = match.group(1).lower(), match.group(2).lower(), match.group(3).split()
     if auxiliary not in _AUXILIARIES:
         return None
+    if wh_word == "when" and answer.lower() in NEVER:
+        return _never_clause(auxiliary, rest)
     return _fronted_auxiliary_clause(auxiliary, rest, _adverbial(wh_word, answer), wh_word == "where")
