@@ -38,6 +38,7 @@ from capqa.statements.rules.wh_copula import (
     _WHICH_OF_FOLLOWING, _called_with_phrase, _copula, _function, _term_describes, _we_call, _what_happens,
     _which_of_following,
 )
+from capqa.statements.rules.wh_complement import _WH_PHRASE_AUX, _attribute, _stranded, _time_noun
 from capqa.statements.rules.wh_verbs import (
     _DO_QUESTION, _HOW_ADJECTIVE, _HOW_MANY, _PREPOSITION_WH, _WH_AUX, _WHICH_NOUN, _WHO, _WHO_COPULA, _WHOSE, _WH_MODAL,
     _do_question, _how_adjective, _how_many, _preposition_wh, _wh_adverbial, _what_subject, _which_noun,
@@ -75,6 +76,9 @@ SHAPES = (
     Shape("what do we call X", _WE_CALL, _we_call),
     Shape("what term describes X", _TERM_DESCRIBES, _term_describes),
     Shape("preposition + wh-phrase", _PREPOSITION_WH, _preposition_wh),
+    Shape("wh-phrase + stranded preposition", _WH_PHRASE_AUX, _stranded),
+    Shape("what year/day + auxiliary", _WH_PHRASE_AUX, _time_noun),
+    Shape("what N + copula + subject", _WH_PHRASE_AUX, _attribute),
     Shape("who + copula", _WHO_COPULA, _who_copula),
     Shape("whose N", _WHOSE, _whose),
     Shape("how many/much", _HOW_MANY, _how_many),

@@ -4,7 +4,7 @@ next"); negative answers ("none", "no one", "never") as negation."""
 
 import re
 
-from capqa.statements.rules.lexicon import _LIST_ANSWER, _MODALS
+from capqa.statements.rules.lexicon import _DETERMINERS, _LIST_ANSWER, _MODALS
 from capqa.statements.rules.morphology import _inflect, _is_finite_verb, _plural_phrase
 
 _SUBJECT_CASE = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they", "myself": "I"}
@@ -27,7 +27,7 @@ def answer_is_plural(answer: str) -> bool:
     lowered = answer.lower()
     if lowered in _PLURAL_PRONOUNS or (_LIST_ANSWER.search(answer) and " or " not in answer):
         return True
-    if answer[:1].isupper() and " " not in answer:
+    if answer[:1].isupper() and answer.split()[0].lower() not in _DETERMINERS:
         return False
     return _plural_phrase(answer)
 

@@ -8,7 +8,7 @@ make ..." when the question asks what they make). Kept: the answer's own words.
 
 import re
 
-from capqa.statements.rules.lexicon import _TRAILING_PUNCTUATION, _WHITESPACE
+from capqa.statements.rules.lexicon import _QUESTION_START, _TRAILING_PUNCTUATION, _WHITESPACE
 from capqa.statements.rules.morphology import _lemmas
 
 _MARKDOWN = re.compile(r"\*\*|__|`|^[\"“]|[\"”]$")
@@ -20,15 +20,18 @@ _HEDGE = re.compile(
     r"i(?:'m| am) not (?:sure|certain|positive),? but|not sure,? but|"
     r"maybe|perhaps|probably|possibly|most likely|likely|definitely|certainly|surely|obviously|clearly|"
     r"of course|if i (?:remember|recall) (?:correctly|rightly)|as far as i (?:know|remember)|my guess is(?: that)?|"
-    r"it (?:seems|appears)(?: that)?|well|sure|ok|okay|hmm+|so|oh|good question)\b[,!:.]?\s+", re.IGNORECASE)
+    r"it (?:seems|appears)(?: that)?|well|sure|ok|okay|hmm+|so|oh|good question)\b[,!:.]?\s+(?!to\b)",
+    re.IGNORECASE)  # "likely to be false": "likely" is the content there, not a hedge
 _TRAILING_HEDGE = re.compile(r",?\s+(?:i think|i believe|i guess|i suppose|probably|maybe|perhaps|of course|"
                              r"i(?:'m| am) (?:fairly |pretty |quite )?sure|if i(?:'m| am) not mistaken)\W*$",
                              re.IGNORECASE)
 _OPTION_LETTER = re.compile(r"^\(?([A-Ha-h])(?:\)|\.|:)\s+(.+)$|^\(([A-Ha-h])\)\s+(.+)$")
 _BARE_LETTER = re.compile(r"^(?:option |choice )?\(?([A-Ha-h])\)?[.:]?$", re.IGNORECASE)
 _RESTATING_OPENER = re.compile(r"^(?:it's|it is|it was|it'd be|it would be|that's|that is|that was|that would be|"
-                               r"that'd be|this is|they're|they are|they were|there (?:is|are|was|were)|"
-                               r"there's)\s+(.+)$", re.IGNORECASE)
+                               r"that'd be|this is|they're|they are|they were)\s+(.+)$", re.IGNORECASE)
+# "There are eight" only restates a count question; elsewhere "There is more rain" is the content.
+_EXISTENTIAL_OPENER = re.compile(r"^there(?:'s| is| are| was| were)\s+(.+)$", re.IGNORECASE)
+_COUNT_QUESTION = re.compile(r"^how (?:many|much)\b", re.IGNORECASE)
 # "They make honey." answering "What do bees make?": a pronoun subject and a verb of the question.
 _PRONOUN_CLAUSE = re.compile(r"^(?:it|they|he|she|we|you)\s+(?:(?:can|could|will|would|did|do|does|is|are|was|"
                              r"were|has|have|had)\s+)?(\w+)\s+(.+)$", re.IGNORECASE)
@@ -61,7 +64,7 @@ def _strip_once(text, question, options):
     option = _OPTION_LETTER.match(text)
     if option and (options or text[:1] == "(" or ")" in text[:3]):
         return option.group(2) or option.group(4)
-    opener = _RESTATING_OPENER.match(text)
+    opener = _RESTATING_OPENER.match(text) or (_COUNT_QUESTION.match(question) and _EXISTENTIAL_OPENER.match(text))
     if opener:
         return opener.group(1)
     return _without_restated_verb(text, question)
@@ -70,8 +73,8 @@ def _strip_once(text, question, options):
 def _without_restated_verb(text, question):
     """"They live mostly in X" -> "mostly in X" when the question's verb is "live"."""
     clause = _PRONOUN_CLAUSE.match(text)
-    if not clause or not question:
-        return text
+    if not clause or not _QUESTION_START.match(question):
+        return text  # a sentence to complete ("... is something like") has no verb to restate
     verb = clause.group(1).lower()
     lemma = _lemmas(verb).get("VERB", (verb,))[0]
     question_lemmas = {_lemmas(word).get("VERB", (word,))[0] for word in question.lower().strip("?. ").split()}

@@ -25,8 +25,9 @@ _WHO = re.compile(r"^(who|what|which) (.+)$", re.IGNORECASE)
 _WHICH_NOUN = re.compile(r"^(what|which) (.+)$", re.IGNORECASE)
 _NUMERAL_NOUNS = frozenset("dozens hundreds thousands millions billions trillions scores".split())
 _PLACE_PREPOSITIONS = frozenset("in on at inside within aboard".split())
-_PREPOSITION_WH = re.compile(r"^(in|during|from|at|to|for|through|on|by|with|into|under) (?:which|what) "
-                             r"(.+?) (is|are|was|were|do|does|did|can|could|will|would|should|might|may|"
+_PREPOSITION_WH = re.compile(r"^(in|during|from|at|to|for|through|on|by|with|into|under|of|against|about|"
+                             r"after|before|since|until|between|among|near|across|onto|towards?|over|"
+                             r"without|within|behind|beside|along) (?:whom|(?:which|what) (.+?)) (is|are|was|were|do|does|did|can|could|will|would|should|might|may|"
                              r"must|has|have|had) (.+)$", re.IGNORECASE)
 
 
