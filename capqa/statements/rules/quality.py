@@ -14,6 +14,7 @@ from capqa.statements.text_metrics import exact_match, normalize_statement, toke
 
 FALLBACK_OPENING = 'The answer to "'
 # Answers that a statement states as a polarity or a negation, not verbatim.
+_REPLACED_PRONOUNS = frozenset("it they this that he she".split())
 _UNQUOTED_ANSWERS = frozenset("yes no true false correct incorrect none never nobody nothing".split())
 
 
@@ -31,9 +32,12 @@ def one_sentence_with_answer(statement: str, gold: str, answer_span: str) -> boo
 
 def default_answer_span(answer: str) -> str:
     """The part of a plain answer a statement must contain: all of it, unless the answer is a
-    polarity or a negative word, which the statement expresses instead of quoting."""
-    first = normalize_statement(answer).split()[:1]
-    return "" if first and first[0] in _UNQUOTED_ANSWERS else answer
+    polarity or a negative word, which the statement expresses instead of quoting; an opening
+    pronoun is left out ("it decreases"), as the statement names its referent instead."""
+    words = normalize_statement(answer).split()
+    if words and words[0] in _UNQUOTED_ANSWERS:
+        return ""
+    return " ".join(words[1:]) if words and words[0] in _REPLACED_PRONOUNS else answer
 
 
 def score_converter(frame: pd.DataFrame, converter: Callable[[str, str], str]) -> pd.DataFrame:

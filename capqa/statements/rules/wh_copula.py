@@ -4,14 +4,14 @@
 import re
 
 from capqa.statements.rules.lexicon import (
-    _AUXILIARIES, _PREDICATE_ADJECTIVES, _PREDICATE_NOUNS, _PREPOSITIONS, _PROPOSITION_HEADS,
+    _LIST_ANSWER, _AUXILIARIES, _PREDICATE_ADJECTIVES, _PREDICATE_NOUNS, _PREPOSITIONS, _PROPOSITION_HEADS,
    
 )
 from capqa.statements.rules.morphology import (
     _head_noun, _is_adverb, _is_base_verb, _is_clause, _is_finite_verb, _is_participle,
     _is_third_person_verb, _plural_phrase, _with_article,
 )
-from capqa.statements.rules.clauses import _list_or_single
+from capqa.statements.rules.clauses import _list_or_single, list_verb
 
 _WHICH_OF_FOLLOWING = re.compile(r"^which (?:one )?of the following(?: (\w+))? (.+)$", re.IGNORECASE)
 _WHAT_HAPPENS = re.compile(r"^what (?:happens|happened|(?:will|would|might|could|can) happen) (?:to (.+?) )?"
@@ -69,7 +69,11 @@ def _function(match, answer):
     if _is_third_person_verb(first) or (_plural_phrase(owner) and _is_base_verb(first)
                                         and not second.endswith("ing") and not _is_finite_verb(second)):
         return f"{owner} {answer}"
-    return f"{noun_phrase}{match.string[match.end(2):]} is {answer}"
+    subject = f"{noun_phrase}{match.string[match.end(2):]}"
+    if _plural_phrase(noun_phrase.split(" of ")[0]):
+        # "the main functions of the liver" + "detoxification and bile production": a list
+        return f"{subject} {list_verb(subject, answer) if _LIST_ANSWER.search(answer) else 'are'} {answer}"
+    return f"{subject} is {answer}"
 
 
 def _called_with_phrase(match, answer):

@@ -7,7 +7,8 @@ from capqa.statements.rules.lexicon import (
     _AUXILIARIES, _COPULAS, _DEGREE_ADVERBS, _DETERMINERS, _PREPOSITIONS, _PRONOUNS,
 )
 from capqa.statements.rules.morphology import (
-    _agree, _inflect, _is_adverb, _is_base_verb, _is_participle, _is_clause, _is_finite_verb, _is_third_person_verb, _lemmas,
+    _agree, _indefinite_article, _inflect, _is_adverb, _is_base_verb, _is_mass_noun, _is_participle,
+    _is_plural_noun, _is_clause, _is_finite_verb, _is_third_person_verb, _lemmas,
     _plural_phrase, _with_article,
 )
 from capqa.statements.rules.clauses import _adverbial, _fronted_auxiliary_clause, _never_clause, _list_or_single, _split_verb
@@ -89,6 +90,12 @@ def _verb_of_noun_phrase(words):
     return None
 
 
+def _is_adjective(answer):
+    """A one-word answer that is first of all an adjective ("positive", "red")."""
+    lemmas = _lemmas(answer) if " " not in answer and answer.islower() else {}
+    return bool(lemmas) and next(iter(lemmas)) == "ADJ"
+
+
 def _opens_with_verb(words):
     """Whether "what" is the subject ("What carries oxygen"), not a determiner ("What gas ...")."""
     first = words[0].lower()
@@ -126,6 +133,11 @@ def _which_noun(match, answer):
             return None
         subject_text = " ".join(subject)
         inflected = _agree(verb_phrase[0], _plural_phrase(subject_text) or verb == "do", verb == "did")
+        if _is_adjective(answer) and len(words[:verb_index]) == 1:
+            # "What charge do electrons carry?" + positive -> "Electrons carry a positive charge."
+            noun = words[0]
+            article = [] if _is_plural_noun(noun) or _is_mass_noun(noun) else [_indefinite_article(answer)]
+            return " ".join([subject_text, inflected] + article + [answer, noun] + verb_phrase[1:])
         relative = " ".join([subject_text, inflected] + verb_phrase[1:])
     elif verb in _COPULAS:
         relative = " ".join(rest)
