@@ -94,8 +94,11 @@ def _is_predicate_word(word):
 def _plural_phrase(phrase):
     """Whether a noun phrase is plural: a conjunction, or a plural head noun."""
     words = phrase.split()
-    if " and " in f" {phrase} ":
-        return True
+    head_part = re.split(r" (?:that|which|who|where|of|in|on|at|with|for|from) ", f" {phrase} ")[0]
+    if " and " in f"{head_part} ":
+        return True  # a conjunction of heads, not one inside a modifier ("reads backwards and forwards")
+    if words and all(word[:1].isupper() for word in words):
+        return False  # a name ("Serena Williams", "Wales")
     head = _head_noun(words)
     return bool(head) and _is_plural_noun(head)
 

@@ -6,7 +6,7 @@ import re
 
 from capqa.statements.rules.clauses import _fronted_auxiliary_clause
 from capqa.statements.rules.lexicon import _AUXILIARIES, _COPULAS, _DETERMINERS, _PREPOSITIONS
-from capqa.statements.rules.morphology import _is_finite_verb, _is_plural_noun, _with_article
+from capqa.statements.rules.morphology import _is_finite_verb, _is_plural_noun, _lemmas, _with_article
 
 # "who/what/which (N) AUX REST" where the wh-phrase is a noun phrase without a verb.
 _WH_PHRASE_AUX = re.compile(r"^(who|whom|what|which)((?: [\w'-]+){0,4}?) (is|are|was|were|do|does|did|can|could|"
@@ -19,7 +19,7 @@ _TIME_NOUNS = {"year": "in", "century": "in", "decade": "in", "month": "in", "se
 
 def _wh_phrase_words(match):
     words = match.group(2).split()
-    if any(word.lower() in _AUXILIARIES or (_is_finite_verb(word) and not _is_plural_noun(word))
+    if any(word.lower() in _AUXILIARIES or (_is_finite_verb(word) and "NOUN" not in _lemmas(word))
            for word in words):
         return None
     return words

@@ -13,7 +13,8 @@ from capqa.statements.rules.morphology import (
 )
 from capqa.statements.rules.clauses import _list_or_single, list_verb
 
-_WHICH_OF_FOLLOWING = re.compile(r"^which (?:one )?of the following(?: (\w+))? (.+)$", re.IGNORECASE)
+_WHICH_OF_FOLLOWING = re.compile(r"^which (?:one )?of (?:the following|these|those|the options|the choices)"
+                                 r"(?: (\w+))? (.+)$", re.IGNORECASE)
 _WHAT_HAPPENS = re.compile(r"^what (?:happens|happened|(?:will|would|might|could|can) happen) (?:to (.+?) )?"
                            r"(when|as|if|after|during|in|while|before|once|at) (.+)$", re.IGNORECASE)
 _WHAT_HAPPENS_START = re.compile(r"^what (?:happens|happened|(?:will|would|might|could|can) happen)\b", re.IGNORECASE)

@@ -4,7 +4,7 @@ oxygen?"), "What N V ...", "How many ...", "how/where/when/why" + auxiliary."""
 import re
 
 from capqa.statements.rules.lexicon import (
-    _AUXILIARIES, _COPULAS, _DEGREE_ADVERBS, _DETERMINERS, _PREPOSITIONS, _PRONOUNS,
+    _PREDICATE_ADJECTIVES, _AUXILIARIES, _COPULAS, _DEGREE_ADVERBS, _DETERMINERS, _PREPOSITIONS, _PRONOUNS,
 )
 from capqa.statements.rules.morphology import (
     _agree, _indefinite_article, _inflect, _is_adverb, _is_base_verb, _is_mass_noun, _is_participle,
@@ -140,13 +140,16 @@ def _which_noun(match, answer):
             return " ".join([subject_text, inflected] + article + [answer, noun] + verb_phrase[1:])
         relative = " ".join([subject_text, inflected] + verb_phrase[1:])
     elif verb in _COPULAS:
-        relative = " ".join(rest)
+        # "What metal is liquid at X?" -> "the metal that is liquid at X"; "the organ found in X"
+        relative = " ".join(rest if _is_participle(rest[0]) or rest[0].lower() in _PREDICATE_ADJECTIVES
+                            else ["that", verb] + rest)
     else:
         relative = " ".join(["that", verb] + rest)
     subject = f"the {noun_phrase} {relative}"
     if _plural_phrase(noun_phrase):
         return _list_or_single(subject, answer)
-    return f"{subject} is {_with_article(answer, noun_phrase)}"
+    copula = "was" if verb in ("did", "was") else "is"
+    return f"{subject} {copula} {_with_article(answer, noun_phrase)}"
 
 
 def _what_subject(match, answer):
