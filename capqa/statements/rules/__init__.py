@@ -25,6 +25,9 @@ from typing import Callable, List, NamedTuple, Optional, Pattern
 
 from capqa.statements.rules.answers import clean_answer, elliptical_subject, lower_article
 from capqa.statements.rules.context import resolve_pronoun, split_question, split_sentences
+from capqa.statements.rules.how_degree import (
+    _HOW_ADJECTIVE, _HOW_COPULA, _HOW_DEGREE, _how_adjective, _how_copula, _how_degree,
+)
 from capqa.statements.rules.lexicon import (
     _BLANK, _FRONTED, _IMPERATIVE_START, _TRAILING_PUNCTUATION, _WH_START, _WHITESPACE,
 )
@@ -40,8 +43,8 @@ from capqa.statements.rules.wh_copula import (
 )
 from capqa.statements.rules.wh_complement import _WH_PHRASE_AUX, _attribute, _stranded, _time_noun
 from capqa.statements.rules.wh_verbs import (
-    _DO_QUESTION, _HOW_ADJECTIVE, _HOW_MANY, _PREPOSITION_WH, _WH_AUX, _WHICH_NOUN, _WHO, _WHO_COPULA, _WHOSE, _WH_MODAL,
-    _do_question, _how_adjective, _how_many, _preposition_wh, _wh_adverbial, _what_subject, _which_noun,
+    _DO_QUESTION, _HOW_MANY, _PREPOSITION_WH, _WH_AUX, _WHICH_NOUN, _WHO, _WHO_COPULA, _WHOSE, _WH_MODAL,
+    _do_question, _how_many, _preposition_wh, _wh_adverbial, _what_subject, _which_noun,
     _who_copula, _whose, _wh_modal,
 )
 from capqa.validation import check_same_length, check_text, check_text_list
@@ -83,6 +86,8 @@ SHAPES = (
     Shape("whose N", _WHOSE, _whose),
     Shape("how many/much", _HOW_MANY, _how_many),
     Shape("how + adjective + copula", _HOW_ADJECTIVE, _how_adjective),
+    Shape("how + adjective + auxiliary", _HOW_DEGREE, _how_degree),
+    Shape("how + copula", _HOW_COPULA, _how_copula),
     Shape("where/when/why/how + auxiliary", _WH_AUX, _wh_adverbial),
     Shape("what/which + copula", _COPULA_QUESTION, _copula),
     Shape("what/which/who + do-support", _DO_QUESTION, _do_question),

@@ -18,7 +18,6 @@ _DO_QUESTION = re.compile(r"^(what|which|who|whom) (do|does|did) (.+)$", re.IGNO
 _WH_MODAL = re.compile(r"^(what|who|whom) (can|could|will|would|shall|should|may|might|must|has|have|had) (.+)$",
                        re.IGNORECASE)
 _HOW_MANY = re.compile(r"^how (many|much) (.+)$", re.IGNORECASE)
-_HOW_ADJECTIVE = re.compile(r"^how (\w+) (is|are|was|were) (.+)$", re.IGNORECASE)
 _WH_AUX = re.compile(r"^(where|when|why|how) (\w+) (.+)$", re.IGNORECASE)
 _WHOSE = re.compile(r"^whose (\w+) (.+)$", re.IGNORECASE)
 _WHO_COPULA = re.compile(r"^(?:who|whom) (is|are|was|were) (.+)$", re.IGNORECASE)
@@ -219,17 +218,6 @@ def _missing_noun(answer, noun_phrase, quantifier="many"):
         return []
     # "hundreds of thousands", "billions": a numeral noun takes "of" before the counted noun.
     return ["of"] + noun_phrase if answer_lower.split()[-1] in _NUMERAL_NOUNS else noun_phrase
-
-
-def _how_adjective(match, answer):
-    question = match.string
-    match = _HOW_ADJECTIVE.match(question)
-    if not match or match.group(1).lower() in ("many", "much", "is", "are", "was", "were", "do", "does", "did"):
-        return None
-    adjective, copula, subject = match.groups()
-    if "VERB" in _lemmas(adjective) and "ADJ" not in _lemmas(adjective):
-        return None
-    return f"{subject} {copula.lower()} {answer} {adjective}"
 
 
 def _wh_adverbial(match, answer):
