@@ -35,6 +35,7 @@ _COUNT_QUESTION = re.compile(r"^how (?:many|much)\b", re.IGNORECASE)
 # "They make honey." answering "What do bees make?": a pronoun subject and a verb of the question.
 _PRONOUN_CLAUSE = re.compile(r"^(?:it|they|he|she|we|you)\s+(?:(?:can|could|will|would|did|do|does|is|are|was|"
                              r"were|has|have|had)\s+)?(\w+)\s+(.+)$", re.IGNORECASE)
+_PRONOUN_VERB = re.compile(r"^(?:it|they|he|she|we|you)\s+(\w+)\s+(.+)$", re.IGNORECASE)
 # "we do", "I will", "she did": a pronoun with an auxiliary standing for the question's predicate.
 _ELLIPTICAL = re.compile(r"^(i|you|we|they|he|she|it)\s+(?:do|does|did|am|is|are|was|were|will|would|can|could|"
                          r"have|has|had|shall|should|may|might|must)(?:\s+not|n't)?$", re.IGNORECASE)
@@ -72,13 +73,17 @@ def _strip_once(text, question, options):
 
 def _without_restated_verb(text, question):
     """"They live mostly in X" -> "mostly in X" when the question's verb is "live"."""
-    clause = _PRONOUN_CLAUSE.match(text)
-    if not clause or not _QUESTION_START.match(question):
+    if not _QUESTION_START.match(question):
         return text  # a sentence to complete ("... is something like") has no verb to restate
-    verb = clause.group(1).lower()
-    lemma = _lemmas(verb).get("VERB", (verb,))[0]
     question_lemmas = {_lemmas(word).get("VERB", (word,))[0] for word in question.lower().strip("?. ").split()}
-    return clause.group(2) if lemma in question_lemmas else text
+    # "It has eight legs": "has" is the verb here, not an auxiliary; both readings are tried.
+    for pattern in (_PRONOUN_CLAUSE, _PRONOUN_VERB):
+        clause = pattern.match(text)
+        if clause:
+            verb = clause.group(1).lower()
+            if _lemmas(verb).get("VERB", (verb,))[0] in question_lemmas:
+                return clause.group(2)
+    return text
 
 
 def elliptical_subject(answer: str) -> str:

@@ -100,6 +100,8 @@ def _fronted_auxiliary_clause(auxiliary, rest, adverbial, after_verb=True):
     verb (a place, when the verb has no object) or at the end."""
     if auxiliary in _COPULAS:
         subject, predicate = _split_subject(rest)
+        if not predicate and rest[-1].lower() in _PREPOSITIONS:
+            subject, predicate = _split_noun_predicate(rest)  # "Mount Everest | part of"
         if after_verb and predicate and _is_participle(predicate[0]):
             return " ".join(subject + [auxiliary, predicate[0], adverbial] + predicate[1:])
         return " ".join(subject + [auxiliary] + predicate + [adverbial])

@@ -35,6 +35,8 @@ def _stranded(match, answer):
     slot = _stranded_slot(rest)
     if slot is None:
         return None
+    if slot == len(rest):
+        return _fronted_auxiliary_clause(auxiliary, rest, answer, after_verb=False)
     clause = _fronted_auxiliary_clause(auxiliary, rest[:slot] + [_ANSWER_SLOT] + rest[slot:], "", after_verb=False)
     return clause.replace(_ANSWER_SLOT, answer) if clause and _ANSWER_SLOT in clause else None
 

@@ -174,6 +174,10 @@ def _preposition_wh(match, answer):
 
 
 def _who_copula(match, answer):
+    """"Who is X?": a name is the subject ("Poseidon is the god of the sea"), a description the
+    predicate ("The Beatles were a rock band")."""
+    if answer.split()[0].lower() in ("a", "an") and len(answer.split()) > 1:
+        return f"{match.group(2)} {match.group(1).lower()} {answer}"
     return as_subject(answer, [match.group(1).lower(), match.group(2)])
 
 
