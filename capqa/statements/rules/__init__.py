@@ -52,6 +52,9 @@ from capqa.validation import check_same_length, check_text, check_text_list
 __all__ = ["SHAPES", "Shape", "naive_statement", "rule_statement", "rule_statements"]
 
 _ANY = re.compile(r"^.+$")
+# "What's", "Who're": a contracted copula after the wh-word is read in full.
+_CONTRACTED_WH = re.compile(r"^(what|who|where|when|why|how|which)[’']([sr]e?)\b", re.IGNORECASE)
+_EXPANDED = {"s": "is", "re": "are"}
 _SECOND_QUESTION = re.compile(r"^(.+?),? and (?:what|how|why|where|when|which|who)\b.*$", re.IGNORECASE)
 _APPROXIMATELY = re.compile(r"^(approximately|roughly|about) |,? (approximately|roughly)$", re.IGNORECASE)
 
@@ -110,7 +113,8 @@ def _dispatch(shapes, question: str, answer: str) -> Optional[str]:
 
 def _convert_question(question: str, answer: str) -> Optional[str]:
     """The statement for a single question sentence, or None."""
-    question = positive_auxiliary(_TRAILING_PUNCTUATION.sub("", question))
+    question = _CONTRACTED_WH.sub(lambda match: f"{match.group(1)} {_EXPANDED[match.group(2).lower()]}",
+                                  positive_auxiliary(_TRAILING_PUNCTUATION.sub("", question)))
     first_clause = _SECOND_QUESTION.match(question)
     if first_clause and _WH_START.match(question):
         question = first_clause.group(1)

@@ -154,6 +154,8 @@ def _adverbial(wh_word, answer):
 
 
 def _affirm(auxiliary, words, negative):
+    if auxiliary in _COPULAS and words[0].lower() == "there" and len(words) > 1:
+        return _existential(auxiliary, words[1:], negative)
     if auxiliary in _COPULAS:
         subject, predicate = _split_subject(words)
         if not predicate:
@@ -191,6 +193,18 @@ def _echoes(explanation, question):
 # "never"; a positive answer drops "ever" ("Has X ever won Y?" + yes -> "X has won Y").
 _NEGATIVE_PRONOUNS = {"anyone": "no one", "anybody": "nobody", "anything": "nothing"}
 _SUBJECT_ADVERBS = frozenset("ever already always still really just also".split())
+
+
+def _existential(copula, rest, negative):
+    """"Is there life on Mars?" + no -> "There is no life on Mars"; + yes -> "There is life ..."."""
+    if not negative:
+        return " ".join(["there", copula] + rest)
+    first = rest[0].lower()
+    if first in ("a", "an", "any"):
+        return " ".join(["there", copula, "no"] + rest[1:])
+    if first in _DETERMINERS or not first.isalpha() or first in ("more", "less", "fewer", "many", "much"):
+        return " ".join(["there", copula, "not"] + rest)
+    return " ".join(["there", copula, "no"] + rest)
 
 
 def _polar_clause(subject, auxiliary, predicate, negative):

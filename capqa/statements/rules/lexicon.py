@@ -15,8 +15,8 @@ _MODALS = frozenset("can could will would shall should may might must".split())
 _COPULAS = frozenset("is are was were".split())
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10}
-_NEGATIVE_ANSWERS = frozenset("no false incorrect wrong never nope".split())
-_POSITIVE_ANSWERS = frozenset("yes true correct right yeah yep".split())
+_NEGATIVE_ANSWERS = frozenset("no false incorrect wrong never nope".split() + ["not really", "not at all"])
+_POSITIVE_ANSWERS = frozenset("yes true correct right yeah yep absolutely indeed".split())
 # Nouns whose instances are unique parts of a whole or units of measure: "the heart", "the ohm".
 _DEFINITE_HEADS = frozenset("organ organelle part structure site boundary layer bone gland "
                             "powerhouse unit".split())
@@ -47,7 +47,8 @@ _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
 _WHITESPACE = re.compile(r"\s+")
 _TRAILING_PUNCTUATION = re.compile(r"[\s.?!:;,]+$")
 _LIST_ANSWER = re.compile(r",| and | or |;")
-_YES_NO = re.compile(r"^(yes|no|true|false|correct|incorrect|wrong|right|never)\b[\s,.;:!-]*(.*)$",
+_YES_NO = re.compile(r"^(yes|no|true|false|correct|incorrect|wrong|right|never|not really|not at all|nope|yeah|"
+                     r"yep|absolutely|indeed)\b[\s,.;:!-]*(.*)$",
                      re.IGNORECASE)
 _IN_SITU = re.compile(r"\b(?:do what|what happens|what|which (?:\w+)(?: of \w+)?)(?=[\s,?]|$)", re.IGNORECASE)
 _WH_START = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
@@ -73,6 +74,7 @@ _TIME_POINT = re.compile(r"^(?:the )?(?:\d{3,4}s?|\d+(?:st|nd|rd|th) century|(?:
                          r"june|july|august|september|october|november|december|spring|summer|autumn|"
                          r"fall|winter)\b.*)$", re.IGNORECASE)
 _CAUSE_START = re.compile(r"^(?:because|since|as|due to|to|in order to|so that)\b", re.IGNORECASE)
-_MANNER_START = re.compile(r"^(?:by|through|via|with|using|in|from|on|at)\b", re.IGNORECASE)
+_MANNER_START = re.compile(r"^(?:by|through|via|with|using|in|from|on|at|of|after|like|as|without)\b",
+                           re.IGNORECASE)
 _PLACE_START = re.compile(r"^(?:in|on|at|inside|within|near|under|above|below|between|along|across|"
                           r"from|into|onto|to|toward|towards|around|beside|behind|outside|off)\b", re.IGNORECASE)

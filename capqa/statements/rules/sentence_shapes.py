@@ -48,6 +48,8 @@ def _answer_is_sentence(question, answer, raw_answer):
         return None
     if _YES_NO_QUESTION.match(positive_auxiliary(question)) and _YES_NO.match(answer):
         return None
+    if question[:4].lower() == "why ":
+        return None  # "It hit an iceberg." is the reason: "The Titanic sank because it hit an iceberg."
     words = answer.split()
     if len(words) < 3 or not answer[0].isupper() or not raw_answer.rstrip().endswith((".", "!")):
         return None

@@ -45,6 +45,9 @@ def _what_happens(match, answer):
     match = _WHAT_HAPPENS.match(question)
     if match:
         topic, connective, condition = match.groups()
+        if not topic and connective.lower() in ("in", "during", "at") and not _is_clause(answer):
+            # "What happened in 1066?" + "the Norman conquest" -> "The Norman conquest happened in 1066"
+            return f"{answer} {match.string.split()[1].lower()} {connective} {condition}"
         outcome = _replace_pronoun(answer, topic) if topic else (
             answer if _is_clause(answer) else f"the result is {answer}")
         return f"{connective} {condition}, {outcome}"
