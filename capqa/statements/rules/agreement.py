@@ -28,7 +28,7 @@ def answer_is_plural(answer: str) -> bool:
     if lowered in _PLURAL_PRONOUNS or (_LIST_ANSWER.search(answer) and " or " not in answer):
         return True
     if answer[:1].isupper() and answer.split()[0].lower() not in _DETERMINERS:
-        return False
+        return _plural_phrase(answer)  # a name is singular unless a known plural ("Leaves")
     return _plural_phrase(answer)
 
 

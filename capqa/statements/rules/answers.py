@@ -37,8 +37,11 @@ _PRONOUN_CLAUSE = re.compile(r"^(?:it|they|he|she|we|you)\s+(?:(?:can|could|will
                              r"were|has|have|had)\s+)?(\w+)\s+(.+)$", re.IGNORECASE)
 _PRONOUN_VERB = re.compile(r"^(?:it|they|he|she|we|you)\s+(\w+)\s+(.+)$", re.IGNORECASE)
 # "we do", "I will", "she did": a pronoun with an auxiliary standing for the question's predicate.
-_ELLIPTICAL = re.compile(r"^(i|you|we|they|he|she|it)\s+(?:do|does|did|am|is|are|was|were|will|would|can|could|"
+_ELLIPTICAL = re.compile(r"^(i|you|we|they|he|she|it|(?:the |a |an |my |our )?[\w'-]+(?: [\w'-]+)?)\s+(?:do|does|did|am|is|are|was|were|will|would|can|could|"
                          r"have|has|had|shall|should|may|might|must)(?:\s+not|n't)?$", re.IGNORECASE)
+# "He never did": the answer is "never".
+_ELLIPTICAL_NEVER = re.compile(r"^(?:i|you|we|they|he|she|it)\s+never\s+(?:do|does|did|was|were|is|are|has|have|had|"
+                               r"will|would|could|can)$", re.IGNORECASE)
 _STEPS = 4  # labels, hedges and openers nest at most this deep ("Answer: I think it's X")
 
 
@@ -65,6 +68,8 @@ def _strip_once(text, question, options):
     option = _OPTION_LETTER.match(text)
     if option and (options or text[:1] == "(" or ")" in text[:3]):
         return option.group(2) or option.group(4)
+    if _ELLIPTICAL_NEVER.match(text):
+        return "never"
     opener = _RESTATING_OPENER.match(text) or (_COUNT_QUESTION.match(question) and _EXISTENTIAL_OPENER.match(text))
     if opener:
         return opener.group(1)

@@ -9,6 +9,7 @@ from capqa.statements.rules.lexicon import (
 )
 from capqa.statements.rules.agreement import with_never
 from capqa.statements.rules.morphology import (
+    _is_adjective,
     _agree, _is_base_verb, _is_clause, _is_participle, _is_plural_noun, _is_predicate_word, _lemmas,
     _plural_phrase, _singular, _strip_determiner,
 )
@@ -146,8 +147,8 @@ def _adverbial(wh_word, answer):
         return f"on {answer}" if _DAY.match(answer) else f"in {answer}" if _TIME_POINT.match(answer) else answer
     if wh_word == "why":
         return answer if _CAUSE_START.match(answer) else f"because {answer}"
-    if _MANNER_START.match(answer) or _is_clause(answer):
-        return answer
+    if _MANNER_START.match(answer) or _is_clause(answer) or _is_adjective(answer):
+        return answer  # "by boiling", "sweet" ("How does honey taste?")
     first = answer.split()[0].lower()
     return f"by {answer}" if first.endswith("ing") and "VERB" in _lemmas(first) else f"through {answer}"
 

@@ -98,7 +98,10 @@ def _plural_phrase(phrase):
     if " and " in f"{head_part} ":
         return True  # a conjunction of heads, not one inside a modifier ("reads backwards and forwards")
     if words and all(word[:1].isupper() for word in words):
-        return False  # a name ("Serena Williams", "Wales")
+        # A name is singular ("Serena Williams", "Paris") unless its head is a known plural noun
+        # (a sentence-initial "Honeybees").
+        noun_lemmas = _lemmas(words[-1]).get("NOUN", ())
+        return bool(noun_lemmas) and words[-1].lower() not in noun_lemmas
     head = _head_noun(words)
     return bool(head) and _is_plural_noun(head)
 
@@ -117,6 +120,12 @@ def _head_noun(words):
                 "NOUN" not in _lemmas(lowered) or followed_by_determiner):
             return words[index - 1]
     return words[-1] if words else ""
+
+
+def _is_adjective(answer):
+    """A one-word lower-case answer that is first of all an adjective ("positive", "sweet")."""
+    lemmas = _lemmas(answer) if " " not in answer and answer.islower() else {}
+    return bool(lemmas) and next(iter(lemmas)) == "ADJ"
 
 
 @functools.lru_cache(maxsize=65536)

@@ -147,11 +147,28 @@ def _completion(match, answer):
 
 
 
+def _choose_alternative(words, answer):
+    """``words`` with "X or Y" replaced by the answer when the answer is X or Y; else None."""
+    if "or" not in words:
+        return None
+    index, size = words.index("or"), len(answer.split())
+    chosen = [word.lower().strip(",") for word in answer.split()]
+    for start, end in ((index - size, index), (index + 1, index + 1 + size)):
+        if start >= 0 and [word.lower().strip(",") for word in words[start:end]] == chosen:
+            other = (index + 1, index + 1 + size) if start < index else (index - size, index)
+            return words[:min(start, other[0])] + answer.split() + words[max(end, other[1]):]
+    return None
+
+
 def _yes_no(match, answer):
     auxiliary, rest = match.group(1).lower(), match.group(2)
     words = rest.split()
     polarity = _YES_NO.match(answer)
     if not polarity:
+        chosen = _choose_alternative(words, answer)
+        if chosen:
+            # "Is Paris or London the capital of France?" + Paris -> "Paris is the capital of France"
+            return _affirm(auxiliary, chosen, negative=False)
         # "Are noble gases reactive or unreactive?" + "highly reactive": the answer picks one.
         if "or" not in words[2:] or auxiliary not in _COPULAS:
             return None

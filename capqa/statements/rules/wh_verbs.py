@@ -7,7 +7,7 @@ from capqa.statements.rules.lexicon import (
     _PREDICATE_ADJECTIVES, _AUXILIARIES, _COPULAS, _DEGREE_ADVERBS, _DETERMINERS, _PREPOSITIONS, _PRONOUNS,
 )
 from capqa.statements.rules.morphology import (
-    _agree, _indefinite_article, _inflect, _is_adverb, _is_base_verb, _is_mass_noun, _is_participle,
+    _agree, _indefinite_article, _inflect, _is_adjective, _is_adverb, _is_base_verb, _is_mass_noun, _is_participle,
     _is_plural_noun, _is_clause, _is_finite_verb, _is_third_person_verb, _lemmas,
     _plural_phrase, _with_article,
 )
@@ -87,12 +87,6 @@ def _verb_of_noun_phrase(words):
         if word == _inflect(word, "VBD") and word != _inflect(word, "VBP"):
             return index
     return None
-
-
-def _is_adjective(answer):
-    """A one-word answer that is first of all an adjective ("positive", "red")."""
-    lemmas = _lemmas(answer) if " " not in answer and answer.islower() else {}
-    return bool(lemmas) and next(iter(lemmas)) == "ADJ"
 
 
 def _opens_with_verb(words):
