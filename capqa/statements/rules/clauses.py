@@ -9,7 +9,7 @@ from capqa.statements.rules.lexicon import (
 )
 from capqa.statements.rules.agreement import with_never
 from capqa.statements.rules.morphology import (
-    _is_adjective,
+    _is_adjective, _is_adverb,
     _agree, _is_base_verb, _is_clause, _is_participle, _is_plural_noun, _is_predicate_word, _lemmas,
     _plural_phrase, _singular, _strip_determiner,
 )
@@ -61,7 +61,7 @@ def _split_verb(words, perfect=False):
     """
     is_verb_form = _is_participle if perfect else _is_base_verb
     candidates = [index for index in range(1, len(words))
-                  if is_verb_form(words[index]) and not words[index][:1].isupper()
+                  if is_verb_form(words[index]) and not (index == len(words) - 1 and words[index].lower() == "like") and not words[index][:1].isupper()
                   and words[index - 1].lower() not in _DETERMINERS | _PREPOSITIONS
                   and not words[index - 1].lower().endswith("'s")]
     if not candidates:
@@ -103,6 +103,8 @@ def _fronted_auxiliary_clause(auxiliary, rest, adverbial, after_verb=True):
         subject, predicate = _split_subject(rest)
         if not predicate and rest[-1].lower() in _PREPOSITIONS:
             subject, predicate = _split_noun_predicate(rest)  # "Mount Everest | part of"
+        elif not predicate and len(rest) > 1 and rest[-1].islower() and "ADJ" in _lemmas(rest[-1]):
+            subject, predicate = rest[:-1], rest[-1:]  # "Why is the Statue of Liberty | green?"
         if after_verb and predicate and _is_participle(predicate[0]):
             return " ".join(subject + [auxiliary, predicate[0], adverbial] + predicate[1:])
         return " ".join(subject + [auxiliary] + predicate + [adverbial])
@@ -142,7 +144,12 @@ def _is_infinitive(words):
 
 def _adverbial(wh_word, answer):
     if wh_word == "where":
-        return answer if _PLACE_START.match(answer) or _is_clause(answer) else f"in {answer}"
+        first = answer.split()[0]
+        # "in Peru", "mostly in the south", "located in Peru": the answer has its preposition
+        if _PLACE_START.match(answer) or _is_clause(answer) or _is_participle(first) or (
+                _is_adverb(first) and _PLACE_START.match(answer[len(first):].strip())):
+            return answer
+        return f"in {answer}"
     if wh_word == "when":
         return f"on {answer}" if _DAY.match(answer) else f"in {answer}" if _TIME_POINT.match(answer) else answer
     if wh_word == "why":

@@ -4,7 +4,7 @@
 import re
 
 from capqa.statements.rules.lexicon import (
-    _LIST_ANSWER, _AUXILIARIES, _PREDICATE_ADJECTIVES, _PREDICATE_NOUNS, _PREPOSITIONS, _PROPOSITION_HEADS,
+    _DETERMINERS, _LIST_ANSWER, _AUXILIARIES, _PREDICATE_ADJECTIVES, _PREDICATE_NOUNS, _PREPOSITIONS, _PROPOSITION_HEADS,
    
 )
 from capqa.statements.rules.morphology import (
@@ -102,6 +102,9 @@ def _copula(match, answer):
             copula = "are" if _plural_phrase(answer) else "is"
         return f"{answer} {copula} {rest}"
     words = rest.split()
+    if "like" in (word.lower() for word in words[1:]) and answer.split()[0].lower() not in _DETERMINERS:
+        # "What is the weather like in X?" + "hot and dry" -> "The weather in X is hot and dry"
+        return f"{' '.join(word for word in words if word.lower() != 'like')} {copula} {answer}"
     predicate_start = _predicate_suffix_start(words)
     if predicate_start is not None:
         subject, predicate = " ".join(words[:predicate_start]), " ".join(words[predicate_start:])
@@ -120,6 +123,9 @@ def _predicate_suffix_start(words):
     last = words[-1].lower()
     if not (last in _PREPOSITIONS or _is_participle(last)) or len(words) < 2:
         return None
+    if words[-2].lower() in _AUXILIARIES and any(
+            word.lower() in ("where", "that", "which", "who", "whom", "when") for word in words[1:-2]):
+        return None  # the participle ends a relative clause: "the city where X is located"
     index = len(words) - 1
     while index > 1:
         previous = words[index - 1].lower()

@@ -59,6 +59,8 @@ def _do_question(match, answer):
     if verb_phrase[0].lower() == "do":
         return f"{subject_text} {answer}" if not answer.split()[0].lower() in ("it", "they") else \
             f"{subject_text} {' '.join(answer.split()[1:])}"
+    if complement == ["like"] and _is_adjective(answer.split()[-1]):
+        return f"{subject_text} {verb} {answer}"  # "What does a lemon taste like?" -> "tastes sour"
     if complement and complement[-1].lower() in _PREPOSITIONS:
         return f"{subject_text} {verb} {' '.join(complement)} {answer}"
     link = "that " if _is_clause(answer) and not answer.lower().startswith("that ") else ""
@@ -135,7 +137,7 @@ def _which_noun(match, answer):
     elif verb in _COPULAS:
         # "What metal is liquid at X?" -> "the metal that is liquid at X"; "the organ found in X"
         relative = " ".join(rest if _is_participle(rest[0]) or rest[0].lower() in _PREDICATE_ADJECTIVES
-                            else ["that", verb] + rest)
+                            or rest[0].lower() in _PREPOSITIONS else ["that", verb] + rest)
     else:
         relative = " ".join(["that", verb] + rest)
     subject = f"the {noun_phrase} {relative}"
