@@ -76,7 +76,7 @@ def _attribute(match, answer):
         return None
     first = rest[0]
     noun_phrase = (first.lower() in _DETERMINERS or first[:1].isupper() or first.lower().endswith("'s")
-                   or (len(rest) == 1 and "NOUN" in _lemmas(first)))
+                   or (len(rest) == 1 and "NOUN" in _lemmas(first)) or _is_plural_noun(first))
     if not noun_phrase or rest[-1].lower() in _PREPOSITIONS:
         return None
     return f"{' '.join(rest)} {auxiliary} {_with_article(answer, ' '.join(words))}"
