@@ -71,7 +71,7 @@ def main(argv=None):
     for name in [args.only] if args.only else ["probes", "sample"]:
         rules, tables[name] = evaluate(name)
         print(f"\n## {name}: {len(rules)} rows\n")
-        print(tables[name].to_markdown(floatfmt=".3f"))
+        print(tables[name].to_markdown(floatfmt=("", ".0f") + (".3f",) * 6 + (".0f",)))
         print(f"\nthroughput: {throughput(rules):,.0f} examples/s (one CPU core)")
         misses = rules[rules.exact_match == 0].head(args.show_misses)
         for row in misses.itertuples():

@@ -55,6 +55,7 @@ _ANY = re.compile(r"^.+$")
 # "What's", "Who're": a contracted copula after the wh-word is read in full.
 _CONTRACTED_WH = re.compile(r"^(what|who|where|when|why|how|which)[’']([sr]e?)\b", re.IGNORECASE)
 _EXPANDED = {"s": "is", "re": "are"}
+_NEGATIVE_REASON = re.compile(r"^(no one|nobody|nothing|none|never)\s*[,;:]\s*(\w.+)$", re.IGNORECASE)
 _SECOND_QUESTION = re.compile(r"^(.+?),? and (?:what|how|why|where|when|which|who)\b.*$", re.IGNORECASE)
 _APPROXIMATELY = re.compile(r"^(approximately|roughly|about) |,? (approximately|roughly)$", re.IGNORECASE)
 
@@ -174,12 +175,22 @@ def rule_statement(question: str, answer: str) -> str:
     content = clean_answer(answer, last, parts.options)
     if not content:
         return _sentence(_fallback(last, answer.strip()))
+    content, explanation = _negative_with_reason(content)
     statement = _answer_is_sentence(last, content, answer) or _blank(last, lower_article(content))
     if not statement:
         statement = _statement_for(last, lower_article(elliptical_subject(content)))
+    if statement and explanation:
+        statement = f"{statement}; {explanation}"
     if not statement:
         return _sentence(" ".join(parts.context + [_fallback(last, lower_article(content))]))
     return _sentence(" ".join(parts.context + [_capitalize(_one_sentence(statement))]))
+
+
+def _negative_with_reason(content: str):
+    """"No one, it was cancelled" -> ("No one", "it was cancelled"): a negative answer and its
+    reason; other answers -> (content, "")."""
+    match = _NEGATIVE_REASON.match(content)
+    return (match.group(1), match.group(2)) if match else (content, "")
 
 
 def _statement_for(question: str, answer: str) -> Optional[str]:

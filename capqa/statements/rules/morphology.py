@@ -97,7 +97,7 @@ def _plural_phrase(phrase):
     head_part = re.split(r" (?:that|which|who|where|of|in|on|at|with|for|from) ", f" {phrase} ")[0]
     if " and " in f"{head_part} ":
         return True  # a conjunction of heads, not one inside a modifier ("reads backwards and forwards")
-    if words and all(word[:1].isupper() for word in words):
+    if words and all(word[:1].isupper() for word in words) and words[0].lower() not in _DETERMINERS:
         # A name is singular ("Serena Williams", "Paris") unless its head is a known plural noun
         # (a sentence-initial "Honeybees").
         noun_lemmas = _lemmas(words[-1]).get("NOUN", ())

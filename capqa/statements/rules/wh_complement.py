@@ -6,7 +6,9 @@ import re
 
 from capqa.statements.rules.clauses import _fronted_auxiliary_clause
 from capqa.statements.rules.lexicon import _AUXILIARIES, _COPULAS, _DETERMINERS, _PREPOSITIONS
-from capqa.statements.rules.morphology import _is_finite_verb, _is_plural_noun, _lemmas, _with_article
+from capqa.statements.rules.morphology import (
+    _is_adjective, _is_finite_verb, _is_plural_noun, _lemmas, _with_article,
+)
 
 # "who/what/which (N) AUX REST" where the wh-phrase is a noun phrase without a verb.
 _WH_PHRASE_AUX = re.compile(r"^(who|whom|what|which)((?: [\w'-]+){0,4}?) (is|are|was|were|do|does|did|can|could|"
@@ -35,6 +37,9 @@ def _stranded(match, answer):
     slot = _stranded_slot(rest)
     if slot is None:
         return None
+    if slot == len(rest) and rest[-1].lower() == "like" and _is_adjective(answer.split()[-1]):
+        # "What does velvet feel like?" + soft -> "Velvet feels soft"
+        return _fronted_auxiliary_clause(auxiliary, rest[:-1], answer, after_verb=False)
     if slot == len(rest):
         return _fronted_auxiliary_clause(auxiliary, rest, answer, after_verb=False)
     clause = _fronted_auxiliary_clause(auxiliary, rest[:slot] + [_ANSWER_SLOT] + rest[slot:], "", after_verb=False)
@@ -76,7 +81,7 @@ def _attribute(match, answer):
         return None
     first = rest[0]
     noun_phrase = (first.lower() in _DETERMINERS or first[:1].isupper() or first.lower().endswith("'s")
-                   or (len(rest) == 1 and "NOUN" in _lemmas(first)) or _is_plural_noun(first))
+                   or (len(rest) == 1 and not _is_adjective(first)) or _is_plural_noun(first))
     if not noun_phrase or rest[-1].lower() in _PREPOSITIONS:
         return None
     return f"{' '.join(rest)} {auxiliary} {_with_article(answer, ' '.join(words))}"
