@@ -49,12 +49,21 @@ def clean_answer(answer: str, question: str = "", options: dict = None) -> str:
     """``answer`` reduced to its content (see the module docstring); never empty unless
     ``answer`` has no content at all."""
     text = _TRAILING_PUNCTUATION.sub("", _WHITESPACE.sub(" ", _MARKDOWN.sub("", answer.strip())).strip())
+    text = without_elliptical_sentences(text)
     for _ in range(_STEPS):
         stripped = _strip_once(text, question, options or {})
         if stripped == text or not stripped:
             break
         text = stripped
     return text
+
+
+def without_elliptical_sentences(text: str) -> str:
+    """"It is. Helium." -> "Helium.": a leading sentence that only repeats an auxiliary is no content."""
+    sentences = re.split(r"(?<=[.!])\s+(?=[A-Z])", text)
+    while len(sentences) > 1 and _ELLIPTICAL.match(_TRAILING_PUNCTUATION.sub("", sentences[0])):
+        sentences = sentences[1:]
+    return " ".join(sentences)
 
 
 def _strip_once(text, question, options):

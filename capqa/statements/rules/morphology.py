@@ -174,7 +174,10 @@ def _is_bare_noun_phrase(answer):
     if not words or len(words) > 3 or not words[0][:1].islower() or not head_part.replace(" ", "").replace(
             "-", "").isalpha():
         return False
-    return words[0] not in _DETERMINERS and words[0] not in _PRONOUNS and not _is_finite_verb(words[0])
+    if len(words) == 1 and _is_adjective(words[0]):
+        return False  # "negative" is a predicate adjective, not "a negative"
+    return words[0] not in _DETERMINERS and words[0] not in _PRONOUNS and (
+        not _is_finite_verb(words[0]) or "NOUN" in _lemmas(words[0]))  # "drone", "cell" are nouns too
 
 
 def _is_mass_noun(word):

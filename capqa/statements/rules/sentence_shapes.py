@@ -11,6 +11,7 @@ from capqa.statements.rules.lexicon import (
 from capqa.statements.rules.morphology import (
     _capitalize, _indefinite_article, _is_clause, _is_finite_verb, _plural_phrase, _with_article,
 )
+from capqa.statements.rules.answers import without_elliptical_sentences
 from capqa.statements.rules.clauses import _affirm, _echoes, list_verb
 
 _EXAMPLE = re.compile(r"^(?:give|provide|name|state|identify|mention|list|cite) (?:an? |one |some |two |"
@@ -174,7 +175,8 @@ def _yes_no(match, answer):
             return None
         return " ".join(words[:words.index("or", 2) - 1] + [auxiliary, answer])
     negative = polarity.group(1).lower() in _NEGATIVE_ANSWERS
-    explanation = polarity.group(2).strip()
+    explanation = without_elliptical_sentences(polarity.group(2).strip())
+    explanation = explanation[:1].lower() + explanation[1:] if explanation[:4] in ("But ", "And ") else explanation
     statement = _affirm(auxiliary, words, negative)
     if statement is None:
         return None

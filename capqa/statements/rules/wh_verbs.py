@@ -178,7 +178,8 @@ def _who_copula(match, answer):
 
 
 def _whose(match, answer):
-    return f"{answer}'s {match.group(1)} {match.group(2)}"
+    owner = re.sub(r"[’']s?$", "", answer)  # "Darwin's" answers "whose": not "Darwin's's"
+    return f"{owner}'s {match.group(1)} {match.group(2)}"
 
 
 def _how_many(match, answer):
