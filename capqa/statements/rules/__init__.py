@@ -55,6 +55,7 @@ _ANY = re.compile(r"^.+$")
 # "What's", "Who're": a contracted copula after the wh-word is read in full.
 _CONTRACTED_WH = re.compile(r"^(what|who|where|when|why|how|which)[’']([sr]e?)\b", re.IGNORECASE)
 _EXPANDED = {"s": "is", "re": "are"}
+_CHOICE_TAIL = re.compile(r"^(.+?),\s*([^,]+?) or ([^,]+)$", re.IGNORECASE)
 _NEGATIVE_REASON = re.compile(r"^(no one|nobody|nothing|none|never)\s*[,;:]\s*(\w.+)$", re.IGNORECASE)
 _SECOND_QUESTION = re.compile(r"^(.+?),? and (?:what|how|why|where|when|which|who)\b.*$", re.IGNORECASE)
 _APPROXIMATELY = re.compile(r"^(approximately|roughly|about) |,? (approximately|roughly)$", re.IGNORECASE)
@@ -119,6 +120,9 @@ def _convert_question(question: str, answer: str) -> Optional[str]:
     first_clause = _SECOND_QUESTION.match(question)
     if first_clause and _WH_START.match(question):
         question = first_clause.group(1)
+    choice = _CHOICE_TAIL.match(question)
+    if choice and answer.lower().strip() in (choice.group(2).lower(), choice.group(3).lower()):
+        question = choice.group(1)  # "Which came first, the chicken or the egg?" asks "Which came first?"
     adverb = _APPROXIMATELY.search(question)
     if adverb and _WH_START.match(_APPROXIMATELY.sub("", question).strip()):
         question = _APPROXIMATELY.sub("", question).strip()

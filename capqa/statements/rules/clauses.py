@@ -153,7 +153,9 @@ def _adverbial(wh_word, answer):
     if wh_word == "when":
         return f"on {answer}" if _DAY.match(answer) else f"in {answer}" if _TIME_POINT.match(answer) else answer
     if wh_word == "why":
-        return answer if _CAUSE_START.match(answer) else f"because {answer}"
+        if _CAUSE_START.match(answer):
+            return answer
+        return f"because {answer}" if _is_clause(answer) else f"because of {answer}"  # "of Rayleigh scattering"
     if _MANNER_START.match(answer) or _is_clause(answer) or _is_adjective(answer):
         return answer  # "by boiling", "sweet" ("How does honey taste?")
     first = answer.split()[0].lower()

@@ -148,6 +148,9 @@ def _completion(match, answer):
 
 
 
+_TIME_OR_PLACE = re.compile(r"^(?:in|on|at|since|during|from|until|by) [\w'-]+", re.IGNORECASE)
+
+
 def _choose_alternative(words, answer):
     """``words`` with "X or Y" replaced by the answer when the answer is X or Y; else None."""
     if "or" not in words:
@@ -181,5 +184,7 @@ def _yes_no(match, answer):
     if statement is None:
         return None
     if explanation and not _echoes(explanation, match.string):
-        statement = f"{statement}; {explanation}"
+        # "Yes, in 1921." completes the clause; "No, only in the south." is a second thought.
+        completes = _TIME_OR_PLACE.match(explanation) and len(explanation.split()) <= 4
+        statement = f"{statement} {explanation}" if completes else f"{statement}; {explanation}"
     return statement

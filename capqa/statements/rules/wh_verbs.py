@@ -114,7 +114,7 @@ def _which_noun(match, answer):
         return None
     noun_phrase = " ".join(words[:verb_index])
     verb, rest = words[verb_index].lower(), words[verb_index + 1:]
-    if wh_word == "which":
+    if wh_word == "which" and verb not in ("do", "does", "did"):
         # Adverbs inside the wh-phrase stay: "Which object most likely has" -> "A most likely has".
         adverbs = next((words[index:verb_index] for index in range(verb_index)
                         if words[index].lower() in _DEGREE_ADVERBS or _is_adverb(words[index])), [])
