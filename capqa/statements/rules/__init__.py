@@ -55,6 +55,11 @@ _ANY = re.compile(r"^.+$")
 # "What's", "Who're": a contracted copula after the wh-word is read in full.
 _CONTRACTED_WH = re.compile(r"^(what|who|where|when|why|how|which)[’']([sr]e?)\b", re.IGNORECASE)
 _EXPANDED = {"s": "is", "re": "are"}
+# "Why can't penguins fly?" -> "Why can not penguins fly?": the shapes keep "not" with the auxiliary.
+_WH_NEGATED = re.compile(r"^((?:what|which|who|whom|whose|when|where|why|how)\b(?: [\w'-]+){0,3}?) "
+                         r"(is|are|was|were|do|does|did|could|would|should|must|has|have|had|ca|wo)n[’']t\b",
+                         re.IGNORECASE)
+_CONTRACTED = {"ca": "can", "wo": "will"}
 _CHOICE_TAIL = re.compile(r"^(.+?),\s*([^,]+?) or ([^,]+)$", re.IGNORECASE)
 _NEGATIVE_REASON = re.compile(r"^(no one|nobody|nothing|none|never)\s*[,;:]\s*(\w.+)$", re.IGNORECASE)
 _SECOND_QUESTION = re.compile(r"^(.+?),? and (?:what|how|why|where|when|which|who)\b.*$", re.IGNORECASE)
@@ -120,6 +125,8 @@ def _convert_question(question: str, answer: str) -> Optional[str]:
     first_clause = _SECOND_QUESTION.match(question)
     if first_clause and _WH_START.match(question):
         question = first_clause.group(1)
+    question = _WH_NEGATED.sub(lambda match: f"{match.group(1)} {_CONTRACTED.get(match.group(2).lower(), match.group(2))} not",
+                               question)
     choice = _CHOICE_TAIL.match(question)
     if choice and answer.lower().strip() in (choice.group(2).lower(), choice.group(3).lower()):
         question = choice.group(1)  # "Which came first, the chicken or the egg?" asks "Which came first?"

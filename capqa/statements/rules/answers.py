@@ -35,6 +35,7 @@ _COUNT_QUESTION = re.compile(r"^how (?:many|much)\b", re.IGNORECASE)
 # "They make honey." answering "What do bees make?": a pronoun subject and a verb of the question.
 _PRONOUN_CLAUSE = re.compile(r"^(?:it|they|he|she|we|you)\s+(?:(?:can|could|will|would|did|do|does|is|are|was|"
                              r"were|has|have|had)\s+)?(\w+)\s+(.+)$", re.IGNORECASE)
+_NOT_RESTATING = frozenset("will would can could shall should may might must do does did".split())
 _PRONOUN_VERB = re.compile(r"^(?:it|they|he|she|we|you)\s+(\w+)\s+(.+)$", re.IGNORECASE)
 # "we do", "I will", "she did": a pronoun with an auxiliary standing for the question's predicate.
 _ELLIPTICAL = re.compile(r"^(i|you|we|they|he|she|it|(?:the |a |an |my |our )?[\w'-]+(?: [\w'-]+)?)\s+(?:do|does|did|am|is|are|was|were|will|would|can|could|"
@@ -95,6 +96,8 @@ def _without_restated_verb(text, question):
         clause = pattern.match(text)
         if clause:
             verb = clause.group(1).lower()
+            if verb in _NOT_RESTATING:
+                continue  # "it will melt": the modal is not the question's verb restated
             if _lemmas(verb).get("VERB", (verb,))[0] in question_lemmas:
                 return clause.group(2)
     return text

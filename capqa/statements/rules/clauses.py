@@ -98,7 +98,11 @@ def list_verb(subject, answer):
 
 def _fronted_auxiliary_clause(auxiliary, rest, adverbial, after_verb=True):
     """The clause behind a fronted auxiliary in declarative order, with the adverbial after the
-    verb (a place, when the verb has no object) or at the end."""
+    verb (a place, when the verb has no object) or at the end. A "not" after the auxiliary (from
+    "Why can't X ...?") stays with it: "X cannot ...", "X does not ..."."""
+    if rest and rest[0].lower() == "not" and len(rest) > 1:
+        clause = _fronted_auxiliary_clause(auxiliary, rest[1:], adverbial, after_verb)
+        return _negated(clause, auxiliary, rest[1:]) if clause else None
     if auxiliary in _COPULAS:
         subject, predicate = _split_subject(rest)
         if not predicate and rest[-1].lower() in _PREPOSITIONS:
@@ -135,6 +139,21 @@ def _never_clause(auxiliary, rest):
         verb = _agree(verb_phrase[0], _plural_phrase(subject_text) or auxiliary == "do", auxiliary == "did")
         return with_never(subject_text, [verb] + verb_phrase[1:])
     return with_never(subject_text, [auxiliary] + verb_phrase)
+
+
+def _negated(clause, auxiliary, rest):
+    """``clause`` (built from ``rest`` after ``auxiliary``) with "not" after its auxiliary."""
+    if auxiliary in _COPULAS or auxiliary in _MODALS or auxiliary in ("has", "have", "had"):
+        negation = "cannot" if auxiliary == "can" else f"{auxiliary} not"
+        return re.sub(rf"\b{auxiliary}\b", negation, clause, count=1)
+    subject, verb_phrase = _split_verb(rest)
+    subject_text = " ".join(subject or [])
+    inflected = _agree(verb_phrase[0], _plural_phrase(subject_text) or auxiliary == "do", auxiliary == "did") \
+        if subject else ""
+    prefix = f"{subject_text} {inflected}"
+    if not subject or not clause.startswith(prefix):
+        return None
+    return f"{subject_text} {auxiliary} not {verb_phrase[0]}{clause[len(prefix):]}"
 
 
 def _is_infinitive(words):

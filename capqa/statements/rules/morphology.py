@@ -36,7 +36,7 @@ def _is_plural_noun(word):
     noun_lemmas = _lemmas(lowered).get("NOUN")
     if noun_lemmas:
         return noun_lemmas[0] != lowered
-    if lowered.endswith(("ia", "ae", "ra")) and len(lowered) > 4:  # Latin and Greek plurals
+    if lowered.endswith(("ia", "ae", "ra")) and len(lowered) > 4 and word.islower():  # "bacteria", not "Sahara"
         return True
     return lowered.endswith("s") and not lowered.endswith(("ss", "us", "is", "ics"))
 

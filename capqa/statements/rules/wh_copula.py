@@ -11,6 +11,7 @@ from capqa.statements.rules.morphology import (
     _head_noun, _is_adverb, _is_base_verb, _is_clause, _is_finite_verb, _is_participle,
     _is_third_person_verb, _plural_phrase, _with_article,
 )
+from capqa.statements.rules.agreement import as_subject
 from capqa.statements.rules.clauses import _list_or_single, list_verb
 
 _WHICH_OF_FOLLOWING = re.compile(r"^which (?:one )?of (?:the following|these|those|the options|the choices)"
@@ -102,6 +103,8 @@ def _copula(match, answer):
             copula = "are" if _plural_phrase(answer) else "is"
         return f"{answer} {copula} {rest}"
     words = rest.split()
+    if _is_participle(words[0]) and words[0].lower() not in ("called", "known", "named", "termed"):
+        return as_subject(answer, [copula] + words)  # "What was discovered by X?" -> "Y was discovered by X"
     if "like" in (word.lower() for word in words[1:]) and answer.split()[0].lower() not in _DETERMINERS:
         # "What is the weather like in X?" + "hot and dry" -> "The weather in X is hot and dry"
         return f"{' '.join(word for word in words if word.lower() != 'like')} {copula} {answer}"

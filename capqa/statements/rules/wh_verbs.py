@@ -45,6 +45,8 @@ def _wh_modal(match, answer):
 def _do_question(match, answer):
     """"What does X state?", "What do acids release in solution?", "What can you see from X?"."""
     auxiliary, rest = match.group(2).lower(), match.group(3).split()
+    if rest[0].lower() == "not" and match.group(1).lower() in ("who", "what"):
+        return as_subject(answer, [auxiliary] + rest)  # "Who does not like X?" + "my sister"
     subject, verb_phrase = _split_verb(rest, perfect=auxiliary in ("has", "have", "had"))
     if not subject:
         return None
@@ -199,17 +201,21 @@ def _how_many(match, answer):
         return " ".join(["there", auxiliary, counted] + rest)
     if auxiliary in _COPULAS:
         return " ".join([counted, auxiliary] + rest)
-    subject, verb_phrase = _split_verb(rest)
+    subject, verb_phrase = _split_verb(rest, perfect=auxiliary in ("has", "have", "had"))
     if not subject:
         return None
     subject_text = " ".join(subject)
     verb = _agree(verb_phrase[0], _plural_phrase(subject_text) or auxiliary == "do", auxiliary == "did") \
         if auxiliary in ("do", "does", "did") else f"{auxiliary} {verb_phrase[0]}"
+    if noun_phrase and noun_phrase[-1].lower() == "times":
+        return " ".join([subject_text, verb] + verb_phrase[1:] + [counted])  # "has won the Cup five times"
     return " ".join([subject_text, verb, counted] + verb_phrase[1:])
 
 
 def _missing_noun(answer, noun_phrase, quantifier="many"):
     """The counted noun, unless the answer already names it ("8 legs") or a measure ("2 litres")."""
+    if noun_phrase and noun_phrase[0].lower() == "of":
+        return noun_phrase  # "How much of the Earth ...?" -> "71 percent of the Earth"
     if not noun_phrase or (quantifier == "much" and len(answer.split()) > 1):
         return []
     answer_lower = answer.lower()
