@@ -5,7 +5,7 @@ next"); negative answers ("none", "no one", "never") as negation."""
 import re
 
 from capqa.statements.rules.lexicon import _DETERMINERS, _LIST_ANSWER, _MODALS
-from capqa.statements.rules.morphology import _inflect, _is_finite_verb, _plural_phrase
+from capqa.statements.rules.morphology import _head_noun, _inflect, _is_finite_verb, _lemmas, _plural_phrase
 
 _SUBJECT_CASE = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they", "myself": "I"}
 _PLURAL_PRONOUNS = frozenset("you we they".split())
@@ -27,8 +27,9 @@ def answer_is_plural(answer: str) -> bool:
     lowered = answer.lower()
     if lowered in _PLURAL_PRONOUNS or (_LIST_ANSWER.search(answer) and " or " not in answer):
         return True
-    if answer[:1].isupper() and answer.split()[0].lower() not in _DETERMINERS:
-        return _plural_phrase(answer)  # a name is singular unless a known plural ("Leaves")
+    head = _head_noun(answer.split())
+    if not _lemmas(head).get("NOUN"):
+        return False  # an unknown word is a name ("jeff bezos", "Paris"), not a plural by its -s
     return _plural_phrase(answer)
 
 

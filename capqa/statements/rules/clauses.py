@@ -66,7 +66,15 @@ def _split_verb(words, perfect=False):
                   and not words[index - 1].lower().endswith("'s")]
     if not candidates:
         return None, None
-    index = next((i for i in candidates if "NOUN" not in _lemmas(words[i])), candidates[0])
+    index = next((i for i in candidates if "NOUN" not in _lemmas(words[i])), None)
+    if index is None:
+        # All are nouns too: the verb is not inside a compound noun ("the first world war | end"),
+        # else it is the last one before an object, a preposition or the end.
+        index = next((i for i in candidates if i == 1 or words[i - 1].lower() in _PRONOUNS
+                      or not (words[i - 1].islower() and "NOUN" in _lemmas(words[i - 1]))), None)
+    if index is None:
+        index = next((i for i in reversed(candidates) if i == len(words) - 1 or words[i + 1].lower() in
+                      _DETERMINERS | _PREPOSITIONS | _PRONOUNS), candidates[0])
     return words[:index], words[index:]
 
 

@@ -234,4 +234,9 @@ def _wh_adverbial(match, answer):
         return None
     if wh_word == "when" and answer.lower() in NEVER:
         return _never_clause(auxiliary, rest)
+    if wh_word in ("where", "when") and auxiliary in _COPULAS and not _is_adjective(rest[-1]) and not any(
+            word.islower() and _is_participle(word) for word in rest[1:]):
+        # "When is the next solar eclipse?": with no participle or adjective to predicate, all
+        # of it is the subject ("the next solar eclipse"), however its modifiers look.
+        return " ".join(rest + [auxiliary, _adverbial(wh_word, answer)])
     return _fronted_auxiliary_clause(auxiliary, rest, _adverbial(wh_word, answer), wh_word == "where")
