@@ -43,6 +43,8 @@ _ELLIPTICAL = re.compile(r"^(i|you|we|they|he|she|it|(?:the |a |an |my |our )?[\
 # "He never did": the answer is "never".
 _ELLIPTICAL_NEVER = re.compile(r"^(?:i|you|we|they|he|she|it)\s+never\s+(?:do|does|did|was|were|is|are|has|have|had|"
                                r"will|would|could|can)$", re.IGNORECASE)
+_PASSIVE_RESTATEMENT = re.compile(r"^(?:it|they|this|that|he|she)\s+(?:was|were|is|are|has been|have been)\s+"
+                                  r"(\w+)\s+by\s+(.+)$", re.IGNORECASE)
 _STEPS = 4  # labels, hedges and openers nest at most this deep ("Answer: I think it's X")
 
 
@@ -80,6 +82,9 @@ def _strip_once(text, question, options):
         return option.group(2) or option.group(4)
     if _ELLIPTICAL_NEVER.match(text):
         return "never"
+    passive = _PASSIVE_RESTATEMENT.match(text)
+    if passive and _lemmas(passive.group(1)).get("VERB", ("",))[0] in _verb_lemmas(question):
+        return passive.group(2)  # "It was written by X" answering "Who wrote ...?" -> "X"
     opener = _RESTATING_OPENER.match(text) or (_COUNT_QUESTION.match(question) and _EXISTENTIAL_OPENER.match(text))
     if opener:
         return opener.group(1)
@@ -90,7 +95,7 @@ def _without_restated_verb(text, question):
     """"They live mostly in X" -> "mostly in X" when the question's verb is "live"."""
     if not _QUESTION_START.match(question):
         return text  # a sentence to complete ("... is something like") has no verb to restate
-    question_lemmas = {_lemmas(word).get("VERB", (word,))[0] for word in question.lower().strip("?. ").split()}
+    question_lemmas = _verb_lemmas(question)
     # "It has eight legs": "has" is the verb here, not an auxiliary; both readings are tried.
     for pattern in (_PRONOUN_CLAUSE, _PRONOUN_VERB):
         clause = pattern.match(text)
@@ -101,6 +106,10 @@ def _without_restated_verb(text, question):
             if _lemmas(verb).get("VERB", (verb,))[0] in question_lemmas:
                 return clause.group(2)
     return text
+
+
+def _verb_lemmas(question):
+    return {_lemmas(word).get("VERB", (word,))[0] for word in question.lower().strip("?. ").split()}
 
 
 def elliptical_subject(answer: str) -> str:

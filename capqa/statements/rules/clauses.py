@@ -253,6 +253,8 @@ def _polar_clause(subject, auxiliary, predicate, negative):
     if negative and subject[0].lower() in _NEGATIVE_PRONOUNS:
         subject = [_NEGATIVE_PRONOUNS[subject[0].lower()]] + subject[1:]
         return " ".join(subject + [auxiliary] + ever + adverbs + predicate)
+    if negative and subject[0].lower() in ("all", "every", "everyone", "everybody", "everything"):
+        return " ".join(["not"] + subject + [auxiliary] + adverbs + predicate)  # "Not all swans are white"
     if negative:
         middle = ["never"] if ever else ["not"]
         return " ".join(subject + [auxiliary] + middle + adverbs + predicate)

@@ -17,6 +17,8 @@ _LABEL = re.compile(r"(?:^|(?<=\s))(?:passage|context|paragraph|text|background|
 _QUESTION_LABEL = re.compile(r"(?:^|(?<=\s))(?:question|q)\s*:\s*", re.IGNORECASE)
 _INSTRUCTION = re.compile(r"^(?:read|answer|use|consider|look at|based on)\b.*\b(?:passage|text|question|paragraph|"
                           r"context|following|below|story|article)\b[^.]*[.:]?$", re.IGNORECASE)
+_TRAILING_INSTRUCTION = re.compile(r"^(?:answer|respond|reply|be|keep|give|explain|use|please|think|show|"
+                                  r"justify|only)\b[^.?!]{0,60}[.!]?$", re.IGNORECASE)
 # An option marker: "A)", "(B)", "c.", "D:" after a space, followed by the option's text.
 _OPTION_MARKER = re.compile(r"(?:^|(?<=\s))\(?([A-Ha-h])[).:]\s+")
 _SUBJECT_PRONOUN = re.compile(r"\b(he|she|it|they|his|her|its|their)\b", re.IGNORECASE)
@@ -42,6 +44,10 @@ def split_question(text: str) -> QuestionParts:
         context_text, question = text[:labelled[-1].start()], text[labelled[-1].end():].strip()
     else:
         sentences = split_sentences(text)
+        # "Who was X? Answer briefly.": a short instruction after the question is not the question.
+        while len(sentences) > 1 and sentences[-2].endswith("?") and not sentences[-1].endswith("?") and (
+                _TRAILING_INSTRUCTION.match(sentences[-1])):
+            sentences = sentences[:-1]
         context_text, question = " ".join(sentences[:-1]), _LABEL.sub("", sentences[-1]).strip()
     context = [sentence for sentence in split_sentences(_LABEL.sub("", context_text))
                if not _INSTRUCTION.match(sentence)]
