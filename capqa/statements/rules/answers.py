@@ -63,6 +63,8 @@ def clean_answer(answer: str, question: str = "", options: dict = None) -> str:
 
 def without_elliptical_sentences(text: str) -> str:
     """"It is. Helium." -> "Helium.": a leading sentence that only repeats an auxiliary is no content."""
+    if ". " not in text and "! " not in text:
+        return text
     sentences = re.split(r"(?<=[.!])\s+(?=[A-Z])", text)
     while len(sentences) > 1 and _ELLIPTICAL.match(_TRAILING_PUNCTUATION.sub("", sentences[0])):
         sentences = sentences[1:]

@@ -12,6 +12,7 @@ from capqa.statements.rules.morphology import _is_finite_verb, _plural_phrase
 # ("J. K. Rowling", "U.S.") or a common abbreviation.
 _SENTENCE_BOUNDARY = re.compile(r"(?<![A-Z]\.)(?<!\b[A-Z])(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bMt\.)"
                                 r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+_END_MARK = re.compile(r"[.!?]\s")
 _LABEL = re.compile(r"(?:^|(?<=\s))(?:passage|context|paragraph|text|background|story|article|question|q)\s*:\s*",
                     re.IGNORECASE)
 _QUESTION_LABEL = re.compile(r"(?:^|(?<=\s))(?:question|q)\s*:\s*", re.IGNORECASE)
@@ -33,6 +34,9 @@ class QuestionParts(NamedTuple):
 
 def split_sentences(text: str) -> list:
     """``text`` cut into sentences (an initial or an abbreviation does not end one)."""
+    text = text.strip()
+    if not _END_MARK.search(text):
+        return [text] if text else []  # the common case, without the costly look-behinds
     return [sentence for sentence in _SENTENCE_BOUNDARY.split(text.strip()) if sentence]
 
 
