@@ -7,9 +7,10 @@ The pipeline (``rule_statement``):
 
 1. the question is split into context sentences, the question proper and its answer options
    (labels such as "Passage:" and instructions dropped; ``context.py``); a pronoun of the question
-   that the context names is replaced by its referent;
+   that the context names is replaced by its referent; contractions and negated auxiliaries are
+   written out (``_normalised``);
 2. the answer is reduced to its content: labels, option letters, hedges and restating openers go
-   (``answers.py``);
+   (``answers.py``); a negative answer's reason ("No one, it was cancelled") is kept for the end;
 3. an answer that is already a full sentence is kept; a blank (``___``) is filled;
 4. otherwise the first row of ``SHAPES`` whose pattern matches the question and whose builder
    gives a statement wins (the table is in the order the rows are tried; a builder declines
@@ -120,20 +121,7 @@ def _dispatch(shapes, question: str, answer: str) -> Optional[str]:
 
 def _convert_question(question: str, answer: str) -> Optional[str]:
     """The statement for a single question sentence, or None."""
-    question = _CONTRACTED_WH.sub(lambda match: f"{match.group(1)} {_EXPANDED[match.group(2).lower()]}",
-                                  positive_auxiliary(_TRAILING_PUNCTUATION.sub("", question)))
-    first_clause = _SECOND_QUESTION.match(question)
-    if first_clause and _WH_START.match(question):
-        question = first_clause.group(1)
-    question = _WH_NEGATED.sub(lambda match: f"{match.group(1)} {_CONTRACTED.get(match.group(2).lower(), match.group(2))} not",
-                               question)
-    choice = _CHOICE_TAIL.match(question)
-    if choice and answer.lower().strip() in (choice.group(2).lower(), choice.group(3).lower()):
-        question = choice.group(1)  # "Which came first, the chicken or the egg?" asks "Which came first?"
-    adverb = _APPROXIMATELY.search(question)
-    if adverb and _WH_START.match(_APPROXIMATELY.sub("", question).strip()):
-        question = _APPROXIMATELY.sub("", question).strip()
-        answer = f"{(adverb.group(1) or adverb.group(2)).lower()} {answer}"
+    question, answer = _normalised(question, answer)
     statement = _dispatch(SHAPES, question, answer)
     if statement:
         return statement
@@ -143,6 +131,27 @@ def _convert_question(question: str, answer: str) -> Optional[str]:
         if statement:
             return f"{fronted.group(1)}, {_lower_first_article(statement)}"
     return None
+
+
+def _normalised(question: str, answer: str):
+    """The question in the form the shapes read: contractions written out ("What's" -> "What
+    is", "Why can't" -> "Why can not", a fronted "Isn't" made positive), a second question and
+    listed choices dropped, "approximately" moved to the answer."""
+    question = positive_auxiliary(_TRAILING_PUNCTUATION.sub("", question))
+    question = _CONTRACTED_WH.sub(lambda match: f"{match.group(1)} {_EXPANDED[match.group(2).lower()]}", question)
+    first_clause = _SECOND_QUESTION.match(question)
+    if first_clause and _WH_START.match(question):
+        question = first_clause.group(1)
+    question = _WH_NEGATED.sub(
+        lambda match: f"{match.group(1)} {_CONTRACTED.get(match.group(2).lower(), match.group(2))} not", question)
+    choice = _CHOICE_TAIL.match(question)
+    if choice and answer.lower().strip() in (choice.group(2).lower(), choice.group(3).lower()):
+        question = choice.group(1)  # "Which came first, the chicken or the egg?" asks "Which came first?"
+    adverb = _APPROXIMATELY.search(question)
+    if adverb and _WH_START.match(_APPROXIMATELY.sub("", question).strip()):
+        question = _APPROXIMATELY.sub("", question).strip()
+        answer = f"{(adverb.group(1) or adverb.group(2)).lower()} {answer}"
+    return question, answer
 
 
 def _lower_first_article(text: str) -> str:

@@ -4,7 +4,7 @@ next"); negative answers ("none", "no one", "never") as negation."""
 
 import re
 
-from capqa.statements.rules.lexicon import _DETERMINERS, _LIST_ANSWER, _MODALS
+from capqa.statements.rules.lexicon import _LIST_ANSWER, _MODALS
 from capqa.statements.rules.morphology import _head_noun, _inflect, _is_finite_verb, _lemmas, _plural_phrase
 
 _SUBJECT_CASE = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they", "myself": "I"}
@@ -41,7 +41,8 @@ def agree(verb: str, subject: str) -> str:
         return "am" if subject_lower == "i" else "are" if answer_is_plural(subject) else "is"
     if lowered in ("was", "were"):
         return "was" if subject_lower == "i" or not answer_is_plural(subject) else "were"
-    if lowered in _MODALS or not _is_finite_verb(lowered) or lowered not in (_inflect(lowered, "VBZ"), _inflect(lowered, "VBP")):
+    present = (_inflect(lowered, "VBZ"), _inflect(lowered, "VBP"))
+    if lowered in _MODALS or not _is_finite_verb(lowered) or lowered not in present:
         return verb
     plural = subject_lower == "i" or answer_is_plural(subject)
     return _inflect(lowered, "VBP" if plural else "VBZ")

@@ -38,7 +38,8 @@ _PRONOUN_CLAUSE = re.compile(r"^(?:it|they|he|she|we|you)\s+(?:(?:can|could|will
 _NOT_RESTATING = frozenset("will would can could shall should may might must do does did".split())
 _PRONOUN_VERB = re.compile(r"^(?:it|they|he|she|we|you)\s+(\w+)\s+(.+)$", re.IGNORECASE)
 # "we do", "I will", "she did": a pronoun with an auxiliary standing for the question's predicate.
-_ELLIPTICAL = re.compile(r"^(i|you|we|they|he|she|it|(?:the |a |an |my |our )?[\w'-]+(?: [\w'-]+)?)\s+(?:do|does|did|am|is|are|was|were|will|would|can|could|"
+_ELLIPTICAL = re.compile(r"^(i|you|we|they|he|she|it|(?:the |a |an |my |our )?[\w'-]+(?: [\w'-]+)?)\s+"
+                         r"(?:do|does|did|am|is|are|was|were|will|would|can|could|"
                          r"have|has|had|shall|should|may|might|must)(?:\s+not|n't)?$", re.IGNORECASE)
 # "He never did": the answer is "never".
 _ELLIPTICAL_NEVER = re.compile(r"^(?:i|you|we|they|he|she|it)\s+never\s+(?:do|does|did|was|were|is|are|has|have|had|"

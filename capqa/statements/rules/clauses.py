@@ -61,7 +61,8 @@ def _split_verb(words, perfect=False):
     """
     is_verb_form = _is_participle if perfect else _is_base_verb
     candidates = [index for index in range(1, len(words))
-                  if is_verb_form(words[index]) and not (index == len(words) - 1 and words[index].lower() == "like") and not words[index][:1].isupper()
+                  if is_verb_form(words[index]) and not words[index][:1].isupper()
+                  and not (index == len(words) - 1 and words[index].lower() == "like")
                   and words[index - 1].lower() not in _DETERMINERS | _PREPOSITIONS
                   and not words[index - 1].lower().endswith("'s")]
     if not candidates:

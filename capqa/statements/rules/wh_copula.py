@@ -4,8 +4,8 @@
 import re
 
 from capqa.statements.rules.lexicon import (
-    _DETERMINERS, _LIST_ANSWER, _AUXILIARIES, _PREDICATE_ADJECTIVES, _PREDICATE_NOUNS, _PREPOSITIONS, _PROPOSITION_HEADS,
-   
+    _AUXILIARIES, _DETERMINERS, _LIST_ANSWER, _PREDICATE_ADJECTIVES, _PREDICATE_NOUNS, _PREPOSITIONS,
+    _PROPOSITION_HEADS,
 )
 from capqa.statements.rules.morphology import (
     _head_noun, _is_adverb, _is_base_verb, _is_clause, _is_finite_verb, _is_participle,

@@ -11,7 +11,9 @@ from capqa.statements.rules.morphology import (
     _is_plural_noun, _is_clause, _is_finite_verb, _is_third_person_verb, _lemmas,
     _plural_phrase, _with_article,
 )
-from capqa.statements.rules.clauses import _adverbial, _fronted_auxiliary_clause, _never_clause, _list_or_single, _split_verb
+from capqa.statements.rules.clauses import (
+    _adverbial, _fronted_auxiliary_clause, _list_or_single, _never_clause, _split_verb,
+)
 from capqa.statements.rules.agreement import NEVER, agree, as_subject, is_no_one, no_determiner
 
 _DO_QUESTION = re.compile(r"^(what|which|who|whom) (do|does|did) (.+)$", re.IGNORECASE)
@@ -27,7 +29,8 @@ _NUMERAL_NOUNS = frozenset("dozens hundreds thousands millions billions trillion
 _PLACE_PREPOSITIONS = frozenset("in on at inside within aboard".split())
 _PREPOSITION_WH = re.compile(r"^(in|during|from|at|to|for|through|on|by|with|into|under|of|against|about|"
                              r"after|before|since|until|between|among|near|across|onto|towards?|over|"
-                             r"without|within|behind|beside|along) (?:whom|(?:which|what) (.+?)) (is|are|was|were|do|does|did|can|could|will|would|should|might|may|"
+                             r"without|within|behind|beside|along) (?:whom|(?:which|what) (.+?)) "
+                             r"(is|are|was|were|do|does|did|can|could|will|would|should|might|may|"
                              r"must|has|have|had) (.+)$", re.IGNORECASE)
 
 
