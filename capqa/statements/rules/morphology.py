@@ -203,7 +203,32 @@ def _with_article(answer, subject):
         return answer
     if any(word in ("a", "an", "type", "kind") for word in subject_words):
         return f"{_indefinite_article(answer)} {answer}"
+    return _definite_if_unique(answer, subject_words)
+
+
+def _definite_if_unique(answer, phrase_words):
+    """"the" before a bare singular answer that a superlative makes one of a kind ("The largest
+    mammal is the blue whale"); a substance stays a mass noun ("The hardest mineral is diamond")."""
+    if any(_is_superlative(word) for word in phrase_words) and _head_noun(phrase_words) not in _SUBSTANCE_HEADS:
+        return f"the {answer}"
     return answer
+
+
+def definite_subject(answer: str, predicate: str) -> str:
+    """A bare singular count-noun answer made definite when ``predicate`` is a superlative
+    ("Cheetah" + "the fastest land animal" -> "the cheetah")."""
+    if not _is_bare_noun_phrase(answer) or _is_plural_noun(answer.split()[-1]) or _is_mass_noun(answer.split()[-1]):
+        return answer
+    return _definite_if_unique(answer, predicate.lower().split())
+
+
+_SUBSTANCE_HEADS = frozenset("substance material element metal gas liquid mineral compound fuel food drink "
+                             "ingredient acid".split())
+
+
+def _is_superlative(word):
+    return word in ("most", "least", "first", "last") or (
+        word.endswith("est") and "ADJ" in _lemmas(word) and _lemmas(word)["ADJ"][0] != word)
 
 
 def _singular(phrase):

@@ -8,6 +8,7 @@ from capqa.statements.rules.lexicon import (
     _PROPOSITION_HEADS,
 )
 from capqa.statements.rules.morphology import (
+    definite_subject,
     _head_noun, _is_adverb, _is_base_verb, _is_clause, _is_finite_verb, _is_participle,
     _is_third_person_verb, _plural_phrase, _with_article,
 )
@@ -101,7 +102,7 @@ def _copula(match, answer):
     if match.string[:5].lower() == "which":
         if copula in ("is", "are"):
             copula = "are" if _plural_phrase(answer) else "is"
-        return f"{answer} {copula} {rest}"
+        return f"{definite_subject(answer, rest)} {copula} {rest}"
     words = rest.split()
     if _is_participle(words[0]) and words[0].lower() not in ("called", "known", "named", "termed"):
         return as_subject(answer, [copula] + words)  # "What was discovered by X?" -> "Y was discovered by X"
