@@ -145,7 +145,7 @@ def test_every_statement_is_one_sentence_containing_the_answer():
         statement = rule_statement(question, answer)
         assert statement.endswith(".") and not statement.endswith(".."), statement
         assert not statement[0].islower(), statement
-        if not re.match(r"^(yes|no|true|false|it|they)\b", answer.strip(), re.IGNORECASE):
+        if not re.match(r"^(yes|no|true|false|it|they|this|that)\b", answer.strip(), re.IGNORECASE):
             assert normalize_statement(answer) in normalize_statement(statement), (question, answer, statement)
 
 

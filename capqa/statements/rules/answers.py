@@ -1,0 +1,129 @@
+"""Answer normalisation: what is not content goes before the answer reaches a sentence.
+
+Dropped: markdown emphasis, labels ("Answer:", "The answer is"), option letters ("C) neon", or a
+bare "B" resolved to the option's text), hedges ("I think", "probably", ", I believe"), and
+openers that only restate the question's subject ("It's", "That would be", "There are", "They
+make ..." when the question asks what they make). Kept: the answer's own words.
+"""
+
+import re
+
+from capqa.statements.rules.lexicon import _QUESTION_START, _TRAILING_PUNCTUATION, _WHITESPACE
+from capqa.statements.rules.morphology import _lemmas
+
+_MARKDOWN = re.compile(r"\*\*|__|`|^[\"“]|[\"”]$")
+_LABEL = re.compile(r"^(?:(?:the |my |final |correct |short )*answer(?: is)?|the correct (?:one|option|choice) is|"
+                    r"(?:the )?(?:correct )?(?:option|choice) is)\s*[:\-]?\s+", re.IGNORECASE)
+_HEDGE = re.compile(
+    r"^(?:i (?:think|believe|guess|suppose|reckon)(?: that)?|i(?:'d| would) say|"
+    r"i(?:'m| am) (?:fairly |pretty |quite |almost |reasonably )?(?:sure|certain|confident)(?: that)?|"
+    r"i(?:'m| am) not (?:sure|certain|positive),? but|not sure,? but|"
+    r"maybe|perhaps|probably|possibly|most likely|likely|definitely|certainly|surely|obviously|clearly|"
+    r"of course|if i (?:remember|recall) (?:correctly|rightly)|as far as i (?:know|remember)|my guess is(?: that)?|"
+    r"it (?:seems|appears)(?: that)?|well|sure|ok|okay|hmm+|so|oh|good question)\b[,!:.]?\s+(?!to\b)",
+    re.IGNORECASE)  # "likely to be false": "likely" is the content there, not a hedge
+_TRAILING_HEDGE = re.compile(r",?\s+(?:i think|i believe|i guess|i suppose|probably|maybe|perhaps|of course|"
+                             r"i(?:'m| am) (?:fairly |pretty |quite )?sure|if i(?:'m| am) not mistaken)\W*$",
+                             re.IGNORECASE)
+_OPTION_LETTER = re.compile(r"^\(?([A-Ha-h])(?:\)|\.|:)\s+(.+)$|^\(([A-Ha-h])\)\s+(.+)$")
+_BARE_LETTER = re.compile(r"^(?:option |choice )?\(?([A-Ha-h])\)?[.:]?$", re.IGNORECASE)
+_RESTATING_OPENER = re.compile(r"^(?:it's|it is|it was|it'd be|it would be|that's|that is|that was|that would be|"
+                               r"that'd be|this is|they're|they are|they were)\s+(.+)$", re.IGNORECASE)
+# "There are eight" only restates a count question; elsewhere "There is more rain" is the content.
+_EXISTENTIAL_OPENER = re.compile(r"^there(?:'s| is| are| was| were)\s+(.+)$", re.IGNORECASE)
+_COUNT_QUESTION = re.compile(r"^how (?:many|much)\b", re.IGNORECASE)
+# "They make honey." answering "What do bees make?": a pronoun subject and a verb of the question.
+_PRONOUN_CLAUSE = re.compile(r"^(?:it|they|he|she|we|you)\s+(?:(?:can|could|will|would|did|do|does|is|are|was|"
+                             r"were|has|have|had)\s+)?(\w+)\s+(.+)$", re.IGNORECASE)
+_NOT_RESTATING = frozenset("will would can could shall should may might must do does did".split())
+_PRONOUN_VERB = re.compile(r"^(?:it|they|he|she|we|you)\s+(\w+)\s+(.+)$", re.IGNORECASE)
+# "we do", "I will", "she did": a pronoun with an auxiliary standing for the question's predicate.
+_ELLIPTICAL = re.compile(r"^(i|you|we|they|he|she|it|(?:the |a |an |my |our )?[\w'-]+(?: [\w'-]+)?)\s+"
+                         r"(?:do|does|did|am|is|are|was|were|will|would|can|could|"
+                         r"have|has|had|shall|should|may|might|must)(?:\s+not|n't)?$", re.IGNORECASE)
+# "He never did": the answer is "never".
+_ELLIPTICAL_NEVER = re.compile(r"^(?:i|you|we|they|he|she|it)\s+never\s+(?:do|does|did|was|were|is|are|has|have|had|"
+                               r"will|would|could|can)$", re.IGNORECASE)
+_PASSIVE_RESTATEMENT = re.compile(r"^(?:it|they|this|that|he|she)\s+(?:was|were|is|are|has been|have been)\s+"
+                                  r"(\w+)\s+by\s+(.+)$", re.IGNORECASE)
+_STEPS = 4  # labels, hedges and openers nest at most this deep ("Answer: I think it's X")
+
+
+def clean_answer(answer: str, question: str = "", options: dict = None) -> str:
+    """``answer`` reduced to its content (see the module docstring); never empty unless
+    ``answer`` has no content at all."""
+    text = _TRAILING_PUNCTUATION.sub("", _WHITESPACE.sub(" ", _MARKDOWN.sub("", answer.strip())).strip())
+    text = without_elliptical_sentences(text)
+    for _ in range(_STEPS):
+        stripped = _strip_once(text, question, options or {})
+        if stripped == text or not stripped:
+            break
+        text = stripped
+    return text
+
+
+def without_elliptical_sentences(text: str) -> str:
+    """"It is. Helium." -> "Helium.": a leading sentence that only repeats an auxiliary is no content."""
+    if ". " not in text and "! " not in text:
+        return text
+    sentences = re.split(r"(?<=[.!])\s+(?=[A-Z])", text)
+    while len(sentences) > 1 and _ELLIPTICAL.match(_TRAILING_PUNCTUATION.sub("", sentences[0])):
+        sentences = sentences[1:]
+    return " ".join(sentences)
+
+
+def _strip_once(text, question, options):
+    text = _TRAILING_HEDGE.sub("", text).strip()
+    for pattern in (_LABEL, _HEDGE):
+        text = pattern.sub("", text, count=1).strip()
+    text = _TRAILING_PUNCTUATION.sub("", text)
+    letter = _BARE_LETTER.match(text)
+    if letter and letter.group(1).lower() in options:
+        return options[letter.group(1).lower()]
+    option = _OPTION_LETTER.match(text)
+    if option and (options or text[:1] == "(" or ")" in text[:3]):
+        return option.group(2) or option.group(4)
+    if _ELLIPTICAL_NEVER.match(text):
+        return "never"
+    passive = _PASSIVE_RESTATEMENT.match(text)
+    if passive and _lemmas(passive.group(1)).get("VERB", ("",))[0] in _verb_lemmas(question):
+        return passive.group(2)  # "It was written by X" answering "Who wrote ...?" -> "X"
+    opener = _RESTATING_OPENER.match(text) or (_COUNT_QUESTION.match(question) and _EXISTENTIAL_OPENER.match(text))
+    if opener:
+        return opener.group(1)
+    return _without_restated_verb(text, question)
+
+
+def _without_restated_verb(text, question):
+    """"They live mostly in X" -> "mostly in X" when the question's verb is "live"."""
+    if not _QUESTION_START.match(question):
+        return text  # a sentence to complete ("... is something like") has no verb to restate
+    question_lemmas = _verb_lemmas(question)
+    # "It has eight legs": "has" is the verb here, not an auxiliary; both readings are tried.
+    for pattern in (_PRONOUN_CLAUSE, _PRONOUN_VERB):
+        clause = pattern.match(text)
+        if clause:
+            verb = clause.group(1).lower()
+            if verb in _NOT_RESTATING:
+                continue  # "it will melt": the modal is not the question's verb restated
+            if _lemmas(verb).get("VERB", (verb,))[0] in question_lemmas:
+                return clause.group(2)
+    return text
+
+
+def _verb_lemmas(question):
+    return {_lemmas(word).get("VERB", (word,))[0] for word in question.lower().strip("?. ").split()}
+
+
+def elliptical_subject(answer: str) -> str:
+    """"we do" -> "we": the pronoun of an answer that only repeats the question's auxiliary."""
+    match = _ELLIPTICAL.match(answer)
+    return match.group(1) if match else answer
+
+
+def lower_article(answer: str) -> str:
+    """A capitalised leading article or pronoun lowered: the answer usually lands mid-sentence."""
+    first, _, rest = answer.partition(" ")
+    if rest and first in ("A", "An", "The", "It", "They", "This", "These", "Their", "Its"):
+        return f"{first.lower()} {rest}"
+    return answer

@@ -1,0 +1,81 @@
+"""The rule converter held to the targets of docs/rules.md (issue 14), measured as
+benchmarks/bench_rules.py measures them: the open-domain probe set and the CAP-Statements sample."""
+
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from capqa.statements.rules import naive_statement, rule_statement
+from capqa.statements.rules.context import split_question
+from capqa.statements.rules.lexicon import _AUX_START, _WH_START
+from capqa.statements.rules.quality import one_sentence_with_answer, quality_table, score_converter
+from conftest import data_path
+
+PROBES = Path(__file__).resolve().parent / "data" / "open_domain_probes.csv"
+MIN_EXAMPLES_PER_SECOND = 10_000
+
+
+@pytest.fixture(scope="module")
+def probes():
+    return pd.read_csv(PROBES, keep_default_na=False)
+
+
+@pytest.fixture(scope="module")
+def scored_probes(probes):
+    return score_converter(probes, rule_statement), score_converter(probes, naive_statement)
+
+
+@pytest.fixture(scope="module")
+def scored_sample():
+    frame = pd.read_csv(data_path("cap_statements_sample.csv"), keep_default_na=False)
+    return score_converter(frame, rule_statement), score_converter(frame, naive_statement)
+
+
+def test_probe_set_is_hand_written_open_domain_and_well_formed(probes):
+    """At least 200 probes, unique ids, a gold statement that passes its own one-sentence check."""
+    assert len(probes) >= 200 and probes.id.is_unique
+    assert probes.category.nunique() >= 15
+    for row in probes.itertuples():
+        assert one_sentence_with_answer(row.statement, row.statement, row.answer_span), row.id
+
+
+def test_probe_targets(scored_probes):
+    rules, naive = scored_probes
+    table = quality_table(rules, naive, "category")
+    assert table.loc["overall", "EM rules"] >= 0.85
+    assert table.loc["overall", "1-sent rules"] == 1.0
+    assert table.loc["overall", "EM rules"] > table.loc["overall", "EM naive"]
+
+
+def test_no_fallback_on_a_well_formed_question(scored_probes):
+    """The form 'The answer to "..." is X.' is never used for a wh- or yes/no question."""
+    rules, _ = scored_probes
+    questions = [split_question(question).question for question in rules.question]
+    well_formed = [bool(_WH_START.match(q) or _AUX_START.match(q)) and q.endswith("?") for q in questions]
+    fallbacks = rules[[flag and bool(fallback) for flag, fallback in zip(well_formed, rules.fallback)]]
+    assert sum(well_formed) >= 200
+    assert fallbacks.empty, list(fallbacks.question)
+
+
+def test_sample_targets(scored_sample):
+    """No regression on CAP-Statements: EM >= 0.86 overall, >= 0.75 on short questions, and every
+    statement one sentence with the answer."""
+    rules, naive = scored_sample
+    table = quality_table(rules, naive, "label_question_type")
+    assert table.loc["overall", "EM rules"] >= 0.86
+    assert table.loc["short_question", "EM rules"] >= 0.75
+    assert table.loc["overall", "1-sent rules"] == 1.0
+
+
+def test_throughput(probes):
+    """At least 10,000 examples per second of CPU time (best of three passes, caches warm)."""
+    pairs = list(zip(probes.question, probes.answer))
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        for question, answer in pairs:
+            rule_statement(question, answer)
+        best = min(best, time.process_time() - start)
+    assert len(pairs) / best >= MIN_EXAMPLES_PER_SECOND
