@@ -34,6 +34,10 @@ logger = logging.getLogger(__name__)
 MANIFEST_SUFFIX = ".capjob.json"
 LOCK_SUFFIX = ".lock"
 MANIFEST_FORMAT = 1
+# Rows end in CRLF (RFC 4180): Python's csv writer (and pandas') quotes a cell only for the
+# characters of its line terminator, so with "\n" a cell holding a bare "\r" would be written
+# unquoted and read back as two rows.
+LINE_END = "\r\n"
 
 
 class OutputLockedError(OSError):
@@ -49,9 +53,9 @@ def manifest_path(out: Path) -> Path:
 
 
 def csv_text(records: Sequence[Sequence[str]]) -> str:
-    """Records as CSV text, quoted as pandas' ``to_csv`` quotes them, one ``\\n`` per row."""
+    """Records as CSV text, quoted as pandas' ``to_csv`` quotes them, one ``LINE_END`` per row."""
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(records)
+    csv.writer(buffer, lineterminator=LINE_END).writerows(records)
     return buffer.getvalue()
 
 

@@ -8,7 +8,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from capqa.jobs.escaping import escape_formulas
-from capqa.jobs.output import ResumableCsv
+from capqa.jobs.output import LINE_END, ResumableCsv
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ def score_into(table: pd.DataFrame, scorer, output: ResumableCsv, columns: Table
             scored = _score_chunk(chunk, scorer, columns)
             if escape:
                 scored = escape_formulas(scored)
-            output.append(scored.to_csv(header=False, index=False, lineterminator="\n"), len(chunk))
+            output.append(scored.to_csv(header=False, index=False, lineterminator=LINE_END), len(chunk))
             progress.update(len(chunk))
     return len(table) - done
 
