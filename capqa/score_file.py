@@ -10,6 +10,7 @@ Under ``torchrun``/``accelerate launch`` every rank scores its own shard (see ca
 import argparse
 import logging
 import sys
+import time
 from pathlib import Path
 from typing import List, Optional
 
@@ -123,6 +124,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     settings = {**option_settings(options, {"device_type": resolve_device(options.device).type}),
                 **job_settings(columns, args.escape_formulas)}
     out_columns = list(table.columns) + output_columns(args.variant)
+    started = time.perf_counter()
     if ranks.distributed:
         added = score_distributed(table, options.build_scorer, args.out, settings, out_columns, columns,
                                   args.chunk_size, args.escape_formulas, ranks)
@@ -133,5 +135,6 @@ def main(argv: Optional[List[str]] = None) -> int:
             added = (score_into(table, options.build_scorer(), output, columns, args.chunk_size,
                                 args.escape_formulas) if not output.complete else 0)
         where = ""
-    print(f"{where}scored {added} new rows; {args.out} has {len(table)} rows", file=sys.stderr)
+    seconds = time.perf_counter() - started  # models loaded and rows scored (and merged), not imports
+    print(f"{where}scored {added} new rows in {seconds:.1f} s; {args.out} has {len(table)} rows", file=sys.stderr)
     return 0
