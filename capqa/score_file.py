@@ -19,7 +19,7 @@ import pandas as pd
 from capqa.constants import ALPHA, NEUTRAL_WEIGHT
 from capqa.engine.devices import PRECISIONS, resolve_device
 from capqa.jobs.fingerprint import JobSpec, option_settings
-from capqa.jobs.output import ResumableCsv
+from capqa.jobs.output import ResumableCsv, read_manifest
 from capqa.jobs.scoring import (OUTPUT_COLUMNS, TableColumns, check_no_output_columns, output_columns,  # noqa: F401
                                 score_into, split_golds)
 from capqa.metric_options import MetricOptions
@@ -125,16 +125,30 @@ def main(argv: Optional[List[str]] = None) -> int:
                 **job_settings(columns, args.escape_formulas)}
     out_columns = list(table.columns) + output_columns(args.variant)
     started = time.perf_counter()
-    if ranks.distributed:
-        added = score_distributed(table, options.build_scorer, args.out, settings, out_columns, columns,
-                                  args.chunk_size, args.escape_formulas, ranks)
-        where = f"rank {ranks.rank} of {ranks.world_size}: "
-    else:
-        # The output is locked and checked before the models load: a wrong --out fails in seconds.
-        with ResumableCsv.open(args.out, JobSpec.for_table(table, settings), out_columns) as output:
-            added = (score_into(table, options.build_scorer(), output, columns, args.chunk_size,
-                                args.escape_formulas) if not output.complete else 0)
-        where = ""
+    where = f"rank {ranks.rank} of {ranks.world_size}: " if ranks.distributed else ""
+    try:
+        if ranks.distributed:
+            added = score_distributed(table, options.build_scorer, args.out, settings, out_columns, columns,
+                                      args.chunk_size, args.escape_formulas, ranks)
+        else:
+            # The output is locked and checked before the models load: a wrong --out fails in seconds.
+            with ResumableCsv.open(args.out, JobSpec.for_table(table, settings), out_columns) as output:
+                added = (score_into(table, options.build_scorer(), output, columns, args.chunk_size,
+                                    args.escape_formulas) if not output.complete else 0)
+    except KeyboardInterrupt:
+        # Committed chunks are safe and verified on resume: a traceback would only alarm.
+        print(f"{where}interrupted: {_kept_rows(args.out, ranks.distributed)}; rerun the same command to resume",
+              file=sys.stderr)
+        return 130
     seconds = time.perf_counter() - started  # models loaded and rows scored (and merged), not imports
     print(f"{where}scored {added} new rows in {seconds:.1f} s; {args.out} has {len(table)} rows", file=sys.stderr)
     return 0
+
+
+def _kept_rows(out: Path, distributed: bool) -> str:
+    """What an interrupted job keeps, in words."""
+    if distributed:
+        return f"each rank's committed rows are kept in {out}.parts/"
+    manifest = read_manifest(out) if out.exists() else None
+    rows = manifest["chunks"][-1]["rows"] if manifest else 0
+    return f"rows 1-{rows} are kept in {out}" if rows else "no rows were committed yet"

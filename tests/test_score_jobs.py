@@ -2,6 +2,11 @@
 the output lock, torn and damaged output, and CSV-injection escaping (issue 17, points 2-4, 12)."""
 
 import csv
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import pandas as pd
 import pytest
@@ -9,9 +14,9 @@ import pytest
 from capqa.cli import main as cli_main
 from capqa.jobs.escaping import escape_formula
 from capqa.jobs.fingerprint import JobSpec
-from capqa.jobs.output import JobMismatchError, OutputLockedError, ResumableCsv
+from capqa.jobs.output import JobMismatchError, OutputLockedError, ResumableCsv, manifest_path, read_manifest
 from capqa.tables import TableError, read_table
-from conftest import MODEL_ATOL, data_path
+from conftest import MODEL_ATOL, REPO_ROOT, data_path
 
 N_ROWS = 12
 CHUNK = 4
@@ -222,3 +227,24 @@ def test_jsonl_errors_name_the_bad_line(tmp_path):
     not_object = write(tmp_path / "list.jsonl", '{"answer": "a"}\n\n["b"]\n')
     with pytest.raises(TableError, match=r"`list.jsonl` line 3 is not a JSON object"):
         read_table(not_object)
+
+
+# --- Ctrl-C --------------------------------------------------------------------------------------
+
+def test_ctrl_c_keeps_the_committed_rows_and_says_how_to_resume(statement_rows, random_nli_model, scored,
+                                                                tmp_path):
+    out = tmp_path / "scored.csv"
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "HF_HUB_OFFLINE": "1"}
+    command = [sys.executable, "-m", "capqa", *score_args(statement_rows, out, random_nli_model)]
+    process = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 600
+    while not (read_manifest(out) if manifest_path(out).exists() else {"chunks": [{"rows": 0}]}
+               )["chunks"][-1]["rows"]:
+        assert time.monotonic() < deadline and process.poll() is None, "no chunk was committed"
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, errors = process.communicate(timeout=600)
+    assert process.returncode == 130, errors
+    assert "Traceback" not in errors and "interrupted: rows 1-" in errors and "rerun the same command" in errors
+    assert cli_main(score_args(statement_rows, out, random_nli_model)) == 0
+    assert_same_scores(out, scored)
