@@ -132,6 +132,11 @@ def test_a_damaged_middle_is_refused_with_its_line(statement_rows, random_nli_mo
     out.write_bytes(out.read_bytes().replace(b"0.", b"1.", 1))
     with pytest.raises(JobMismatchError, match=r"lines 2-5 \(rows 1-4\) no longer match their checksum"):
         cli_main(score_args(statement_rows, out, random_nli_model))
+    # Saved again by another program (here with other line ends): nothing is trusted, from the header on.
+    out = copy_job(scored, tmp_path)
+    out.write_bytes(out.read_bytes().replace(b"\r\n", b"\n"))
+    with pytest.raises(JobMismatchError, match=r"was changed after it was written: the header \(line 1\) no longer"):
+        cli_main(score_args(statement_rows, out, random_nli_model))
 
 
 def test_output_without_a_manifest_is_not_trusted(statement_rows, random_nli_model, scored, tmp_path):

@@ -190,10 +190,14 @@ class ResumableCsv:
         first_line = self.chunks[index - 1].lines + 1 if index else 1
         last_line = self.chunks[index].lines
         bad_line = _first_misshapen_line(data, len(self.columns))
-        where = (f"line {first_line + bad_line}" if bad_line is not None
-                 else f"lines {first_line}-{last_line}")
-        return (f"`--out` {self.out} was changed after it was written: {where} (rows "
-                f"{self.chunks[index - 1].rows + 1 if index else 0}-{self.chunks[index].rows}) no longer match "
+        if index == 0:
+            where = "the header (line 1)"
+        elif bad_line is not None:
+            where = f"line {first_line + bad_line}"
+        else:
+            where = f"lines {first_line}-{last_line}"
+        rows = f" (rows {self.chunks[index - 1].rows + 1}-{self.chunks[index].rows})" if index else ""
+        return (f"`--out` {self.out} was changed after it was written: {where}{rows} no longer match "
                 "their checksum, and rows after them are intact; restore the file or choose another --out")
 
     def _write_manifest(self) -> None:
