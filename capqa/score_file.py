@@ -1,22 +1,31 @@
-"""``python -m capqa score``: CAP for every row of a CSV/JSONL file, resumable.
+"""``python -m capqa score``: CAP for every row of a CSV/JSONL file, resumable, on one or many processes.
 
-Rows are scored in chunks and each finished chunk is appended to the output at once, so a job
-that stops (crash, pre-emption, Ctrl-C) keeps what it finished; running the same command again
-on the same, unchanged input skips the rows already in the output.
+Rows are scored in chunks; each finished chunk is appended to the output, fsynced and recorded
+in a manifest beside it (``OUT.capjob.json``) with the job's fingerprint, so a job that stops
+(crash, pre-emption, Ctrl-C) keeps what it finished, and running the same command again resumes
+it, after checking that input, options and the rows already written are what it expects.
+Under ``torchrun``/``accelerate launch`` every rank scores its own shard (see capqa.jobs.distributed).
 """
 
 import argparse
+import logging
 import sys
+import time
 from pathlib import Path
+from typing import List, Optional
 
 import pandas as pd
-from tqdm.auto import tqdm
 
-from capqa.metric_options import add_option_arguments, options_from_args
+from capqa.engine.devices import resolve_device
+from capqa.jobs.fingerprint import JobSpec, option_settings
+from capqa.jobs.output import ResumableCsv, read_manifest
+from capqa.jobs.scoring import (OUTPUT_COLUMNS, TableColumns, check_no_output_columns, output_columns,  # noqa: F401
+                                score_into, split_golds)
+from capqa.metric_options import MetricOptions, add_option_arguments, options_from_args
 from capqa.tables import read_table, require_columns
 from capqa.validation import check_positive_int, check_references, check_text_list
 
-OUTPUT_COLUMNS = ("cap", "forward", "reverse", "premises", "hypotheses", "best_reference")
+logger = logging.getLogger(__name__)
 
 
 def build_parser():
@@ -30,81 +39,97 @@ def build_parser():
     parser.add_argument("--gold-separator", default=None,
                         help="split the gold cell on this string to give several gold answers")
     parser.add_argument("--chunk-size", type=int, default=1000)
+    parser.add_argument("--no-escape-formulas", dest="escape_formulas", action="store_false",
+                        help="write text cells starting with = + - @ tab CR as they are, without the leading ' "
+                             "that keeps spreadsheets from running them (for machine consumers)")
     add_option_arguments(parser)  # --nli-model, --statement-model, --alpha, ...: one per metric option
     return parser
 
 
-def score_table(table, scorer, out, question_column, gold_column, answer_column,
-                gold_separator=None, chunk_size=1000):
-    """Score ``table`` chunk by chunk into the CSV ``out``; returns the number of new rows."""
+def score_table(table: pd.DataFrame, scorer, out, question_column: Optional[str], gold_column: str,
+                answer_column: str, gold_separator: Optional[str] = None, chunk_size: int = 1000,
+                escape_formulas: bool = True, settings: Optional[dict] = None) -> int:
+    """Score ``table`` chunk by chunk into the CSV ``out`` (resuming the same job); returns the
+    number of new rows. ``settings`` identify the job beside its input (default: the scorer's)."""
     chunk_size = check_positive_int(chunk_size, "chunk_size")
-    columns = list(table.columns) + output_columns(scorer.variant)
     check_no_output_columns(table.columns, scorer.variant)
-    done = _rows_done(out, columns, len(table))
-    remaining = range(done, len(table), chunk_size)
-    for start in tqdm(remaining, desc="CAP", unit="chunk", disable=len(remaining) < 2):
-        chunk = table.iloc[start:start + chunk_size]
-        questions = list(chunk[question_column]) if question_column else None
-        result = scorer.score(list(chunk[answer_column]), split_golds(chunk[gold_column], gold_separator),
-                              questions, return_details=True)
-        scored = chunk.assign(cap=result["scores"], **{key: result[key] for key in OUTPUT_COLUMNS[1:]},
-                              **_calibration_columns(result))
-        scored.to_csv(out, mode="a", header=done == 0 and start == 0, index=False)
-    return len(table) - done
+    columns = TableColumns(question_column or None, gold_column, answer_column, gold_separator)
+    settings = {**(settings or scorer_settings(scorer)), **job_settings(columns, escape_formulas)}
+    job = JobSpec.for_table(table, settings)
+    with ResumableCsv.open(out, job, list(table.columns) + output_columns(scorer.variant)) as output:
+        return score_into(table, scorer, output, columns, chunk_size, escape_formulas)
 
 
-def output_columns(variant):
-    """The columns scoring adds, in order."""
-    return list(OUTPUT_COLUMNS) + (["cap_plus"] if variant == "plus" else []) + ["relation", "relation_probability"]
+def scorer_settings(scorer) -> dict:
+    """What identifies a scorer's results when no MetricOptions are at hand (the Space, the API)."""
+    nli = scorer.nli
+    return {"nli_model": getattr(nli, "model_name", type(nli).__name__), "nli_revision": getattr(nli, "revision", None),
+            "max_length": getattr(nli, "max_length", None), "alpha": scorer.alpha,
+            "neutral_weight": scorer.neutral_weight, "variant": scorer.variant}
 
 
-def check_no_output_columns(columns, variant):
-    """Refuse input columns that scoring would overwrite (a file scored before, say)."""
-    clashing = [column for column in output_columns(variant) if column in columns]
-    if clashing:
-        raise ValueError(f"the input already has column(s) {', '.join(map(repr, clashing))} that scoring "
-                         f"writes; rename them (a file that was scored before cannot be scored again as is)")
+def job_settings(columns: TableColumns, escape: bool) -> dict:
+    """The job's own settings that change the output file."""
+    return {"question_column": columns.question, "gold_column": columns.gold, "answer_column": columns.answer,
+            "gold_separator": columns.gold_separator, "escape_formulas": escape}
 
 
-def split_golds(cells, separator=None):
-    """Each cell's gold answers: the cell split on ``separator``, or the cell itself."""
-    return [cell.split(separator) if separator else [cell] for cell in cells]
+def _options(args) -> MetricOptions:
+    return options_from_args(args)
 
 
-def _rows_done(out, columns, n_rows):
-    """Rows an earlier run of the same job already wrote to ``out`` (0 for a new or empty file)."""
-    if not out.exists() or out.stat().st_size == 0:
-        return 0
-    written = pd.read_csv(out, dtype=str, keep_default_na=False)
-    if list(written.columns) != columns:
-        raise ValueError(f"`--out` {out} holds other columns than this job writes "
-                         f"({list(written.columns)} vs {columns}): not the same job; choose another --out")
-    if len(written) > n_rows:
-        raise ValueError(f"`--out` {out} has {len(written)} rows but the input only {n_rows}: not the same job")
-    return len(written)
-
-
-def _calibration_columns(result):
-    """CAP+ (with variant "plus") and the diagnosed relation, as flat columns."""
-    columns = {"cap_plus": result["cap_plus"]} if "cap_plus" in result else {}
-    columns["relation"] = [relation["label"] for relation in result["relation"]]
-    columns["relation_probability"] = [relation["probability"] for relation in result["relation"]]
-    return columns
-
-
-def main(argv=None):
-    args = build_parser().parse_args(argv)
+def _read_and_check(args, columns: TableColumns) -> pd.DataFrame:
+    """The input table, every row validated before the first model call: a bad row should not
+    stop a job midway."""
     table = read_table(args.input)
-    require_columns(table, [args.question_column, args.gold_column, args.answer_column], f"`{args.input}`")
-    options = options_from_args(args)
-    # Validate the whole file before the first model call: a bad row should not stop a job midway.
-    for column in (args.question_column, args.answer_column):
+    require_columns(table, [columns.question, columns.gold, columns.answer], f"`{args.input}`")
+    for column in (columns.question, columns.answer):
         if column:
             check_text_list(list(table[column]), column)
-    check_references(split_golds(table[args.gold_column], args.gold_separator), args.gold_column)
+    check_references(split_golds(table[columns.gold], columns.gold_separator), columns.gold)
+    check_no_output_columns(table.columns, args.variant)
+    return table
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    from capqa.jobs.distributed import Ranks, rank_device, score_distributed
+
+    args = build_parser().parse_args(argv)
     check_positive_int(args.chunk_size, "--chunk-size")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    added = score_table(table, options.build_scorer(), args.out, args.question_column, args.gold_column,
-                        args.answer_column, args.gold_separator, args.chunk_size)
-    print(f"scored {added} new rows; {args.out} has {len(table)} rows", file=sys.stderr)
+    columns = TableColumns(args.question_column or None, args.gold_column, args.answer_column, args.gold_separator)
+    table = _read_and_check(args, columns)
+    ranks = Ranks.from_environment()
+    if ranks.distributed:
+        args.device = rank_device(args.device, ranks)
+    options = _options(args)
+    settings = {**option_settings(options, {"device_type": resolve_device(options.device).type}),
+                **job_settings(columns, args.escape_formulas)}
+    out_columns = list(table.columns) + output_columns(args.variant)
+    started = time.perf_counter()
+    where = f"rank {ranks.rank} of {ranks.world_size}: " if ranks.distributed else ""
+    try:
+        if ranks.distributed:
+            added = score_distributed(table, options.build_scorer, args.out, settings, out_columns, columns,
+                                      args.chunk_size, args.escape_formulas, ranks)
+        else:
+            # The output is locked and checked before the models load: a wrong --out fails in seconds.
+            with ResumableCsv.open(args.out, JobSpec.for_table(table, settings), out_columns) as output:
+                added = (score_into(table, options.build_scorer(), output, columns, args.chunk_size,
+                                    args.escape_formulas) if not output.complete else 0)
+    except KeyboardInterrupt:
+        # Committed chunks are safe and verified on resume: a traceback would only alarm.
+        print(f"{where}interrupted: {_kept_rows(args.out, ranks.distributed)}; rerun the same command to resume",
+              file=sys.stderr)
+        return 130
+    seconds = time.perf_counter() - started  # models loaded and rows scored (and merged), not imports
+    print(f"{where}scored {added} new rows in {seconds:.1f} s; {args.out} has {len(table)} rows", file=sys.stderr)
     return 0
+
+
+def _kept_rows(out: Path, distributed: bool) -> str:
+    """What an interrupted job keeps, in words."""
+    if distributed:
+        return f"each rank's committed rows are kept in {out}.parts/"
+    manifest = read_manifest(out) if out.exists() else None
+    rows = manifest["chunks"][-1]["rows"] if manifest else 0
+    return f"rows 1-{rows} are kept in {out}" if rows else "no rows were committed yet"

@@ -72,3 +72,9 @@ def tiny_seq2seq_model(models_dir):
 @pytest.fixture(scope="session")
 def metric_path():
     return str(REPO_ROOT / "cap_metric.py")
+
+
+@pytest.fixture
+def cli_errors_raise(monkeypatch):
+    """``python -m capqa`` re-raises user errors instead of printing one `error:` line."""
+    monkeypatch.setenv("CAPQA_TRACEBACK", "1")

@@ -138,6 +138,8 @@ def test_score_file_explains_bad_files(client, tmp_path):
     too_many = pd.DataFrame({"question": ["q"] * (space.MAX_FILE_ROWS + 1), "gold_answer": "g",
                              "answer": "a"})
     (tmp_path / "notes.txt").write_text("question,gold_answer,answer\nq,g,a\n")
+    # One field more than the header: refused with its line, never re-indexed (issue 17, point 2).
+    (tmp_path / "extra.csv").write_text("question,gold_answer,answer\nName a city.,Sofia,Burgas,note1\n")
     cases = [
         (None, NO_LABEL, "Please upload a CSV or JSONL file"),
         (handle_file(str(tmp_path / "notes.txt")), NO_LABEL, "Invalid file type"),
@@ -147,6 +149,7 @@ def test_score_file_explains_bad_files(client, tmp_path):
         (_write(tmp_path, "blank.csv", blank_answer), NO_LABEL, "Column 'answer' is empty in row 2"),
         (_write(tmp_path, "labels.csv", unknown_label), "label", "unknown classes \\['mostly right'\\]"),
         (_write(tmp_path, "big.csv", too_many), NO_LABEL, "100,001 rows; at most 100,000"),
+        (handle_file(str(tmp_path / "extra.csv")), NO_LABEL, "`extra.csv` line 2: 4 fields but the header has 3"),
     ]
     for upload, label, message in cases:
         with pytest.raises(AppError, match=message):

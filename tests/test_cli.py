@@ -1,14 +1,12 @@
 """``python -m capqa``: every user mistake in every subcommand is one ``error:`` line, never a traceback."""
 
 import os
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
-from capqa.cli import COMMANDS, EXIT_INTERRUPTED, main
+from capqa.cli import COMMANDS, main
 from conftest import REPO_ROOT
 
 TABLE = "question,gold_answer,answer\nName a city in Bulgaria.,Sofia,Burgas\nWhat is 2+2?,4,five\n"
@@ -40,7 +38,7 @@ def assert_one_error_line(status, lines, expected):
 
 
 BAD_INPUTS = {
-    "score": [(["missing.csv", "--out", "out.csv"], "No such file"),
+    "score": [(["missing.csv", "--out", "out.csv"], "`missing.csv`: no such file"),
               (["rows.csv", "--out", "out.csv", "--gold-column", "gold"], "has no column 'gold'"),
               (["rows.csv", "--out", "out.csv", "--alpha", "2"], "`alpha` must be in [0, 1]"),
               (["rows.csv", "--out", "out.csv", "--nli-modle", "x"], "unrecognized arguments: --nli-modle")],
@@ -86,7 +84,7 @@ def test_resume_with_another_variant_is_one_error_line(workdir, capsys, random_n
               "--statement-model", "rules"]
     assert run_cli(common, capsys)[0] == 0
     status, lines = run_cli([*common, "--variant", "plus"], capsys)
-    assert_one_error_line(status, lines, "not the same job")
+    assert_one_error_line(status, lines, "holds rows of another job; changed since: variant")
 
 
 def test_a_real_process_prints_no_traceback(tmp_path):
@@ -95,31 +93,3 @@ def test_a_real_process_prints_no_traceback(tmp_path):
                             env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "HF_HUB_OFFLINE": "1"})
     assert result.returncode == 1
     assert result.stderr.strip().splitlines()[-1].startswith("error: ") and "Traceback" not in result.stderr
-
-
-def test_ctrl_c_is_one_line_and_exit_130(tmp_path):
-    # The input is a FIFO that is opened for writing but never written to, so `score` blocks
-    # reading it, inside the command, until SIGINT arrives.
-    fifo = tmp_path / "rows.csv"
-    os.mkfifo(fifo)
-    program = "import sys; from capqa.cli import main; sys.exit(main(['score', 'rows.csv', '--out', 'out.csv']))"
-    process = subprocess.Popen([sys.executable, "-c", program], cwd=tmp_path, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True,
-                               env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "HF_HUB_OFFLINE": "1"})
-    writer = None
-    try:
-        # Opening the write end without blocking succeeds only once the command has opened the
-        # read end: then it is surely inside the command, whatever the machine's load.
-        while writer is None and process.poll() is None:
-            try:
-                writer = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-            except OSError:
-                time.sleep(0.05)
-        process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=120)
-    finally:
-        process.kill()
-        if writer is not None:
-            os.close(writer)
-    assert process.returncode == EXIT_INTERRUPTED
-    assert "Traceback" not in stderr and stderr.strip().splitlines()[-1].startswith("interrupted: score")

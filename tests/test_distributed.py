@@ -1,10 +1,23 @@
-"""evaluate's distributed mode: two real processes each add their share, process 0 computes."""
+"""Distributed scoring: evaluate's distributed mode, and ``torchrun -m capqa score`` with real ranks."""
 
 import json
 import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import evaluate
+import numpy as np
+import pandas as pd
+import pytest
 
+from capqa.jobs.distributed import row_costs, shard_rows
+from capqa.jobs.output import read_manifest
+from capqa.jobs.scoring import TableColumns
+from capqa.tables import read_table
+from conftest import MODEL_ATOL, REPO_ROOT, data_path
 from parallel_workers import add_batch_and_compute
 
 PREDICTIONS = ["Burgas is a city in Bulgaria.", "Water travels through the stem of a plant.",
@@ -16,6 +29,8 @@ REFERENCES = [["Sofia is a city in Bulgaria."], ["Water and food travel through 
               ["The Berlin Wall fell in 1989."], ["Sofia is the capital of Bulgaria."]]
 # Process 0 adds the first examples, process 1 the rest; evaluate gathers them in process order.
 SHARES = (slice(0, 4), slice(4, None))
+# Generous: ranks start torch and transformers on a machine shared with other jobs.
+PROCESS_WAIT_S = 900
 
 
 def test_two_processes_give_the_single_process_result(random_nli_model, metric_path, tmp_path):
@@ -29,7 +44,7 @@ def test_two_processes_give_the_single_process_result(random_nli_model, metric_p
     for process in processes:
         process.start()
     for process in processes:
-        process.join(timeout=240)
+        process.join(timeout=PROCESS_WAIT_S)
     assert [process.exitcode for process in processes] == [0, 0]
     gathered, other = (json.loads(path.read_text()) for path in result_paths)
 
@@ -38,3 +53,126 @@ def test_two_processes_give_the_single_process_result(random_nli_model, metric_p
     assert other is None  # only process 0 computes
     assert gathered == expected
     assert len(gathered["scores"]) == len(PREDICTIONS)
+
+
+# --- torchrun -m capqa score ---------------------------------------------------------------------
+
+def test_shards_balance_characters_and_cover_every_row_once():
+    costs = [500, 10, 10, 10, 300, 200, 10, 10]
+    shards = shard_rows(costs, 2)
+    assert sorted(np.concatenate(shards).tolist()) == list(range(len(costs)))
+    assert all(list(shard) == sorted(shard) for shard in shards)
+    assert [sum(costs[row] for row in shard) for shard in shards] == [530, 520]
+    # More ranks than rows: the extra ranks get nothing, and the rows are still covered once.
+    assert sorted(len(shard) for shard in shard_rows([5, 7], 4)) == [0, 0, 1, 1]
+
+
+@pytest.fixture(scope="module")
+def id_rows(tmp_path_factory):
+    """60 real statement pairs with their row id, to check that every row comes back once."""
+    sample = read_table(data_path("cap_correctness_sample.csv")).head(60)
+    path = tmp_path_factory.mktemp("distributed") / "rows.csv"
+    sample[["row_id", "premise", "hypothesis"]].to_csv(path, index=False)
+    return path
+
+
+TORCHRUN = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node"]
+# accelerate's multi-process launcher (torch.distributed.run underneath); on a CPU-only machine
+# the ranks talk over gloo. The other flags only silence its warnings about defaults.
+ACCELERATE = [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_machines", "1",
+              "--mixed_precision", "no", "--dynamo_backend", "no", "--num_processes"]
+
+
+def score_command(input_path, out, nli_model, ranks=None, chunk_size=5, launcher=TORCHRUN):
+    launcher = [*launcher, str(ranks)] if ranks else [sys.executable]
+    return [*launcher, "-m", "capqa", "score", str(input_path), "--out", str(out), "--question-column", "",
+            "--gold-column", "premise", "--answer-column", "hypothesis", "--nli-model", nli_model,
+            "--device", "cpu", "--chunk-size", str(chunk_size)]
+
+
+def start(command):
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "HF_HUB_OFFLINE": "1"}
+    return subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)
+
+
+def run(command):
+    process = start(command)
+    output, _ = process.communicate(timeout=PROCESS_WAIT_S)
+    assert process.returncode == 0, output
+    return output
+
+
+@pytest.fixture(scope="module")
+def single_process_output(id_rows, random_nli_model, tmp_path_factory):
+    out = tmp_path_factory.mktemp("single") / "scored.csv"
+    run(score_command(id_rows, out, random_nli_model))
+    return out
+
+
+def assert_same_scored_file(path, expected_path):
+    scored, expected = (pd.read_csv(p, dtype=str, keep_default_na=False) for p in (path, expected_path))
+    assert list(scored.columns) == list(expected.columns)
+    numeric = ["cap", "forward", "reverse", "relation_probability"]
+    for column in scored.columns:
+        if column in numeric:
+            np.testing.assert_allclose(scored[column].astype(float), expected[column].astype(float),
+                                       rtol=0, atol=MODEL_ATOL)
+        else:
+            assert list(scored[column]) == list(expected[column]), column
+
+
+def test_two_torchrun_ranks_write_the_single_process_file(id_rows, random_nli_model, single_process_output,
+                                                         tmp_path):
+    out = tmp_path / "scored.csv"
+    log = run(score_command(id_rows, out, random_nli_model, ranks=2))
+    assert "rank 0 of 2: scored" in log and "rank 1 of 2: scored" in log
+    assert_same_scored_file(out, single_process_output)
+    assert not (tmp_path / "scored.csv.parts").exists()  # merged, then cleaned up
+    # The distributed output is the same job as a single-process one: a rerun has nothing to do.
+    assert "scored 0 new rows" in run(score_command(id_rows, out, random_nli_model))
+
+
+def test_two_accelerate_ranks_write_the_single_process_file(id_rows, random_nli_model, single_process_output,
+                                                            tmp_path):
+    pytest.importorskip("accelerate")
+    out = tmp_path / "scored.csv"
+    log = run(score_command(id_rows, out, random_nli_model, ranks=2, launcher=ACCELERATE))
+    assert "rank 0 of 2: scored" in log and "rank 1 of 2: scored" in log
+    assert_same_scored_file(out, single_process_output)
+
+
+def wait_for(condition, what):
+    deadline = time.monotonic() + PROCESS_WAIT_S
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.05)
+
+
+def committed_rows(out):
+    try:
+        manifest = read_manifest(out)
+    except ValueError:  # being replaced right now
+        return 0
+    return manifest["chunks"][-1]["rows"] if manifest else 0
+
+
+def test_a_killed_rank_resumes_with_every_row_once(id_rows, random_nli_model, single_process_output, tmp_path):
+    out = tmp_path / "scored.csv"
+    part = tmp_path / "scored.csv.parts" / "part-00001-of-00002.csv"
+    launcher = start(score_command(id_rows, out, random_nli_model, ranks=2, chunk_size=2))
+    wait_for(lambda: committed_rows(part) >= 2, "rank 1 to commit its first chunk")
+    rank_pid = int(part.with_name(part.name + ".lock").read_text().split()[1])
+    os.kill(rank_pid, signal.SIGKILL)
+    output, _ = launcher.communicate(timeout=PROCESS_WAIT_S)
+    assert launcher.returncode != 0, output
+    kept = committed_rows(part)
+    shard = shard_rows(row_costs(read_table(id_rows), TableColumns(None, "premise", "hypothesis")), 2)[1]
+    assert 2 <= kept < len(shard), "the rank was to be killed mid-run"
+    assert not out.exists() or committed_rows(out) == 0
+
+    log = run(score_command(id_rows, out, random_nli_model, ranks=2, chunk_size=2))
+    assert f"rank 1 of 2: scored {len(shard) - kept} new rows" in log  # only what was missing
+    scored = pd.read_csv(out, dtype=str, keep_default_na=False)
+    assert list(scored["row_id"]) == list(read_table(id_rows)["row_id"])  # each row once, in order
+    assert_same_scored_file(out, single_process_output)

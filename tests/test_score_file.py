@@ -11,6 +11,10 @@ from capqa.score_file import score_table
 from capqa.tables import read_table
 from conftest import MODEL_ATOL, data_path
 
+# The CLI re-raises user errors, so the tests can check the exception (its one `error:` line is
+# tested in test_cli.py).
+pytestmark = pytest.mark.usefixtures("cli_errors_raise")
+
 
 @pytest.fixture(scope="module")
 def statement_rows(tmp_path_factory):
@@ -38,13 +42,30 @@ def test_scored_file_matches_the_metric(statement_rows, random_nli_model, metric
     np.testing.assert_allclose(scored["cap"], expected, rtol=0, atol=MODEL_ATOL)
 
 
+class InterruptedScorer:
+    """A real scorer that is interrupted (as by Ctrl-C) when called more than ``calls`` times."""
+
+    def __init__(self, scorer, calls):
+        self.scorer, self.calls = scorer, calls
+
+    def __getattr__(self, name):  # the job's settings (model, alpha, variant) are the real scorer's
+        return getattr(self.scorer, name)
+
+    def score(self, *args, **kwargs):
+        if self.calls == 0:
+            raise KeyboardInterrupt
+        self.calls -= 1
+        return self.scorer.score(*args, **kwargs)
+
+
 def test_interrupted_job_resumes_without_rescoring(statement_rows, random_nli_model, tmp_path):
     rows = read_table(statement_rows)
     scorer = MetricOptions(nli_model=random_nli_model, device="cpu").build_scorer()
     out = tmp_path / "partial.csv"
-    # The first run "stops" after 10 rows: only they are in the output.
-    assert score_table(rows.head(10), scorer, out, "", "premise", "hypothesis", chunk_size=4) == 10
-    assert score_table(rows, scorer, out, "", "premise", "hypothesis", chunk_size=4) == 20
+    # The first run is interrupted (Ctrl-C) while scoring its fourth chunk: three chunks are kept.
+    with pytest.raises(KeyboardInterrupt):
+        score_table(rows, InterruptedScorer(scorer, calls=3), out, "", "premise", "hypothesis", chunk_size=4)
+    assert score_table(rows, scorer, out, "", "premise", "hypothesis", chunk_size=4) == 18
     whole = tmp_path / "whole.csv"
     score_table(rows, scorer, whole, "", "premise", "hypothesis", chunk_size=30)
     pd.testing.assert_frame_equal(pd.read_csv(out), pd.read_csv(whole), atol=MODEL_ATOL)
@@ -81,8 +102,9 @@ def test_resuming_with_other_columns_is_refused(statement_rows, random_nli_model
     out = tmp_path / "scored.csv"
     assert cli_main(score_args(statement_rows, out, random_nli_model, "--variant", "plus")) == 0
     scored = pd.read_csv(out, dtype=str, keep_default_na=False)
-    scored.head(5).to_csv(out, index=False)  # as if the job had stopped after 5 rows
-    with pytest.raises(ValueError, match="holds other columns than this job writes"):
+    # As if the job had been cut off after 5 rows (header + 5 lines kept, byte for byte).
+    out.write_bytes(b"".join(out.read_bytes().splitlines(keepends=True)[:6]))
+    with pytest.raises(ValueError, match=r"holds rows of another job; changed since: .*variant \('plus' then, 'cap' now\)"):
         cli_main(score_args(statement_rows, out, random_nli_model, "--variant", "cap"))
     assert cli_main(score_args(statement_rows, out, random_nli_model, "--variant", "plus")) == 0
     resumed = pd.read_csv(out, dtype=str, keep_default_na=False)

@@ -1,0 +1,77 @@
+"""What makes two runs "the same job": the input rows and every option that changes the output.
+
+A resume trusts rows already written only when both match; otherwise it refuses and says what
+changed, so results of two different jobs never mix in one file.
+"""
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+import pandas as pd
+
+# MetricOptions fields that change how fast rows are scored, never what is written (scores
+# agree to float rounding across batch compositions and devices of one kind), so a resume may
+# change them. ``device`` is left out because each distributed rank has its own.
+SPEED_ONLY_OPTIONS = ("batch_size", "max_tokens", "score_cache_dir", "device")
+
+
+def input_digest(table: pd.DataFrame) -> str:
+    """sha256 of the column names and every cell, in order: another, edited or reordered input
+    gives another digest."""
+    digest = hashlib.sha256(json.dumps(list(map(str, table.columns)), ensure_ascii=False).encode("utf-8"))
+    for row in table.itertuples(index=False, name=None):
+        digest.update(json.dumps(row, ensure_ascii=False).encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """The identity of a scoring job: the input's digest and size, and the settings that
+    determine the output (model ids and revisions, alpha, lambda, variant, columns, escaping)."""
+
+    input_sha256: str
+    input_rows: int
+    settings: Dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def for_table(cls, table: pd.DataFrame, settings: Dict[str, Any]) -> "JobSpec":
+        return cls(input_digest(table), len(table), _plain(settings))
+
+    def to_json(self) -> Dict[str, Any]:
+        return {"input_sha256": self.input_sha256, "input_rows": self.input_rows, "settings": self.settings}
+
+    @classmethod
+    def from_json(cls, record: Dict[str, Any]) -> "JobSpec":
+        return cls(record["input_sha256"], int(record["input_rows"]), dict(record["settings"]))
+
+    def differences(self, earlier: "JobSpec") -> List[str]:
+        """What changed from ``earlier`` to this job, one phrase each (empty when the same job)."""
+        changes = []
+        if (earlier.input_sha256, earlier.input_rows) != (self.input_sha256, self.input_rows):
+            changes.append(f"the input rows ({earlier.input_rows:,} rows then, {self.input_rows:,} now; "
+                           "another, edited or reordered file)")
+        for name in sorted(set(earlier.settings) | set(self.settings)):
+            before, now = earlier.settings.get(name), self.settings.get(name)
+            if before != now:
+                changes.append(f"{name} ({before!r} then, {now!r} now)")
+        return changes
+
+
+def _plain(settings: Dict[str, Any]) -> Dict[str, Any]:
+    """Settings as JSON would give them back, so a stored job compares equal to a new one."""
+    return json.loads(json.dumps(settings, sort_keys=True, default=str))
+
+
+def option_settings(options: Any, extra: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
+    """The output-determining settings of a ``MetricOptions`` plus the job's own (columns, ...)."""
+    from dataclasses import asdict
+
+    from capqa import __version__
+
+    settings = {name: value for name, value in asdict(options).items() if name not in SPEED_ONLY_OPTIONS}
+    settings["capqa_version"] = __version__
+    settings.update(extra or {})
+    return settings

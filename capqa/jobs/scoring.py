@@ -1,0 +1,75 @@
+"""Scoring the rows of a table chunk by chunk into a ``ResumableCsv``."""
+
+import logging
+from dataclasses import dataclass
+from typing import List, Optional, Sequence
+
+import pandas as pd
+from tqdm.auto import tqdm
+
+from capqa.jobs.escaping import escape_formulas
+from capqa.jobs.output import LINE_END, ResumableCsv
+
+logger = logging.getLogger(__name__)
+
+OUTPUT_COLUMNS = ("cap", "forward", "reverse", "premises", "hypotheses", "best_reference")
+
+
+@dataclass(frozen=True)
+class TableColumns:
+    """Which input columns hold the question (None: the texts are statements), gold and answer."""
+
+    question: Optional[str]
+    gold: str
+    answer: str
+    gold_separator: Optional[str] = None
+
+
+def output_columns(variant: str) -> List[str]:
+    """The columns scoring adds, in order."""
+    return list(OUTPUT_COLUMNS) + (["cap_plus"] if variant == "plus" else []) + ["relation", "relation_probability"]
+
+
+def check_no_output_columns(columns: Sequence[str], variant: str) -> None:
+    """Refuse input columns that scoring would overwrite (a file scored before, say)."""
+    clashing = [column for column in output_columns(variant) if column in columns]
+    if clashing:
+        raise ValueError(f"the input already has column(s) {', '.join(map(repr, clashing))} that scoring "
+                         f"writes; rename them (a file that was scored before cannot be scored again as is)")
+
+
+def split_golds(cells, separator: Optional[str] = None) -> List[List[str]]:
+    """Each cell's gold answers: the cell split on ``separator``, or the cell itself."""
+    return [cell.split(separator) if separator else [cell] for cell in cells]
+
+
+def score_into(table: pd.DataFrame, scorer, output: ResumableCsv, columns: TableColumns,
+               chunk_size: int, escape: bool = True, description: str = "CAP") -> int:
+    """Score the rows of ``table`` that ``output`` lacks, one committed chunk at a time; returns
+    how many rows were scored."""
+    done = output.rows_done
+    with tqdm(total=len(table), initial=done, desc=description, unit="row", dynamic_ncols=True) as progress:
+        for start in range(done, len(table), chunk_size):
+            chunk = table.iloc[start:start + chunk_size]
+            scored = _score_chunk(chunk, scorer, columns)
+            if escape:
+                scored = escape_formulas(scored)
+            output.append(scored.to_csv(header=False, index=False, lineterminator=LINE_END), len(chunk))
+            progress.update(len(chunk))
+    return len(table) - done
+
+
+def _score_chunk(chunk: pd.DataFrame, scorer, columns: TableColumns) -> pd.DataFrame:
+    questions = list(chunk[columns.question]) if columns.question else None
+    result = scorer.score(list(chunk[columns.answer]), split_golds(chunk[columns.gold], columns.gold_separator),
+                          questions, return_details=True)
+    return chunk.assign(cap=result["scores"], **{key: result[key] for key in OUTPUT_COLUMNS[1:]},
+                        **_calibration_columns(result))
+
+
+def _calibration_columns(result) -> dict:
+    """CAP+ (with variant "plus") and the diagnosed relation, as flat columns."""
+    columns = {"cap_plus": result["cap_plus"]} if "cap_plus" in result else {}
+    columns["relation"] = [relation["label"] for relation in result["relation"]]
+    columns["relation_probability"] = [relation["probability"] for relation in result["relation"]]
+    return columns
