@@ -10,6 +10,7 @@ import torch
 from capqa.dev.bench import benchmark
 from capqa.engine.nli import NLIScorer
 from capqa.engine.relative_attention import compact_relative_attention
+from conftest import MODEL_ATOL
 
 SHORT = [("Sofia is a city in Bulgaria.", "Burgas is a city in Bulgaria."),
          ("Water begins to boil at 100°C.", "Water begins to boil at 212°F."),
@@ -69,7 +70,8 @@ def test_a_model_it_does_not_fit_is_left_alone():
 
 
 def test_an_attention_that_differs_from_the_check_keeps_its_own_code():
-    """A transformers whose attention computes something else must not get the compact one."""
+    """A transformers whose attention computes something else, in the last layer only, must not
+    get the compact one in any layer: every layer is checked, not just the first."""
     from transformers.models.deberta_v2.modeling_deberta_v2 import DisentangledSelfAttention
 
     class ChangedAttention(DisentangledSelfAttention):
@@ -77,12 +79,75 @@ def test_an_attention_that_differs_from_the_check_keeps_its_own_code():
             return super().disentangled_attention_bias(*args) * 2
 
     model = tiny_deberta()
-    for module in model.modules():
-        if isinstance(module, DisentangledSelfAttention):
-            module.__class__ = ChangedAttention
+    attention_modules = [module for module in model.modules() if isinstance(module, DisentangledSelfAttention)]
+    assert len(attention_modules) > 1
+    attention_modules[-1].__class__ = ChangedAttention
     with pytest.warns(UserWarning, match="stock computation is kept"):
         assert compact_relative_attention(model) == 0
-    assert "disentangled_attention_bias" not in vars(next(m for m in model.modules() if isinstance(m, ChangedAttention)))
+    assert all("disentangled_attention_bias" not in vars(module) for module in attention_modules)
+
+
+def _attention_with_a_new_required_argument(monkeypatch):
+    """Simulate a transformers release whose attention-bias method takes one more argument
+    (and whose forward passes it): the check's call with the old signature raises TypeError."""
+    import inspect
+    import textwrap
+
+    from transformers.models.deberta_v2 import modeling_deberta_v2
+
+    attention = modeling_deberta_v2.DisentangledSelfAttention
+    stock_bias = attention.disentangled_attention_bias
+    source = textwrap.dedent(inspect.getsource(attention.forward))
+    old_call = "query_layer, key_layer, relative_pos, rel_embeddings, scale_factor\n"
+    assert source.count(old_call) == 1, "transformers' forward changed: update this simulation"
+    namespace = {}
+    exec(source.replace(old_call, "query_layer, key_layer, relative_pos, rel_embeddings, scale_factor, hidden_states\n"),
+         vars(modeling_deberta_v2), namespace)
+
+    def bias_with_hidden_states(self, query_layer, key_layer, relative_pos, rel_embeddings, scale_factor, hidden_states):
+        return stock_bias(self, query_layer, key_layer, relative_pos, rel_embeddings, scale_factor)
+
+    monkeypatch.setattr(attention, "forward", namespace["forward"])
+    monkeypatch.setattr(attention, "disentangled_attention_bias", bias_with_hidden_states)
+
+
+def test_an_api_change_loads_with_the_stock_attention_and_its_probabilities(random_nli_model, monkeypatch):
+    premises, hypotheses = map(list, zip(*(SHORT + LONG)))
+    expected = NLIScorer(random_nli_model, device="cpu", compact_attention=False).predict(premises, hypotheses)
+    _attention_with_a_new_required_argument(monkeypatch)
+    with pytest.warns(UserWarning, match="could not be installed.*TypeError.*stock computation is kept") as caught:
+        changed = NLIScorer(random_nli_model, device="cpu")
+    assert len([w for w in caught if "compact relative attention" in str(w.message)]) == 1
+    assert not changed.compact_attention
+    np.testing.assert_allclose(changed.predict(premises, hypotheses), expected, atol=MODEL_ATOL, rtol=0)
+
+
+def test_an_unverified_transformers_keeps_the_stock_attention(monkeypatch):
+    import transformers
+
+    monkeypatch.setattr(transformers, "__version__", "5.99.0")
+    model = tiny_deberta()
+    with pytest.warns(UserWarning, match="verified on transformers"):
+        assert compact_relative_attention(model) == 0
+
+
+@pytest.mark.parametrize("pos_att_type", [[], None])
+def test_a_config_without_relative_attention_types_scores_with_the_stock_code(pos_att_type):
+    model, stock = tiny_deberta(pos_att_type=pos_att_type), tiny_deberta(pos_att_type=pos_att_type)
+    assert compact_relative_attention(model) == 0
+    input_ids = torch.randint(5, 300, (2, 20), generator=torch.Generator().manual_seed(1))
+    attention_mask = torch.ones_like(input_ids)
+    np.testing.assert_allclose(logits(model, input_ids, attention_mask), logits(stock, input_ids, attention_mask),
+                               atol=MODEL_ATOL, rtol=0)
+
+
+def test_the_int8_engine_is_checked_and_scores_like_its_stock_attention(random_nli_model):
+    premises, hypotheses = map(list, zip(*(SHORT + LONG)))
+    compact = NLIScorer(random_nli_model, device="cpu", quantize=True)
+    stock = NLIScorer(random_nli_model, device="cpu", quantize=True, compact_attention=False)
+    assert compact.compact_attention and not stock.compact_attention
+    # int8 activations are quantised per tensor, so a window instead of all 512 rows moves them a little.
+    np.testing.assert_allclose(compact.predict(premises, hypotheses), stock.predict(premises, hypotheses), atol=2e-2)
 
 
 def test_bfloat16_on_cpu_is_close_to_float32_and_named(random_nli_model):
