@@ -57,7 +57,9 @@ Init options (evaluate.load("cap_metric.py", **options)):
     quantize (False: CPU dynamic int8 quantisation of the NLI model, faster, slightly different scores),
     precision ("auto": bf16 on CUDA, float32 on CPU; "bfloat16" is ~2x faster on CPUs with AMX at
     ~1e-3 of probability; "float32"; "float16" on GPUs),
-    variant ("cap", or "plus" to add CAP+; its parameters were fitted for the default NLI model).
+    variant ("cap", or "plus" to add CAP+; its parameters were fitted for the default NLI model),
+    compact_attention (True: DeBERTa's relative attention over the positions a batch uses, faster,
+    same scores up to float rounding; False: transformers' own attention).
 Examples:
     With the published models (needs the Hugging Face Hub or a filled cache):
     >>> cap = evaluate.load("cap_metric.py")  # doctest: +SKIP
@@ -78,14 +80,15 @@ class Cap(evaluate.Metric):
     def __init__(self, nli_model=None, nli_revision=None, statement_model=None, statement_revision=None,
                  alpha=capqa.constants.ALPHA, neutral_weight=capqa.constants.NEUTRAL_WEIGHT, batch_size=32,
                  max_tokens=None, device="auto", max_length=capqa.constants.NLI_MAX_LENGTH,
-                 score_cache_dir=None, quantize=False, precision="auto", variant="cap", **kwargs):
+                 score_cache_dir=None, quantize=False, precision="auto", variant="cap",
+                 compact_attention=True, **kwargs):
         # Options are checked now, so a typo fails at load time; models load on first use.
         self.options = capqa.metric_options.MetricOptions(
             nli_model=nli_model, nli_revision=nli_revision, statement_model=statement_model,
             statement_revision=statement_revision, alpha=alpha, neutral_weight=neutral_weight,
             batch_size=batch_size, max_tokens=max_tokens, device=device, max_length=max_length,
             score_cache_dir=score_cache_dir, quantize=quantize, precision=precision,
-            variant=variant)
+            variant=variant, compact_attention=compact_attention)
         self._scorer = None
         super().__init__(**kwargs)
 

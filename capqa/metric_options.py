@@ -7,7 +7,7 @@ from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEU
                              NLI_MAX_LENGTH)
 from capqa.engine.devices import check_quantize, inference_dtype, resolve_device
 from capqa.scorer import CAPScorer, check_variant, validate_inputs
-from capqa.validation import check_folder, check_positive_int, check_unit_interval
+from capqa.validation import check_bool, check_folder, check_positive_int, check_unit_interval
 
 
 @dataclass
@@ -29,6 +29,9 @@ class MetricOptions:
     quantize: bool = False
     precision: str = "auto"
     variant: str = "cap"
+    # DeBERTa-v2/v3 relative attention over the positions a batch uses (capqa.engine.relative_attention):
+    # same scores up to float rounding, faster; False keeps transformers' own attention code.
+    compact_attention: bool = True
 
     def __post_init__(self):
         for name in ("nli_model", "nli_revision", "statement_model", "statement_revision"):
@@ -52,6 +55,7 @@ class MetricOptions:
         if self.score_cache_dir is not None:
             check_folder(self.score_cache_dir, "score_cache_dir")
         self.variant = check_variant(self.variant)
+        self.compact_attention = check_bool(self.compact_attention, "compact_attention")
 
     def build_scorer(self):
         from capqa.engine.nli import NLIScorer
@@ -59,7 +63,7 @@ class MetricOptions:
 
         nli = NLIScorer(self.nli_model, self.nli_revision, device=self.device, batch_size=self.batch_size,
                         max_length=self.max_length, max_tokens=self.max_tokens, quantize=self.quantize,
-                        precision=self.precision)
+                        precision=self.precision, compact_attention=self.compact_attention)
         if self.score_cache_dir is not None:
             from capqa.engine.cache import ScoreCache
 
