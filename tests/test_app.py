@@ -20,6 +20,8 @@ from capqa import space
 from capqa.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION
 from capqa.diagnostics.monotonicity import monotonicity_report
 
+pytestmark = pytest.mark.slow  # two app servers for the module
+
 NO_LABEL = space.NO_LABEL
 RESULT_TIMEOUT_S = 240
 

@@ -181,6 +181,7 @@ def test_the_metric_scores_in_bfloat16_when_asked(random_nli_model, metric_path)
     assert abs(full["cap"] - half["cap"]) < 0.05
 
 
+@pytest.mark.slow
 def test_the_benchmark_runs_and_its_scorers_agree(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
