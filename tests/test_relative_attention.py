@@ -150,7 +150,15 @@ def test_the_int8_engine_is_checked_and_scores_like_its_stock_attention(random_n
     np.testing.assert_allclose(compact.predict(premises, hypotheses), stock.predict(premises, hypotheses), atol=2e-2)
 
 
-def test_bfloat16_on_cpu_is_close_to_float32_and_named(random_nli_model):
+@pytest.fixture
+def native_bf16(monkeypatch):
+    """Run bf16 as asked even on a CPU without bf16 units (slow there, but the same numbers)."""
+    from capqa.engine import devices
+
+    monkeypatch.setattr(devices, "cpu_has_native_bf16", lambda: True)
+
+
+def test_bfloat16_on_cpu_is_close_to_float32_and_named(random_nli_model, native_bf16):
     premises, hypotheses = map(list, zip(*SHORT))
     full = NLIScorer(random_nli_model, device="cpu")
     half = NLIScorer(random_nli_model, device="cpu", precision="bfloat16")
@@ -167,14 +175,14 @@ def test_bfloat16_on_cpu_is_close_to_float32_and_named(random_nli_model):
     (dict(precision=None), "`precision` must be"),
     (dict(precision="bfloat16", quantize=True), "`quantize=True`"),
 ])
-def test_bad_precision_is_refused_by_engine_and_metric(random_nli_model, metric_path, options, message):
+def test_bad_precision_is_refused_by_engine_and_metric(random_nli_model, metric_path, options, message, native_bf16):
     with pytest.raises(ValueError, match=message):
         NLIScorer(random_nli_model, device="cpu", **options)
     with pytest.raises(ValueError, match=message):
         evaluate.load(metric_path, nli_model=random_nli_model, device="cpu", **options)
 
 
-def test_the_metric_scores_in_bfloat16_when_asked(random_nli_model, metric_path):
+def test_the_metric_scores_in_bfloat16_when_asked(random_nli_model, metric_path, native_bf16):
     statements = dict(predictions=["Burgas is a city in Bulgaria."], references=["Sofia is a city in Bulgaria."])
     full = evaluate.load(metric_path, nli_model=random_nli_model, device="cpu").compute(**statements)
     half = evaluate.load(metric_path, nli_model=random_nli_model, device="cpu", precision="bfloat16").compute(**statements)
@@ -182,7 +190,7 @@ def test_the_metric_scores_in_bfloat16_when_asked(random_nli_model, metric_path)
 
 
 @pytest.mark.slow
-def test_the_benchmark_runs_and_its_scorers_agree(tmp_path):
+def test_the_benchmark_runs_and_its_scorers_agree(tmp_path, native_bf16):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = benchmark(size="tiny", rows=24, runs=1, batch_size=4, bf16=True, ablation=True, statements=False,
