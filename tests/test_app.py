@@ -24,7 +24,6 @@ from capqa.diagnostics.monotonicity import monotonicity_report
 pytestmark = pytest.mark.slow  # two app servers for the module
 
 NO_LABEL = space.NO_LABEL
-RESULT_TIMEOUT_S = 240
 
 
 @pytest.fixture(scope="module")
@@ -272,10 +271,10 @@ def test_file_job_shows_progress_and_does_not_block_single_scores(client, tmp_pa
     job.cancel()
 
 
-def _wait_for_progress(job, timeout=RESULT_TIMEOUT_S):
-    """Wait until the job runs and reports progress; True when a progress update was seen."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and not job.done():
+def _wait_for_progress(job):
+    """Wait until the job reports progress (True) or ends without any (False): however long a
+    loaded machine takes, since a job that ends, fails included, ends the wait."""
+    while not job.done():
         status = job.status()
         if status.progress_data and any(unit.index for unit in status.progress_data):
             return True

@@ -88,7 +88,7 @@ def run_publish(*argv, hub, tmp_path, token=FAKE_TOKEN):
     if token is not None:
         env["HF_TOKEN"] = token
     return subprocess.run([sys.executable, "-m", "capqa", "publish", *argv], cwd=REPO_ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True)
 
 
 @pytest.fixture(scope="module")
