@@ -46,8 +46,9 @@ def compact_relative_attention(model: torch.nn.Module, max_length: int = 512) ->
     how many were changed. 0: the model is left as it was (another architecture, no relative
     attention, an unverified transformers, a disagreement, or any error: the patch is only a
     speed-up and must never stop a model from loading, so every failure falls back to stock)."""
-    modules = _deberta_v2_attention_modules(model)
+    modules = []
     try:
+        modules = _deberta_v2_attention_modules(model)
         return _install(modules, max_length)
     except Exception as error:  # noqa: BLE001 -- see the docstring: any failure means stock
         _restore(modules)
