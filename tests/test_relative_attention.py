@@ -202,3 +202,17 @@ def test_the_benchmark_runs_and_its_scorers_agree(tmp_path, native_bf16):
     assert scorers["engine"]["tokens_computed"] < scorers["reference"]["tokens_computed"]
     assert scorers["engine"]["padding_fraction"] < scorers["reference"]["padding_fraction"]
     assert result["speedup"] > 0 and 0 < result["bf16_largest_cap_difference"] < 0.1
+
+
+def test_the_check_covers_every_layer_and_every_length_up_to_max_length():
+    from capqa.engine.relative_attention import _check_plan, _deberta_v2_attention_modules
+
+    modules = _deberta_v2_attention_modules(tiny_deberta(position_buckets=32, max_relative_positions=64))
+    for max_length in (512, 40, 5):
+        plan = _check_plan(modules, max_length)
+        assert [module for module, _ in plan] == modules
+        checked = {length for _, lengths in plan for length in lengths}
+        assert max(checked) == max_length and plan[0][1] == sorted(checked)
+        assert all(lengths for _, lengths in plan)
+    # Short, past the log-bucket boundary (position_buckets / 2 = 16) and max_length.
+    assert _check_plan(modules, 512)[0][1] == [7, 16 + 22, 512]

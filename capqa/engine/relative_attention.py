@@ -74,7 +74,7 @@ def _install(modules, max_length):
                       f"{VERIFIED_TRANSFORMERS}, not {transformers.__version__}; the stock computation "
                       f"is kept (slower, same scores)", stacklevel=3)
         return 0
-    if not all(_agrees_with_stock(module, max_length) for module in modules):
+    if not all(_agrees_with_stock(module, lengths) for module, lengths in _check_plan(modules, max_length)):
         warnings.warn("DeBERTa-v2 compact relative attention disagrees with this transformers version's "
                       "attention; the stock computation is kept (slower, same scores)", stacklevel=3)
         return 0
@@ -116,12 +116,23 @@ def _check_lengths(module, max_length):
     return sorted({length for length in (_CHECK_SHORT_LENGTH, past_buckets) if length < max_length} | {max_length})
 
 
+def _check_plan(modules, max_length):
+    """(module, lengths to check it at): the first layer at every length, each other layer at one
+    of them in turn, so that every layer and every length is checked. The index arithmetic
+    depends only on the length and the config (the same in every layer), the weights only on the
+    layer; and each stock call projects all 512 position embeddings, so checking 24 layers at
+    every length would add tens of seconds to a large model's load."""
+    lengths = _check_lengths(modules[0], max_length)
+    return [(module, lengths if index == 0 else [lengths[index % len(lengths)]])
+            for index, module in enumerate(modules)]
+
+
 def _is_quantized(module):
     return any(type(sub).__module__.startswith("torch.ao.nn.quantized") for sub in module.modules())
 
 
 @torch.inference_mode()
-def _agrees_with_stock(module, max_length):
+def _agrees_with_stock(module, lengths):
     """Compare both computations on random queries and keys, with the module's own weights."""
     from transformers.models.deberta_v2.modeling_deberta_v2 import build_relative_position
 
@@ -135,7 +146,7 @@ def _agrees_with_stock(module, max_length):
     rel_embeddings = rel_embeddings.to(device, dtype)
     rough = dtype.itemsize < 4 or _is_quantized(module)
     relative = _CHECK_TOLERANCE_ROUGH if rough else _CHECK_TOLERANCE_FULL
-    for length in _check_lengths(module, max_length):
+    for length in lengths:
         query, key = (torch.randn(2 * heads, length, head_size, generator=generator).to(device, dtype)
                       for _ in range(2))
         relative_pos = build_relative_position(query, key, bucket_size=module.position_buckets,
