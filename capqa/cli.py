@@ -27,7 +27,7 @@ COMMANDS = {
     "build-datasets": ("capqa.hub.datasets", "main", "build the CAP-Correctness/CAP-Statements repos"),
     "publish": ("capqa.hub.publish", "main", "publish datasets, model or the Space to the Hub"),
     "bench": ("capqa.dev.bench", "main", "throughput benchmark of the NLI engine"),
-    "fit": ("capqa.plus.calibration", "main", "refit CAP+ and the relation classifier"),
+    "fit": ("capqa.plus.fitting", "main", "refit CAP+ and the relation classifier"),
 }
 
 

@@ -16,7 +16,7 @@ from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEU
                              NLI_MAX_LENGTH, RULES, statement_model_id)
 from capqa.engine.devices import PRECISIONS, check_quantize, inference_dtype, resolve_device
 from capqa.scorer import VARIANTS, CAPScorer, check_variant, validate_inputs
-from capqa.validation import check_positive_int, check_unit_interval
+from capqa.validation import check_bool, check_positive_int, check_unit_interval
 
 # evaluate.load() passes these to every metric's __init__; they are evaluate's, not CAP's options.
 EVALUATE_INIT_ARGUMENTS = ("config_name", "keep_in_memory", "cache_dir", "num_process", "process_id",
@@ -62,6 +62,10 @@ class MetricOptions:
                 "(~1e-3 off); 'float16' needs a GPU", choices=("auto", *PRECISIONS))
     variant: str = option("cap", "'cap', or 'plus' to add CAP+ (fitted for the default NLI model only)",
                           choices=VARIANTS)
+    compact_attention: bool = option(
+        True, "DeBERTa-v2/v3 relative attention computed over the positions a batch uses: faster, same scores "
+              "up to float rounding (checked at load; any failure keeps transformers' own code); False keeps "
+              "transformers' attention", affects_scores=False)
 
     def __post_init__(self) -> None:
         for name in ("nli_model", "nli_revision", "statement_model", "statement_revision"):
@@ -87,6 +91,7 @@ class MetricOptions:
 
             check_cache_dir(self.score_cache_dir)
         self.variant = check_variant(self.variant)
+        self.compact_attention = check_bool(self.compact_attention, "compact_attention")
 
     @classmethod
     def split_init_arguments(cls, kwargs: Dict[str, Any],
@@ -134,7 +139,7 @@ class MetricOptions:
 
         nli = NLIScorer(self.nli_model, self.nli_revision, device=self.device, batch_size=self.batch_size,
                         max_length=self.max_length, max_tokens=self.max_tokens, quantize=self.quantize,
-                        precision=self.precision)
+                        precision=self.precision, compact_attention=self.compact_attention)
         if self.score_cache_dir is not None:
             from capqa.engine.cache import ScoreCache
 

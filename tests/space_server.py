@@ -15,7 +15,6 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-START_TIMEOUT_S = 120
 _CAP_VARIABLES = ("CAP_NLI_MODEL", "CAP_NLI_REVISION", "CAP_STATEMENT_MODEL", "CAP_STATEMENT_REVISION",
                   "CAP_DEVICE", "CAP_BENCHMARK_SCORES")
 
@@ -37,8 +36,9 @@ def app_environment(folder, **variables):
 
 
 def _wait_until_serving(process, url, log_path):
-    deadline = time.monotonic() + START_TIMEOUT_S
-    while time.monotonic() < deadline:
+    """Until the page answers, however long a loaded machine takes: an app that fails to start
+    exits, and that ends the wait with its log."""
+    while True:
         if process.poll() is not None:
             raise RuntimeError(f"app.py exited with {process.returncode}:\n"
                                f"{log_path.read_text()[-3000:]}")
@@ -49,8 +49,6 @@ def _wait_until_serving(process, url, log_path):
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.5)
-    raise RuntimeError(f"app.py did not serve {url} within {START_TIMEOUT_S} s:\n"
-                       f"{log_path.read_text()[-3000:]}")
 
 
 @contextmanager

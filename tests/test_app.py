@@ -14,14 +14,16 @@ import pandas as pd
 import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
+from conftest import MODEL_ATOL
 from space_server import serve_apps
 
 from capqa import space
 from capqa.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION
 from capqa.diagnostics.monotonicity import monotonicity_report
 
+pytestmark = pytest.mark.slow  # two app servers for the module
+
 NO_LABEL = space.NO_LABEL
-RESULT_TIMEOUT_S = 240
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +69,7 @@ def test_score_endpoint_matches_the_metric(client, cap_metric, question, golds, 
         question, "\n".join(golds), answer, api_name="/score")
     expected = cap_metric.compute(predictions=[answer], references=[golds], questions=[question],
                                   return_details=True)
-    assert details["cap"] == pytest.approx(expected["scores"][0], abs=1e-12)
+    assert details["cap"] == pytest.approx(expected["scores"][0], abs=MODEL_ATOL)  # another process
     assert cap == pytest.approx(expected["scores"][0], abs=5e-5)  # shown with 4 decimals
     assert (premise, hypothesis) == (expected["premises"][0], expected["hypotheses"][0])
     assert forward == pytest.approx(expected["forward"][0], abs=5e-5)
@@ -75,7 +77,7 @@ def test_score_endpoint_matches_the_metric(client, cap_metric, question, golds, 
     assert details["best_reference"] == expected["best_reference"][0]
     assert details["gold_answer"] == golds[expected["best_reference"][0]]
     for label in ("entailment", "neutral", "contradiction"):
-        assert details[f"p_{label}_forward"] == pytest.approx(expected[f"p_{label}_forward"][0], abs=1e-12)
+        assert details[f"p_{label}_forward"] == pytest.approx(expected[f"p_{label}_forward"][0], abs=MODEL_ATOL)
     assert "Gold ⇒ prediction" in reading and "Prediction ⇒ gold" in reading
 
 
@@ -272,10 +274,10 @@ def test_file_job_shows_progress_and_does_not_block_single_scores(client, tmp_pa
     job.cancel()
 
 
-def _wait_for_progress(job, timeout=RESULT_TIMEOUT_S):
-    """Wait until the job runs and reports progress; True when a progress update was seen."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline and not job.done():
+def _wait_for_progress(job):
+    """Wait until the job reports progress (True) or ends without any (False): however long a
+    loaded machine takes, since a job that ends, fails included, ends the wait."""
+    while not job.done():
         status = job.status()
         if status.progress_data and any(unit.index for unit in status.progress_data):
             return True

@@ -21,8 +21,9 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update"]
 STEP_TIMEOUT_MS = 90_000
 
-pytestmark = pytest.mark.skipif(not CHROMIUM.exists() and shutil.which("chromium") is None,
-                                reason="chromium is not installed: run `make browser`")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not CHROMIUM.exists() and shutil.which("chromium") is None,
+                                 reason="chromium is not installed: run `make browser`")]
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,8 @@ from capqa.tables import read_table
 from conftest import MODEL_ATOL, REPO_ROOT, data_path
 from parallel_workers import add_batch_and_compute
 
+pytestmark = pytest.mark.slow
+
 PREDICTIONS = ["Burgas is a city in Bulgaria.", "Water travels through the stem of a plant.",
                "Plastic is the best conductor of electricity.", "Water begins to boil at 212°F.",
                "The Berlin Wall fell in 1990.", "Sofia is the capital of Bulgaria."]
@@ -43,15 +45,20 @@ def test_two_processes_give_the_single_process_result(random_nli_model, metric_p
         for process_id, share in enumerate(SHARES)]
     for process in processes:
         process.start()
+    # Wait for the results however long a loaded machine takes: a crashed worker still ends the
+    # wait (with a non-zero exit code), so no wall-clock limit is needed.
     for process in processes:
-        process.join(timeout=PROCESS_WAIT_S)
+        process.join()
     assert [process.exitcode for process in processes] == [0, 0]
     gathered, other = (json.loads(path.read_text()) for path in result_paths)
 
     single = evaluate.load(metric_path, nli_model=random_nli_model, device="cpu", cache_dir=str(tmp_path / "single"))
     expected = single.compute(predictions=PREDICTIONS, references=REFERENCES)
     assert other is None  # only process 0 computes
-    assert gathered == expected
+    # Different processes and batch compositions: equal up to float32 rounding (conftest.MODEL_ATOL).
+    assert set(gathered) == set(expected)
+    np.testing.assert_allclose(gathered["scores"], expected["scores"], atol=MODEL_ATOL, rtol=0)
+    assert abs(gathered["cap"] - expected["cap"]) <= MODEL_ATOL
     assert len(gathered["scores"]) == len(PREDICTIONS)
 
 

@@ -35,26 +35,26 @@ CI_TOLERANCE = 0.01
 # --- The paper's table --------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def test_split(paper_scores):
+def paper_test_split(paper_scores):
     return paper_scores[paper_scores["split"] == "test"].reset_index(drop=True)
 
 
 @pytest.fixture(scope="module")
-def paper_tables(test_split):
+def paper_tables(paper_test_split):
     """Point estimates of all five metrics, exact: cheap (no bootstrap)."""
-    columns = {metric: test_split[metric].to_numpy() for metric in METRICS}
-    return boot.diagnostic_tables(columns, test_split["label"].tolist(), n_resamples=0)
+    columns = {metric: paper_test_split[metric].to_numpy() for metric in METRICS}
+    return boot.diagnostic_tables(columns, paper_test_split["label"].tolist(), n_resamples=0)
 
 
 @pytest.fixture(scope="module")
-def paper_bootstrap(test_split):
+def paper_bootstrap(paper_test_split):
     """The paper's bootstrap (10,000 resamples, seed 42) for CAP and BLEU: ~15 s of CPU on 2
     cores. All five metrics take ~40 s of CPU (over a minute when the machine is shared); set
     CAPQA_FULL_BOOTSTRAP=1 to check them all. The resamples do not depend on which metrics are
     bootstrapped, so CAP's and BLEU's intervals are the same either way."""
     metrics = METRICS if os.environ.get("CAPQA_FULL_BOOTSTRAP") == "1" else ("cap", "bleu")
-    columns = {metric: test_split[metric].to_numpy() for metric in metrics}
-    return boot.diagnostic_tables(columns, test_split["label"].tolist(), n_resamples=PAPER_RESAMPLES,
+    columns = {metric: paper_test_split[metric].to_numpy() for metric in metrics}
+    return boot.diagnostic_tables(columns, paper_test_split["label"].tolist(), n_resamples=PAPER_RESAMPLES,
                                   seed=PAPER_SEED, reference="cap", progress=False)
 
 
@@ -62,8 +62,8 @@ def _by(records, *keys):
     return {tuple(record[key] for key in keys): record for record in records}
 
 
-def test_the_test_split_is_the_papers(test_split, paper_results):
-    assert len(test_split) == paper_results["rows"] == 7826
+def test_the_test_split_is_the_papers(paper_test_split, paper_results):
+    assert len(paper_test_split) == paper_results["rows"] == 7826
     assert paper_results["severity"] == SEVERITY
     assert [tuple(pair) for pair in paper_results["hard_pairs"]] == list(mono.check_hard_pairs(None, SEVERITY))
 
@@ -328,10 +328,10 @@ def module_path():
     return str(REPO_ROOT / "monotonicity.py")
 
 
-def test_evaluate_module_gives_the_papers_cap_counts(module_path, test_split, paper_results):
+def test_evaluate_module_gives_the_papers_cap_counts(module_path, paper_test_split, paper_results):
     module = evaluate.load(module_path)
     assert type(module).__name__ == "Monotonicity"
-    result = module.compute(predictions=test_split["cap"].tolist(), references=test_split["label"].tolist())
+    result = module.compute(predictions=paper_test_split["cap"].tolist(), references=paper_test_split["label"].tolist())
     published = paper_results["correlations"][0]
     assert (result["comparable_pairs"], result["wins"], result["ties"], result["losses"]) == (
         published["comparable_pairs"], published["pair_wins"], published["pair_ties"], published["pair_losses"])

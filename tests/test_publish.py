@@ -90,7 +90,7 @@ def run_publish(*argv, hub, tmp_path, token=FAKE_TOKEN):
     if token is not None:
         env["HF_TOKEN"] = token
     return subprocess.run([sys.executable, "-m", "capqa", "publish", *argv], cwd=REPO_ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True)
 
 
 @pytest.fixture(scope="module")
@@ -171,6 +171,7 @@ def stand_in_repo(root):
         "capqa/constants.py": "ALPHA = 0.85\n",
         "capqa/params/cap_plus.json": "{}\n",
         "capqa/__pycache__/constants.cpython-311.pyc": "bytecode",
+        "data/paper_scores.csv": "split,dataset,label,cap\n",
     }
     for name, text in files.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -179,7 +180,7 @@ def stand_in_repo(root):
 
 
 SPACE_LAYOUT = ["README.md", "app.py", "cap.py", "capqa/__init__.py", "capqa/constants.py",
-                "capqa/params/cap_plus.json", "monotonicity.py", "requirements.txt"]
+                "capqa/params/cap_plus.json", "monotonicity.py", "paper_scores.csv", "requirements.txt"]
 
 
 def test_assemble_space_copies_files_under_their_space_names(tmp_path):
@@ -224,8 +225,8 @@ def test_assemble_space_from_this_repo(tmp_path):
 
 
 def test_assembled_space_ships_and_finds_the_benchmark_scores(tmp_path):
-    space = publish.assemble_space(tmp_path / "space", source_root=REPO_ROOT,
-                                   benchmark_scores=data_path("paper_scores.csv"))
+    # By default: the repo's own data/paper_scores.csv, with no flag to remember.
+    space = publish.assemble_space(tmp_path / "space", source_root=REPO_ROOT)
     assert (space / "paper_scores.csv").read_bytes() == data_path("paper_scores.csv").read_bytes()
     # The Space's own capqa (first on the path there) takes the copy beside app.py.
     found = subprocess.run([sys.executable, "-c", "import capqa.space as s; print(s.DEFAULT_BENCHMARK_SCORES)"],
@@ -234,6 +235,17 @@ def test_assembled_space_ships_and_finds_the_benchmark_scores(tmp_path):
     assert Path(found) == space / "paper_scores.csv"
     with pytest.raises(FileNotFoundError, match="--benchmark-scores"):
         publish.assemble_space(tmp_path / "other", source_root=REPO_ROOT, benchmark_scores=tmp_path / "none.csv")
+
+
+def test_the_space_command_ships_the_scores_unless_told_not_to(tmp_path):
+    source = stand_in_repo(tmp_path / "repo")
+    for flags, shipped in (([], True), (["--no-benchmark-scores"], False)):
+        out = tmp_path / f"space{len(flags)}"
+        assert publish.main(["space", "--source-root", str(source), "--out", str(out), *flags]) == 0
+        assert (out / "paper_scores.csv").is_file() is shipped
+    (source / "data" / "paper_scores.csv").unlink()
+    with pytest.raises(FileNotFoundError, match="--benchmark-scores"):
+        publish.assemble_space(tmp_path / "space-without", source_root=source)
 
 
 def test_space_card_front_matter():

@@ -10,6 +10,7 @@ import torch
 from capqa.dev.bench import benchmark
 from capqa.engine.nli import NLIScorer
 from capqa.engine.relative_attention import compact_relative_attention
+from conftest import MODEL_ATOL
 
 SHORT = [("Sofia is a city in Bulgaria.", "Burgas is a city in Bulgaria."),
          ("Water begins to boil at 100°C.", "Water begins to boil at 212°F."),
@@ -69,7 +70,8 @@ def test_a_model_it_does_not_fit_is_left_alone():
 
 
 def test_an_attention_that_differs_from_the_check_keeps_its_own_code():
-    """A transformers whose attention computes something else must not get the compact one."""
+    """A transformers whose attention computes something else, in the last layer only, must not
+    get the compact one in any layer: every layer is checked, not just the first."""
     from transformers.models.deberta_v2.modeling_deberta_v2 import DisentangledSelfAttention
 
     class ChangedAttention(DisentangledSelfAttention):
@@ -77,15 +79,86 @@ def test_an_attention_that_differs_from_the_check_keeps_its_own_code():
             return super().disentangled_attention_bias(*args) * 2
 
     model = tiny_deberta()
-    for module in model.modules():
-        if isinstance(module, DisentangledSelfAttention):
-            module.__class__ = ChangedAttention
+    attention_modules = [module for module in model.modules() if isinstance(module, DisentangledSelfAttention)]
+    assert len(attention_modules) > 1
+    attention_modules[-1].__class__ = ChangedAttention
     with pytest.warns(UserWarning, match="stock computation is kept"):
         assert compact_relative_attention(model) == 0
-    assert "disentangled_attention_bias" not in vars(next(m for m in model.modules() if isinstance(m, ChangedAttention)))
+    assert all("disentangled_attention_bias" not in vars(module) for module in attention_modules)
 
 
-def test_bfloat16_on_cpu_is_close_to_float32_and_named(random_nli_model):
+def _attention_with_a_new_required_argument(monkeypatch):
+    """Simulate a transformers release whose attention-bias method takes one more argument
+    (and whose forward passes it): the check's call with the old signature raises TypeError."""
+    import inspect
+    import textwrap
+
+    from transformers.models.deberta_v2 import modeling_deberta_v2
+
+    attention = modeling_deberta_v2.DisentangledSelfAttention
+    stock_bias = attention.disentangled_attention_bias
+    source = textwrap.dedent(inspect.getsource(attention.forward))
+    old_call = "query_layer, key_layer, relative_pos, rel_embeddings, scale_factor\n"
+    assert source.count(old_call) == 1, "transformers' forward changed: update this simulation"
+    namespace = {}
+    exec(source.replace(old_call, "query_layer, key_layer, relative_pos, rel_embeddings, scale_factor, hidden_states\n"),
+         vars(modeling_deberta_v2), namespace)
+
+    def bias_with_hidden_states(self, query_layer, key_layer, relative_pos, rel_embeddings, scale_factor, hidden_states):
+        return stock_bias(self, query_layer, key_layer, relative_pos, rel_embeddings, scale_factor)
+
+    monkeypatch.setattr(attention, "forward", namespace["forward"])
+    monkeypatch.setattr(attention, "disentangled_attention_bias", bias_with_hidden_states)
+
+
+def test_an_api_change_loads_with_the_stock_attention_and_its_probabilities(random_nli_model, monkeypatch):
+    premises, hypotheses = map(list, zip(*(SHORT + LONG)))
+    expected = NLIScorer(random_nli_model, device="cpu", compact_attention=False).predict(premises, hypotheses)
+    _attention_with_a_new_required_argument(monkeypatch)
+    with pytest.warns(UserWarning, match="could not be installed.*TypeError.*stock computation is kept") as caught:
+        changed = NLIScorer(random_nli_model, device="cpu")
+    assert len([w for w in caught if "compact relative attention" in str(w.message)]) == 1
+    assert not changed.compact_attention
+    np.testing.assert_allclose(changed.predict(premises, hypotheses), expected, atol=MODEL_ATOL, rtol=0)
+
+
+def test_an_unverified_transformers_keeps_the_stock_attention(monkeypatch):
+    import transformers
+
+    monkeypatch.setattr(transformers, "__version__", "5.99.0")
+    model = tiny_deberta()
+    with pytest.warns(UserWarning, match="verified on transformers"):
+        assert compact_relative_attention(model) == 0
+
+
+@pytest.mark.parametrize("pos_att_type", [[], None])
+def test_a_config_without_relative_attention_types_scores_with_the_stock_code(pos_att_type):
+    model, stock = tiny_deberta(pos_att_type=pos_att_type), tiny_deberta(pos_att_type=pos_att_type)
+    assert compact_relative_attention(model) == 0
+    input_ids = torch.randint(5, 300, (2, 20), generator=torch.Generator().manual_seed(1))
+    attention_mask = torch.ones_like(input_ids)
+    np.testing.assert_allclose(logits(model, input_ids, attention_mask), logits(stock, input_ids, attention_mask),
+                               atol=MODEL_ATOL, rtol=0)
+
+
+def test_the_int8_engine_is_checked_and_scores_like_its_stock_attention(random_nli_model):
+    premises, hypotheses = map(list, zip(*(SHORT + LONG)))
+    compact = NLIScorer(random_nli_model, device="cpu", quantize=True)
+    stock = NLIScorer(random_nli_model, device="cpu", quantize=True, compact_attention=False)
+    assert compact.compact_attention and not stock.compact_attention
+    # int8 activations are quantised per tensor, so a window instead of all 512 rows moves them a little.
+    np.testing.assert_allclose(compact.predict(premises, hypotheses), stock.predict(premises, hypotheses), atol=2e-2)
+
+
+@pytest.fixture
+def native_bf16(monkeypatch):
+    """Run bf16 as asked even on a CPU without bf16 units (slow there, but the same numbers)."""
+    from capqa.engine import devices
+
+    monkeypatch.setattr(devices, "cpu_has_native_bf16", lambda: True)
+
+
+def test_bfloat16_on_cpu_is_close_to_float32_and_named(random_nli_model, native_bf16):
     premises, hypotheses = map(list, zip(*SHORT))
     full = NLIScorer(random_nli_model, device="cpu")
     half = NLIScorer(random_nli_model, device="cpu", precision="bfloat16")
@@ -102,21 +175,22 @@ def test_bfloat16_on_cpu_is_close_to_float32_and_named(random_nli_model):
     (dict(precision=None), "`precision` must be"),
     (dict(precision="bfloat16", quantize=True), "`quantize=True`"),
 ])
-def test_bad_precision_is_refused_by_engine_and_metric(random_nli_model, metric_path, options, message):
+def test_bad_precision_is_refused_by_engine_and_metric(random_nli_model, metric_path, options, message, native_bf16):
     with pytest.raises(ValueError, match=message):
         NLIScorer(random_nli_model, device="cpu", **options)
     with pytest.raises(ValueError, match=message):
         evaluate.load(metric_path, nli_model=random_nli_model, device="cpu", **options)
 
 
-def test_the_metric_scores_in_bfloat16_when_asked(random_nli_model, metric_path):
+def test_the_metric_scores_in_bfloat16_when_asked(random_nli_model, metric_path, native_bf16):
     statements = dict(predictions=["Burgas is a city in Bulgaria."], references=["Sofia is a city in Bulgaria."])
     full = evaluate.load(metric_path, nli_model=random_nli_model, device="cpu").compute(**statements)
     half = evaluate.load(metric_path, nli_model=random_nli_model, device="cpu", precision="bfloat16").compute(**statements)
     assert abs(full["cap"] - half["cap"]) < 0.05
 
 
-def test_the_benchmark_runs_and_its_scorers_agree(tmp_path):
+@pytest.mark.slow
+def test_the_benchmark_runs_and_its_scorers_agree(tmp_path, native_bf16):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         result = benchmark(size="tiny", rows=24, runs=1, batch_size=4, bf16=True, ablation=True, statements=False,
@@ -128,3 +202,17 @@ def test_the_benchmark_runs_and_its_scorers_agree(tmp_path):
     assert scorers["engine"]["tokens_computed"] < scorers["reference"]["tokens_computed"]
     assert scorers["engine"]["padding_fraction"] < scorers["reference"]["padding_fraction"]
     assert result["speedup"] > 0 and 0 < result["bf16_largest_cap_difference"] < 0.1
+
+
+def test_the_check_covers_every_layer_and_every_length_up_to_max_length():
+    from capqa.engine.relative_attention import _check_plan, _deberta_v2_attention_modules
+
+    modules = _deberta_v2_attention_modules(tiny_deberta(position_buckets=32, max_relative_positions=64))
+    for max_length in (512, 40, 5):
+        plan = _check_plan(modules, max_length)
+        assert [module for module, _ in plan] == modules
+        checked = {length for _, lengths in plan for length in lengths}
+        assert max(checked) == max_length and plan[0][1] == sorted(checked)
+        assert all(lengths for _, lengths in plan)
+    # Short, past the log-bucket boundary (position_buckets / 2 = 16) and max_length.
+    assert _check_plan(modules, 512)[0][1] == [7, 16 + 22, 512]

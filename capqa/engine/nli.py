@@ -77,16 +77,18 @@ class NLIScorer:
         self.device = resolve_device(device)
         self.show_progress = show_progress
         self.cache = cache
-        self.tokenizer = load_pretrained(AutoTokenizer, self.model_name, revision, "NLI tokenizer")
+        # self.revision, not the argument: the default model loads its pinned commit.
+        self.tokenizer = load_pretrained(AutoTokenizer, self.model_name, self.revision, "NLI tokenizer")
         dtype = inference_dtype(self.device, precision)
         self.quantize = check_quantize(quantize, self.device, dtype)
-        self.model = load_pretrained(AutoModelForSequenceClassification, self.model_name, revision,
+        self.model = load_pretrained(AutoModelForSequenceClassification, self.model_name, self.revision,
                                      "NLI model", dtype=dtype)
         self.model.to(self.device).eval()
-        self.compact_attention = bool(check_bool(compact_attention, "compact_attention")
-                                      and compact_relative_attention(self.model))
         if self.quantize:
             self.model = quantize_linear_layers(self.model)
+        # After quantising, so that the check runs on the layers that will compute.
+        self.compact_attention = bool(check_bool(compact_attention, "compact_attention")
+                                      and compact_relative_attention(self.model, self.max_length))
         self.label_indices = nli_label_indices(self.model.config.id2label)
 
     def predict(self, premises, hypotheses):

@@ -11,36 +11,82 @@ of the time of a forward pass on this project's benchmark.
 modules, by one that projects only the window of embeddings the batch's relative positions
 index, broadcasts instead of copying, and gathers the same entries. Every score is the same dot
 product as before, so the output equals the stock one up to float rounding. It is installed only
-after a check against the stock method on the model's own weights; a model it does not fit
-(another architecture, a changed transformers) is left untouched.
+on the transformers releases it was verified on (``VERIFIED_TRANSFORMERS``) and after a check of
+every layer against the stock method on the model's own weights, at lengths up to ``max_length``
+and in the model's own precision (int8 included); a model it does not fit, a disagreement or any
+error leaves the model untouched, with one warning. ``NLIScorer(compact_attention=False)`` (CLI
+``--no-compact-attention``) never installs it.
 """
 
+import logging
 import types
 import warnings
 
 import torch
 
+logger = logging.getLogger(__name__)
+
+# The transformers releases whose DeBERTa-v2 attention this was verified against (the tests run
+# on them); pyproject.toml and requirements.txt pin the same range. Elsewhere the stock code runs.
+VERIFIED_TRANSFORMERS = ">=5.24,<5.25"
 # Largest |compact - stock| accepted by the check, relative to the largest stock score: rounding
-# is ~1e-7 in float32 and ~1e-3 in bf16/fp16; a wrong index or scale is off by O(1).
+# is ~1e-7 in float32 and ~1e-3 in bf16/fp16; with int8 linear layers the activations are
+# quantised per tensor, so projecting a window instead of all rows moves scores by ~1e-2. A wrong
+# index or scale is off by O(1).
 _CHECK_TOLERANCE_FULL = 1e-5
-_CHECK_TOLERANCE_HALF = 5e-2
-# Sequence lengths of the check: short, and past the log-bucket boundary (position_buckets / 2).
-_CHECK_LENGTHS = (7, 150)
+_CHECK_TOLERANCE_ROUGH = 5e-2
+# Sequence lengths of the check besides max_length: short, and past the log-bucket boundary.
+_CHECK_SHORT_LENGTH = 7
+_CHECK_PAST_BUCKETS = 22
 
 
-def compact_relative_attention(model):
-    """Install the compact computation on every DeBERTa-v2 attention module of ``model`` that
-    passes the check; return how many were changed (0: the model is left as it was)."""
-    modules = _deberta_v2_attention_modules(model)
+def compact_relative_attention(model: torch.nn.Module, max_length: int = 512) -> int:
+    """Install the compact computation on every DeBERTa-v2 attention module of ``model``, after
+    checking every one of them against the stock method at lengths up to ``max_length``; return
+    how many were changed. 0: the model is left as it was (another architecture, no relative
+    attention, an unverified transformers, a disagreement, or any error: the patch is only a
+    speed-up and must never stop a model from loading, so every failure falls back to stock)."""
+    modules = []
+    try:
+        modules = _deberta_v2_attention_modules(model)
+        return _install(modules, max_length)
+    except Exception as error:  # noqa: BLE001 -- see the docstring: any failure means stock
+        _restore(modules)
+        warnings.warn(f"DeBERTa-v2 compact relative attention could not be installed ({type(error).__name__}: "
+                      f"{error}); the stock computation is kept (slower, same scores)", stacklevel=2)
+        return 0
+
+
+def transformers_is_verified() -> bool:
+    import transformers
+    from packaging.specifiers import SpecifierSet
+
+    return transformers.__version__ in SpecifierSet(VERIFIED_TRANSFORMERS)
+
+
+def _install(modules, max_length):
     if not modules or not all(_fits(module) for module in modules):
         return 0
-    if not _agrees_with_stock(modules[0]):
+    if not transformers_is_verified():
+        import transformers
+
+        warnings.warn(f"DeBERTa-v2 compact relative attention was verified on transformers "
+                      f"{VERIFIED_TRANSFORMERS}, not {transformers.__version__}; the stock computation "
+                      f"is kept (slower, same scores)", stacklevel=3)
+        return 0
+    if not all(_agrees_with_stock(module, lengths) for module, lengths in _check_plan(modules, max_length)):
         warnings.warn("DeBERTa-v2 compact relative attention disagrees with this transformers version's "
-                      "attention; the stock computation is kept (slower, same scores)")
+                      "attention; the stock computation is kept (slower, same scores)", stacklevel=3)
         return 0
     for module in modules:
         module.disentangled_attention_bias = types.MethodType(_compact_attention_bias, module)
+    logger.debug("compact relative attention installed on %d modules", len(modules))
     return len(modules)
+
+
+def _restore(modules):
+    for module in modules:
+        vars(module).pop("disentangled_attention_bias", None)
 
 
 def _deberta_v2_attention_modules(model):
@@ -52,34 +98,61 @@ def _deberta_v2_attention_modules(model):
 
 
 def _fits(module):
-    """The stock attributes the compact computation relies on are all there."""
+    """The stock attributes the compact computation relies on are all there, and the module has
+    relative attention to compute (``pos_att_type`` empty: nothing to make compact)."""
     needed = ("pos_ebd_size", "position_buckets", "max_relative_positions", "pos_att_type",
               "share_att_key", "num_attention_heads", "query_proj", "key_proj")
-    return all(hasattr(module, name) for name in needed) and getattr(module, "relative_attention", False)
+    return (all(hasattr(module, name) for name in needed) and getattr(module, "relative_attention", False)
+            and any(kind in (module.pos_att_type or ()) for kind in ("c2p", "p2c")))
 
 
 def _stock_attention_bias(module):
     return type(module).disentangled_attention_bias.__get__(module)
 
 
+def _check_lengths(module, max_length):
+    """Short, just past the log-bucket boundary (position_buckets / 2), and max_length."""
+    past_buckets = module.position_buckets // 2 + _CHECK_PAST_BUCKETS if module.position_buckets > 0 else 150
+    return sorted({length for length in (_CHECK_SHORT_LENGTH, past_buckets) if length < max_length} | {max_length})
+
+
+def _check_plan(modules, max_length):
+    """(module, lengths to check it at): the first layer at every length, each other layer at one
+    of them in turn, so that every layer and every length is checked. The index arithmetic
+    depends only on the length and the config (the same in every layer), the weights only on the
+    layer; and each stock call projects all 512 position embeddings, so checking 24 layers at
+    every length would add tens of seconds to a large model's load."""
+    lengths = _check_lengths(modules[0], max_length)
+    return [(module, lengths if index == 0 else [lengths[index % len(lengths)]])
+            for index, module in enumerate(modules)]
+
+
+def _is_quantized(module):
+    return any(type(sub).__module__.startswith("torch.ao.nn.quantized") for sub in module.modules())
+
+
 @torch.inference_mode()
-def _agrees_with_stock(module):
+def _agrees_with_stock(module, lengths):
     """Compare both computations on random queries and keys, with the module's own weights."""
     from transformers.models.deberta_v2.modeling_deberta_v2 import build_relative_position
 
-    parameter = next(module.parameters())
+    # int8 dynamic layers hold no float parameters; they run in float32 on the CPU.
+    reference = next((tensor for tensor in module.parameters() if tensor.is_floating_point()),
+                     torch.zeros((), dtype=torch.float32))
+    device, dtype = reference.device, reference.dtype
     heads, head_size = module.num_attention_heads, module.query_proj.out_features // module.num_attention_heads
     generator = torch.Generator().manual_seed(0)
     rel_embeddings = torch.randn(2 * module.pos_ebd_size, module.query_proj.in_features, generator=generator)
-    rel_embeddings = rel_embeddings.to(parameter.device, parameter.dtype)
-    for length in _CHECK_LENGTHS:
-        query, key = (torch.randn(2 * heads, length, head_size, generator=generator).to(parameter.device, parameter.dtype)
+    rel_embeddings = rel_embeddings.to(device, dtype)
+    rough = dtype.itemsize < 4 or _is_quantized(module)
+    relative = _CHECK_TOLERANCE_ROUGH if rough else _CHECK_TOLERANCE_FULL
+    for length in lengths:
+        query, key = (torch.randn(2 * heads, length, head_size, generator=generator).to(device, dtype)
                       for _ in range(2))
         relative_pos = build_relative_position(query, key, bucket_size=module.position_buckets,
                                                max_position=module.max_relative_positions)
         stock = _stock_attention_bias(module)(query, key, relative_pos, rel_embeddings, 3)
         compact = _compact_attention_bias(module, query, key, relative_pos, rel_embeddings, 3)
-        relative = _CHECK_TOLERANCE_FULL if parameter.dtype.itemsize >= 4 else _CHECK_TOLERANCE_HALF
         tolerance = relative * stock.abs().max().item()
         if stock.shape != compact.shape or (stock.float() - compact.float()).abs().max() > tolerance:
             return False

@@ -30,6 +30,9 @@ SPACE_FILES = {
     "requirements.txt": Path("requirements.txt"),
 }
 BENCHMARK_SCORES_NAME = "paper_scores.csv"  # where capqa.space looks first
+# The Benchmark tab's scores ship by default, from the source repo's data/ folder (an object,
+# not a string, so that argparse does not turn it into a Path).
+FROM_SOURCE_DATA = type("FromSourceData", (), {"__repr__": lambda self: "data/" + BENCHMARK_SCORES_NAME})()
 SPACE_PACKAGE = "capqa"  # app.py and cap.py import it, so it ships beside them
 # Never uploaded: caches, VCS data, bytecode, and a Trainer's intermediate checkpoints.
 SKIPPED_NAMES = ("__pycache__", ".git", ".cache", ".ipynb_checkpoints")
@@ -146,15 +149,19 @@ def model_plan(folder, source_root=REPO_ROOT, card=None, staging=None):
     return UploadPlan(constants.statement_model_id(), "model", tuple(sorted(files, key=lambda pair: pair[1])))
 
 
-def assemble_space(out_dir, source_root=REPO_ROOT, benchmark_scores=None):
+def assemble_space(out_dir, source_root=REPO_ROOT, benchmark_scores=FROM_SOURCE_DATA):
     """Copy the metric Space's files from ``source_root`` into ``out_dir`` under their Space names.
 
     benchmark_scores: the published per-row scores (paper_scores.csv) that the Space's Benchmark
-    tab shows; copied beside app.py, where the Space looks first.
+    tab shows, copied beside app.py, where the Space looks first. By default
+    ``source_root/data/paper_scores.csv``; None ships no scores (the tab then says what is missing).
     """
     source_root, out_dir = Path(source_root), Path(out_dir)
+    if benchmark_scores is FROM_SOURCE_DATA:
+        benchmark_scores = source_root / DATA_DIR.name / BENCHMARK_SCORES_NAME
     if benchmark_scores is not None and not Path(benchmark_scores).is_file():
-        raise FileNotFoundError(f"`--benchmark-scores` {str(benchmark_scores)!r} is not a file")
+        raise FileNotFoundError(f"`--benchmark-scores` {str(benchmark_scores)!r} is not a file "
+                                f"(pass the scores file, or --no-benchmark-scores to ship none)")
     missing = [str(source) for source in SPACE_FILES.values() if not (source_root / source).is_file()]
     if not (source_root / SPACE_PACKAGE / "__init__.py").is_file():
         missing.append(f"{SPACE_PACKAGE}/__init__.py")
@@ -234,8 +241,12 @@ def _parser():
                             "the project's card with the figures of the folder's eval_statements.json)")
     space = targets.add_parser("space", help="the metric Space (app.py, cap.py, capqa/, ...)")
     space.add_argument("--source-root", type=Path, default=REPO_ROOT, help="repo to assemble the Space from")
-    space.add_argument("--benchmark-scores", type=Path, default=None,
-                       help="per-row scores for the Benchmark tab (paper_scores.csv), shipped beside app.py")
+    scores = space.add_mutually_exclusive_group()
+    scores.add_argument("--benchmark-scores", type=Path, default=FROM_SOURCE_DATA,
+                        help="per-row scores for the Benchmark tab, shipped beside app.py "
+                             "(default: data/paper_scores.csv of --source-root)")
+    scores.add_argument("--no-benchmark-scores", dest="benchmark_scores", action="store_const", const=None,
+                        help="ship no benchmark scores")
     space.add_argument("--out", type=Path, help="keep the assembled Space here (default: a temporary folder)")
     for target in (datasets, model, space):
         target.add_argument("--yes", action="store_true", help="upload (default: dry run)")

@@ -14,21 +14,16 @@ eight correctness classes:
   utility = paper severity / 6 (exact ... alternative_correct 1, contradictory 0): in [0, 1],
   higher = more correct, and it orders answers by the taxonomy's severity.
 
-The parameters live in ``capqa/params/*.json`` (plain numbers, no pickles); applying them is plain
-numpy. ``python -m capqa fit --scores paper_scores.csv --split validation --out capqa/params``
-refits them: rows outside ``--split`` are dropped before anything is computed, and the L2 strength
-is chosen by 5-fold cross-validated log-loss on the fitting rows alone.
+The parameters live in ``capqa/plus/params/*.json`` (plain numbers, no pickles); applying them is
+plain numpy, in this module. Fitting them (``python -m capqa fit``) is ``capqa.plus.fitting``.
 """
 
-import argparse
 import json
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from scipy.optimize import minimize
 from scipy.special import logsumexp
-from tqdm.auto import tqdm
 
 from capqa.constants import CLASS_DEFINITIONS, LABELS, NLI_LABELS, SEVERITY
 from capqa.validation import check_finite_scores, check_same_length
@@ -55,10 +50,6 @@ RELATION_GROUPS = {
     "overinclusive_invalid": ("overinclusive_invalid",),
     "wrong": ("invalid", "contradictory"),
 }
-
-L2_GRID = (3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
-CV_FOLDS = 5
-CV_SEED = 0
 
 
 # --- Features --------------------------------------------------------------------------------
@@ -136,32 +127,6 @@ def _softmax(logits):
     return np.exp(logits - logsumexp(logits, axis=1, keepdims=True))
 
 
-def fit_multinomial(features, targets, n_classes, l2):
-    """(weights (k, K), intercepts (K,)) minimising mean cross-entropy + l2/2 * |weights|^2.
-
-    Features must be standardised; the intercepts are not penalised. L-BFGS from zeros, so the
-    result is deterministic.
-    """
-    n_rows, n_features = features.shape
-    onehot = np.eye(n_classes)[targets]
-    design = np.hstack([features, np.ones((n_rows, 1))])
-
-    def loss_and_gradient(flat):
-        weights = flat.reshape(n_features + 1, n_classes)
-        logits = design @ weights
-        log_norm = logsumexp(logits, axis=1)
-        loss = (log_norm - (logits * onehot).sum(axis=1)).mean()
-        gradient = design.T @ (np.exp(logits - log_norm[:, None]) - onehot) / n_rows
-        loss += 0.5 * l2 * np.sum(weights[:-1] ** 2)
-        gradient[:-1] += l2 * weights[:-1]
-        return loss, gradient.ravel()
-
-    result = minimize(loss_and_gradient, np.zeros((n_features + 1) * n_classes), jac=True,
-                      method="L-BFGS-B", options={"maxiter": 5000})
-    weights = result.x.reshape(n_features + 1, n_classes)
-    return weights[:-1], weights[-1]
-
-
 class StandardisedClassifier:
     """Standardisation plus a multinomial logistic regression; fitted or read from JSON."""
 
@@ -169,13 +134,6 @@ class StandardisedClassifier:
         self.classes = tuple(classes)
         self.mean, self.scale = np.asarray(mean, float), np.asarray(scale, float)
         self.weights, self.intercepts = np.asarray(weights, float), np.asarray(intercepts, float)
-
-    @classmethod
-    def fit(cls, features, targets, classes, l2):
-        mean, scale = features.mean(axis=0), features.std(axis=0)
-        scale[scale == 0] = 1.0   # a constant column carries no information; keep it at 0
-        weights, intercepts = fit_multinomial((features - mean) / scale, targets, len(classes), l2)
-        return cls(classes, mean, scale, weights, intercepts)
 
     def predict_proba(self, features):
         return _softmax(((features - self.mean) / self.scale) @ self.weights + self.intercepts)
@@ -277,9 +235,6 @@ def diagnose_relation(probabilities_forward, probabilities_reverse, bleu, rouge_
     return diagnoses
 
 
-# What each class means, for a person reading one diagnosis.
-
-
 def explain_relation(diagnosis):
     """One sentence from a ``diagnose_relation`` dict, e.g. '... : likely partial, p = 0.61'."""
     label = diagnosis["label"]
@@ -289,99 +244,3 @@ def explain_relation(diagnosis):
 def relation_sentence(label):
     """'the answer is only part of the gold answer': the class's definition, as a sentence."""
     return f"the answer is {CLASS_DEFINITIONS[label]}"
-
-
-# --- Fitting ---------------------------------------------------------------------------------
-
-def select_split(frame, split):
-    """The rows of ``split`` only, checked; every later step sees nothing else."""
-    if "split" not in frame.columns:
-        raise ValueError("`scores` must have a `split` column")
-    selected = frame[frame["split"] == split]
-    if selected.empty:
-        raise ValueError(f"`split` {split!r} has no rows; the file has {sorted(frame['split'].unique())}")
-    missing = [c for c in ("label", *PROBABILITY_COLUMNS, *OVERLAP_COLUMNS) if c not in frame.columns]
-    if missing:
-        raise ValueError(f"`scores` lacks columns {missing}")
-    unknown = sorted(set(selected["label"]) - set(LABELS))
-    if unknown:
-        raise ValueError(f"`scores` has labels outside the taxonomy: {unknown}")
-    return selected
-
-
-def cross_validated_log_loss(features, targets, l2, folds=CV_FOLDS, seed=CV_SEED):
-    """Mean held-out cross-entropy over ``folds`` random folds of the rows."""
-    fold = np.random.default_rng(seed).permutation(len(targets)) % folds
-    total = 0.0
-    for k in range(folds):
-        held_out = fold == k
-        model = StandardisedClassifier.fit(features[~held_out], targets[~held_out], LABELS, l2)
-        probabilities = model.predict_proba(features[held_out])
-        total -= np.log(probabilities[np.arange(held_out.sum()), targets[held_out]]).sum()
-    return total / len(targets)
-
-
-def fit(frame, split="validation", l2_grid=L2_GRID, progress=True):
-    """(relation JSON dict, cap_plus JSON dict) fitted on the ``split`` rows of ``frame``.
-
-    With one value in ``l2_grid`` the cross-validation is skipped.
-    """
-    rows = select_split(frame, split)
-    features = feature_matrix(*frame_inputs(rows))
-    targets = rows["label"].map(LABELS.index).to_numpy()
-    l2_grid = tuple(float(value) for value in l2_grid)
-    cv_loss = {}
-    if len(l2_grid) > 1:
-        for l2 in tqdm(l2_grid, desc="cross-validating l2", disable=not progress):
-            cv_loss[l2] = float(cross_validated_log_loss(features, targets, l2))
-    l2 = min(cv_loss, key=cv_loss.get) if cv_loss else l2_grid[0]
-    classifier = StandardisedClassifier.fit(features, targets, LABELS, l2)
-    fitted_on = {"split": split, "rows": int(len(rows)),
-                 "class_counts": {label: int((targets == k).sum()) for k, label in enumerate(LABELS)}}
-    relation = {
-        "description": "Multinomial logistic regression over the 8 correctness classes. "
-                       "p = softmax(((x - mean) / scale) . weights + intercept), x = the features "
-                       f"named below; logit_* are logits of probabilities clipped to [{EPSILON}, "
-                       f"1 - {EPSILON}], forward = gold -> predicted statement.",
-        "epsilon": EPSILON, "l2": l2,
-        "cross_validated_log_loss": {str(key): value for key, value in cv_loss.items()},
-        "fitted_on": fitted_on,
-        "groups": {name: list(members) for name, members in RELATION_GROUPS.items()},
-        **classifier.to_json(),
-    }
-    top = max(SEVERITY.values())
-    cap_plus_params = {
-        "description": "CAP+ = sum over classes of P(class) * class_utility, P from "
-                       f"{RELATION_FILE}; utility = paper severity / {top}.",
-        "class_utility": {label: SEVERITY[label] / top for label in LABELS},
-    }
-    return relation, cap_plus_params
-
-
-def write_parameters(relation, cap_plus_params, directory):
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    for name, data in ((RELATION_FILE, relation), (CAP_PLUS_FILE, cap_plus_params)):
-        (directory / name).write_text(json.dumps(data, indent=1) + "\n")
-    load_parameters.cache_clear()
-
-
-def main(argv):
-    parser = argparse.ArgumentParser(prog="python -m capqa fit", description=__doc__.split("\n")[0])
-    parser.add_argument("--scores", required=True,
-                        help="CSV with split, label, pe_f, pn_f, pc_f, pe_r, pn_r, pc_r, bleu, rouge_l")
-    parser.add_argument("--split", default="validation", help="the rows to fit on (default validation)")
-    parser.add_argument("--out", default=str(PARAMS_DIR), help="folder for the JSON parameter files")
-    parser.add_argument("--l2", type=float, nargs="+", default=list(L2_GRID),
-                        help="L2 strengths to cross-validate (one value: use it, no cross-validation)")
-    args = parser.parse_args(argv)
-    if any(not np.isfinite(value) or value <= 0 for value in args.l2):
-        parser.error(f"--l2 values must be positive, got {args.l2}")
-    import pandas as pd
-
-    relation, cap_plus_params = fit(pd.read_csv(args.scores), args.split, args.l2)
-    write_parameters(relation, cap_plus_params, args.out)
-    print(f"fitted on {relation['fitted_on']['rows']} {args.split} rows, l2 = {relation['l2']} "
-          f"(cross-validated log-loss {relation['cross_validated_log_loss']}); wrote "
-          f"{Path(args.out) / RELATION_FILE} and {Path(args.out) / CAP_PLUS_FILE}")
-    return 0

@@ -1,0 +1,214 @@
+"""Fitting CAP+ and the relation classifier: ``python -m capqa fit``.
+
+``python -m capqa fit --scores paper_scores.csv --split validation --out my_params`` refits the
+parameters that ``capqa.plus.calibration`` applies: rows outside ``--split`` are dropped before
+anything is computed, the data must hold every class of the taxonomy with at least
+``MIN_ROWS_PER_CLASS`` rows, and the L2 strength is chosen by 5-fold cross-validated log-loss on
+the fitting rows alone.
+
+Every fit runs to a stated optimum: L-BFGS stops only when the largest component of the
+objective's gradient is at most ``GRADIENT_TOLERANCE`` (never on a small relative change of the
+loss, which stops at a point that depends on BLAS rounding), and a fit that does not reach it is
+an error. The objective is strictly convex in everything that changes a prediction, so two
+machines land on the same classifier up to that tolerance.
+"""
+
+import argparse
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy.optimize import minimize
+from scipy.special import logsumexp
+from tqdm.auto import tqdm
+
+from capqa.constants import LABELS, SEVERITY
+from capqa.plus.calibration import (CAP_PLUS_FILE, EPSILON, OVERLAP_COLUMNS, PROBABILITY_COLUMNS,
+                                    RELATION_FILE, RELATION_GROUPS, StandardisedClassifier,
+                                    feature_matrix, frame_inputs, load_parameters)
+
+L2_GRID = (3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
+CV_FOLDS = 5
+CV_SEED = 0
+# Convergence: max |d objective / d parameter| at the returned point. The shipped fit reaches
+# 1e-8 in ~470 L-BFGS iterations (0.2 s); float64 rounding of the gradient is ~1e-15.
+GRADIENT_TOLERANCE = 1e-8
+MAX_ITERATIONS = 20_000
+# Each class needs rows in every cross-validation fold's training part; fewer leaves a class
+# whose unpenalised intercept runs to -infinity, so the fit has no optimum.
+MIN_ROWS_PER_CLASS = CV_FOLDS
+# Where `fit` writes when --out is not given: the working directory, never the package.
+DEFAULT_OUT = Path("cap_plus_params")
+
+
+def objective(flat: np.ndarray, design: np.ndarray, onehot: np.ndarray, l2: float) -> tuple[float, np.ndarray]:
+    """(mean cross-entropy + l2/2 * |weights|^2, its gradient) at ``flat`` = (weights; intercepts)
+    raveled; ``design`` ends with a column of ones, whose row of parameters is not penalised."""
+    n_rows, n_classes = onehot.shape
+    parameters = flat.reshape(design.shape[1], n_classes)
+    logits = design @ parameters
+    log_norm = logsumexp(logits, axis=1)
+    loss = (log_norm - (logits * onehot).sum(axis=1)).mean() + 0.5 * l2 * np.sum(parameters[:-1] ** 2)
+    gradient = design.T @ (np.exp(logits - log_norm[:, None]) - onehot) / n_rows
+    gradient[:-1] += l2 * parameters[:-1]
+    return loss, gradient.ravel()
+
+
+def design_matrix(features: np.ndarray) -> np.ndarray:
+    return np.hstack([features, np.ones((features.shape[0], 1))])
+
+
+def fit_multinomial(features: np.ndarray, targets: np.ndarray, n_classes: int,
+                    l2: float) -> tuple[np.ndarray, np.ndarray]:
+    """(weights (k, K), intercepts (K,)) minimising ``objective`` to ``GRADIENT_TOLERANCE``.
+
+    Features must be standardised. L-BFGS from zeros, so the result is deterministic.
+    """
+    design, onehot = design_matrix(features), np.eye(n_classes)[targets]
+    result = minimize(objective, np.zeros(design.shape[1] * n_classes), args=(design, onehot, l2),
+                      jac=True, method="L-BFGS-B",
+                      options={"gtol": GRADIENT_TOLERANCE, "ftol": 0.0, "maxiter": MAX_ITERATIONS,
+                               "maxfun": 2 * MAX_ITERATIONS})
+    largest = float(np.abs(objective(result.x, design, onehot, l2)[1]).max())
+    if largest > GRADIENT_TOLERANCE:
+        raise ValueError(f"the fit did not converge (l2 = {l2}): largest gradient component {largest:.3g} "
+                         f"> {GRADIENT_TOLERANCE} after {result.nit} iterations ({result.message}); "
+                         f"try a larger --l2")
+    parameters = result.x.reshape(design.shape[1], n_classes)
+    return parameters[:-1], parameters[-1]
+
+
+def fit_classifier(features: np.ndarray, targets: np.ndarray, classes, l2: float) -> StandardisedClassifier:
+    """A ``StandardisedClassifier`` fitted on ``features`` (standardised with their own moments)."""
+    mean, scale = features.mean(axis=0), features.std(axis=0)
+    scale[scale == 0] = 1.0   # a constant column carries no information; keep it at 0
+    weights, intercepts = fit_multinomial((features - mean) / scale, targets, len(classes), l2)
+    return StandardisedClassifier(classes, mean, scale, weights, intercepts)
+
+
+def gradient_norm(classifier: StandardisedClassifier, features: np.ndarray, targets: np.ndarray,
+                  l2: float) -> float:
+    """Largest |gradient| component of the fitting objective at ``classifier``'s parameters,
+    on the rows it was fitted on: below ``GRADIENT_TOLERANCE`` at a converged fit."""
+    standardised = (features - classifier.mean) / classifier.scale
+    flat = np.vstack([classifier.weights, classifier.intercepts]).ravel()
+    onehot = np.eye(len(classifier.classes))[targets]
+    return float(np.abs(objective(flat, design_matrix(standardised), onehot, l2)[1]).max())
+
+
+def select_split(frame: pd.DataFrame, split: str) -> pd.DataFrame:
+    """The rows of ``split`` only, checked; every later step sees nothing else."""
+    if "split" not in frame.columns:
+        raise ValueError("`scores` must have a `split` column")
+    selected = frame[frame["split"] == split]
+    if selected.empty:
+        raise ValueError(f"`split` {split!r} has no rows; the file has {sorted(frame['split'].unique())}")
+    missing = [c for c in ("label", *PROBABILITY_COLUMNS, *OVERLAP_COLUMNS) if c not in frame.columns]
+    if missing:
+        raise ValueError(f"`scores` lacks columns {missing}")
+    unknown = sorted(set(selected["label"]) - set(LABELS))
+    if unknown:
+        raise ValueError(f"`scores` has labels outside the taxonomy: {unknown}")
+    check_class_counts(selected["label"], split)
+    return selected
+
+
+def check_class_counts(labels: pd.Series, split: str) -> None:
+    """Refuse data a classifier over the eight classes cannot be fitted on."""
+    counts = labels.value_counts()
+    if len(counts) < 2:
+        raise ValueError(f"`scores` split {split!r} has fewer than two classes ({dict(counts)}); "
+                         f"the relation classifier needs rows of every class in {list(LABELS)}")
+    too_few = {label: int(counts.get(label, 0)) for label in LABELS
+               if counts.get(label, 0) < MIN_ROWS_PER_CLASS}
+    if too_few:
+        raise ValueError(f"`scores` split {split!r} has too few rows per class: {too_few} "
+                         f"(each of the {len(LABELS)} classes needs at least {MIN_ROWS_PER_CLASS})")
+
+
+def cross_validated_log_loss(features: np.ndarray, targets: np.ndarray, l2: float,
+                             folds: int = CV_FOLDS, seed: int = CV_SEED) -> float:
+    """Mean held-out cross-entropy over ``folds`` random folds of the rows."""
+    fold = np.random.default_rng(seed).permutation(len(targets)) % folds
+    total = 0.0
+    for k in range(folds):
+        held_out = fold == k
+        model = fit_classifier(features[~held_out], targets[~held_out], LABELS, l2)
+        probabilities = model.predict_proba(features[held_out])
+        total -= np.log(probabilities[np.arange(held_out.sum()), targets[held_out]]).sum()
+    return total / len(targets)
+
+
+def split_features(frame: pd.DataFrame, split: str) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    """(rows, features, targets) of ``split``: what ``fit`` fits on."""
+    rows = select_split(frame, split)
+    return rows, feature_matrix(*frame_inputs(rows)), rows["label"].map(LABELS.index).to_numpy()
+
+
+def fit(frame: pd.DataFrame, split: str = "validation", l2_grid=L2_GRID,
+        progress: bool = True) -> tuple[dict, dict]:
+    """(relation JSON dict, cap_plus JSON dict) fitted on the ``split`` rows of ``frame``.
+
+    With one value in ``l2_grid`` the cross-validation is skipped.
+    """
+    rows, features, targets = split_features(frame, split)
+    l2_grid = tuple(float(value) for value in l2_grid)
+    cv_loss = {}
+    if len(l2_grid) > 1:
+        for l2 in tqdm(l2_grid, desc="cross-validating l2", disable=not progress):
+            cv_loss[l2] = float(cross_validated_log_loss(features, targets, l2))
+    l2 = min(cv_loss, key=cv_loss.get) if cv_loss else l2_grid[0]
+    classifier = fit_classifier(features, targets, LABELS, l2)
+    fitted_on = {"split": split, "rows": int(len(rows)),
+                 "class_counts": {label: int((targets == k).sum()) for k, label in enumerate(LABELS)}}
+    relation = {
+        "description": "Multinomial logistic regression over the 8 correctness classes. "
+                       "p = softmax(((x - mean) / scale) . weights + intercept), x = the features "
+                       f"named below; logit_* are logits of probabilities clipped to [{EPSILON}, "
+                       f"1 - {EPSILON}], forward = gold -> predicted statement.",
+        "epsilon": EPSILON, "l2": l2,
+        "convergence": {"criterion": "max |gradient component| of the objective",
+                        "gradient_tolerance": GRADIENT_TOLERANCE,
+                        "gradient_at_fit": gradient_norm(classifier, features, targets, l2)},
+        "cross_validated_log_loss": {str(key): value for key, value in cv_loss.items()},
+        "fitted_on": fitted_on,
+        "groups": {name: list(members) for name, members in RELATION_GROUPS.items()},
+        **classifier.to_json(),
+    }
+    top = max(SEVERITY.values())
+    cap_plus_params = {
+        "description": "CAP+ = sum over classes of P(class) * class_utility, P from "
+                       f"{RELATION_FILE}; utility = paper severity / {top}.",
+        "class_utility": {label: SEVERITY[label] / top for label in LABELS},
+    }
+    return relation, cap_plus_params
+
+
+def write_parameters(relation: dict, cap_plus_params: dict, directory) -> None:
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    for name, data in ((RELATION_FILE, relation), (CAP_PLUS_FILE, cap_plus_params)):
+        (directory / name).write_text(json.dumps(data, indent=1) + "\n")
+    load_parameters.cache_clear()
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m capqa fit", description=__doc__.split("\n")[0])
+    parser.add_argument("--scores", required=True,
+                        help="CSV with split, label, pe_f, pn_f, pc_f, pe_r, pn_r, pc_r, bleu, rouge_l")
+    parser.add_argument("--split", default="validation", help="the rows to fit on (default validation)")
+    parser.add_argument("--out", default=str(DEFAULT_OUT),
+                        help=f"folder for the JSON parameter files (default ./{DEFAULT_OUT}; the "
+                             f"package's shipped parameters are never the default)")
+    parser.add_argument("--l2", type=float, nargs="+", default=list(L2_GRID),
+                        help="L2 strengths to cross-validate (one value: use it, no cross-validation)")
+    args = parser.parse_args(argv)
+    if any(not np.isfinite(value) or value <= 0 for value in args.l2):
+        parser.error(f"--l2 values must be positive, got {args.l2}")
+    relation, cap_plus_params = fit(pd.read_csv(args.scores), args.split, args.l2)
+    write_parameters(relation, cap_plus_params, args.out)
+    print(f"fitted on {relation['fitted_on']['rows']} {args.split} rows, l2 = {relation['l2']} "
+          f"(cross-validated log-loss {relation['cross_validated_log_loss']}); wrote "
+          f"{Path(args.out) / RELATION_FILE} and {Path(args.out) / CAP_PLUS_FILE}")
+    return 0
