@@ -11,6 +11,7 @@ import capqa.constants
 import capqa.metric_options
 import capqa.scorer
 import capqa.validation
+import capqa.verdicts.judge
 
 _CITATION = capqa.constants.CITATION
 
@@ -57,7 +58,9 @@ Init options (evaluate.load("cap_metric.py", **options)):
     quantize (False: CPU dynamic int8 quantisation of the NLI model, faster, slightly different scores),
     precision ("auto": bf16 on CUDA, float32 on CPU; "bfloat16" is ~2x faster on CPUs with AMX at
     ~1e-3 of probability; "float32"; "float16" on GPUs),
-    variant ("cap", or "plus" to add CAP+; its parameters were fitted for the default NLI model).
+    variant ("cap", or "plus" to add CAP+; its parameters were fitted for the default NLI model),
+    verdict (None; "strict", "lenient", "graded", a threshold in [0, 1] or {class: credit}: adds per-example
+    `correct` (bool) and `accuracy`, their mean; with partial credit also `credit` and `mean_credit`).
 Examples:
     With the published models (needs the Hugging Face Hub or a filled cache):
     >>> cap = evaluate.load("cap_metric.py")  # doctest: +SKIP
@@ -78,14 +81,15 @@ class Cap(evaluate.Metric):
     def __init__(self, nli_model=None, nli_revision=None, statement_model=None, statement_revision=None,
                  alpha=capqa.constants.ALPHA, neutral_weight=capqa.constants.NEUTRAL_WEIGHT, batch_size=32,
                  max_tokens=None, device="auto", max_length=capqa.constants.NLI_MAX_LENGTH,
-                 score_cache_dir=None, quantize=False, precision="auto", variant="cap", **kwargs):
+                 score_cache_dir=None, quantize=False, precision="auto", variant="cap", verdict=None,
+                 **kwargs):
         # Options are checked now, so a typo fails at load time; models load on first use.
         self.options = capqa.metric_options.MetricOptions(
             nli_model=nli_model, nli_revision=nli_revision, statement_model=statement_model,
             statement_revision=statement_revision, alpha=alpha, neutral_weight=neutral_weight,
             batch_size=batch_size, max_tokens=max_tokens, device=device, max_length=max_length,
             score_cache_dir=score_cache_dir, quantize=quantize, precision=precision,
-            variant=variant)
+            variant=variant, verdict=verdict)
         self._scorer = None
         super().__init__(**kwargs)
 
@@ -115,7 +119,9 @@ class Cap(evaluate.Metric):
             return super().compute(**kwargs)  # gather what add_batch stored (also across processes)
         batch = capqa.metric_options.stored_batch(predictions, references, questions)
         if not batch["predictions"]:
-            return capqa.scorer.empty_result(kwargs.get("return_details", False), self.options.variant)
+            return capqa.scorer.empty_result(kwargs.get("return_details", False), self.options.variant,
+                                             capqa.verdicts.judge.resolve_verdict(self.options.verdict,
+                                                                                  self.options.variant))
         # Already validated: store it directly, then let evaluate finalise and call _compute.
         evaluate.Metric.add_batch(self, **batch)
         return super().compute(**kwargs)

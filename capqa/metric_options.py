@@ -8,6 +8,7 @@ from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEU
 from capqa.engine.devices import check_quantize, inference_dtype, resolve_device
 from capqa.scorer import CAPScorer, check_variant, validate_inputs
 from capqa.validation import check_folder, check_positive_int, check_unit_interval
+from capqa.verdicts.judge import check_verdict, resolve_verdict
 
 
 @dataclass
@@ -29,6 +30,8 @@ class MetricOptions:
     quantize: bool = False
     precision: str = "auto"
     variant: str = "cap"
+    # None, "strict" | "lenient" | "graded", a threshold in [0, 1] or {class: credit}: adds `correct` and `accuracy`.
+    verdict: Optional[object] = None
 
     def __post_init__(self):
         for name in ("nli_model", "nli_revision", "statement_model", "statement_revision"):
@@ -52,6 +55,7 @@ class MetricOptions:
         if self.score_cache_dir is not None:
             check_folder(self.score_cache_dir, "score_cache_dir")
         self.variant = check_variant(self.variant)
+        self.verdict = check_verdict(self.verdict)
 
     def build_scorer(self):
         from capqa.engine.nli import NLIScorer
@@ -68,7 +72,7 @@ class MetricOptions:
         statements = _LazyStatements(lambda: StatementGenerator(
             self.statement_model, self.statement_revision, device=self.device, batch_size=self.batch_size))
         return CAPScorer(nli, statements, alpha=self.alpha, neutral_weight=self.neutral_weight,
-                         variant=self.variant)
+                         variant=self.variant, verdict=resolve_verdict(self.verdict, self.variant))
 
 
 class _LazyStatements:

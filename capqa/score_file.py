@@ -17,6 +17,7 @@ from capqa.engine.devices import PRECISIONS
 from capqa.metric_options import MetricOptions
 from capqa.tables import read_table, require_columns
 from capqa.validation import check_positive_int, check_references, check_text_list
+from capqa.verdicts.judge import parse_verdict_argument, verdict_column_names
 
 OUTPUT_COLUMNS = ("cap", "forward", "reverse", "premises", "hypotheses", "best_reference")
 
@@ -46,6 +47,8 @@ def build_parser():
     parser.add_argument("--max-tokens", type=int, default=None, help="token budget per NLI batch")
     parser.add_argument("--score-cache-dir", default=None, help="cache NLI probabilities in this folder")
     parser.add_argument("--variant", choices=("cap", "plus"), default="cap", help="'plus' adds CAP+")
+    parser.add_argument("--verdict", type=parse_verdict_argument, default=None,
+                        help="add a `correct` column: strict, lenient, graded, a threshold, or JSON {class: credit}")
     return parser
 
 
@@ -53,7 +56,7 @@ def score_table(table, scorer, out, question_column, gold_column, answer_column,
                 gold_separator=None, chunk_size=1000):
     """Score ``table`` chunk by chunk into the CSV ``out``; returns the number of new rows."""
     chunk_size = check_positive_int(chunk_size, "chunk_size")
-    columns = list(table.columns) + output_columns(scorer.variant)
+    columns = list(table.columns) + output_columns(scorer.variant) + verdict_column_names(scorer.verdict)
     check_no_output_columns(table.columns, scorer.variant)
     done = _rows_done(out, columns, len(table))
     remaining = range(done, len(table), chunk_size)
@@ -104,6 +107,7 @@ def _calibration_columns(result):
     columns = {"cap_plus": result["cap_plus"]} if "cap_plus" in result else {}
     columns["relation"] = [relation["label"] for relation in result["relation"]]
     columns["relation_probability"] = [relation["probability"] for relation in result["relation"]]
+    columns.update({name: result[name] for name in ("correct", "credit") if name in result})
     return columns
 
 
@@ -116,7 +120,7 @@ def main(argv=None):
                             alpha=args.alpha, neutral_weight=args.neutral_weight,
                             batch_size=args.batch_size, max_tokens=args.max_tokens, device=args.device,
                             precision=args.precision, quantize=args.quantize,
-                            score_cache_dir=args.score_cache_dir, variant=args.variant)
+                            score_cache_dir=args.score_cache_dir, variant=args.variant, verdict=args.verdict)
     # Validate the whole file before the first model call: a bad row should not stop a job midway.
     for column in (args.question_column, args.answer_column):
         if column:
@@ -127,4 +131,6 @@ def main(argv=None):
     added = score_table(table, options.build_scorer(), args.out, args.question_column, args.gold_column,
                         args.answer_column, args.gold_separator, args.chunk_size)
     print(f"scored {added} new rows; {args.out} has {len(table)} rows", file=sys.stderr)
+    if args.verdict is not None:
+        print(f"accuracy ({args.verdict}): {pd.read_csv(args.out)['correct'].mean():.4f}", file=sys.stderr)
     return 0
