@@ -85,10 +85,10 @@ def class_errors(accepted, labels, credits) -> List[dict]:
 
 
 def binary_report(scores, labels, credits: Mapping[str, float], threshold: float,
-                  n_resamples: int = 0, seed: int = 42, weights_blocks: Optional[list] = None) -> dict:
+                  n_resamples: int = 0, seed: int = 42) -> dict:
     """Point estimates (and percentile intervals when resampling) of one score under one policy.
 
-    ``weights_blocks``: precomputed resample weights to share between metrics; else drawn here.
+    ``n_resamples`` 0: no intervals. ``verdict_table`` bootstraps many metrics on shared resamples.
     """
     scores = check_finite_scores(scores, "scores")
     labels = np.asarray(labels, dtype=object)
@@ -100,10 +100,9 @@ def binary_report(scores, labels, credits: Mapping[str, float], threshold: float
     report = {"threshold": float(threshold), "rows": int(len(scores)), "correct_rows": int(targets.sum()),
               "accepted_rows": int(accepted.sum()),
               **{name: float(value[0]) for name, value in point.items()}}
-    if weights_blocks is None and n_resamples:
-        weights_blocks = list(resample_weights(len(scores), n_resamples, seed))
-    if weights_blocks:
-        draws = [weighted_statistics(accepted, targets, ranks, block) for block in weights_blocks]
+    if n_resamples:
+        draws = [weighted_statistics(accepted, targets, ranks, block)
+                 for block in resample_weights(len(scores), n_resamples, seed)]
         for name in BINARY_STATISTICS:
             low, high = percentile_interval(np.concatenate([draw[name] for draw in draws]), CONFIDENCE)
             report[f"{name}_ci_low"], report[f"{name}_ci_high"] = float(low), float(high)
@@ -115,19 +114,33 @@ def verdict_table(fit_scores: Mapping[str, np.ndarray], fit_labels, eval_scores:
                   eval_labels, policies: Mapping[str, Mapping[str, float]], n_resamples: int = 0,
                   seed: int = 42, progress: bool = True) -> List[dict]:
     """One record per (policy, metric): the threshold chosen on the fitting rows, then the binary
-    report on the evaluation rows, all metrics on the same bootstrap resamples."""
+    report on the evaluation rows, all metrics and policies on the same bootstrap resamples."""
     from capqa.verdicts.thresholds import choose_threshold
 
-    n_rows = len(eval_labels)
-    weights_blocks = list(resample_weights(n_rows, n_resamples, seed)) if n_resamples else None
-    records = []
-    jobs = [(policy, metric) for policy in policies for metric in eval_scores]
-    for policy, metric in tqdm(jobs, desc="verdict reports", disable=not progress):
-        credits = policies[policy]
-        cut = choose_threshold(fit_scores[metric], binary_targets(fit_labels, credits))
-        report = binary_report(eval_scores[metric], eval_labels, credits, cut["threshold"],
-                               weights_blocks=weights_blocks)
-        records.append({"policy": policy, "metric": metric, **report})
+    eval_labels = np.asarray(eval_labels, dtype=object)
+    records, judged = [], []
+    for policy, credits in policies.items():
+        for metric in eval_scores:
+            cut = choose_threshold(fit_scores[metric], binary_targets(fit_labels, credits))
+            report = binary_report(eval_scores[metric], eval_labels, credits, cut["threshold"])
+            records.append({"policy": policy, "metric": metric, **report})
+            scores = np.asarray(eval_scores[metric], dtype=float)
+            targets = binary_targets(eval_labels, credits)
+            judged.append((np.round(scores, COMPARISON_DECIMALS) >= cut["threshold"], targets,
+                           _ScoreRanks(scores, targets)))
+    if n_resamples:
+        # Blocks outside, metrics inside: one block of weights in memory, shared by every metric.
+        draws = [{name: [] for name in BINARY_STATISTICS} for _ in judged]
+        with tqdm(total=n_resamples, desc="verdict bootstrap", unit="resample", disable=not progress) as bar:
+            for block in resample_weights(len(eval_labels), n_resamples, seed):
+                for (accepted, targets, ranks), drawn in zip(judged, draws):
+                    for name, values in weighted_statistics(accepted, targets, ranks, block).items():
+                        drawn[name].append(values)
+                bar.update(block.shape[0])
+        for record, drawn in zip(records, draws):
+            for name in BINARY_STATISTICS:
+                low, high = percentile_interval(np.concatenate(drawn[name]), CONFIDENCE)
+                record[f"{name}_ci_low"], record[f"{name}_ci_high"] = float(low), float(high)
     return records
 
 
@@ -138,5 +151,6 @@ def most_wrongly_accepted(report: dict) -> Optional[dict]:
 
 
 def most_wrongly_rejected(report: dict) -> Optional[dict]:
+    """The correct class rejected most often (by rate)."""
     right = [record for record in report["classes"] if record["counts_as_correct"]]
     return max(right, key=lambda record: record["error_rate"]) if right else None
