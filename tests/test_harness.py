@@ -1,0 +1,101 @@
+"""CAP inside lm-evaluation-harness and lighteval: each harness's own entry point runs a 5-question
+free-form QA task with a tiny local generator, and the per-sample CAP it logs equals the project's
+scorer on the same generations.
+
+The harnesses are installed from the registry into venvs the tests make (tests/harness_venv.py);
+the first run installs them (minutes), later runs reuse them.
+"""
+
+import json
+
+import numpy as np
+import pytest
+
+from capqa.harness.shared import harness_options, score_samples, shared_scorer
+from capqa.metric_options import MetricOptions
+from capqa.verdicts.judge import resolve_verdict
+from conftest import MODEL_ATOL
+from harness_venv import run_in_harness
+
+# Five real-looking open QA items, each with its list of gold answers (the layout of nq_open).
+QA_ITEMS = [
+    {"question": "what is the capital of france", "answer": ["Paris"]},
+    {"question": "who wrote the play romeo and juliet", "answer": ["William Shakespeare", "Shakespeare"]},
+    {"question": "how many legs does a spider have", "answer": ["eight", "8"]},
+    {"question": "what gas do plants absorb from the air", "answer": ["carbon dioxide", "CO2"]},
+    {"question": "what is the largest planet in the solar system", "answer": ["Jupiter"]},
+]
+
+
+@pytest.fixture(scope="module")
+def qa_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("harness") / "qa.jsonl"
+    path.write_text("".join(json.dumps(item) + "\n" for item in QA_ITEMS))
+    return path
+
+
+@pytest.fixture(scope="module")
+def cap_options(random_nli_model):
+    # Machine-level options through the environment, as a user of the harness would give them.
+    return {"nli_model": random_nli_model, "statement_model": "rules", "device": "cpu"}
+
+
+def check_samples(samples, golds_of, cap_options):
+    """Each logged sample's CAP is the project's scorer on its generation; correct follows the
+    strict threshold; the hashcode (when the options have one) is the same everywhere."""
+    generations = [sample["generation"] for sample in samples]
+    expected = score_samples(generations, [golds_of(sample) for sample in samples],
+                             [sample["question"] for sample in samples], verdict="strict", **cap_options)
+    np.testing.assert_allclose([sample["cap"] for sample in samples], [record["cap"] for record in expected],
+                               atol=MODEL_ATOL)
+    threshold = resolve_verdict("strict").threshold
+    assert [sample["correct"] for sample in samples] == [round(sample["cap"], 10) >= threshold
+                                                        for sample in samples]
+    options = MetricOptions(verdict="strict", **cap_options)
+    if callable(getattr(options, "hashcode", None)):
+        assert {sample["cap_hashcode"] for sample in samples} == {options.hashcode()}
+
+
+@pytest.mark.slow
+def test_lm_eval_simple_evaluate_runs_the_example_task(qa_file, tiny_seq2seq_model, cap_options, tmp_path):
+    run_in_harness("lm-eval", "lm_eval_run.py", str(tmp_path), str(qa_file), tiny_seq2seq_model,
+                   env={"CAP_HARNESS_OPTIONS": json.dumps(cap_options)})
+    output = json.loads((tmp_path / "lm_eval_output.json").read_text())
+    samples = output["samples"]
+    assert len(samples) == len(QA_ITEMS)
+    logged = [{"generation": sample["filtered_resps"][0], "question": sample["doc"]["question"],
+               "answer": sample["doc"]["answer"], "cap": sample["cap"], "correct": sample["correct"],
+               "cap_hashcode": sample.get("cap_hashcode")} for sample in samples]
+    check_samples(logged, lambda sample: sample["answer"], cap_options)
+    # lm-eval's aggregation: the task's cap and accuracy are the means of the logged samples.
+    assert output["results"]["cap,none"] == pytest.approx(np.mean([s["cap"] for s in logged]), abs=MODEL_ATOL)
+    assert output["results"]["correct,none"] == pytest.approx(np.mean([s["correct"] for s in logged]))
+
+
+def test_one_scorer_per_process_and_options(random_nli_model, monkeypatch):
+    monkeypatch.setenv("CAP_HARNESS_OPTIONS", json.dumps({"nli_model": random_nli_model, "device": "cpu"}))
+    first = shared_scorer(verdict="strict")
+    assert shared_scorer(verdict="strict")[1] is first[1]
+    assert shared_scorer(verdict="lenient")[1] is not first[1]
+    assert harness_options(verdict="strict")["nli_model"] == random_nli_model
+
+
+def test_blank_generation_scores_zero_and_incorrect(random_nli_model):
+    records = score_samples(["", "Paris"], [["Paris"], ["Paris"]], None, nli_model=random_nli_model,
+                            device="cpu", verdict="strict")
+    assert records[0]["cap"] == 0.0 and records[0]["correct"] is False
+    assert 0.0 < records[1]["cap"] <= 1.0
+
+
+def test_bad_harness_options_are_refused(monkeypatch):
+    monkeypatch.setenv("CAP_HARNESS_OPTIONS", "[1, 2]")
+    with pytest.raises(ValueError, match="CAP_HARNESS_OPTIONS"):
+        harness_options()
+    monkeypatch.setenv("CAP_HARNESS_OPTIONS", "{")
+    with pytest.raises(ValueError, match="CAP_HARNESS_OPTIONS"):
+        harness_options()
+    monkeypatch.delenv("CAP_HARNESS_OPTIONS")
+    with pytest.raises(ValueError, match="no gold answer"):
+        score_samples(["x"], [[" "]], verdict="strict")
+    with pytest.raises(ValueError, match="one of each per sample"):
+        score_samples(["x", "y"], [["x"]], verdict="strict")
