@@ -16,14 +16,20 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-# The versions verified in docs/harnesses.md.
-HARNESS_REQUIREMENTS = {"lm-eval": "lm-eval==0.4.13", "lighteval": "lighteval==0.13.0"}
+# The versions verified in docs/harnesses.md. lighteval 0.13.0 breaks on two of the project's
+# versions without pip noticing: it calls HfApi.list_models(model_name=...) when its task registry
+# loads, an argument huggingface_hub 2.0 removed (the project pins 2.4.0), and it hashes str with
+# xxhash, which xxhash 4 refuses. Its venv takes huggingface_hub 1.x (transformers 5.24 and datasets
+# 5.2 accept >= 1.31) and xxhash 3.
+HARNESS_REQUIREMENTS = {"lm-eval": ["lm-eval==0.4.13"],
+                        "lighteval": ["lighteval==0.13.0", "huggingface_hub>=1.31,<2", "xxhash<4"]}
 INSTALL_TIMEOUT_S = 900
 
 
 def harness_python(name: str) -> Path:
     """The python of the harness venv ``name``, made and filled on first use (kept in .cache/)."""
-    requirement = HARNESS_REQUIREMENTS[name]
+    requirements = HARNESS_REQUIREMENTS[name]
+    requirement = " ".join(requirements)
     root = Path(os.environ.get("CAP_HARNESS_VENVS", REPO_ROOT / ".cache" / "harness-venvs")) / name
     python = root / "bin" / "python"
     marker = root / ".installed"
@@ -35,7 +41,7 @@ def harness_python(name: str) -> Path:
     # After the harness venv's own packages: the project's venv, then the project's source.
     (Path(site) / "zz_project_env.pth").write_text(f"{sysconfig.get_paths()['purelib']}\n{REPO_ROOT}\n")
     installed = subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                                requirement], capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S)
+                                *requirements], capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S)
     if installed.returncode != 0:
         # The measured reason (the resolver's own words) is what the skip reports.
         pytest.skip(f"{requirement} does not install beside the project's pins: "

@@ -10,6 +10,7 @@ import json
 
 import numpy as np
 import pytest
+import torch
 
 from capqa.harness.shared import harness_options, score_samples, shared_scorer
 from capqa.metric_options import MetricOptions
@@ -35,6 +36,34 @@ def qa_file(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
+def tiny_causal_model(models_dir):
+    """A tiny GPT-2 (lighteval's transformers backend loads causal LMs only) that always writes
+    "Paris": its last layer norm outputs a constant vector, and only that token's output row
+    points along it. A random model tends to stop at once, and a blank answer never reaches CAP."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    from capqa.dev.offline_models import build_tokenizer
+
+    folder = models_dir / "gpt2-paris"
+    if not (folder / "config.json").exists():
+        tokenizer = build_tokenizer()
+        config = GPT2Config(vocab_size=len(tokenizer), n_positions=256, n_embd=32, n_layer=2, n_head=2,
+                            bos_token_id=tokenizer.eos_token_id, eos_token_id=tokenizer.eos_token_id,
+                            pad_token_id=tokenizer.pad_token_id, tie_word_embeddings=False)
+        torch.manual_seed(0)
+        model = GPT2LMHeadModel(config).eval()
+        paris = tokenizer.encode("Paris", add_special_tokens=False)[0]
+        with torch.no_grad():
+            model.transformer.ln_f.weight.zero_()
+            model.transformer.ln_f.bias.fill_(1.0)
+            model.lm_head.weight.zero_()
+            model.lm_head.weight[paris] = 1.0
+        model.save_pretrained(folder)
+        tokenizer.save_pretrained(folder)
+    return str(folder)
+
+
+@pytest.fixture(scope="module")
 def cap_options(random_nli_model):
     # Machine-level options through the environment, as a user of the harness would give them.
     return {"nli_model": random_nli_model, "statement_model": "rules", "device": "cpu"}
@@ -44,6 +73,8 @@ def check_samples(samples, golds_of, cap_options):
     """Each logged sample's CAP is the project's scorer on its generation; correct follows the
     strict threshold; the hashcode (when the options have one) is the same everywhere."""
     generations = [sample["generation"] for sample in samples]
+    # A blank answer scores 0 without a model call: the run must reach the scorer.
+    assert any(generation.strip() for generation in generations), generations
     expected = score_samples(generations, [golds_of(sample) for sample in samples],
                              [sample["question"] for sample in samples], verdict="strict", **cap_options)
     np.testing.assert_allclose([sample["cap"] for sample in samples], [record["cap"] for record in expected],
@@ -70,6 +101,24 @@ def test_lm_eval_simple_evaluate_runs_the_example_task(qa_file, tiny_seq2seq_mod
     # lm-eval's aggregation: the task's cap and accuracy are the means of the logged samples.
     assert output["results"]["cap,none"] == pytest.approx(np.mean([s["cap"] for s in logged]), abs=MODEL_ATOL)
     assert output["results"]["correct,none"] == pytest.approx(np.mean([s["correct"] for s in logged]))
+
+
+@pytest.mark.slow
+def test_lighteval_pipeline_runs_the_example_task(qa_file, tiny_causal_model, cap_options, tmp_path):
+    run_in_harness("lighteval", "lighteval_run.py", str(tmp_path), str(qa_file), tiny_causal_model,
+                   env={"CAP_HARNESS_OPTIONS": json.dumps(cap_options)})
+    output = json.loads((tmp_path / "lighteval_output.json").read_text())
+    samples = output["samples"]
+    assert len(samples) == len(QA_ITEMS)
+    logged = [{"generation": sample["generation"], "question": sample["specific"]["question"],
+               "golds": sample["golds"], "cap": sample["metric"]["cap"], "correct": bool(sample["metric"]["correct"]),
+               "cap_hashcode": sample["specific"].get("cap_hashcode")} for sample in samples]
+    assert sorted(sample["golds"] for sample in logged) == sorted(item["answer"] for item in QA_ITEMS)
+    check_samples(logged, lambda sample: sample["golds"], cap_options)
+    # lighteval's corpus aggregation: the means of the sample values.
+    task = output["results"]["cap_open_qa:0"]
+    assert task["cap"] == pytest.approx(np.mean([s["cap"] for s in logged]), abs=MODEL_ATOL)
+    assert task["correct"] == pytest.approx(np.mean([s["correct"] for s in logged]))
 
 
 def test_one_scorer_per_process_and_options(random_nli_model, monkeypatch):
