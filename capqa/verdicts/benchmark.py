@@ -101,9 +101,9 @@ def class_errors_markdown(records: List[dict]) -> str:
         for r in chosen:
             rates = {c["class"]: c["error_rate"] for c in r["classes"]}
             accepted, rejected = most_wrongly_accepted(r), most_wrongly_rejected(r)
-            rows.append([r["metric"], *[f"{rates[label]:.2f}" for label in classes],
-                         f"{accepted['class']} ({accepted['error_rate']:.2f})" if accepted else "–",
-                         f"{rejected['class']} ({rejected['error_rate']:.2f})" if rejected else "–"])
+            rows.append([r["metric"], *[f"{rates[label]:.3f}" for label in classes],
+                         f"{accepted['class']} ({accepted['error_rate']:.3f})" if accepted else "–",
+                         f"{rejected['class']} ({rejected['error_rate']:.3f})" if rejected else "–"])
         header = ["Metric", *[f"{label} {marks[label]}" for label in classes],
                   "Most wrongly accepted", "Most wrongly rejected"]
         sections.append(f"### `{policy}`: share of each class's rows with the wrong verdict\n\n"

@@ -145,12 +145,12 @@ def verdict_table(fit_scores: Mapping[str, np.ndarray], fit_labels, eval_scores:
 
 
 def most_wrongly_accepted(report: dict) -> Optional[dict]:
-    """The incorrect class accepted most often (by rate), or None when every class is correct."""
-    wrong = [record for record in report["classes"] if not record["counts_as_correct"]]
+    """The incorrect class accepted most often (by rate), or None when none is ever accepted."""
+    wrong = [record for record in report["classes"] if not record["counts_as_correct"] and record["error_rate"] > 0]
     return max(wrong, key=lambda record: record["error_rate"]) if wrong else None
 
 
 def most_wrongly_rejected(report: dict) -> Optional[dict]:
-    """The correct class rejected most often (by rate)."""
-    right = [record for record in report["classes"] if record["counts_as_correct"]]
+    """The correct class rejected most often (by rate), or None when none is ever rejected."""
+    right = [record for record in report["classes"] if record["counts_as_correct"] and record["error_rate"] > 0]
     return max(right, key=lambda record: record["error_rate"]) if right else None
