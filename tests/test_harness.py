@@ -148,3 +148,20 @@ def test_bad_harness_options_are_refused(monkeypatch):
         score_samples(["x"], [[" "]], verdict="strict")
     with pytest.raises(ValueError, match="one of each per sample"):
         score_samples(["x", "y"], [["x"]], verdict="strict")
+
+
+def test_lm_eval_process_results_scores_the_documents_golds(random_nli_model, monkeypatch):
+    from capqa.harness.lm_evaluation_harness import make_process_results, single_value
+
+    monkeypatch.setenv("CAP_HARNESS_OPTIONS", json.dumps({"nli_model": random_nli_model, "device": "cpu",
+                                                          "statement_model": "rules"}))
+    process_results = make_process_results(question_field="question", answers_field="answer", verdict="strict")
+    doc = QA_ITEMS[1]
+    record = process_results(doc, ["Shakespeare wrote it"])
+    expected = score_samples(["Shakespeare wrote it"], [doc["answer"]], [doc["question"]], verdict="strict")[0]
+    assert record == expected and set(record) >= {"cap", "correct"}
+    with pytest.raises(KeyError, match="no field 'answers'"):
+        make_process_results(verdict="strict")(doc, ["x"])
+    assert single_value(["h", "h"]) == "h"
+    with pytest.raises(ValueError, match="different CAP options"):
+        single_value(["h", "g"])

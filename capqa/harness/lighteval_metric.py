@@ -12,17 +12,11 @@ The example task ``lighteval_tasks/cap_open_qa.py`` (Natural Questions open) sho
 ``lighteval_tasks_path()`` is the file to give ``--custom-tasks``.
 """
 
+from functools import lru_cache
 from pathlib import Path
 from typing import List, Optional
 
 import numpy as np
-
-try:
-    from lighteval.metrics.metrics_sample import SampleLevelComputation
-    from lighteval.metrics.utils.metric_utils import SampleLevelMetricGrouping
-    from lighteval.tasks.requests import SamplingMethod
-except ImportError as error:  # the optional extra is missing
-    raise ImportError("capqa.harness.lighteval_metric needs lighteval: pip install 'cap-eval[lighteval]'") from error
 
 from capqa.harness.shared import score_samples, shared_scorer
 
@@ -34,8 +28,9 @@ def lighteval_tasks_path() -> str:
     return str(TASK_FILE)
 
 
-class CAPSampleScore(SampleLevelComputation):
-    """One sample's CAP record against every gold answer of the doc."""
+class CAPSampleScoring:
+    """One sample's CAP record against every gold answer of the doc (lighteval's
+    ``SampleLevelComputation`` interface; ``cap_metric`` mixes in lighteval's base class)."""
 
     def __init__(self, question_key: Optional[str] = "question", **options):
         self.question_key = question_key
@@ -64,10 +59,26 @@ def metric_names(**options) -> List[str]:
     return names
 
 
-def cap_metric(question_key: Optional[str] = "question", **options) -> SampleLevelMetricGrouping:
-    """The lighteval metric: options are CAP metric options (e.g. ``verdict="strict"``), merged over
-    the ``CAP_HARNESS_OPTIONS`` environment variable; every value is averaged over the corpus."""
+@lru_cache(maxsize=1)
+def _lighteval_classes() -> tuple:
+    # Imported on use: capqa imports without the optional extra, and says what to install.
+    try:
+        from lighteval.metrics.metrics_sample import SampleLevelComputation
+        from lighteval.metrics.utils.metric_utils import SampleLevelMetricGrouping
+        from lighteval.tasks.requests import SamplingMethod
+    except ImportError as error:
+        raise ImportError("the lighteval adapter needs lighteval: pip install 'cap-eval[lighteval]'") from error
+    # lighteval accepts only subclasses of its own SampleLevelComputation.
+    sample_score = type("CAPSampleScore", (CAPSampleScoring, SampleLevelComputation), {})
+    return sample_score, SampleLevelMetricGrouping, SamplingMethod
+
+
+def cap_metric(question_key: Optional[str] = "question", **options):
+    """The lighteval metric (a ``SampleLevelMetricGrouping``): options are CAP metric options (e.g.
+    ``verdict="strict"``), merged over the ``CAP_HARNESS_OPTIONS`` environment variable; every
+    value is averaged over the corpus."""
+    sample_score, metric_grouping, sampling_method = _lighteval_classes()
     names = metric_names(**options)
-    return SampleLevelMetricGrouping(
-        metric_name=names, higher_is_better=dict.fromkeys(names, True), category=SamplingMethod.GENERATIVE,
-        sample_level_fn=CAPSampleScore(question_key, **options), corpus_level_fn=dict.fromkeys(names, np.mean))
+    return metric_grouping(
+        metric_name=names, higher_is_better=dict.fromkeys(names, True), category=sampling_method.GENERATIVE,
+        sample_level_fn=sample_score(question_key, **options), corpus_level_fn=dict.fromkeys(names, np.mean))
