@@ -14,6 +14,7 @@ try:
     import capqa.metric_options
     import capqa.scorer
     import capqa.validation
+    import capqa.verdicts.judge
 except ImportError as error:
     raise ImportError("The CAP metric needs the `capqa` package, distributed as cap-eval: "
                       "`pip install cap-eval`, then load the metric again.") from error
@@ -120,7 +121,8 @@ class Cap(evaluate.Metric):
                              "to compute() and none to add_batch()")
         # Validated here as well as in add_batch: no examples gives an empty result, not an empty batch.
         if not capqa.metric_options.stored_batch(predictions, references, questions)["predictions"]:
-            return {**capqa.scorer.empty_result(kwargs.get("return_details", False), self.options.variant),
+            verdict = capqa.verdicts.judge.resolve_verdict(self.options.verdict, self.options.variant)
+            return {**capqa.scorer.empty_result(kwargs.get("return_details", False), self.options.variant, verdict),
                     "hashcode": self.options.hashcode()}
         return super().compute(predictions=predictions, references=references, questions=questions, **kwargs)
 

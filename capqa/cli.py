@@ -28,6 +28,7 @@ COMMANDS = {
     "publish": ("capqa.hub.publish", "main", "publish datasets, model or the Space to the Hub"),
     "bench": ("capqa.dev.bench", "main", "throughput benchmark of the NLI engine"),
     "fit": ("capqa.plus.fitting", "main", "refit CAP+ and the relation classifier"),
+    "fit-verdicts": ("capqa.verdicts.thresholds", "main", "refit the verdict thresholds on labelled scores"),
 }
 
 

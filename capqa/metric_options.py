@@ -10,26 +10,30 @@ import argparse
 import difflib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Dict, Optional, Tuple, Union, get_args, get_origin
+from typing import Any, Callable, Dict, Optional, Tuple, Union, get_args, get_origin
 
 from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEUTRAL_WEIGHT,
                              NLI_MAX_LENGTH, RULES, statement_model_id)
 from capqa.engine.devices import PRECISIONS, check_quantize, inference_dtype, resolve_device
 from capqa.scorer import VARIANTS, CAPScorer, check_variant, validate_inputs
 from capqa.validation import check_bool, check_positive_int, check_unit_interval
+from capqa.verdicts.judge import check_verdict, parse_verdict_argument, resolve_verdict
 
 # evaluate.load() passes these to every metric's __init__; they are evaluate's, not CAP's options.
 EVALUATE_INIT_ARGUMENTS = ("config_name", "keep_in_memory", "cache_dir", "num_process", "process_id",
                            "seed", "experiment_id", "hash", "max_concurrent_cache_files", "timeout")
 
 
-def option(default: Any, help: str, *, affects_scores: bool = True, choices: Optional[tuple] = None) -> Any:
+def option(default: Any, help: str, *, affects_scores: bool = True, choices: Optional[tuple] = None,
+           parse: Optional[Callable[[str], Any]] = None) -> Any:
     """A ``MetricOptions`` field with its one description.
 
     affects_scores: False for options that change only speed, memory or where things are kept
         (they stay out of the result's ``hashcode``); new options count as score-changing.
+    parse: how a command-line flag's text becomes the option's value (default: its type).
     """
-    return field(default=default, metadata={"help": help, "affects_scores": affects_scores, "choices": choices})
+    return field(default=default, metadata={"help": help, "affects_scores": affects_scores, "choices": choices,
+                                            "parse": parse})
 
 
 @dataclass
@@ -65,7 +69,11 @@ class MetricOptions:
     compact_attention: bool = option(
         True, "DeBERTa-v2/v3 relative attention computed over the positions a batch uses: faster, same scores "
               "up to float rounding (checked at load; any failure keeps transformers' own code); False keeps "
-              "transformers' attention", affects_scores=False)
+              "transformers' attention")
+    verdict: Optional[Union[str, float, Dict[str, float]]] = option(
+        None, "None; 'strict', 'lenient', 'graded', a threshold in [0, 1] or {class: credit}: adds per-example "
+              "`correct` (bool) and `accuracy`, their mean; with partial credit also `credit` and `mean_credit`",
+        parse=parse_verdict_argument)
 
     def __post_init__(self) -> None:
         for name in ("nli_model", "nli_revision", "statement_model", "statement_revision"):
@@ -92,6 +100,7 @@ class MetricOptions:
             check_cache_dir(self.score_cache_dir)
         self.variant = check_variant(self.variant)
         self.compact_attention = check_bool(self.compact_attention, "compact_attention")
+        self.verdict = check_verdict(self.verdict)
 
     @classmethod
     def split_init_arguments(cls, kwargs: Dict[str, Any],
@@ -148,7 +157,7 @@ class MetricOptions:
         statements = _LazyStatements(lambda: StatementGenerator(
             self.statement_model, self.statement_revision, device=self.device, batch_size=self.batch_size))
         return CAPScorer(nli, statements, alpha=self.alpha, neutral_weight=self.neutral_weight,
-                         variant=self.variant)
+                         variant=self.variant, verdict=resolve_verdict(self.verdict, self.variant))
 
 
 def option_names() -> Tuple[str, ...]:
@@ -219,7 +228,7 @@ def add_option_arguments(parser: argparse.ArgumentParser) -> None:
         if value_type is bool:
             group.add_argument(flag, action=argparse.BooleanOptionalAction, default=spec.default, help=help_text)
         else:
-            group.add_argument(flag, type=value_type, default=spec.default, help=help_text,
+            group.add_argument(flag, type=spec.metadata.get("parse") or value_type, default=spec.default, help=help_text,
                                choices=spec.metadata.get("choices"))
 
 

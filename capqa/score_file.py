@@ -24,6 +24,7 @@ from capqa.jobs.scoring import (OUTPUT_COLUMNS, TableColumns, check_no_output_co
 from capqa.metric_options import MetricOptions, add_option_arguments, options_from_args
 from capqa.tables import read_table, require_columns
 from capqa.validation import check_positive_int, check_references, check_text_list
+from capqa.verdicts.judge import resolve_verdict
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +57,7 @@ def score_table(table: pd.DataFrame, scorer, out, question_column: Optional[str]
     columns = TableColumns(question_column or None, gold_column, answer_column, gold_separator)
     settings = {**(settings or scorer_settings(scorer)), **job_settings(columns, escape_formulas)}
     job = JobSpec.for_table(table, settings)
-    with ResumableCsv.open(out, job, list(table.columns) + output_columns(scorer.variant)) as output:
+    with ResumableCsv.open(out, job, list(table.columns) + output_columns(scorer.variant, scorer.verdict)) as output:
         return score_into(table, scorer, output, columns, chunk_size, escape_formulas)
 
 
@@ -104,7 +105,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     options = _options(args)
     settings = {**option_settings(options, {"device_type": resolve_device(options.device).type}),
                 **job_settings(columns, args.escape_formulas)}
-    out_columns = list(table.columns) + output_columns(args.variant)
+    out_columns = list(table.columns) + output_columns(args.variant, resolve_verdict(options.verdict, options.variant))
     started = time.perf_counter()
     where = f"rank {ranks.rank} of {ranks.world_size}: " if ranks.distributed else ""
     try:
@@ -123,6 +124,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 130
     seconds = time.perf_counter() - started  # models loaded and rows scored (and merged), not imports
     print(f"{where}scored {added} new rows in {seconds:.1f} s; {args.out} has {len(table)} rows", file=sys.stderr)
+    if options.verdict is not None and (not ranks.distributed or ranks.rank == 0):
+        accuracy = pd.read_csv(args.out, usecols=["correct"])["correct"].astype(str).eq("True").mean()
+        print(f"accuracy ({options.verdict}): {accuracy:.4f}", file=sys.stderr)
     return 0
 
 

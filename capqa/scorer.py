@@ -36,17 +36,20 @@ class CAPScorer:
     needed only when questions are given (without questions the texts already are statements).
     """
 
-    def __init__(self, nli, statements=None, alpha=ALPHA, neutral_weight=NEUTRAL_WEIGHT, variant="cap"):
+    def __init__(self, nli, statements=None, alpha=ALPHA, neutral_weight=NEUTRAL_WEIGHT, variant="cap",
+                 verdict=None):
         self.nli = nli
         self.statements = statements
         self.alpha = check_unit_interval(alpha, "alpha")
         self.neutral_weight = check_unit_interval(neutral_weight, "neutral_weight")
         self.variant = check_variant(variant)
+        # A capqa.verdicts.judge.Verdict (or None): adds `correct` and `accuracy` to each result.
+        self.verdict = verdict
 
     def score(self, predictions, golds, questions=None, return_details=False):
         """predictions: list of str; golds: list of lists of str; questions: list of str or None."""
         if not predictions:
-            return empty_result(return_details, self.variant)
+            return empty_result(return_details, self.variant, self.verdict)
         # One row per (example, gold): every gold answer is scored, the best one counts.
         example_of_row = np.repeat(np.arange(len(golds)), [len(g) for g in golds])
         gold_rows = [gold for example_golds in golds for gold in example_golds]
@@ -73,15 +76,24 @@ class CAPScorer:
             plus_scores = plus_rows[_best_row_per_example(plus_rows, example_of_row, len(predictions))]
             result["mean_cap_plus"] = float(plus_scores.mean())
             result["cap_plus"] = plus_scores.tolist()
+
+        def best_overlap():
+            return ([values[best_rows] for values in overlap] if overlap is not None
+                    else answer_overlap([gold_rows[row] for row in best_rows], predictions))
+
+        if self.verdict is not None:
+            from capqa.verdicts.judge import judge
+
+            result.update(judge(self.verdict, result, lambda: (
+                forward_probs[best_rows], reverse_probs[best_rows], *best_overlap())))
         if return_details:
             from capqa.plus.calibration import diagnose_relation
 
             result.update(self._details(best_rows, example_of_row, premises, hypotheses,
                                         forward, reverse, forward_probs, reverse_probs))
-            best_overlap = ([values[best_rows] for values in overlap] if overlap is not None
-                            else answer_overlap([gold_rows[row] for row in best_rows], predictions))
             # Why the answer scored as it did, against the gold that counted.
-            result["relation"] = diagnose_relation(forward_probs[best_rows], reverse_probs[best_rows], *best_overlap)
+            result["relation"] = diagnose_relation(forward_probs[best_rows], reverse_probs[best_rows],
+                                                   *best_overlap())
         return result
 
     def _statements(self, gold_rows, prediction_rows, questions, example_of_row):
@@ -124,11 +136,14 @@ def _best_row_per_example(cap_rows, example_of_row, n_examples):
     return order[first]
 
 
-def empty_result(return_details=False, variant="cap"):
+def empty_result(return_details=False, variant="cap", verdict=None):
     """The result for no examples: no mean, no scores, empty detail lists."""
+    from capqa.verdicts.judge import empty_verdict_fields
+
     result = {"cap": None, "scores": []}
     if variant == "plus":
         result.update({"mean_cap_plus": None, "cap_plus": []})
+    result.update(empty_verdict_fields(verdict))
     if return_details:
         result.update({key: [] for key in _detail_keys()})
     return result

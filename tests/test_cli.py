@@ -51,6 +51,7 @@ BAD_INPUTS = {
     "bench": [(["--size", "tiny", "--rows", "0"], "`rows` must be a positive integer"),
               (["--size", "tiny", "--data", "missing.csv"], "missing.csv")],
     "fit": [(["--scores", "missing.csv", "--out", "params"], "missing.csv")],
+    "fit-verdicts": [(["--scores", "missing.csv", "--out", "thresholds.json"], "missing.csv")],
 }
 
 

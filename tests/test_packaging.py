@@ -16,8 +16,10 @@ from capqa.engine.relative_attention import VERIFIED_TRANSFORMERS
 from conftest import REPO_ROOT
 
 PYPROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())
-# Imported only by the Space (the optional extra "space") or only in tests/dev tooling.
-OPTIONAL_IMPORTS = {"gradio"}
+# Imported only by an optional part, with the extra that installs it: the Space, the harness adapters
+# (those are installed only in the venvs their tests make, so they need not be installed here).
+OPTIONAL_IMPORTS = {"gradio": ("space", "gradio"), "lm_eval": ("lm-eval", "lm-eval"),
+                    "lighteval": ("lighteval", "lighteval")}
 
 
 def declared(requirements):
@@ -52,16 +54,19 @@ def test_every_imported_package_is_declared_in_both_files():
     in_pyproject = declared(PYPROJECT["project"]["dependencies"])
     in_requirements = declared(requirements_txt())
     for name in sorted(third_party_imports()):
-        distribution = distribution_of(name)
         if name in OPTIONAL_IMPORTS:
-            assert distribution in declared(PYPROJECT["project"]["optional-dependencies"]["space"])
-        else:
-            assert distribution in in_pyproject, f"{name} ({distribution}) is imported but not in pyproject.toml"
+            extra, distribution = OPTIONAL_IMPORTS[name]
+            assert distribution in declared(PYPROJECT["project"]["optional-dependencies"][extra]), name
+            if extra == "space":  # the Space's requirements are requirements.txt
+                assert distribution in in_requirements, f"{name} is imported but not in requirements.txt"
+            continue
+        distribution = distribution_of(name)
+        assert distribution in in_pyproject, f"{name} ({distribution}) is imported but not in pyproject.toml"
         assert distribution in in_requirements, f"{name} ({distribution}) is imported but not in requirements.txt"
 
 
 def test_nothing_is_declared_that_nobody_imports():
-    imported = {distribution_of(name) for name in third_party_imports()}
+    imported = {distribution_of(name) for name in third_party_imports() if name not in OPTIONAL_IMPORTS}
     # Declared without an import of their own: loaded by transformers for DeBERTa-v3/T5 tokenizers.
     runtime_only = {"sentencepiece", "protobuf", "accelerate"}
     unused = declared(PYPROJECT["project"]["dependencies"]) - imported - runtime_only

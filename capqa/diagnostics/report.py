@@ -44,6 +44,9 @@ def build_parser():
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--no-plots", action="store_true", help="write tables and summary only")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--verdict", help="add the binary report: policies (e.g. strict,lenient,graded) or a "
+                                          "JSON {class: credit}; thresholds fitted on --fit-split")
+    parser.add_argument("--fit-split", default="validation", help="split the --verdict thresholds are fitted on")
     return parser
 
 
@@ -52,8 +55,9 @@ def load_scores(path, label_column, metrics, split_column=None, split=None):
     if not path.is_file():
         raise ValueError(f"scores file not found: {path}")
     frame = pd.read_json(path, lines=True) if path.suffix == ".jsonl" else pd.read_csv(path)
+    # CAP+ can be computed from the NLI probabilities, BLEU and ROUGE-L (add_cap_plus below).
     missing = [c for c in [label_column, *metrics, *([split_column] if split_column else [])]
-               if c not in frame.columns]
+               if c not in frame.columns and not (c == "cap_plus" and "pe_f" in frame.columns)]
     if missing:
         raise ValueError(f"{path} has no column(s) {missing}; it has {list(frame.columns)}")
     if split is not None:
@@ -62,6 +66,10 @@ def load_scores(path, label_column, metrics, split_column=None, split=None):
         frame = frame[frame[split_column].astype(str) == split]
         if frame.empty:
             raise ValueError(f"no rows with {split_column} == {split!r} in {path}")
+    if "cap_plus" in metrics:
+        from capqa.verdicts.thresholds import add_cap_plus
+
+        frame = add_cap_plus(frame)
     return frame.reset_index(drop=True)
 
 
@@ -193,6 +201,10 @@ def run(args):
     if not metrics:
         raise ValueError("--metrics names no column")
     severity = parse_severity(args.severity)
+    if args.verdict:
+        from capqa.verdicts.benchmark import parse_policies
+
+        parse_policies(args.verdict)  # a bad policy fails before the long diagnostic
     frame = load_scores(args.scores, args.label_column, metrics, args.split_column, args.split)
     tables = diagnostic_tables({m: frame[m].to_numpy(float) for m in metrics},
                                frame[args.label_column].astype(str).tolist(), severity,
@@ -205,7 +217,12 @@ def run(args):
     split_note = f" (split `{args.split}`)" if args.split else ""
     context = {"source": args.scores.name, "split_note": split_note, "rows": len(frame),
                "n_resamples": args.bootstrap, "seed": args.seed}
-    (args.out / "summary.md").write_text(summary_markdown(tables, context, not args.no_plots))
+    summary = summary_markdown(tables, context, not args.no_plots)
+    if args.verdict:
+        from capqa.verdicts.benchmark import write_diagnose_report
+
+        summary += "\n" + write_diagnose_report(args, metrics)
+    (args.out / "summary.md").write_text(summary)
     return tables
 
 

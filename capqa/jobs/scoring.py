@@ -9,6 +9,7 @@ from tqdm.auto import tqdm
 
 from capqa.jobs.escaping import escape_formulas
 from capqa.jobs.output import LINE_END, ResumableCsv
+from capqa.verdicts.judge import Verdict, verdict_column_names
 
 logger = logging.getLogger(__name__)
 
@@ -25,9 +26,10 @@ class TableColumns:
     gold_separator: Optional[str] = None
 
 
-def output_columns(variant: str) -> List[str]:
-    """The columns scoring adds, in order."""
-    return list(OUTPUT_COLUMNS) + (["cap_plus"] if variant == "plus" else []) + ["relation", "relation_probability"]
+def output_columns(variant: str, verdict: Optional[Verdict] = None) -> List[str]:
+    """The columns scoring adds, in order (``verdict``: the scorer's resolved verdict, if any)."""
+    return (list(OUTPUT_COLUMNS) + (["cap_plus"] if variant == "plus" else []) + ["relation", "relation_probability"]
+            + verdict_column_names(verdict))
 
 
 def check_no_output_columns(columns: Sequence[str], variant: str) -> None:
@@ -72,4 +74,5 @@ def _calibration_columns(result) -> dict:
     columns = {"cap_plus": result["cap_plus"]} if "cap_plus" in result else {}
     columns["relation"] = [relation["label"] for relation in result["relation"]]
     columns["relation_probability"] = [relation["probability"] for relation in result["relation"]]
+    columns.update({name: result[name] for name in ("correct", "credit") if name in result})
     return columns

@@ -1,0 +1,1 @@
+"""CAP inside the LLM evaluation harnesses: lm-evaluation-harness and lighteval adapters."""

@@ -1,0 +1,1 @@
+"""From scores to verdicts: policies, validation-chosen thresholds, the binary report."""

@@ -1,0 +1,122 @@
+"""The metric option ``verdict``: per-example ``correct`` and the aggregate ``accuracy``.
+
+``verdict`` is None (nothing added), a policy name ("strict", "lenient", "graded": the shipped
+threshold of that policy), a number (the threshold itself) or a {class: credit} mapping (its
+threshold chosen on the same validation rows as the shipped ones). The score judged is CAP, or
+CAP+ with ``variant="plus"``. When some class gets partial credit ("graded" or such a mapping),
+``credit`` per example is the expected credit under the relation classifier's class
+probabilities (for "graded" that is exactly CAP+), and ``mean_credit`` its mean.
+"""
+
+import numbers
+from dataclasses import dataclass
+from typing import Callable, Mapping, Optional, Union
+
+import numpy as np
+
+from capqa.constants import COMPARISON_DECIMALS, LABELS
+from capqa.verdicts.policies import POLICIES, is_graded, policy_credits
+
+VerdictOption = Union[None, str, float, Mapping[str, float]]
+
+
+def check_verdict(verdict: VerdictOption) -> VerdictOption:
+    """The ``verdict`` option, checked: None, a policy name, a threshold in [0, 1] or a mapping."""
+    if verdict is None:
+        return None
+    if isinstance(verdict, str):
+        policy_credits(verdict, "verdict")   # an unknown name raises here
+        return verdict
+    if isinstance(verdict, bool) or not isinstance(verdict, (numbers.Real, Mapping)):
+        raise TypeError(f"`verdict` must be None, one of {', '.join(map(repr, POLICIES))}, a threshold "
+                        f"in [0, 1] or a mapping {{class: credit}}, got {type(verdict).__name__} {verdict!r}")
+    if isinstance(verdict, Mapping):
+        return policy_credits(dict(verdict), "verdict")
+    if not np.isfinite(verdict) or not 0.0 <= verdict <= 1.0:
+        raise ValueError(f"`verdict` as a threshold must be in [0, 1], got {verdict!r}")
+    return float(verdict)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A resolved verdict: accept when ``score`` >= ``threshold``; ``credits`` None for a bare number."""
+    threshold: float
+    score: str = "cap"
+    credits: Optional[Mapping[str, float]] = None
+
+    @property
+    def graded(self) -> bool:
+        return self.credits is not None and is_graded(self.credits)
+
+
+def resolve_verdict(verdict: VerdictOption, variant: str = "cap",
+                    thresholds_path: Optional[str] = None) -> Optional[Verdict]:
+    """The ``Verdict`` the scorer applies, or None; thresholds from the shipped file by default."""
+    from capqa.verdicts.thresholds import threshold_for
+
+    verdict = check_verdict(verdict)
+    if verdict is None:
+        return None
+    score = "cap_plus" if variant == "plus" else "cap"
+    if isinstance(verdict, float):
+        return Verdict(verdict, score)
+    return Verdict(threshold_for(verdict, score, thresholds_path), score, policy_credits(verdict, "verdict"))
+
+
+def judge(verdict: Verdict, result: dict, credit_inputs: Callable[[], tuple]) -> dict:
+    """The verdict fields for a scorer ``result``.
+
+    credit_inputs: returns (probabilities_forward, probabilities_reverse, bleu, rouge_l) of the
+    example's best gold; called only when credit is needed.
+    """
+    # The scorer's per-example lists: CAP under "scores", CAP+ under "cap_plus".
+    column = "scores" if verdict.score == "cap" else verdict.score
+    scores = np.round(np.asarray(result[column], dtype=float), COMPARISON_DECIMALS)
+    correct = scores >= verdict.threshold
+    fields = {"correct": correct.tolist(), "accuracy": float(correct.mean()) if correct.size else None}
+    if verdict.graded:
+        from capqa.plus.calibration import relation_probabilities
+
+        credit = (relation_probabilities(*credit_inputs()) @ np.array([verdict.credits[label] for label in LABELS])
+                  if correct.size else np.zeros(0))
+        fields.update(credit=credit.tolist(), mean_credit=float(credit.mean()) if credit.size else None)
+    return fields
+
+
+def empty_verdict_fields(verdict: Optional[Verdict]) -> dict:
+    """The verdict fields for no examples."""
+    if verdict is None:
+        return {}
+    return {"correct": [], "accuracy": None, **({"credit": [], "mean_credit": None} if verdict.graded else {})}
+
+
+def verdict_column_names(verdict: Optional[Verdict]) -> list:
+    """The per-example verdict columns a scored file gets, in order."""
+    if verdict is None:
+        return []
+    return ["correct", "credit"] if verdict.graded else ["correct"]
+
+
+def parse_verdict_argument(text: str) -> VerdictOption:
+    """``--verdict``: a policy name, a threshold, or a JSON {class: credit} (inline or a file)."""
+    import argparse
+    import json
+    from pathlib import Path
+
+    text = text.strip()
+    try:
+        if text in POLICIES:
+            return text
+        try:
+            number = float(text)
+        except ValueError:
+            number = None
+        if number is not None:
+            return check_verdict(number)
+        source = Path(text).read_text() if Path(text).is_file() else text
+        return check_verdict(json.loads(source))
+    except json.JSONDecodeError:
+        raise argparse.ArgumentTypeError(f"expected {', '.join(POLICIES)}, a threshold in [0, 1] or a JSON "
+                                         f"{{class: credit}} (inline or a file), got {text!r}") from None
+    except (ValueError, TypeError) as error:
+        raise argparse.ArgumentTypeError(str(error)) from None

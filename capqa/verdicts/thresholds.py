@@ -1,0 +1,163 @@
+"""Thresholds that turn a score into a verdict, chosen on labelled rows of one split only.
+
+Objective: Youden's J = true-positive rate - false-positive rate (equivalently balanced accuracy,
+(TPR + TNR) / 2 = (J + 1) / 2), so the threshold does not chase the majority class. An answer is
+accepted when its score is at least the threshold. The threshold is the midpoint between the two
+neighbouring distinct scores where J is highest (the lowest such cut on ties), so it does not sit
+on any fitting row's score.
+
+The package ships ``params/thresholds.json`` (fitted on the paper's 1,000 validation rows);
+``python -m capqa fit-verdicts`` refits it on the user's own labelled scores. The file also keeps
+the fitting rows' labels and scores, so that a user's own {class: credit} mapping gets its threshold
+from the same rows at load time.
+"""
+
+import argparse
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, Iterable, Optional
+
+import numpy as np
+import pandas as pd
+
+from capqa.constants import COMPARISON_DECIMALS, LABELS
+from capqa.validation import check_finite_scores, check_same_length
+from capqa.verdicts.policies import POLICIES, Policy, accepted_classes, binary_targets, policy_credits, policy_name
+
+PARAMS_DIR = Path(__file__).resolve().parent / "params"
+THRESHOLDS_FILE = PARAMS_DIR / "thresholds.json"
+OBJECTIVE = "youden_j"
+# The scores a shipped thresholds file covers: CAP and CAP+ (computed from the NLI probabilities).
+SHIPPED_SCORES = ("cap", "cap_plus")
+# Decimals kept for the fitting rows' scores in the JSON file.
+STORED_DECIMALS = 8
+
+
+def choose_threshold(scores, targets) -> Dict[str, float]:
+    """{"threshold", "youden_j", "balanced_accuracy"}: the cut with the highest Youden's J."""
+    scores = np.round(check_finite_scores(scores, "scores"), COMPARISON_DECIMALS)
+    targets = np.asarray(targets, dtype=bool)
+    check_same_length(scores, "scores", targets, "targets")
+    positives, negatives = int(targets.sum()), int((~targets).sum())
+    if positives == 0 or negatives == 0:
+        raise ValueError("choosing a threshold needs both correct and incorrect rows; "
+                         f"got {positives} correct and {negatives} incorrect")
+    values, group = np.unique(scores, return_inverse=True)
+    # Rows at or above each distinct value: accepted when the threshold is that value.
+    pos_at_or_above = np.cumsum(np.bincount(group, targets, len(values))[::-1])[::-1]
+    neg_at_or_above = np.cumsum(np.bincount(group, ~targets, len(values))[::-1])[::-1]
+    youden = pos_at_or_above / positives - neg_at_or_above / negatives
+    best = int(np.argmax(youden))
+    threshold = values[0] if best == 0 else (values[best - 1] + values[best]) / 2.0
+    return {"threshold": float(threshold), "youden_j": float(youden[best]),
+            "balanced_accuracy": float((youden[best] + 1.0) / 2.0)}
+
+
+def add_cap_plus(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with a ``cap_plus`` column from its six NLI probabilities and BLEU/ROUGE-L."""
+    if "cap_plus" in frame.columns:
+        return frame
+    from capqa.plus.calibration import PROBABILITY_COLUMNS, cap_plus, frame_inputs
+
+    if not all(column in frame.columns for column in (*PROBABILITY_COLUMNS, "bleu", "rouge_l")):
+        return frame
+    return frame.assign(cap_plus=cap_plus(*frame_inputs(frame)))
+
+
+def fit_thresholds(frame: pd.DataFrame, split: Optional[str] = "validation", split_column: str = "split",
+                   label_column: str = "label", scores: Iterable[str] = SHIPPED_SCORES,
+                   policies: Iterable[Policy] = tuple(POLICIES)) -> dict:
+    """The thresholds JSON: per policy and score, the cut chosen on the ``split`` rows only."""
+    rows = select_rows(frame, split, split_column, label_column)
+    scores = [column for column in scores]
+    missing = [column for column in scores if column not in rows.columns]
+    if missing:
+        raise ValueError(f"the scores have no column(s) {missing}; they have {list(rows.columns)}")
+    labels = rows[label_column].astype(str).to_numpy()
+    fitted = {}
+    for policy in policies:
+        credits = policy_credits(policy)
+        targets = binary_targets(labels, credits, label_column)
+        fitted[policy_name(policy)] = {
+            "accepted_classes": list(accepted_classes(credits)), "credits": credits,
+            "thresholds": {column: choose_threshold(rows[column].to_numpy(float), targets)
+                           for column in scores}}
+    return {
+        "description": "Accept an answer when its score >= threshold. Each threshold maximises "
+                       "Youden's J (TPR - FPR, = 2 * balanced accuracy - 1) on the fitting rows; a class "
+                       "is correct when its credit >= 0.5.",
+        "objective": OBJECTIVE,
+        "fitted_on": {"split": split, "rows": int(len(rows)),
+                      "class_counts": {label: int((labels == label).sum()) for label in LABELS}},
+        "policies": fitted,
+        "fitting_rows": {"label": labels.tolist(),
+                         **{column: np.round(rows[column].to_numpy(float), STORED_DECIMALS).tolist()
+                            for column in scores}},
+    }
+
+
+def select_rows(frame, split, split_column="split", label_column="label"):
+    """The labelled rows of ``split`` (all rows when ``split`` is None), checked."""
+    if label_column not in frame.columns:
+        raise ValueError(f"the scores have no label column {label_column!r}")
+    if split is not None:
+        if split_column not in frame.columns:
+            raise ValueError(f"the scores have no split column {split_column!r}")
+        frame = frame[frame[split_column].astype(str) == split]
+        if frame.empty:
+            raise ValueError(f"no rows with {split_column} == {split!r}")
+    unknown = sorted(set(frame[label_column].astype(str)) - set(LABELS))
+    if unknown:
+        raise ValueError(f"the labels hold classes outside the taxonomy: {unknown}")
+    return frame.reset_index(drop=True)
+
+
+@lru_cache(maxsize=4)
+def load_thresholds(path: Optional[str] = None) -> dict:
+    """The thresholds JSON (the package's when ``path`` is None)."""
+    return json.loads(Path(path or THRESHOLDS_FILE).read_text())
+
+
+def threshold_for(policy: Policy, score: str = "cap", path: Optional[str] = None) -> float:
+    """The threshold of ``policy`` on ``score``; a user mapping is fitted on the stored rows."""
+    data = load_thresholds(path)
+    if isinstance(policy, str):
+        policy_credits(policy)
+        return float(data["policies"][policy]["thresholds"][score]["threshold"])
+    rows = data["fitting_rows"]
+    targets = binary_targets(rows["label"], policy_credits(policy, "verdict"), "fitting rows")
+    return choose_threshold(rows[score], targets)["threshold"]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m capqa fit-verdicts",
+                                     description="Refit the verdict thresholds on your own labelled scores.")
+    parser.add_argument("--scores", type=Path, required=True,
+                        help="CSV with a label column, a split column and score columns (cap, or the six "
+                             "NLI probabilities pe_f..pc_r plus bleu and rouge_l for cap_plus)")
+    parser.add_argument("--out", type=Path, required=True,
+                        help="the JSON file to write (never inside the package unless you say so)")
+    parser.add_argument("--split", default="validation",
+                        help="the rows to fit on (default validation); '' for all rows")
+    parser.add_argument("--split-column", default="split")
+    parser.add_argument("--label-column", default="label")
+    parser.add_argument("--metrics", default=",".join(SHIPPED_SCORES),
+                        help="comma-separated score columns (default cap,cap_plus)")
+    args = parser.parse_args(argv)
+    try:
+        if not args.scores.is_file():
+            raise ValueError(f"--scores file not found: {args.scores}")
+        frame = add_cap_plus(pd.read_csv(args.scores))
+        metrics = [name.strip() for name in args.metrics.split(",") if name.strip()]
+        data = fit_thresholds(frame, args.split or None, args.split_column, args.label_column, metrics)
+    except (ValueError, TypeError) as error:
+        parser.error(str(error))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(data, indent=1) + "\n")
+    for name, policy in data["policies"].items():
+        cuts = ", ".join(f"{score} >= {cut['threshold']:.4f} (J {cut['youden_j']:.3f})"
+                         for score, cut in policy["thresholds"].items())
+        print(f"{name}: {cuts}")
+    print(f"wrote {args.out} ({data['fitted_on']['rows']} rows of split {args.split or 'all'})")
+    return 0

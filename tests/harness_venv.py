@@ -1,0 +1,61 @@
+"""A venv per evaluation harness, made by the tests, beside the project's own.
+
+The harnesses pin or pull versions that the project's venv must not take (lighteval wants an older
+nltk), so each gets its own venv. It sees the project's venv through a ``.pth`` line placed after
+its own site-packages: torch and the other pins are reused (no multi-GB download), and whatever the
+harness needs in another version is installed into, and wins inside, the harness venv only. pip
+never uninstalls the project's copies: they are outside the harness environment.
+"""
+
+import os
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+# The versions verified in docs/harnesses.md. lighteval 0.13.0 breaks on two of the project's
+# versions without pip noticing: it calls HfApi.list_models(model_name=...) when its task registry
+# loads, an argument huggingface_hub 2.0 removed (the project pins 2.4.0), and it hashes str with
+# xxhash, which xxhash 4 refuses. Its venv takes huggingface_hub 1.x (transformers 5.24 and datasets
+# 5.2 accept >= 1.31) and xxhash 3.
+HARNESS_REQUIREMENTS = {"lm-eval": ["lm-eval==0.4.13"],
+                        "lighteval": ["lighteval==0.13.0", "huggingface_hub>=1.31,<2", "xxhash<4"]}
+INSTALL_TIMEOUT_S = 900
+
+
+def harness_python(name: str) -> Path:
+    """The python of the harness venv ``name``, made and filled on first use (kept in .cache/)."""
+    requirements = HARNESS_REQUIREMENTS[name]
+    requirement = " ".join(requirements)
+    root = Path(os.environ.get("CAP_HARNESS_VENVS", REPO_ROOT / ".cache" / "harness-venvs")) / name
+    python = root / "bin" / "python"
+    marker = root / ".installed"
+    if marker.is_file() and marker.read_text() == requirement and python.exists():
+        return python
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(root)], check=True)
+    site = subprocess.check_output([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                                   text=True).strip()
+    # After the harness venv's own packages: the project's venv, then the project's source.
+    (Path(site) / "zz_project_env.pth").write_text(f"{sysconfig.get_paths()['purelib']}\n{REPO_ROOT}\n")
+    installed = subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                                *requirements], capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S)
+    if installed.returncode != 0:
+        # The measured reason (the resolver's own words) is what the skip reports.
+        pytest.skip(f"{requirement} does not install beside the project's pins: "
+                    + (installed.stderr or installed.stdout).strip()[-1500:])
+    marker.write_text(requirement)
+    return python
+
+
+def run_in_harness(name: str, script: str, *args: str, env: dict, timeout: int = 900) -> None:
+    """Run ``tests/harness_runs/SCRIPT`` with the harness venv's python; fail with its output."""
+    python = harness_python(name)
+    done = subprocess.run([str(python), str(REPO_ROOT / "tests" / "harness_runs" / script), *args],
+                          capture_output=True, text=True, timeout=timeout, cwd=REPO_ROOT,
+                          env={**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
+                               "TOKENIZERS_PARALLELISM": "false", **env})
+    if done.returncode != 0:
+        pytest.fail(f"{script} failed in the {name} venv:\n{done.stdout[-3000:]}\n{done.stderr[-6000:]}")

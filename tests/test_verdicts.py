@@ -1,0 +1,193 @@
+"""Verdicts: policies, validation-only thresholds, the binary report, and the metric option."""
+
+import json
+
+import evaluate
+import numpy as np
+import pandas as pd
+import pytest
+
+from capqa.cli import main as cli_main
+from capqa.constants import LABELS
+from capqa.metric_options import MetricOptions
+from capqa.verdicts.benchmark import BENCHMARK_METRICS, benchmark_verdict_markdown, parse_policies, verdict_records
+from capqa.verdicts.judge import check_verdict, resolve_verdict
+from capqa.verdicts.policies import POLICIES, accepted_classes, binary_targets, policy_credits
+from capqa.verdicts.report import binary_report
+from capqa.verdicts.thresholds import add_cap_plus, choose_threshold, fit_thresholds, load_thresholds, threshold_for
+from conftest import MODEL_ATOL
+
+STATEMENTS = ["The capital of France is Paris.", "The capital of France is Lyon.", "Water boils at 100 C."]
+GOLDS = ["Paris is the capital of France.", "Paris is the capital of France.", "Water boils at 100 degrees."]
+
+
+def test_policies_name_the_classes_the_issue_asks_for():
+    assert accepted_classes(POLICIES["strict"]) == ("exact", "equivalent", "alternative_correct")
+    assert accepted_classes(POLICIES["lenient"]) == ("exact", "equivalent", "alternative_correct",
+                                                     "overinclusive_valid")
+    assert POLICIES["graded"]["partial"] == pytest.approx(4 / 6)
+    assert POLICIES["graded"]["exact"] == 1.0 and set(POLICIES["graded"]) == set(LABELS)
+
+
+@pytest.mark.parametrize("mapping, message", [
+    ({"exactly": 1.0}, "unknown classes"),
+    ({"exact": 1.5}, "credit in \\[0, 1\\]"),
+    ({"exact": 0.2}, "no answer could be judged correct"),
+    ({label: 1.0 for label in LABELS}, "no answer could be judged incorrect"),
+])
+def test_bad_user_mappings_are_refused(mapping, message):
+    with pytest.raises(ValueError, match=message):
+        policy_credits(mapping, "verdict")
+
+
+def test_user_mapping_leaves_other_classes_at_zero():
+    credits = policy_credits({"exact": 1.0, "partial": 0.5})
+    assert credits["invalid"] == 0.0 and accepted_classes(credits) == ("exact", "partial")
+
+
+def test_threshold_maximises_youden_j_between_neighbouring_scores():
+    scores = np.array([0.1, 0.2, 0.3, 0.6, 0.7, 0.9])
+    targets = np.array([False, False, True, False, True, True])
+    cut = choose_threshold(scores, targets)
+    # Cut between 0.2 and 0.3: TPR 1, FPR 1/3 -> J 2/3; between 0.6 and 0.7: TPR 2/3, FPR 0 -> J 2/3;
+    # the lowest cut wins the tie.
+    assert cut["threshold"] == pytest.approx(0.25)
+    assert cut["youden_j"] == pytest.approx(2 / 3) and cut["balanced_accuracy"] == pytest.approx(5 / 6)
+
+
+def test_threshold_needs_both_kinds_of_rows():
+    with pytest.raises(ValueError, match="both correct and incorrect"):
+        choose_threshold([0.1, 0.2], [True, True])
+
+
+def test_shipped_thresholds_are_the_validation_fit(paper_scores):
+    shipped = load_thresholds()
+    refit = fit_thresholds(add_cap_plus(paper_scores))
+    assert shipped["fitted_on"]["split"] == "validation" and shipped["fitted_on"]["rows"] == 1000
+    for policy in POLICIES:
+        for score in ("cap", "cap_plus"):
+            assert (refit["policies"][policy]["thresholds"][score]["threshold"]
+                    == pytest.approx(shipped["policies"][policy]["thresholds"][score]["threshold"], abs=1e-8))
+    # Validation only: refitting on the test rows moves the threshold.
+    on_test = fit_thresholds(paper_scores, split="test", scores=("cap",))
+    assert (on_test["policies"]["strict"]["thresholds"]["cap"]["threshold"]
+            != shipped["policies"]["strict"]["thresholds"]["cap"]["threshold"])
+
+
+def test_user_mapping_gets_its_threshold_from_the_same_rows():
+    assert threshold_for({label: POLICIES["strict"][label] for label in LABELS}) == pytest.approx(threshold_for("strict"))
+
+
+def test_binary_report_matches_the_confusion_matrix():
+    labels = ["exact", "invalid", "equivalent", "partial", "contradictory", "exact"]
+    scores = [0.9, 0.8, 0.4, 0.3, 0.1, 0.95]
+    report = binary_report(scores, labels, POLICIES["strict"], threshold=0.5)
+    # Accepted: rows 0, 1, 5; correct: rows 0, 2, 5 -> TP 2, FP 1, FN 1, TN 2.
+    tp, fp, fn, tn = 2, 1, 1, 2
+    accuracy = (tp + tn) / 6
+    chance = ((tp + fp) * (tp + fn) + (fn + tn) * (fp + tn)) / 36
+    assert report["accuracy"] == pytest.approx(accuracy)
+    assert report["balanced_accuracy"] == pytest.approx((tp / (tp + fn) + tn / (tn + fp)) / 2)
+    assert report["f1"] == pytest.approx(2 * tp / (2 * tp + fp + fn))
+    assert report["kappa"] == pytest.approx((accuracy - chance) / (1 - chance))
+    # AUROC: pairs (correct, incorrect) with the correct one scored higher: 0.9>0.8,0.3,0.1; 0.4>0.3,0.1; 0.95>all.
+    assert report["auroc"] == pytest.approx(8 / 9)
+    invalid = next(record for record in report["classes"] if record["class"] == "invalid")
+    assert invalid["error"] == "wrongly accepted" and invalid["error_rate"] == 1.0
+
+
+def test_bootstrap_intervals_contain_the_estimate(paper_scores):
+    test_rows = paper_scores[paper_scores["split"] == "test"].head(500)
+    report = binary_report(test_rows["cap"], test_rows["label"], POLICIES["strict"], 0.9, n_resamples=200)
+    for name in ("accuracy", "balanced_accuracy", "f1", "kappa", "auroc"):
+        assert report[f"{name}_ci_low"] <= report[name] <= report[f"{name}_ci_high"]
+
+
+def test_verdict_table_fits_on_validation_and_judges_test(paper_scores):
+    records = verdict_records(paper_scores, ["cap", "bleu"], {"strict": POLICIES["strict"]}, n_resamples=0,
+                              progress=False)
+    cap = next(record for record in records if record["metric"] == "cap")
+    assert cap["rows"] == 7826 and cap["threshold"] == pytest.approx(threshold_for("strict"), abs=1e-8)
+    test_rows = paper_scores[paper_scores["split"] == "test"]
+    direct = binary_report(test_rows["bleu"], test_rows["label"], POLICIES["strict"],
+                           choose_threshold(paper_scores[paper_scores["split"] == "validation"]["bleu"],
+                                            binary_targets(paper_scores[paper_scores["split"] == "validation"]["label"],
+                                                           POLICIES["strict"]))["threshold"])
+    bleu = next(record for record in records if record["metric"] == "bleu")
+    assert bleu["accuracy"] == pytest.approx(direct["accuracy"]) and bleu["auroc"] == pytest.approx(direct["auroc"])
+    with pytest.raises(ValueError, match="judge them on another split"):
+        verdict_records(paper_scores, ["cap"], {"strict": POLICIES["strict"]}, eval_split="validation")
+
+
+def test_space_table_lists_every_metric_and_policy(paper_scores):
+    text = benchmark_verdict_markdown(n_resamples=20)
+    for name in (*BENCHMARK_METRICS, *POLICIES, "Most wrongly accepted", "7,826"):
+        assert name in text
+
+
+def test_diagnose_adds_the_binary_report(tmp_path):
+    from conftest import data_path
+
+    out = tmp_path / "out"
+    assert cli_main(["diagnose", str(data_path("paper_scores.csv")), "--metrics", "cap,cap_plus",
+                     "--split-column", "split", "--split", "test", "--verdict", "strict,graded",
+                     "--bootstrap", "20", "--no-plots", "--quiet", "--out", str(out)]) == 0
+    table = pd.read_csv(out / "verdicts.csv")
+    assert sorted(zip(table["policy"], table["metric"])) == sorted(
+        [(p, m) for p in ("strict", "graded") for m in ("cap", "cap_plus")])
+    assert (table["rows"] == 7826).all() and "accuracy_ci_low" in table
+    assert "Most wrongly accepted" in (out / "summary.md").read_text()
+
+
+def test_diagnose_refuses_an_unknown_policy(tmp_path, capsys):
+    from conftest import data_path
+
+    with pytest.raises(SystemExit):
+        cli_main(["diagnose", str(data_path("paper_scores.csv")), "--metrics", "cap", "--split-column", "split",
+                  "--verdict", "strictest", "--out", str(tmp_path)])
+    assert "strictest" in capsys.readouterr().err
+    assert parse_policies('{"exact": 1}')["custom"]["exact"] == 1.0
+
+
+@pytest.mark.parametrize("verdict, error, message", [
+    ("strictest", ValueError, "verdict"), (1.5, ValueError, "in \\[0, 1\\]"), (True, TypeError, "verdict"),
+    ([0.5], TypeError, "verdict"),
+])
+def test_bad_verdict_option_is_refused(verdict, error, message):
+    with pytest.raises(error, match=message):
+        MetricOptions(verdict=verdict)
+
+
+def test_metric_adds_correct_and_accuracy(random_nli_model, metric_path):
+    plain = evaluate.load(metric_path, nli_model=random_nli_model).compute(predictions=STATEMENTS, references=GOLDS)
+    assert "correct" not in plain and "accuracy" not in plain
+    for verdict in ("strict", "lenient", 0.5):
+        result = evaluate.load(metric_path, nli_model=random_nli_model, verdict=verdict).compute(
+            predictions=STATEMENTS, references=GOLDS)
+        np.testing.assert_allclose(result["scores"], plain["scores"], atol=MODEL_ATOL)
+        threshold = resolve_verdict(verdict).threshold
+        assert result["correct"] == [score >= threshold for score in np.round(plain["scores"], 10)]
+        assert result["accuracy"] == pytest.approx(np.mean(result["correct"]))
+
+
+def test_graded_verdict_credit_is_cap_plus(random_nli_model, metric_path):
+    metric = evaluate.load(metric_path, nli_model=random_nli_model, variant="plus", verdict="graded")
+    result = metric.compute(predictions=STATEMENTS, references=GOLDS)
+    # Expected credit under the relation classifier with severity / 6 is CAP+ itself.
+    np.testing.assert_allclose(result["credit"], result["cap_plus"], atol=MODEL_ATOL)
+    assert result["correct"] == [score >= resolve_verdict("graded", "plus").threshold
+                                 for score in np.round(result["cap_plus"], 10)]
+    assert result["mean_credit"] == pytest.approx(np.mean(result["credit"]))
+
+
+def test_score_command_writes_the_verdict(random_nli_model, tmp_path):
+    rows = tmp_path / "rows.csv"
+    pd.DataFrame({"gold": GOLDS, "answer": STATEMENTS}).to_csv(rows, index=False)
+    out = tmp_path / "scored.csv"
+    assert cli_main(["score", str(rows), "--out", str(out), "--question-column", "", "--gold-column", "gold",
+                     "--answer-column", "answer", "--nli-model", random_nli_model, "--device", "cpu",
+                     "--verdict", json.dumps({"exact": 1, "equivalent": 1})]) == 0
+    scored = pd.read_csv(out)
+    threshold = threshold_for({"exact": 1, "equivalent": 1})
+    assert list(scored["correct"]) == [score >= threshold for score in np.round(scored["cap"], 10)]
+    assert check_verdict(None) is None
