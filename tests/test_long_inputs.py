@@ -1,0 +1,114 @@
+"""Long inputs: each side is cut to its share of max_length before the pair is built, so memory
+stays flat with text length, and short pairs keep exactly their tokens and scores."""
+
+import random
+
+import numpy as np
+import pytest
+
+from capqa.dev.long_inputs import long_text, measure_in_subprocess
+from capqa.dev.offline_models import build_tokenizer
+from capqa.engine.nli import NLIScorer
+from capqa.engine.pairs import encode_pairs, longest_first_lengths, pair_layout
+from conftest import MODEL_ATOL
+
+WORDS = "the capital of France Paris is a city in Bulgaria Sofia water boils 1989 x zq".split()
+# Peak memory may grow this much from 100 to 2,000 words per side; before the fix it grew by
+# ~1 GB (quadratic overflow pieces; +280 MB already at 1,000 words with the tiny tokenizer).
+MAX_RSS_GROWTH_MB = 100
+
+
+def _random_text(rng, longest):
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, longest)))
+
+
+def _tokenizer_pairs(tokenizer, premises, hypotheses, max_length):
+    """Today's tokenisation: the tokenizer truncating the pair itself."""
+    encoded = tokenizer(premises, hypotheses, truncation=True, max_length=max_length)
+    return [dict(zip(encoded.keys(), values)) for values in zip(*encoded.values())]
+
+
+@pytest.fixture(scope="module")
+def typed_tokenizer():
+    """A tokenizer that also returns token_type_ids (BERT-style segments)."""
+    tokenizer = build_tokenizer()
+    tokenizer.model_input_names = ["input_ids", "token_type_ids", "attention_mask"]
+    return tokenizer
+
+
+@pytest.mark.parametrize("with_types", [False, True])
+def test_tokens_are_the_tokenizers_own_for_short_medium_and_cut_pairs(with_types, typed_tokenizer):
+    tokenizer = typed_tokenizer if with_types else build_tokenizer()
+    rng = random.Random(0)
+    premises = [_random_text(rng, 60) for _ in range(300)]
+    hypotheses = [_random_text(rng, 60) for _ in range(300)]
+    for max_length in (16, 37, 64, 512):
+        mine = encode_pairs(tokenizer, premises, hypotheses, max_length)
+        assert mine == _tokenizer_pairs(tokenizer, premises, hypotheses, max_length)
+        assert max(len(feature["input_ids"]) for feature in mine) <= max_length
+    assert "token_type_ids" in mine[0] if with_types else "token_type_ids" not in mine[0]
+
+
+@pytest.mark.parametrize("first, second, budget, kept", [
+    (3, 4, 10, (3, 4)),        # fits: nothing cut
+    (3, 100, 10, (3, 7)),      # only the longer side is cut
+    (100, 3, 10, (7, 3)),
+    (50, 60, 11, (5, 6)),      # both cut: halves, the odd token to the longer side
+    (60, 50, 11, (6, 5)),
+    (50, 50, 11, (5, 6)),      # a tie gives the odd token to the second side
+])
+def test_longest_first_keeps_the_shorter_side_whole_when_it_can(first, second, budget, kept):
+    assert longest_first_lengths(first, second, budget) == kept
+
+
+def test_the_pair_layout_comes_from_the_tokenizer():
+    layout = pair_layout(build_tokenizer())  # <s> A </s> B </s>
+    assert [kind for kind, _, _ in layout.parts] == ["special", "first", "special", "second", "special"]
+
+
+def test_scores_of_short_and_medium_pairs_do_not_change(random_nli_model):
+    scorer = NLIScorer(random_nli_model, device="cpu", batch_size=8)
+    rng = random.Random(1)
+    pairs = [(_random_text(rng, 40), _random_text(rng, 40)) for _ in range(24)]
+    pairs += [(_random_text(rng, 400), _random_text(rng, 400)) for _ in range(4)]  # cut at 512
+    expected = np.concatenate([scorer._forward(_tokenizer_pairs(scorer.tokenizer, [p], [h], scorer.max_length))
+                               for p, h in pairs])
+    got = scorer.predict([p for p, _ in pairs], [h for _, h in pairs])
+    np.testing.assert_allclose(got, expected, atol=MODEL_ATOL, rtol=0)
+
+
+def test_a_pair_of_100000_words_per_side_is_cut_to_max_length(random_nli_model):
+    scorer = NLIScorer(random_nli_model, device="cpu", max_length=64)
+    premise, hypothesis = long_text(100_000), long_text(100_000, "x")
+    features, batches = scorer.plan([(premise, hypothesis)])
+    assert len(features[0]["input_ids"]) == 64 and batches == [[0]]
+    short = scorer.predict([premise[:2000]], [hypothesis[:2000]])  # the same first tokens
+    np.testing.assert_allclose(scorer.predict([premise], [hypothesis]), short, atol=MODEL_ATOL, rtol=0)
+
+
+def test_peak_memory_does_not_grow_with_text_length(random_nli_model):
+    """Each size in its own process, so that its peak RSS is its own."""
+    small, large = (measure_in_subprocess(words, nli_model=random_nli_model) for words in (100, 2_000))
+    assert small["tokens"] == large["tokens"] == 512
+    growth = large["peak_rss_mb"] - small["peak_rss_mb"]
+    assert growth < MAX_RSS_GROWTH_MB, f"peak RSS grew by {growth:.0f} MB from 100 to 2,000 words per side"
+
+
+def test_the_statement_generator_takes_a_10000_word_input(tiny_seq2seq_model):
+    result = measure_in_subprocess(10_000, statement_model=tiny_seq2seq_model)
+    small = measure_in_subprocess(100, statement_model=tiny_seq2seq_model)
+    assert result["statement_chars"] > 0
+    assert result["peak_rss_mb"] - small["peak_rss_mb"] < MAX_RSS_GROWTH_MB
+
+
+def test_max_length_beyond_the_models_position_limit_is_refused_at_load(random_nli_model):
+    with pytest.raises(ValueError, match=r"`max_length` must be at most 512, the position limit"):
+        NLIScorer(random_nli_model, device="cpu", max_length=513)
+
+
+@pytest.mark.parametrize("max_length", [1, 15])
+def test_a_max_length_too_small_to_hold_a_pair_is_refused(max_length):
+    from capqa.metric_options import MetricOptions
+
+    with pytest.raises(ValueError, match=rf"`max_length` must be at least 16 tokens .* got {max_length}"):
+        MetricOptions(max_length=max_length, device="cpu")
