@@ -107,11 +107,10 @@ def _is_sequence(values):
             and hasattr(values, "__iter__") and getattr(values, "ndim", 1) == 1)
 
 
-def _refuse_unordered(values, name):
-    """A set pairs its entries with the other argument's in hash order: refuse it."""
+def _refuse_unordered(values, name, why="its entries cannot be paired with the other arguments'"):
+    """A set iterates in hash order, which changes between runs: refuse it."""
     if isinstance(values, collections.abc.Set):
-        raise TypeError(f"`{name}` is a {type(values).__name__}, which has no order, so its entries "
-                        "cannot be paired with the other arguments'; give a list")
+        raise TypeError(f"`{name}` is a {type(values).__name__}, which has no order, so {why}; give a list")
 
 
 def check_text_list(values, name):
@@ -125,8 +124,9 @@ def check_text_list(values, name):
 def check_references(references, name="references"):
     """Each reference is a string or a non-empty list of strings (several gold answers).
 
-    Returns a list of lists of strings. A set of gold answers for one example is fine (their
-    order does not matter, the best counts); a set of references is not.
+    Returns a list of lists of strings. Sets are refused at both levels: a set of references
+    would pair golds with the wrong predictions, and a set of one example's golds would make
+    ``best_reference`` (an index) change between runs.
     """
     _refuse_unordered(references, name)
     if not _is_sequence(references):
@@ -134,6 +134,7 @@ def check_references(references, name="references"):
                         f"got {type(references).__name__}")
     golds = []
     for i, reference in enumerate(references):
+        _refuse_unordered(reference, f"{name}[{i}]", "`best_reference` could not say which gold counted")
         if _is_sequence(reference):
             if not reference:
                 raise ValueError(f"`{name}[{i}]` is an empty list; give at least one gold answer")
