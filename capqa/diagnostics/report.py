@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from capqa.diagnostics.monotonicity import CONFIDENCE, check_severity, diagnostic_tables
+from capqa.diagnostics.monotonicity import CONFIDENCE, check_severity, diagnostic_tables, prepare_labels
 from capqa.diagnostics.plots import agreement_intervals, class_distributions, class_pair_heatmap
 
 TABLES = ("correlations", "descriptives", "class_pairs", "monotonicity", "paired_differences")
@@ -62,6 +62,28 @@ def load_scores(path, label_column, metrics, split_column=None, split=None):
         if frame.empty:
             raise ValueError(f"no rows with {split_column} == {split!r} in {path}")
     return frame.reset_index(drop=True)
+
+
+def check_comparable(labels, severity, label_column):
+    """Refuse labels with nothing to compare: the diagnostic orders classes of different severity,
+    so it needs at least two of them (one class, or one row, would leave every table empty)."""
+    rows = prepare_labels(labels, severity, f"--label-column {label_column!r}")
+    if len(set(rows.class_severity)) < 2:
+        counts = pd.Series(labels).value_counts(sort=False)
+        found = ", ".join(f"{label} ({count:,} row{'s' * (count != 1)})" for label, count in counts.items())
+        raise ValueError(f"column {label_column!r} must hold at least two classes of different severity "
+                         f"to compare; it holds {len(rows.class_index):,} row(s): {found}")
+
+
+def check_out_folder(out):
+    """--out is a folder to write into: refuse an existing file before any work is done."""
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out must be a folder, but {str(out)!r} is a file")
+    for parent in out.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ValueError(f"--out {str(out)!r} cannot be created: {str(parent)!r} is a file")
+            break
 
 
 def parse_severity(text):
@@ -191,8 +213,10 @@ def run(args):
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
     if not metrics:
         raise ValueError("--metrics names no column")
+    check_out_folder(args.out)
     severity = parse_severity(args.severity)
     frame = load_scores(args.scores, args.label_column, metrics, args.split_column, args.split)
+    check_comparable(frame[args.label_column].astype(str).tolist(), severity, args.label_column)
     tables = diagnostic_tables({m: frame[m].to_numpy(float) for m in metrics},
                                frame[args.label_column].astype(str).tolist(), severity,
                                n_resamples=args.bootstrap, seed=args.seed,
@@ -215,7 +239,7 @@ def main(argv=None):
         parser.error("--bootstrap must be 0 or more")
     try:
         run(args)
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, OSError) as error:
         parser.error(str(error))
     print(f"wrote {args.out / 'summary.md'} and the tables" + ("" if args.no_plots else " and plots"),
           file=sys.stderr)
