@@ -9,11 +9,12 @@ import pytest
 from capqa.dev.long_inputs import long_text, measure_in_subprocess
 from capqa.dev.offline_models import build_tokenizer
 from capqa.engine.nli import NLIScorer
+from capqa.engine import pairs
 from capqa.engine.pairs import encode_pairs, longest_first_lengths, pair_layout
 from conftest import MODEL_ATOL
 
 WORDS = "the capital of France Paris is a city in Bulgaria Sofia water boils 1989 x zq".split()
-# Peak memory may grow this much from 100 to 2,000 words per side; before the fix it grew by
+# Peak memory may grow this much from 100 to 100,000 words per side; before the fix it grew by
 # ~1 GB (quadratic overflow pieces; +280 MB already at 1,000 words with the tiny tokenizer).
 MAX_RSS_GROWTH_MB = 100
 
@@ -47,6 +48,55 @@ def test_tokens_are_the_tokenizers_own_for_short_medium_and_cut_pairs(with_types
         assert mine == _tokenizer_pairs(tokenizer, premises, hypotheses, max_length)
         assert max(len(feature["input_ids"]) for feature in mine) <= max_length
     assert "token_type_ids" in mine[0] if with_types else "token_type_ids" not in mine[0]
+
+
+def _whole_side_pairs(tokenizer, premises, hypotheses, max_length, monkeypatch):
+    """The exact cut, from every side tokenised whole: ``encode_pairs`` without its window,
+    which the test above holds equal to the tokenizer's own. (The tokenizer's own cut of two long
+    sides is the quadratic one this module avoids: it would take gigabytes here.)"""
+    with monkeypatch.context() as patch:
+        patch.setattr(pairs, "_MIN_WINDOW_CHARS", 10**12)
+        return encode_pairs(tokenizer, premises, hypotheses, max_length)
+
+
+def test_a_long_side_beside_a_short_one_keeps_the_exact_tokens(monkeypatch):
+    tokenizer = build_tokenizer()
+    rng = random.Random(2)
+    shorts = [_random_text(rng, 30) for _ in range(8)]
+    longs = [long_text(rng.randint(3_000, 20_000), str(i)) for i in range(8)]
+    for max_length in (64, 512):
+        for premises, hypotheses in ((shorts, longs), (longs, shorts)):
+            assert encode_pairs(tokenizer, premises, hypotheses, max_length) == \
+                _whole_side_pairs(tokenizer, premises, hypotheses, max_length, monkeypatch)
+
+
+def test_two_long_sides_differ_from_the_exact_cut_by_at_most_the_odd_token(monkeypatch):
+    tokenizer = build_tokenizer()
+    premises = [long_text(20_000, "a"), long_text(30_000, "b") + " tail"]
+    hypotheses = [long_text(30_000, "c"), long_text(20_000, "d")]
+    for max_length in (64, 65, 512):
+        mine = encode_pairs(tokenizer, premises, hypotheses, max_length)
+        exact = _whole_side_pairs(tokenizer, premises, hypotheses, max_length, monkeypatch)
+        for my_feature, exact_feature in zip(mine, exact):
+            assert len(my_feature["input_ids"]) == len(exact_feature["input_ids"]) == max_length
+            # The first side's kept tokens agree but for one at most; the rest follows shifted by one.
+            kept = min(len(_first_side(my_feature)), len(_first_side(exact_feature)))
+            assert _first_side(my_feature)[:kept] == _first_side(exact_feature)[:kept]
+            odd_budget = (max_length - 3) % 2  # 3 special tokens; an even budget leaves no odd token
+            assert abs(len(_first_side(my_feature)) - len(_first_side(exact_feature))) <= odd_budget
+
+
+def _first_side(feature):
+    """The tiny tokenizer's layout is <s> A </s> B </s> (</s> is id 1): the ids of A."""
+    ids = feature["input_ids"]
+    return ids[1:ids.index(1, 1)]
+
+
+def test_a_long_text_without_whitespace_is_tokenised_whole_and_still_cut(monkeypatch):
+    tokenizer = build_tokenizer()
+    premises, hypotheses = ["x" * 50_000], ["Sofia"]
+    assert encode_pairs(tokenizer, premises, hypotheses, 64) == \
+        _whole_side_pairs(tokenizer, premises, hypotheses, 64, monkeypatch)
 
 
 @pytest.mark.parametrize("first, second, budget, kept", [
@@ -88,10 +138,10 @@ def test_a_pair_of_100000_words_per_side_is_cut_to_max_length(random_nli_model):
 
 def test_peak_memory_does_not_grow_with_text_length(random_nli_model):
     """Each size in its own process, so that its peak RSS is its own."""
-    small, large = (measure_in_subprocess(words, nli_model=random_nli_model) for words in (100, 2_000))
+    small, large = (measure_in_subprocess(words, nli_model=random_nli_model) for words in (100, 100_000))
     assert small["tokens"] == large["tokens"] == 512
     growth = large["peak_rss_mb"] - small["peak_rss_mb"]
-    assert growth < MAX_RSS_GROWTH_MB, f"peak RSS grew by {growth:.0f} MB from 100 to 2,000 words per side"
+    assert growth < MAX_RSS_GROWTH_MB, f"peak RSS grew by {growth:.0f} MB from 100 to 100,000 words per side"
 
 
 def test_the_statement_generator_takes_a_10000_word_input(tiny_seq2seq_model):

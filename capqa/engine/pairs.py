@@ -5,7 +5,13 @@ for a pair those pieces combine: memory grows with the square of the text length
 2.6 GB at 500 / 1,000 / 2,000 words per side, killed at 21 GB at 10,000). Here each side is
 tokenised alone, without special tokens (linear in its length), cut on its token ids to its share
 of ``max_length`` by the longest-first rule, and only then joined with the tokenizer's own special
-tokens. Where nothing is cut, the tokens are exactly those of ``tokenizer(premise, hypothesis)``.
+tokens. A very long side is tokenised only up to a whitespace in a window of characters that
+holds its budget many times over, so time and memory stay flat up to any length.
+
+The tokens are exactly those of ``tokenizer(premise, hypothesis, truncation=True)`` whenever at
+least one side is shorter than the window. When both sides are longer, their true token counts
+are unknown; with an odd budget, the one token that longest-first gives to the longer side goes
+by the windows' counts, so it may sit at the end of the other side.
 
 The special tokens come from the tokenizer itself: one probe pair, encoded by the tokenizer with
 its special-tokens mask, gives the pair's layout (e.g. ``[CLS] A [SEP] B [SEP]``, with the token
@@ -21,6 +27,18 @@ logger = logging.getLogger(__name__)
 _PROBE_PAIR = ("premise", "hypothesis")
 # What the layout fills in; any other key in the tokenizer's output means an unknown layout.
 _FILLED_KEYS = {"input_ids", "token_type_ids", "attention_mask"}
+# Texts per tokenizer call: enough for the tokenizer's own batching, few enough that the full
+# token lists of long texts are held for a handful of texts at a time.
+_TEXTS_PER_CALL = 64
+# A side longer than this many characters per token of its budget (and than _MIN_WINDOW_CHARS)
+# is tokenised only up to a whitespace inside the window: ordinary text has 3-6 characters per
+# token, so the window holds the budget many times over, and tokenising it takes flat time.
+_WINDOW_CHARS_PER_TOKEN = 32
+_MIN_WINDOW_CHARS = 8192
+# Tokens beyond the budget that a window must yield to be trusted: the last word before the cut
+# may tokenise differently without what followed it.
+_MARGIN_TOKENS = 16
+_CUT_AT = (" ", "\n", "\t")
 
 
 class PairLayout(NamedTuple):
@@ -96,11 +114,50 @@ def encode_pairs(tokenizer, premises: list, hypotheses: list, max_length: int) -
         encoded = tokenizer(premises, hypotheses, truncation=True, max_length=max_length)
         return [dict(zip(encoded.keys(), values)) for values in zip(*encoded.values())]
     budget = max_length - sum(kind == "special" for kind, _, _ in layout.parts)
-    # verbose=False: an over-long side is expected here, it is cut below.
-    first_sides = tokenizer(premises, add_special_tokens=False, verbose=False)["input_ids"]
-    second_sides = tokenizer(hypotheses, add_special_tokens=False, verbose=False)["input_ids"]
+    first_lengths, first_heads = _side_heads(tokenizer, premises, budget)
+    second_lengths, second_heads = _side_heads(tokenizer, hypotheses, budget)
     features = []
-    for first_ids, second_ids in zip(first_sides, second_sides):
-        kept_first, kept_second = longest_first_lengths(len(first_ids), len(second_ids), budget)
+    for first_length, first_ids, second_length, second_ids in zip(first_lengths, first_heads,
+                                                                  second_lengths, second_heads):
+        kept_first, kept_second = longest_first_lengths(first_length, second_length, budget)
         features.append(_fill(layout, first_ids[:kept_first], second_ids[:kept_second]))
     return features
+
+
+def _side_heads(tokenizer, texts: list, budget: int) -> tuple:
+    """Each text's token count and its first ``budget`` token ids.
+
+    A text longer than the character window is tokenised only up to its last whitespace inside
+    the window: if that prefix has ``budget`` tokens and a margin, its first ``budget`` are the
+    text's own (tokenizers split at whitespace first), and the count is the prefix's, at least
+    ``budget``. Otherwise (no whitespace, very long tokens) the whole text is tokenised. Texts go
+    ``_TEXTS_PER_CALL`` at a time and only the heads are kept, so time and memory stay flat.
+    """
+    window = max(budget * _WINDOW_CHARS_PER_TOKEN, _MIN_WINDOW_CHARS)
+    prefixes = [_whitespace_prefix(text, window) for text in texts]
+    lengths, heads = _tokenize_heads(tokenizer, prefixes, budget)
+    short = [i for i, (text, prefix) in enumerate(zip(texts, prefixes))
+             if prefix is not text and lengths[i] < budget + _MARGIN_TOKENS]
+    for i, length, head in zip(short, *_tokenize_heads(tokenizer, [texts[i] for i in short], budget)):
+        lengths[i], heads[i] = length, head
+    return lengths, heads
+
+
+def _whitespace_prefix(text: str, window: int) -> str:
+    """``text`` itself if it fits ``window`` characters or has no whitespace in it, else its
+    part before the last whitespace in the window."""
+    if len(text) <= window:
+        return text
+    cut = max(text.rfind(space, 0, window) for space in _CUT_AT)
+    return text[:cut] if cut > 0 else text
+
+
+def _tokenize_heads(tokenizer, texts: list, budget: int) -> tuple:
+    lengths, heads = [], []
+    for start in range(0, len(texts), _TEXTS_PER_CALL):
+        # verbose=False: an over-long side is expected here, it is cut by the caller.
+        ids = tokenizer(texts[start:start + _TEXTS_PER_CALL], add_special_tokens=False, verbose=False,
+                        return_attention_mask=False, return_token_type_ids=False)["input_ids"]
+        lengths += [len(side) for side in ids]
+        heads += [side[:budget] for side in ids]
+    return lengths, heads
