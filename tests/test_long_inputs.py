@@ -99,6 +99,15 @@ def test_a_long_text_without_whitespace_is_tokenised_whole_and_still_cut(monkeyp
         _whole_side_pairs(tokenizer, premises, hypotheses, 64, monkeypatch)
 
 
+def test_windowed_texts_keep_the_tokens_of_single_sequence_truncation():
+    tokenizer = build_tokenizer()
+    texts = [long_text(20_000, "q"), "x" * 20_000, _random_text(random.Random(3), 50), long_text(1_500)]
+    windowed = pairs.windowed_texts(tokenizer, texts, 512)
+    assert len(windowed[0]) < len(texts[0]) and windowed[1:] == texts[1:]  # no whitespace / short: kept
+    assert tokenizer(windowed, truncation=True, max_length=512)["input_ids"] == \
+        tokenizer(texts, truncation=True, max_length=512)["input_ids"]
+
+
 @pytest.mark.parametrize("first, second, budget, kept", [
     (3, 4, 10, (3, 4)),        # fits: nothing cut
     (3, 100, 10, (3, 7)),      # only the longer side is cut

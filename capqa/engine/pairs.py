@@ -143,6 +143,21 @@ def _side_heads(tokenizer, texts: list, budget: int) -> tuple:
     return lengths, heads
 
 
+def windowed_texts(tokenizer, texts: list, max_tokens: int) -> list:
+    """``texts`` with each very long one replaced by its whitespace-cut window when that window
+    has ``max_tokens`` tokens and a margin, so that ``tokenizer(..., truncation=True,
+    max_length=max_tokens)`` gives the same tokens in flat time (the statement generator's input)."""
+    window = max(max_tokens * _WINDOW_CHARS_PER_TOKEN, _MIN_WINDOW_CHARS)
+    prefixes = [_whitespace_prefix(text, window) for text in texts]
+    cut = [i for i, (text, prefix) in enumerate(zip(texts, prefixes)) if prefix is not text]
+    lengths, _ = _tokenize_heads(tokenizer, [prefixes[i] for i in cut], 0)
+    windowed = list(texts)
+    for i, length in zip(cut, lengths):
+        if length >= max_tokens + _MARGIN_TOKENS:
+            windowed[i] = prefixes[i]
+    return windowed
+
+
 def _whitespace_prefix(text: str, window: int) -> str:
     """``text`` itself if it fits ``window`` characters or has no whitespace in it, else its
     part before the last whitespace in the window."""
