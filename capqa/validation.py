@@ -38,7 +38,7 @@ def check_positive_int(value, name):
     return int(value)
 
 
-def check_max_length(value, name="max_length"):
+def check_max_length(value: int, name: str = "max_length") -> int:
     """An NLI token budget per pair: an integer of at least ``MIN_MAX_LENGTH``."""
     value = check_positive_int(value, name)
     if value < MIN_MAX_LENGTH:
@@ -47,7 +47,7 @@ def check_max_length(value, name="max_length"):
     return value
 
 
-def check_max_length_fits(max_length, model_name, config, tokenizer, name="max_length"):
+def check_max_length_fits(max_length: int, model_name: str, config, tokenizer, name: str = "max_length") -> int:
     """Refuse a ``max_length`` beyond the model's position limit (a tensor-size error mid-job
     otherwise): the smaller of config.max_position_embeddings and tokenizer.model_max_length."""
     limits = {"config.max_position_embeddings": getattr(config, "max_position_embeddings", None),

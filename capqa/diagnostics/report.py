@@ -8,6 +8,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Optional
 
 import pandas as pd
 
@@ -64,7 +65,7 @@ def load_scores(path, label_column, metrics, split_column=None, split=None):
     return frame.reset_index(drop=True)
 
 
-def check_comparable(labels, severity, label_column):
+def check_comparable(labels: list, severity: Optional[dict], label_column: str) -> None:
     """Refuse labels with nothing to compare: the diagnostic orders classes of different severity,
     so it needs at least two of them (one class, or one row, would leave every table empty)."""
     rows = prepare_labels(labels, severity, f"--label-column {label_column!r}")
@@ -75,7 +76,7 @@ def check_comparable(labels, severity, label_column):
                          f"to compare; it holds {len(rows.class_index):,} row(s): {found}")
 
 
-def check_out_folder(out):
+def check_out_folder(out: Path) -> None:
     """--out is a folder to write into: refuse an existing file before any work is done."""
     if out.exists() and not out.is_dir():
         raise ValueError(f"--out must be a folder, but {str(out)!r} is a file")

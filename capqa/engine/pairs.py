@@ -19,7 +19,7 @@ type of every part), which is then filled with the cut ids of each pair.
 """
 
 import logging
-from typing import NamedTuple
+from typing import NamedTuple, Optional
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ def longest_first_lengths(first_length: int, second_length: int, budget: int) ->
     return kept_shorter, kept_longer
 
 
-def pair_layout(tokenizer) -> PairLayout | None:
+def pair_layout(tokenizer) -> Optional[PairLayout]:
     """The tokenizer's pair template, read from one probe pair; None if it is not a plain
     ``special* first special* second special*`` layout (then the caller uses the tokenizer)."""
     first, second = (tokenizer(text, add_special_tokens=False)["input_ids"] for text in _PROBE_PAIR)
