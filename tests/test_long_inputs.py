@@ -120,6 +120,16 @@ def test_longest_first_keeps_the_shorter_side_whole_when_it_can(first, second, b
     assert longest_first_lengths(first, second, budget) == kept
 
 
+def test_another_pair_layout_is_filled_as_the_tokenizer_fills_it():
+    tokenizer = build_tokenizer(pair_template="eos")  # A </s> B </s>, no leading special token
+    rng = random.Random(4)
+    premises = [_random_text(rng, 60) for _ in range(100)]
+    hypotheses = [_random_text(rng, 60) for _ in range(100)]
+    for max_length in (16, 41):
+        assert encode_pairs(tokenizer, premises, hypotheses, max_length) == \
+            _tokenizer_pairs(tokenizer, premises, hypotheses, max_length)
+
+
 def test_the_pair_layout_comes_from_the_tokenizer():
     layout = pair_layout(build_tokenizer())  # <s> A </s> B </s>
     assert [kind for kind, _, _ in layout.parts] == ["special", "first", "special", "second", "special"]
