@@ -16,7 +16,7 @@ from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEU
                              NLI_MAX_LENGTH, RULES, statement_model_id)
 from capqa.engine.devices import PRECISIONS, check_quantize, inference_dtype, resolve_device
 from capqa.scorer import VARIANTS, CAPScorer, check_variant, validate_inputs
-from capqa.validation import check_bool, check_positive_int, check_unit_interval
+from capqa.validation import check_bool, check_max_length, check_positive_int, check_unit_interval
 from capqa.verdicts.judge import check_verdict, parse_verdict_argument, resolve_verdict
 
 # evaluate.load() passes these to every metric's __init__; they are evaluate's, not CAP's options.
@@ -88,7 +88,7 @@ class MetricOptions:
         self.alpha = check_unit_interval(self.alpha, "alpha")
         self.neutral_weight = check_unit_interval(self.neutral_weight, "neutral_weight")
         self.batch_size = check_positive_int(self.batch_size, "batch_size")
-        self.max_length = check_positive_int(self.max_length, "max_length")
+        self.max_length = check_max_length(self.max_length)
         if self.max_tokens is not None:
             self.max_tokens = check_positive_int(self.max_tokens, "max_tokens")
         device = resolve_device(self.device)

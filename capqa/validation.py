@@ -4,10 +4,23 @@ Everything behind these checks may assume clean input (lists of non-empty string
 floats in range), the way scikit-learn validates once and then works on plain arrays.
 """
 
+import collections.abc
 import math
 import numbers
+import re
+import unicodedata
 
 import numpy as np
+
+# The smallest NLI ``max_length`` accepted: room for a pair's special tokens and a few tokens of
+# each side. Below it truncation keeps (almost) nothing, or the tokenizer silently ignores it.
+MIN_MAX_LENGTH = 16
+# A tokenizer's model_max_length at or above this is transformers' "no limit" placeholder.
+_NO_TOKENIZER_LIMIT = 10**9
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# Unicode categories that print nothing: format (zero-width space and joiners, BOM, soft hyphen,
+# bidi marks) and control characters. Text made only of these and whitespace counts as empty.
+_INVISIBLE_CATEGORIES = ("Cf", "Cc")
 
 
 def check_unit_interval(value, name):
@@ -23,6 +36,31 @@ def check_positive_int(value, name):
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
         raise ValueError(f"`{name}` must be a positive integer, got {value!r}")
     return int(value)
+
+
+def check_max_length(value: int, name: str = "max_length") -> int:
+    """An NLI token budget per pair: an integer of at least ``MIN_MAX_LENGTH``."""
+    value = check_positive_int(value, name)
+    if value < MIN_MAX_LENGTH:
+        raise ValueError(f"`{name}` must be at least {MIN_MAX_LENGTH} tokens (special tokens and "
+                         f"some of each text of a pair), got {value}")
+    return value
+
+
+def check_max_length_fits(max_length: int, model_name: str, config, tokenizer, name: str = "max_length") -> int:
+    """Refuse a ``max_length`` beyond the model's position limit (a tensor-size error mid-job
+    otherwise): the smaller of config.max_position_embeddings and tokenizer.model_max_length."""
+    limits = {"config.max_position_embeddings": getattr(config, "max_position_embeddings", None),
+              "tokenizer.model_max_length": getattr(tokenizer, "model_max_length", None)}
+    known = {source: int(limit) for source, limit in limits.items()
+             if isinstance(limit, numbers.Integral) and 0 < limit < _NO_TOKENIZER_LIMIT}
+    if not known:
+        return max_length
+    source, limit = min(known.items(), key=lambda item: item[1])
+    if max_length > limit:
+        raise ValueError(f"`{name}` must be at most {limit}, the position limit of {model_name} "
+                         f"({source}), got {max_length}")
+    return max_length
 
 
 def check_bool(value, name):
@@ -41,13 +79,24 @@ def check_folder(value, name):
     return value
 
 
+def _is_visible(character):
+    return not character.isspace() and unicodedata.category(character) not in _INVISIBLE_CATEGORIES
+
+
 def check_text(value, name, index=None):
-    """A non-empty, non-blank string."""
+    """A string with visible text and no lone surrogate (which no encoder can write)."""
     where = f"`{name}`" if index is None else f"`{name}[{index}]`"
     if not isinstance(value, str):
         raise TypeError(f"{where} must be a string, got {type(value).__name__} {value!r}")
     if not value.strip():
         raise ValueError(f"{where} is an empty string; every entry must contain text")
+    if not any(map(_is_visible, value)):
+        raise ValueError(f"{where} is an empty string once invisible characters are removed "
+                         "(only whitespace, zero-width, BOM or control characters); every entry must contain text")
+    surrogate = _LONE_SURROGATE.search(value)
+    if surrogate:
+        raise ValueError(f"{where} has a lone surrogate U+{ord(surrogate.group()):04X} at character "
+                         f"{surrogate.start()}: not valid Unicode text (was it decoded with errors='surrogateescape'?)")
     return str(value)  # numpy.str_ and other str subclasses become plain strings
 
 
@@ -58,8 +107,15 @@ def _is_sequence(values):
             and hasattr(values, "__iter__") and getattr(values, "ndim", 1) == 1)
 
 
+def _refuse_unordered(values, name, why="its entries cannot be paired with the other arguments'"):
+    """A set iterates in hash order, which changes between runs: refuse it."""
+    if isinstance(values, collections.abc.Set):
+        raise TypeError(f"`{name}` is a {type(values).__name__}, which has no order, so {why}; give a list")
+
+
 def check_text_list(values, name):
     """A sequence of non-empty strings; returns a list."""
+    _refuse_unordered(values, name)
     if not _is_sequence(values):
         raise TypeError(f"`{name}` must be a list of strings, got {type(values).__name__}")
     return [check_text(value, name, i) for i, value in enumerate(values)]
@@ -68,13 +124,17 @@ def check_text_list(values, name):
 def check_references(references, name="references"):
     """Each reference is a string or a non-empty list of strings (several gold answers).
 
-    Returns a list of lists of strings.
+    Returns a list of lists of strings. Sets are refused at both levels: a set of references
+    would pair golds with the wrong predictions, and a set of one example's golds would make
+    ``best_reference`` (an index) change between runs.
     """
+    _refuse_unordered(references, name)
     if not _is_sequence(references):
         raise TypeError(f"`{name}` must be a list of strings or of lists of strings, "
                         f"got {type(references).__name__}")
     golds = []
     for i, reference in enumerate(references):
+        _refuse_unordered(reference, f"{name}[{i}]", "`best_reference` could not say which gold counted")
         if _is_sequence(reference):
             if not reference:
                 raise ValueError(f"`{name}[{i}]` is an empty list; give at least one gold answer")

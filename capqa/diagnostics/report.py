@@ -8,11 +8,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Optional
 
 import pandas as pd
 
 from capqa.diagnostics.bootstrap import diagnostic_tables
-from capqa.diagnostics.monotonicity import CONFIDENCE, check_severity
+from capqa.diagnostics.monotonicity import CONFIDENCE, check_severity, prepare_labels
 from capqa.diagnostics.plots import agreement_intervals, class_distributions, class_pair_heatmap
 
 TABLES = ("correlations", "descriptives", "class_pairs", "monotonicity", "paired_differences")
@@ -71,6 +72,28 @@ def load_scores(path, label_column, metrics, split_column=None, split=None):
 
         frame = add_cap_plus(frame)
     return frame.reset_index(drop=True)
+
+
+def check_comparable(labels: list, severity: Optional[dict], label_column: str) -> None:
+    """Refuse labels with nothing to compare: the diagnostic orders classes of different severity,
+    so it needs at least two of them (one class, or one row, would leave every table empty)."""
+    rows = prepare_labels(labels, severity, f"--label-column {label_column!r}")
+    if len(set(rows.class_severity)) < 2:
+        counts = pd.Series(labels).value_counts(sort=False)
+        found = ", ".join(f"{label} ({count:,} row{'s' * (count != 1)})" for label, count in counts.items())
+        raise ValueError(f"column {label_column!r} must hold at least two classes of different severity "
+                         f"to compare; it holds {len(rows.class_index):,} row(s): {found}")
+
+
+def check_out_folder(out: Path) -> None:
+    """--out is a folder to write into: refuse an existing file before any work is done."""
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"--out must be a folder, but {str(out)!r} is a file")
+    for parent in out.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise ValueError(f"--out {str(out)!r} cannot be created: {str(parent)!r} is a file")
+            break
 
 
 def parse_severity(text):
@@ -200,12 +223,14 @@ def run(args):
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
     if not metrics:
         raise ValueError("--metrics names no column")
+    check_out_folder(args.out)
     severity = parse_severity(args.severity)
     if args.verdict:
         from capqa.verdicts.benchmark import parse_policies
 
         parse_policies(args.verdict)  # a bad policy fails before the long diagnostic
     frame = load_scores(args.scores, args.label_column, metrics, args.split_column, args.split)
+    check_comparable(frame[args.label_column].astype(str).tolist(), severity, args.label_column)
     tables = diagnostic_tables({m: frame[m].to_numpy(float) for m in metrics},
                                frame[args.label_column].astype(str).tolist(), severity,
                                n_resamples=args.bootstrap, seed=args.seed,
@@ -233,7 +258,7 @@ def main(argv=None):
         parser.error("--bootstrap must be 0 or more")
     try:
         run(args)
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, OSError) as error:
         parser.error(str(error))
     print(f"wrote {args.out / 'summary.md'} and the tables" + ("" if args.no_plots else " and plots"),
           file=sys.stderr)

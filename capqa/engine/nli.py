@@ -20,11 +20,13 @@ import torch
 from tqdm.auto import tqdm
 
 from capqa.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NLI_LABELS, NLI_MAX_LENGTH
-from capqa.engine.batching import batched_features
+from capqa.engine.batching import padding_batches
 from capqa.engine.devices import check_quantize, inference_dtype, resolve_device
 from capqa.engine.loading import load_pretrained
+from capqa.engine.pairs import encode_pairs
 from capqa.engine.relative_attention import compact_relative_attention
-from capqa.validation import check_bool, check_positive_int, check_same_length, check_text_list
+from capqa.validation import (check_bool, check_max_length, check_max_length_fits, check_positive_int,
+                              check_same_length, check_text_list)
 
 # Prefixes of the label spellings used by NLI models on the Hub ("ENTAILMENT", "entailed", ...).
 _LABEL_PREFIXES = {"entail": "entailment", "neutral": "neutral", "contradict": "contradiction"}
@@ -72,7 +74,7 @@ class NLIScorer:
         # The pinned commit belongs to the default model only; other models default to their main.
         self.revision = DEFAULT_NLI_REVISION if revision is None and self.model_name == DEFAULT_NLI_MODEL else revision
         self.batch_size = check_positive_int(batch_size, "batch_size")
-        self.max_length = check_positive_int(max_length, "max_length")
+        self.max_length = check_max_length(max_length)
         self.max_tokens = None if max_tokens is None else check_positive_int(max_tokens, "max_tokens")
         self.device = resolve_device(device)
         self.show_progress = show_progress
@@ -90,6 +92,7 @@ class NLIScorer:
         self.compact_attention = bool(check_bool(compact_attention, "compact_attention")
                                       and compact_relative_attention(self.model, self.max_length))
         self.label_indices = nli_label_indices(self.model.config.id2label)
+        check_max_length_fits(self.max_length, self.model_name, self.model.config, self.tokenizer)
 
     def predict(self, premises, hypotheses):
         """(n, 3) float64 array: P(entailment), P(neutral), P(contradiction) per pair."""
@@ -110,10 +113,13 @@ class NLIScorer:
         return str(next(self.model.parameters()).dtype).replace("torch.", "")
 
     def plan(self, pairs):
-        """Tokenised features of ``pairs`` and the batches (lists of positions) they run in."""
-        encoded = self.tokenizer([p for p, _ in pairs], [h for _, h in pairs],
-                                 truncation=True, max_length=self.max_length)
-        return batched_features(encoded, self.batch_size, self.max_tokens)
+        """Tokenised features of ``pairs`` and the batches (lists of positions) they run in.
+
+        Each side is cut to its share of ``max_length`` before the pair is built
+        (``capqa.engine.pairs``), so memory does not grow with text length."""
+        features = encode_pairs(self.tokenizer, [p for p, _ in pairs], [h for _, h in pairs], self.max_length)
+        lengths = [len(feature["input_ids"]) for feature in features]
+        return features, padding_batches(lengths, self.batch_size, self.max_tokens)
 
     def _score_unique(self, pairs):
         scored = dict(self.cache.get(pairs)) if self.cache is not None else {}

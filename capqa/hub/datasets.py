@@ -19,7 +19,7 @@ from typing import NamedTuple
 
 import pandas as pd
 
-from capqa.paths import DATA_DIR, REPO_ROOT
+from capqa.paths import REPO_ROOT
 from capqa.constants import LABELS
 
 CARDS_ROOT = REPO_ROOT / "dataset_cards"
@@ -311,13 +311,18 @@ def data_files_config(splits):
 
 
 def _prepare_out_dir(repo_dir, overwrite):
-    """Refuse to mix a new build with an old one; with ``overwrite``, remove only build files."""
+    """Refuse to mix a new build with an old one; with ``overwrite``, empty the repo folder first,
+    so that no stray file of an earlier build (or dropped there) is published with the new one.
+    Only the repo folder this build owns (``<out>/CAP-...``) is emptied, never ``--out`` itself."""
     if repo_dir.exists() and any(repo_dir.iterdir()):
         if not overwrite:
             raise ValueError(f"`out`: {repo_dir} already exists and is not empty; "
                              "pass --overwrite to replace the build there")
-        (repo_dir / "README.md").unlink(missing_ok=True)
-        shutil.rmtree(repo_dir / "data", ignore_errors=True)
+        for entry in repo_dir.iterdir():
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()  # a symlink is removed, never what it points to
     (repo_dir / "data").mkdir(parents=True, exist_ok=True)
 
 

@@ -3,7 +3,8 @@
 Dry run by default: it prints the plan (repo id, repo type, every local file, its path in the
 repo and its size) and uploads nothing. ``--yes`` uploads. Each plan becomes one commit
 (``create_repo(exist_ok=True)`` then ``create_commit``), so what the dry run lists is exactly what
-is committed. The token is never an argument: huggingface_hub reads ``HF_TOKEN`` or the stored
+is committed. Only files on the artifact type's allow-list are planned, and symlinks are never
+followed (``capqa.hub.allowlist``); the dry run lists what was left out. The token is never an argument: huggingface_hub reads ``HF_TOKEN`` or the stored
 login itself, and nothing here prints it. The namespace is ``CAP_HUB_NAMESPACE`` (see
 ``capqa.constants.hub_namespace``).
 """
@@ -17,6 +18,7 @@ from pathlib import Path
 
 from capqa import constants
 from capqa.paths import DATA_DIR, REPO_ROOT
+from capqa.hub.allowlist import TRAINING_SUMMARY, allowed_files, check_no_local_paths, walk_regular_files
 from capqa.hub.datasets import CORRECTNESS_NAME, FULL_CORPUS_ROWS, STATEMENTS_NAME
 from capqa.hub.model_card import folder_model_card
 
@@ -75,14 +77,15 @@ def _is_skipped(relative):
 
 
 def folder_files(folder):
-    """(local file, path in repo) for every file to upload under ``folder``, sorted by path."""
-    folder = Path(folder)
-    files = []
-    for local in sorted(folder.rglob("*")):
-        relative = local.relative_to(folder)
-        if local.is_file() and not _is_skipped(relative):
-            files.append((local, relative.as_posix()))
-    return files
+    """(local file, path in repo) for every regular file under ``folder`` except caches, sorted
+    by path; symlinks are never followed."""
+    return sorted(((local, relative) for kind, local, relative in walk_regular_files(folder)
+                   if kind == "file" and not _is_skipped(Path(relative))), key=lambda pair: pair[1])
+
+
+def _left_out_notes(left_out):
+    """Dry-run lines for what a folder holds beyond its allow-list (capqa.hub.allowlist)."""
+    return tuple(f"left out: {entry}" for entry in left_out)
 
 
 def _require_folder(folder, argument, must_contain):
@@ -108,7 +111,9 @@ def datasets_plans(folder):
         if not any((repo_dir / "data").glob("*.parquet")):
             raise ValueError(f"`folder`: {repo_dir / 'data'} has no Parquet files; "
                              "run `python -m capqa build-datasets` first")
-        plans.append(UploadPlan(repo_id, "dataset", tuple(folder_files(repo_dir)), _split_rows(repo_dir, name)))
+        files, left_out = allowed_files(repo_dir, "dataset")
+        plans.append(UploadPlan(repo_id, "dataset", tuple(files),
+                                _split_rows(repo_dir, name) + _left_out_notes(left_out)))
     return plans
 
 
@@ -131,13 +136,16 @@ def model_plan(folder, source_root=REPO_ROOT, card=None, staging=None):
     README.md, else the project's card with the folder's own figures (``capqa.hub.model_card``),
     written under ``staging``; a folder without measured figures is refused."""
     folder = _require_folder(folder, "folder", ["config.json"])
-    files = [(local, path) for local, path in folder_files(folder) if path != "README.md" or card is None]
+    files, left_out = allowed_files(folder, "model")
+    if any(path_in_repo == TRAINING_SUMMARY for _, path_in_repo in files):
+        check_no_local_paths(folder / TRAINING_SUMMARY)
+    files = [(local, path) for local, path in files if path != "README.md" or card is None]
     if card is not None:
         card = Path(card)
         if not card.is_file():
             raise ValueError(f"`card` must be an existing Markdown file, got {str(card)!r}")
         files.append((card, "README.md"))
-    elif not (folder / "README.md").is_file():
+    elif not any(path_in_repo == "README.md" for _, path_in_repo in files):
         template = Path(source_root) / MODEL_CARD
         if not template.is_file():
             raise FileNotFoundError(f"{folder} has no README.md and the model card {template} is missing")
@@ -146,7 +154,8 @@ def model_plan(folder, source_root=REPO_ROOT, card=None, staging=None):
         generated = Path(staging) / "README.md"
         generated.write_text(folder_model_card(folder, template), encoding="utf-8")
         files.append((generated, "README.md"))
-    return UploadPlan(constants.statement_model_id(), "model", tuple(sorted(files, key=lambda pair: pair[1])))
+    return UploadPlan(constants.statement_model_id(), "model", tuple(sorted(files, key=lambda pair: pair[1])),
+                      _left_out_notes(left_out))
 
 
 def assemble_space(out_dir, source_root=REPO_ROOT, benchmark_scores=FROM_SOURCE_DATA):
@@ -182,7 +191,8 @@ def assemble_space(out_dir, source_root=REPO_ROOT, benchmark_scores=FROM_SOURCE_
 
 
 def space_plan(assembled_dir):
-    return UploadPlan(constants.metric_space_id(), "space", tuple(folder_files(assembled_dir)))
+    files, left_out = allowed_files(assembled_dir, "space")
+    return UploadPlan(constants.metric_space_id(), "space", tuple(files), _left_out_notes(left_out))
 
 
 # --- Uploading -------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 from scipy.special import logsumexp
 
-from capqa.constants import CLASS_DEFINITIONS, LABELS, NLI_LABELS, SEVERITY
+from capqa.constants import CLASS_DEFINITIONS, LABELS, NLI_LABELS
 from capqa.validation import check_finite_scores, check_same_length
 
 PARAMS_DIR = Path(__file__).resolve().parent / "params"

@@ -14,6 +14,7 @@ from capqa.constants import (RULES, STATEMENT_MAX_INPUT_TOKENS, STATEMENT_MAX_NE
                              STATEMENT_NUM_BEAMS, STATEMENT_TEMPLATE, statement_model_id)
 from capqa.engine.devices import inference_dtype, resolve_device
 from capqa.engine.batching import batched_features
+from capqa.engine.pairs import windowed_texts
 from capqa.engine.loading import load_pretrained
 from capqa.validation import check_positive_int, check_same_length, check_text_list
 
@@ -78,7 +79,9 @@ class StatementGenerator:
 
     def _generate_unique(self, pairs):
         inputs = [statement_input(question, answer) for question, answer in pairs]
-        encoded = self.tokenizer(inputs, truncation=True, max_length=self.max_input_tokens)
+        # A very long input is cut to a window of characters first: same tokens, flat time.
+        encoded = self.tokenizer(windowed_texts(self.tokenizer, inputs, self.max_input_tokens),
+                                 truncation=True, max_length=self.max_input_tokens)
         features, batches = batched_features(encoded, self.batch_size)
         show = len(inputs) >= _PROGRESS_MIN_INPUTS if self.show_progress is None else self.show_progress
         statements = [None] * len(inputs)
