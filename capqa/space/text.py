@@ -78,13 +78,14 @@ def text_field(**textbox_options: Any) -> gr.Textbox:
 
 def required_text(value: Any, what: str) -> str:
     """``value`` stripped; refused when empty or longer than ``MAX_TEXT_CHARS``."""
-    text = check_text_value(value, what[0].upper() + what[1:]) or ""
+    name = re.sub(r"^(a|an) ", "", what)
+    name = name[0].upper() + name[1:]
+    text = check_text_value(value, name) or ""
     text = text.strip()
     if not text:
         raise user_error(f"Please enter {what}.")
     if len(text) > MAX_TEXT_CHARS:
-        raise user_error(f"{what[0].upper()}{what[1:]} is {len(text):,} characters long; at most "
-                         f"{MAX_TEXT_CHARS:,} are accepted.")
+        raise user_error(f"{name} is {len(text):,} characters long; at most {MAX_TEXT_CHARS:,} are accepted.")
     return text
 
 
