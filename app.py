@@ -124,15 +124,14 @@ def build_benchmark_tab(settings, benchmark_tab):
     distributions = gr.Plot(label="Scores per correctness class")
     heatmap = gr.Plot(label="Class-pair accuracy")
     with gr.Accordion("Verdicts: correct or incorrect, on the test split", open=True):
-        verdict_note = gr.Markdown(label="Verdict note", elem_id="verdict-note")
-        verdict_table = gr.DataFrame(label="Verdicts per policy and metric", interactive=False,
-                                     elem_id="verdict-table")
+        verdict_setting = gr.Markdown(
+            f"This Space's verdict setting (`CAP_VERDICT`, applied on the Score tab): "
+            f"`{settings.verdict or 'none'}`. The table is computed when this tab first opens.",
+            elem_id="verdict-setting")
+        verdict_table = gr.Markdown(label="Verdict table", elem_id="verdict-table")
 
     def show_verdicts():
-        note, records = space.verdict_view_or_note(settings.benchmark_scores)
-        setting = (f" This Space's own verdict setting (`CAP_VERDICT`, shown on the Score tab): "
-                   f"`{settings.verdict or 'none'}`.")
-        return note + setting, records
+        return space.verdict_view_or_note(settings.benchmark_scores)
 
     def show(dataset, split):
         return space.benchmark_view(str(settings.benchmark_scores), dataset, split)
@@ -142,8 +141,9 @@ def build_benchmark_tab(settings, benchmark_tab):
     # (undocumented) so that clients and tests can read the tab without a browser.
     benchmark_tab.select(show, inputs=[dataset, split], outputs=outputs, api_name="benchmark",
                          api_visibility="undocumented", concurrency_id="benchmark", concurrency_limit=1)
-    benchmark_tab.select(show_verdicts, outputs=[verdict_note, verdict_table], api_name="verdicts",
-                         api_visibility="undocumented", concurrency_id="benchmark", concurrency_limit=1)
+    # Its own queue: the bootstrap behind the verdict table must not hold up the table above.
+    benchmark_tab.select(show_verdicts, outputs=verdict_table, api_name="verdicts",
+                         api_visibility="undocumented", concurrency_id="verdicts", concurrency_limit=1)
     for event in (dataset.change, split.change):
         event(show, inputs=[dataset, split], outputs=outputs, api_visibility="private",
               concurrency_id="benchmark", concurrency_limit=1)

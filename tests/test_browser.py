@@ -128,7 +128,7 @@ def test_every_tab_works_in_a_real_browser(page, tmp_path):
     benchmark.get_by_text(space.COMET_NAME, exact=True).filter(visible=True).first.wait_for()
     benchmark.get_by_text("61.10", exact=True).filter(visible=True).first.wait_for()
     page.get_by_text("7,826 rows").wait_for()
-    page.locator("#verdict-note").get_by_text("CAP_VERDICT").wait_for()
+    page.locator("#verdict-setting").get_by_text("CAP_VERDICT").wait_for()
     shots.append(_screenshot(page, "benchmark"))
 
     page.get_by_role("tab", name="About").click()

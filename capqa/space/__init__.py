@@ -24,12 +24,12 @@ from capqa.space.benchmark import (ALL, BENCHMARK_DATASETS, BENCHMARK_METRICS, B
                                    benchmark_tables, benchmark_view, filter_benchmark, load_benchmark_scores)
 from capqa.space.file_job import (MAX_FILE_ROWS, NO_LABEL, PREVIEW_ROWS, clean_job_folders, file_columns,
                                   file_report, guess_column, score_file)
-from capqa.space.verdicts import verdict_line, verdict_view, verdict_view_or_note
 from capqa.space.models import ModelLoader, ModelsUnavailable, load_failure
 from capqa.space.settings import (BENCHMARK_SCORES_NAME, DEFAULT_BENCHMARK_SCORES, SPACE_VARIANT,
                                   VERDICT_CHOICES, SpaceSettings, public_model_name)
-from capqa.space.text import (MAX_GOLD_ANSWERS, MAX_TEXT_CHARS, text_field, escape_markdown, parse_golds,
+from capqa.space.text import (MAX_GOLD_ANSWERS, MAX_TEXT_CHARS, escape_markdown, text_field, parse_golds,
                               user_error)
+from capqa.space.verdicts import verdict_line, verdict_view, verdict_view_or_note
 
 __all__ = [
     "ALL", "BENCHMARK_DATASETS", "BENCHMARK_METRICS", "BENCHMARK_SCORES_NAME", "BENCHMARK_SPLITS", "COMET_NAME",

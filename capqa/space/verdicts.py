@@ -6,20 +6,15 @@ shows "not available" here instead of failing, and everything else keeps working
 """
 
 import logging
-from functools import lru_cache
+from pathlib import Path
 from typing import Any, Dict, Optional
 
-import pandas as pd
+from capqa.space.text import escape_markdown
 
 LOGGER = logging.getLogger(__name__)
 
-# Benchmark column -> the name shown; CAP+ is added from the relation classifier when available.
-VERDICT_METRICS = {"cap": "CAP", "cap_plus": "CAP+", "bleu": "BLEU", "rouge_l": "ROUGE-L",
-                   "meteor": "METEOR", "bertscore": "BERTScore"}
-VERDICT_POLICIES = ("strict", "lenient", "graded")
-FIT_SPLIT, EVAL_SPLIT = "validation", "test"
-UNAVAILABLE = ("The verdict table needs `capqa.verdicts` (the verdict policies and their thresholds), "
-               "which this build of the Space does not include.")
+UNAVAILABLE = ("The verdict table needs `capqa.verdicts` (the verdict policies, their thresholds "
+               "and the test-split report), which this build of the Space does not include.")
 
 
 def verdict_line(details: Dict[str, Any], policy: Optional[str]) -> Optional[str]:
@@ -32,64 +27,33 @@ def verdict_line(details: Dict[str, Any], policy: Optional[str]) -> Optional[str
     return f"- **Verdict** (`{policy}` policy): {verdict}{credit_text}"
 
 
-def _verdict_package():
-    """(policies, verdict_table, add_cap_plus or None), or None without ``capqa.verdicts``."""
+def _benchmark_verdict_markdown():
+    """``capqa.verdicts.benchmark.benchmark_verdict_markdown``, or None in a build without it."""
     try:
-        from capqa.verdicts.policies import POLICIES
-        from capqa.verdicts.report import verdict_table
+        from capqa.verdicts.benchmark import benchmark_verdict_markdown
     except ImportError:
         return None
-    try:
-        from capqa.verdicts.thresholds import add_cap_plus
-    except ImportError:
-        add_cap_plus = None
-    return POLICIES, verdict_table, add_cap_plus
+    return benchmark_verdict_markdown
 
 
-@lru_cache(maxsize=2)
-def verdict_view(path: str) -> tuple:
-    """(Markdown note, table or None) of the test-split verdicts, thresholds chosen on validation.
+def verdict_view(path: str) -> str:
+    """The test-split verdict table (Markdown) of the published scores at ``path``.
 
-    Point estimates only: the bootstrap intervals are in the docs, computing them here would
-    keep a visitor waiting for minutes.
+    Thresholds are chosen on the validation split, per policy and metric, by ``capqa.verdicts``
+    (which caches the table: the published scores do not change while the app runs).
     """
-    from capqa.space.benchmark import load_benchmark_scores
-
-    package = _verdict_package()
-    if package is None:
-        return UNAVAILABLE, None
-    policies, verdict_table, add_cap_plus = package
-    benchmark = load_benchmark_scores(path)
-    if add_cap_plus is not None:
-        benchmark = add_cap_plus(benchmark.copy())
-    columns = [column for column in VERDICT_METRICS if column in benchmark.columns]
-    fit = benchmark[benchmark["split"] == FIT_SPLIT]
-    evaluated = benchmark[benchmark["split"] == EVAL_SPLIT]
-    records = verdict_table({column: fit[column].to_numpy() for column in columns}, fit["label"].to_numpy(),
-                            {column: evaluated[column].to_numpy() for column in columns},
-                            evaluated["label"].to_numpy(),
-                            {name: policies[name] for name in VERDICT_POLICIES if name in policies},
-                            n_resamples=0, progress=False)
-    table = pd.DataFrame([{
-        "policy": record["policy"], "metric": VERDICT_METRICS[record["metric"]],
-        "threshold": f"{record['threshold']:.3f}",
-        "accuracy (%)": f"{100 * record['accuracy']:.2f}",
-        "balanced accuracy (%)": f"{100 * record['balanced_accuracy']:.2f}",
-        "F1": f"{record['f1']:.3f}", "Cohen's kappa": f"{record['kappa']:.3f}",
-        "AUROC": f"{record['auroc']:.3f}",
-    } for record in records])
-    note = (f"**Verdicts on the test split** ({len(evaluated):,} rows): each metric's threshold is "
-            f"chosen on the {FIT_SPLIT} split, then accepted/rejected answers are compared with the "
-            "policy's correct classes (strict: exact, equivalent, alternative_correct; lenient: also "
-            "overinclusive_valid; graded: severity / 6, correct from one half). Point estimates; the "
-            "bootstrap intervals are in the docs.")
-    return note, table
+    table = _benchmark_verdict_markdown()
+    return UNAVAILABLE if table is None else table(str(path))
 
 
-def verdict_view_or_note(path: str) -> tuple:
+def verdict_view_or_note(path: str) -> str:
     """``verdict_view``, with any failure of the table turned into a note (the tab stays usable)."""
     try:
         return verdict_view(str(path))
-    except (FileNotFoundError, ValueError, KeyError) as error:
+    except OSError:  # its message would show the server's path
         LOGGER.exception("the verdict table could not be computed")
-        return f"The verdict table could not be computed: {error}", None
+        return (f"The verdict table could not be computed: `{escape_markdown(Path(path).name)}` could not "
+                "be read. Set `CAP_BENCHMARK_SCORES` to the CSV of the paper's per-row scores.")
+    except (ValueError, KeyError) as error:
+        LOGGER.exception("the verdict table could not be computed")
+        return f"The verdict table could not be computed: {escape_markdown(error)}"
