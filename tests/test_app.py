@@ -353,8 +353,8 @@ def test_plain_reading_shows_the_relation_and_the_verdict_when_present():
 
 def test_file_job_shows_progress_and_does_not_block_single_scores(client, tmp_path):
     # Distinct rows, so that no statement or NLI pair is shared: at the fastest speed seen here
-    # (about 250 rows/s) the job runs for over ten seconds, a single score for a fraction of one.
-    n_rows = 3000
+    # (about 250 rows/s) the job runs for seconds, a single score for a fraction of one.
+    n_rows = 1000
     table = pd.DataFrame({"question": [f"Name city number {i} in Bulgaria." for i in range(n_rows)],
                           "gold_answer": [f"Sofia {i}" for i in range(n_rows)],
                           "answer": [f"Burgas {i}" for i in range(n_rows)]})

@@ -168,8 +168,9 @@ def score_file(loader, path, question_column, gold_column, answer_column, label_
     table = read_upload(path)
     check_file_request(table, question_column, gold_column, answer_column, label_column, separator)
     scorer = loader.scorer_or_error()
-    report = (lambda rows: progress((rows, len(table)), desc="Scoring rows", unit="rows")) if progress \
-        else (lambda rows: None)
+    # `is not None`, not truth: a gr.Progress has a length, 0 until it tracks an iterable.
+    report = (lambda rows: progress((rows, len(table)), desc="Scoring rows", unit="rows")) \
+        if progress is not None else (lambda rows: None)
     report(0)
     name = f"{Path(path).stem}-cap.csv"
     started = time.perf_counter()
