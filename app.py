@@ -27,6 +27,11 @@ MAX_UPLOAD = "200mb"
 NOT_SCORED = "not scored yet"
 
 
+def score_box(**options):
+    """A read-only box for one score: empty, saying "not scored yet", until something is scored."""
+    return gr.Textbox(value="", placeholder=NOT_SCORED, interactive=False, lines=1, max_lines=1, **options)
+
+
 def build_score_tab(loader):
     with gr.Row():
         with gr.Column():
@@ -39,16 +44,14 @@ def build_score_tab(loader):
                         inputs=[question, gold, answer], label="Examples: one per correctness class",
                         example_labels=[f"{label}: {answer_}" for label, _, _, answer_ in examples])
         with gr.Column():
+            # Text boxes, not gr.Number: the page shows a Number without value as "0", which reads
+            # as a score. The exact values are in the details (JSON).
             with gr.Row():
-                cap = gr.Number(label="CAP", precision=4, interactive=False, placeholder=NOT_SCORED,
-                                elem_id="cap-value")
-                cap_plus = gr.Number(label="CAP+ (calibrated)", precision=4, interactive=False,
-                                     placeholder=NOT_SCORED, elem_id="cap-plus-value")
+                cap = score_box(label="CAP", elem_id="cap-value")
+                cap_plus = score_box(label="CAP+ (calibrated)", elem_id="cap-plus-value")
             with gr.Row():
-                forward = gr.Number(label="Forward score", info="D(gold ⇒ prediction)", precision=4,
-                                    interactive=False, placeholder=NOT_SCORED)
-                reverse = gr.Number(label="Reverse score", info="D(prediction ⇒ gold)", precision=4,
-                                    interactive=False, placeholder=NOT_SCORED)
+                forward = score_box(label="Forward score", info="D(gold ⇒ prediction)", elem_id="forward-value")
+                reverse = score_box(label="Reverse score", info="D(prediction ⇒ gold)", elem_id="reverse-value")
             premise = gr.Textbox(label="Gold statement", interactive=False)
             hypothesis = gr.Textbox(label="Predicted statement", interactive=False)
             reading = gr.Markdown(label="Reading", elem_id="reading")
@@ -62,7 +65,7 @@ def build_score_tab(loader):
     # The page checks the fields first, in a step without outputs: a refused input then shows
     # its message alone, without marking the previous result as failed.
     check = score_button.click(space.check_answer_inputs, inputs=[question, gold, answer], outputs=None,
-                               api_visibility="private", queue=False)
+                               api_visibility="private", concurrency_id="check", concurrency_limit=None)
     check.success(score, inputs=[question, gold, answer],
                   outputs=[cap, cap_plus, premise, hypothesis, forward, reverse, probabilities, reading, details],
                   api_name="score", concurrency_id="score", concurrency_limit=2)
@@ -99,8 +102,10 @@ def build_file_tab(loader):
     # The parameter names are the API's input names.
     def score_file(file, question_column, gold_column, answer_column, label_column, separator,
                    progress=gr.Progress()):
-        return space.score_file(loader, file, question_column, gold_column, answer_column, label_column,
-                                separator, progress)
+        summary, preview, download, report, plot = space.score_file(
+            loader, file, question_column, gold_column, answer_column, label_column, separator, progress)
+        table = gr.DataFrame(value=preview, column_widths=space.preview_widths(list(preview.columns)))
+        return summary, table, download, report, plot
 
     columns = [question_column, gold_column, answer_column, label_column]
     upload.upload(choose_columns, inputs=upload, outputs=columns, api_visibility="private")

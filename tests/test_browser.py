@@ -84,8 +84,8 @@ def _upload(page, path):
 
 
 def test_no_value_is_shown_before_scoring(page):
-    for element in ("#cap-value", "#cap-plus-value"):
-        box = page.locator(f"{element} input")
+    for element in ("#cap-value", "#cap-plus-value", "#forward-value", "#reverse-value"):
+        box = page.locator(element).get_by_role("textbox")
         expect(box).to_have_value("")
         expect(box).to_have_attribute("placeholder", "not scored yet")
 
@@ -98,9 +98,8 @@ def test_every_tab_works_in_a_real_browser(page, tmp_path):
     expect(page.get_by_label("Predicted answer")).to_have_value(answer, timeout=STEP_TIMEOUT_MS)
     page.locator("#score-button").click()
     page.locator("#reading").get_by_text("Gold ⇒ prediction").wait_for()
-    shown = float(page.locator("#cap-value input").input_value())
-    assert 0.0 <= shown <= 1.0
-    assert 0.0 <= float(page.locator("#cap-plus-value input").input_value()) <= 1.0
+    for element in ("#cap-value", "#cap-plus-value"):
+        assert 0.0 <= float(page.locator(element).get_by_role("textbox").input_value()) <= 1.0
     shots = [_screenshot(page, "score_an_answer")]
 
     # Score a file: upload a small CSV, the columns are chosen, read the scored table.
@@ -169,6 +168,8 @@ def test_html_in_an_uploaded_file_is_shown_as_text(page, tmp_path):
     # The same text as an answer is scored, and the table shows it as text too.
     rows[1]["label"], rows[1]["answer"] = space.EXAMPLES[1][0], rows[1]["label"]
     pd.DataFrame(rows).to_csv(csv, index=False)
+    page.reload()  # a fresh, empty upload box
+    page.locator("#model-status").get_by_text("Models ready").wait_for()
     _upload(page, csv)
     page.locator("#file-button").click()
     page.locator("#file-summary").get_by_text(f"{len(rows)} rows").wait_for()

@@ -150,3 +150,9 @@ def test_verdict_table_has_a_place_in_the_benchmark_tab():
         assert table.startswith("The verdict table needs `capqa.verdicts`")
         return
     assert "test" in table and all(f"`{policy}`" in table for policy in ("strict", "lenient", "graded"))
+
+
+def test_preview_columns_share_the_page_width():
+    widths = space.preview_widths(["cap", "cap_plus", "label", "question", "gold_answer", "answer"])
+    assert widths == ["8%", "8%", "21%", "21%", "21%", "21%"]
+    assert space.preview_widths(["cap", "q", "g", "a"]) == ["8%", "31%", "31%", "31%"]

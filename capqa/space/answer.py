@@ -130,11 +130,20 @@ def probabilities_figure(details: Dict[str, Any]):
 
 def score_outputs(loader, question: Any, gold: Any, answer: Any) -> tuple:
     """The Score tab's outputs, in the order app.py lists them (also the ``/score`` API):
-    CAP, CAP+, gold statement, predicted statement, forward, reverse, figure, reading, details."""
+    CAP, CAP+, gold statement, predicted statement, forward, reverse, figure, reading, details.
+
+    The four scores are text with 4 decimals (see ``shown_score``); the details hold them exactly.
+    """
     details = score_answer(loader, question, gold, answer)
-    return (details["cap"], details.get("cap_plus"), details["premises"], details["hypotheses"],
-            details["forward"], details["reverse"], probabilities_figure(details),
-            plain_reading(details, loader.settings.verdict), _json_ready(details))
+    return (shown_score(details["cap"]), shown_score(details.get("cap_plus")), details["premises"],
+            details["hypotheses"], shown_score(details["forward"]), shown_score(details["reverse"]),
+            probabilities_figure(details), plain_reading(details, loader.settings.verdict),
+            _json_ready(details))
+
+
+def shown_score(value: Optional[float]) -> str:
+    """A score as the page's score boxes show it (4 decimals); "" when there is none."""
+    return "" if value is None else f"{value:.4f}"
 
 
 def _json_ready(value):
