@@ -88,7 +88,7 @@ def build_file_tab(loader):
     file_button = gr.Button("Score file", variant="primary", elem_id="file-button")
     summary = gr.Markdown(label="Summary", elem_id="file-summary")
     table = gr.DataFrame(label="Scored rows", interactive=False, wrap=True, max_height=600,
-                         elem_id="file-table")
+                         column_widths=space.PREVIEW_COLUMN_WIDTHS, elem_id="file-table")
     download = gr.File(label="Download the scored CSV", interactive=False)
     report = gr.Markdown(label="Monotonicity report")
     report_plot = gr.Plot(label="CAP per correctness class")
@@ -102,10 +102,8 @@ def build_file_tab(loader):
     # The parameter names are the API's input names.
     def score_file(file, question_column, gold_column, answer_column, label_column, separator,
                    progress=gr.Progress()):
-        summary, preview, download, report, plot = space.score_file(
-            loader, file, question_column, gold_column, answer_column, label_column, separator, progress)
-        table = gr.DataFrame(value=preview, column_widths=space.preview_widths(list(preview.columns)))
-        return summary, table, download, report, plot
+        return space.score_file(loader, file, question_column, gold_column, answer_column, label_column,
+                                separator, progress)
 
     columns = [question_column, gold_column, answer_column, label_column]
     upload.upload(choose_columns, inputs=upload, outputs=columns, api_visibility="private")

@@ -19,10 +19,12 @@ ALL = "all"
 CLASS_PAIRS = 25
 COMET_NAME = "COMET (as reported)"
 NOT_AVAILABLE = "n/a"
-# The class-pair heatmap is drawn this wide (inches) with cell numbers this large (points), so
-# that they stay legible (about 12 px) when the page scales the figure to a 1366 px window.
-HEATMAP_WIDTH_IN = 13.0
+# The page scales the class-pair heatmap (about 18 in wide) to about 1,300 px on a 1366 px
+# screen, so a point becomes about one pixel: cell numbers (10 pt, ~10 px) and class names
+# (9 pt) this large stay legible and still fit their cells.
+HEATMAP_PAGE_PX = 1300
 HEATMAP_CELL_FONT_PT = 10.0
+HEATMAP_TICK_FONT_PT = 9.0
 
 
 @lru_cache(maxsize=4)
@@ -94,11 +96,10 @@ def legible_heatmap(class_pairs):
     from capqa.diagnostics.plots import class_pair_heatmap
 
     figure = class_pair_heatmap(class_pairs)
-    width, height = figure.get_size_inches()
-    figure.set_size_inches(HEATMAP_WIDTH_IN, height * HEATMAP_WIDTH_IN / width)
     for axis in figure.axes:
         for text in axis.texts:
             text.set_fontsize(max(text.get_fontsize(), HEATMAP_CELL_FONT_PT))
+        axis.tick_params(labelsize=HEATMAP_TICK_FONT_PT)
     return figure
 
 

@@ -29,8 +29,10 @@ MAX_FILE_ROWS = 100_000
 # The page shows this many scored rows, each cell cut to PREVIEW_CELL_CHARS; the download has all.
 PREVIEW_ROWS = 500
 PREVIEW_CELL_CHARS = 300
-SCORE_COLUMNS = ("cap", "cap_plus")
-SCORE_COLUMN_PERCENT = 8
+# Widths of the preview's columns (cap, cap_plus, question, gold, answer, label): without them
+# the table sizes columns by their longest cell and pushes the answer off a laptop screen.
+# Without a label column the last width goes unused.
+PREVIEW_COLUMN_WIDTHS = ["7%", "7%", "28%", "18%", "28%", "12%"]
 # Chunks per file job: enough steps for a smooth progress bar, few enough to batch well.
 FILE_JOB_STEPS = 50
 MIN_CHUNK_ROWS = 16
@@ -196,25 +198,13 @@ def score_file(loader, path, question_column, gold_column, answer_column, label_
 
 
 def _preview(scored, question_column, gold_column, answer_column, label_column):
-    """Scores first, then the texts, each cut short: long cells would push columns off-screen."""
-    shown = ["cap", "cap_plus", label_column, question_column, gold_column, answer_column]
+    """Scores first, then the texts, each cut short, then the label (see PREVIEW_COLUMN_WIDTHS)."""
+    shown = ["cap", "cap_plus", question_column, gold_column, answer_column, label_column]
     preview = scored[list(dict.fromkeys(column for column in shown if column in scored))].head(PREVIEW_ROWS)
     texts = [column for column in preview.columns if preview[column].dtype == object]
     cut = {column: preview[column].map(lambda cell: cell if len(cell) <= PREVIEW_CELL_CHARS
                                        else cell[:PREVIEW_CELL_CHARS - 1] + "…") for column in texts}
     return preview.assign(**cut).round(4)
-
-
-def preview_widths(columns) -> list:
-    """Column widths of the preview table: narrow scores, the texts share the rest of the page.
-
-    Without widths the table sizes columns by their longest cell, and the answer column ends
-    up beyond the right edge of a laptop screen.
-    """
-    texts = [column for column in columns if column not in SCORE_COLUMNS]
-    text_share = (100 - SCORE_COLUMN_PERCENT * (len(columns) - len(texts))) / max(len(texts), 1)
-    return [f"{SCORE_COLUMN_PERCENT}%" if column in SCORE_COLUMNS else f"{text_share:.0f}%"
-            for column in columns]
 
 
 def file_report(scores, labels) -> tuple:
