@@ -108,9 +108,15 @@ def build_file_tab(loader):
     columns = [question_column, gold_column, answer_column, label_column]
     upload.upload(choose_columns, inputs=upload, outputs=columns, api_visibility="private")
     # Its own concurrency group: a long file job never holds up single scores.
-    file_button.click(score_file, inputs=[upload, *columns, separator],
-                      outputs=[summary, table, download, report, report_plot],
-                      api_name="score_file", concurrency_id="file", concurrency_limit=1)
+    # As on the Score tab: the file is checked first, in a step without outputs.
+    def check_file(file, question_column, gold_column, answer_column, label_column, separator):
+        space.check_file_inputs(file, question_column, gold_column, answer_column, label_column, separator)
+
+    check = file_button.click(check_file, inputs=[upload, *columns, separator], outputs=None,
+                              api_visibility="private", concurrency_id="check", concurrency_limit=None)
+    check.success(score_file, inputs=[upload, *columns, separator],
+                  outputs=[summary, table, download, report, report_plot],
+                  api_name="score_file", concurrency_id="file", concurrency_limit=1)
 
 
 def build_benchmark_tab(settings, benchmark_tab):

@@ -165,6 +165,8 @@ def test_html_in_an_uploaded_file_is_shown_as_text(page, tmp_path):
     assert page.locator(f'a[href="{HOSTILE_LINK}"]').count() == 0
     assert page.get_by_text("click me</a>").count() >= 1  # shown, as the text it is
     _screenshot(page, "escaped_upload_error")
+    # The refused file is checked before scoring: its outputs are not marked as failed.
+    assert page.locator("#file-summary, #file-table").get_by_text("Error", exact=True).count() == 0
     # The same text as an answer is scored, and the table shows it as text too.
     rows[1]["label"], rows[1]["answer"] = space.EXAMPLES[1][0], rows[1]["label"]
     pd.DataFrame(rows).to_csv(csv, index=False)

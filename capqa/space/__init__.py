@@ -23,7 +23,8 @@ from capqa.space.answer import (EXAMPLES, check_answer_inputs, direction_probabi
 from capqa.space.benchmark import (ALL, BENCHMARK_DATASETS, BENCHMARK_METRICS, BENCHMARK_SPLITS, COMET_NAME,
                                    benchmark_tables, benchmark_view, filter_benchmark, load_benchmark_scores)
 from capqa.space.file_job import (MAX_FILE_ROWS, NO_LABEL, PREVIEW_COLUMN_WIDTHS, PREVIEW_ROWS,
-                                  clean_job_folders, file_columns, file_report, guess_column, score_file)
+                                  check_file_inputs, clean_job_folders, file_columns, file_report, guess_column,
+                                  score_file)
 from capqa.space.models import ModelLoader, ModelsUnavailable, load_failure
 from capqa.space.settings import (BENCHMARK_SCORES_NAME, DEFAULT_BENCHMARK_SCORES, SPACE_VARIANT,
                                   VERDICT_CHOICES, SpaceSettings, public_model_name)
@@ -36,7 +37,8 @@ __all__ = [
     "DEFAULT_BENCHMARK_SCORES", "EXAMPLES", "MAX_FILE_ROWS", "MAX_GOLD_ANSWERS", "MAX_TEXT_CHARS", "NO_LABEL",
     "PREVIEW_COLUMN_WIDTHS", "PREVIEW_ROWS", "SPACE_VARIANT", "ModelLoader", "ModelsUnavailable", "SpaceSettings",
     "text_field",
-    "about_markdown", "benchmark_tables", "benchmark_view", "check_answer_inputs", "clean_job_folders",
+    "about_markdown", "benchmark_tables", "benchmark_view", "check_answer_inputs", "check_file_inputs",
+    "clean_job_folders",
     "direction_probabilities", "escape_markdown", "file_columns", "file_report", "filter_benchmark",
     "guess_column", "load_benchmark_scores", "load_failure", "parse_golds", "plain_reading",
     "probabilities_figure", "public_model_name", "score_answer", "score_file", "score_outputs", "user_error",

@@ -157,11 +157,11 @@ def _chunk_rows(n_rows: int) -> int:
     return max(MIN_CHUNK_ROWS, math.ceil(n_rows / FILE_JOB_STEPS))
 
 
-def score_file(loader, path, question_column, gold_column, answer_column, label_column,
-               separator, progress: Optional[Callable] = None) -> tuple:
-    """Score every row of the uploaded file; returns (summary, preview, download, report, plot).
+def check_file_inputs(path, question_column, gold_column, answer_column, label_column, separator) -> tuple:
+    """The uploaded table, the label column and the separator, each checked; raises ``gr.Error``.
 
-    ``progress``: a ``gr.Progress`` (or any callable taking ``(done, total)`` and ``desc``).
+    The page runs it as a step of its own before scoring: a refused file then shows its message
+    alone, without marking the previous results as failed.
     """
     for name, value in (("Question column", question_column), ("Gold answer column", gold_column),
                         ("Predicted answer column", answer_column), ("Label column", label_column),
@@ -171,6 +171,17 @@ def score_file(loader, path, question_column, gold_column, answer_column, label_
     separator = separator or None
     table = read_upload(path)
     check_file_request(table, question_column, gold_column, answer_column, label_column, separator)
+    return table, label_column, separator
+
+
+def score_file(loader, path, question_column, gold_column, answer_column, label_column,
+               separator, progress: Optional[Callable] = None) -> tuple:
+    """Score every row of the uploaded file; returns (summary, preview, download, report, plot).
+
+    ``progress``: a ``gr.Progress`` (or any callable taking ``(done, total)`` and ``desc``).
+    """
+    table, label_column, separator = check_file_inputs(path, question_column, gold_column, answer_column,
+                                                       label_column, separator)
     scorer = loader.scorer_or_error()
     # `is not None`, not truth: a gr.Progress has a length, 0 until it tracks an iterable.
     report = (lambda rows: progress((rows, len(table)), desc="Scoring rows", unit="rows")) \
