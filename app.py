@@ -1,11 +1,12 @@
 """The CAP Space: score answers, score files, explore the paper's benchmark.
 
 ``python app.py`` serves it (host and port from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT). Models
-come from CAP_NLI_MODEL, CAP_STATEMENT_MODEL and CAP_DEVICE (see the README's Space section); the page lays
-out components here, the logic is in ``capqa.space``.
+come from CAP_NLI_MODEL, CAP_STATEMENT_MODEL and CAP_DEVICE (see docs/space.md); the page lays
+out components here, the logic is in the ``capqa.space`` package.
 """
 
 import os
+import sys
 
 # No usage analytics: the Space must start and run without reaching the internet.
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -19,47 +20,62 @@ INTRO = """\
 # CAP: how correct is your answer?
 CAP scores a predicted answer against the gold answer of a question by *meaning*: both become
 statements, and an NLI model checks which one implies the other. Score one answer, score a whole
-file, or compare CAP with BLEU, ROUGE-L, METEOR and BERTScore on the paper's benchmark.
+file, or compare CAP with BLEU, ROUGE-L, METEOR, BERTScore and COMET on the paper's benchmark.
 """
 QUEUE_SIZE = 64
 MAX_UPLOAD = "200mb"
+NOT_SCORED = "not scored yet"
+
+
+def score_box(**options):
+    """A read-only box for one score: empty, saying "not scored yet", until something is scored."""
+    return gr.Textbox(value="", placeholder=NOT_SCORED, interactive=False, lines=1, max_lines=1, **options)
 
 
 def build_score_tab(loader):
     with gr.Row():
         with gr.Column():
-            question = gr.Textbox(label="Question", lines=2, placeholder="Name a city in Bulgaria.")
-            gold = gr.Textbox(label="Gold answer(s), one per line", lines=3, placeholder="Sofia")
-            answer = gr.Textbox(label="Predicted answer", lines=2, placeholder="Burgas")
+            question = space.text_field(label="Question", lines=2, placeholder="Name a city in Bulgaria.")
+            gold = space.text_field(label="Gold answer(s), one per line", lines=3, placeholder="Sofia")
+            answer = space.text_field(label="Predicted answer", lines=2, placeholder="Burgas")
             score_button = gr.Button("Score", variant="primary", elem_id="score-button")
             examples = space.EXAMPLES
             gr.Examples(examples=[[question_, gold_, answer_] for _, question_, gold_, answer_ in examples],
                         inputs=[question, gold, answer], label="Examples: one per correctness class",
                         example_labels=[f"{label}: {answer_}" for label, _, _, answer_ in examples])
         with gr.Column():
-            cap = gr.Number(label="CAP", precision=4, interactive=False, elem_id="cap-value")
+            # Text boxes, not gr.Number: the page shows a Number without value as "0", which reads
+            # as a score. The exact values are in the details (JSON).
             with gr.Row():
-                forward = gr.Number(label="Gold ⇒ prediction: D(forward)", precision=4, interactive=False)
-                reverse = gr.Number(label="Prediction ⇒ gold: D(reverse)", precision=4, interactive=False)
+                cap = score_box(label="CAP", elem_id="cap-value")
+                cap_plus = score_box(label="CAP+ (calibrated)", elem_id="cap-plus-value")
+            with gr.Row():
+                forward = score_box(label="Forward score", info="D(gold ⇒ prediction)", elem_id="forward-value")
+                reverse = score_box(label="Reverse score", info="D(prediction ⇒ gold)", elem_id="reverse-value")
             premise = gr.Textbox(label="Gold statement", interactive=False)
             hypothesis = gr.Textbox(label="Predicted statement", interactive=False)
-            reading = gr.Markdown(elem_id="reading")
-    probabilities = gr.Plot(label="NLI probabilities in both directions")
+            reading = gr.Markdown(label="Reading", elem_id="reading")
+    probabilities = gr.Plot(label="NLI probabilities", elem_id="probabilities")
     with gr.Accordion("All details (JSON)", open=False):
-        details = gr.JSON(label="details")
+        details = gr.JSON(label="Details")
 
     def score(question, gold, answer):
         return space.score_outputs(loader, question, gold, answer)
 
-    score_button.click(score, inputs=[question, gold, answer],
-                       outputs=[cap, premise, hypothesis, forward, reverse, probabilities, reading, details],
-                       api_name="score", concurrency_id="score", concurrency_limit=2)
+    # The page checks the fields first, in a step without outputs: a refused input then shows
+    # its message alone, without marking the previous result as failed.
+    check = score_button.click(space.check_answer_inputs, inputs=[question, gold, answer], outputs=None,
+                               api_visibility="private", concurrency_id="check", concurrency_limit=None)
+    check.success(score, inputs=[question, gold, answer],
+                  outputs=[cap, cap_plus, premise, hypothesis, forward, reverse, probabilities, reading, details],
+                  api_name="score", concurrency_id="score", concurrency_limit=2)
 
 
 def build_file_tab(loader):
     gr.Markdown("Upload a CSV or JSONL file with a question, a gold answer and a predicted answer "
-                f"per row (at most {space.MAX_FILE_ROWS:,} rows). With a label column of correctness "
-                "classes, the monotonicity report of CAP on your file appears below the table.")
+                f"per row (at most {space.MAX_FILE_ROWS:,} rows, {space.MAX_TEXT_CHARS:,} characters per "
+                "cell). With a label column of correctness classes, the monotonicity report of CAP on "
+                "your file appears below the table.")
     upload = gr.File(label="CSV or JSONL file", file_types=[".csv", ".jsonl"], type="filepath",
                      elem_id="file-upload")
     with gr.Row():
@@ -68,12 +84,13 @@ def build_file_tab(loader):
         answer_column = gr.Dropdown(label="Predicted answer column", choices=[], allow_custom_value=True)
         label_column = gr.Dropdown(label="Label column (optional)", choices=[space.NO_LABEL],
                                    value=space.NO_LABEL, allow_custom_value=True)
-        separator = gr.Textbox(label="Gold answer separator (optional)", placeholder="e.g. |", max_lines=1)
+        separator = space.text_field(label="Gold answer separator (optional)", placeholder="e.g. |", max_lines=1)
     file_button = gr.Button("Score file", variant="primary", elem_id="file-button")
-    summary = gr.Markdown(elem_id="file-summary")
-    table = gr.DataFrame(label="Scored rows", interactive=False, wrap=True, elem_id="file-table")
+    summary = gr.Markdown(label="Summary", elem_id="file-summary")
+    table = gr.DataFrame(label="Scored rows", interactive=False, wrap=True, max_height=600,
+                         column_widths=space.PREVIEW_COLUMN_WIDTHS, elem_id="file-table")
     download = gr.File(label="Download the scored CSV", interactive=False)
-    report = gr.Markdown()
+    report = gr.Markdown(label="Monotonicity report")
     report_plot = gr.Plot(label="CAP per correctness class")
 
     def choose_columns(path):
@@ -82,29 +99,48 @@ def build_file_tab(loader):
                 gr.Dropdown(choices=choices, value=answer),
                 gr.Dropdown(choices=[space.NO_LABEL, *choices], value=label))
 
-    def score_file(path, question, gold, answer, label, separator, progress=gr.Progress(track_tqdm=True)):
-        return space.score_file(loader, path, question, gold, answer, label, separator, progress)
+    # The parameter names are the API's input names.
+    def score_file(file, question_column, gold_column, answer_column, label_column, separator,
+                   progress=gr.Progress()):
+        return space.score_file(loader, file, question_column, gold_column, answer_column, label_column,
+                                separator, progress)
 
     columns = [question_column, gold_column, answer_column, label_column]
     upload.upload(choose_columns, inputs=upload, outputs=columns, api_visibility="private")
     # Its own concurrency group: a long file job never holds up single scores.
-    file_button.click(score_file, inputs=[upload, *columns, separator],
-                      outputs=[summary, table, download, report, report_plot],
-                      api_name="score_file", concurrency_id="file", concurrency_limit=1)
+    # As on the Score tab: the file is checked first, in a step without outputs.
+    def check_file(file, question_column, gold_column, answer_column, label_column, separator):
+        space.check_file_inputs(file, question_column, gold_column, answer_column, label_column, separator)
+
+    check = file_button.click(check_file, inputs=[upload, *columns, separator], outputs=None,
+                              api_visibility="private", concurrency_id="check", concurrency_limit=None)
+    check.success(score_file, inputs=[upload, *columns, separator],
+                  outputs=[summary, table, download, report, report_plot],
+                  api_name="score_file", concurrency_id="file", concurrency_limit=1)
 
 
 def build_benchmark_tab(settings, benchmark_tab):
     gr.Markdown("The paper's comparison of CAP with BLEU, ROUGE-L, METEOR and BERTScore, computed "
-                "here from the published per-row scores of CAP-Correctness (no model needed).")
+                "here from the published per-row scores of CAP-Correctness (no model needed), and "
+                "COMET as the paper reports it.")
     with gr.Row():
         dataset = gr.Dropdown(label="Source dataset", choices=[space.ALL, *space.BENCHMARK_DATASETS],
                               value=space.ALL)
         split = gr.Dropdown(label="Split", choices=[space.ALL, *space.BENCHMARK_SPLITS], value="test")
-    summary = gr.Markdown(elem_id="benchmark-summary")
+    summary = gr.Markdown(label="Summary", elem_id="benchmark-summary")
     table = gr.DataFrame(label="Agreement with the correctness classes", interactive=False,
                          elem_id="benchmark-table")
     distributions = gr.Plot(label="Scores per correctness class")
     heatmap = gr.Plot(label="Class-pair accuracy")
+    with gr.Accordion("Verdicts: correct or incorrect, on the test split", open=True):
+        gr.Markdown(
+            f"This Space's verdict setting (`CAP_VERDICT`, applied on the Score tab): "
+            f"`{settings.verdict or 'none'}`. The table is computed when this tab first opens.",
+            elem_id="verdict-setting")
+        verdict_table = gr.Markdown(label="Verdict table", elem_id="verdict-table")
+
+    def show_verdicts():
+        return space.verdict_view_or_note(settings.benchmark_scores)
 
     def show(dataset, split):
         return space.benchmark_view(str(settings.benchmark_scores), dataset, split)
@@ -114,15 +150,32 @@ def build_benchmark_tab(settings, benchmark_tab):
     # (undocumented) so that clients and tests can read the tab without a browser.
     benchmark_tab.select(show, inputs=[dataset, split], outputs=outputs, api_name="benchmark",
                          api_visibility="undocumented", concurrency_id="benchmark", concurrency_limit=1)
+    # Its own queue: the bootstrap behind the verdict table must not hold up the table above.
+    benchmark_tab.select(show_verdicts, outputs=verdict_table, api_name="verdicts",
+                         api_visibility="undocumented", concurrency_id="verdicts", concurrency_limit=1)
     for event in (dataset.change, split.change):
         event(show, inputs=[dataset, split], outputs=outputs, api_visibility="private",
               concurrency_id="benchmark", concurrency_limit=1)
 
 
+def build_status(loader):
+    """The status line, and the full reason of a failed load in a closed accordion."""
+    status = gr.Markdown("Loading the models ...", label="Model status", elem_id="model-status")
+    with gr.Accordion("Why the models are not loaded", open=False, visible=False,
+                      elem_id="model-details") as accordion:
+        details = gr.Markdown(label="Model load details", elem_id="model-details-text")
+
+    def show_status():
+        line, reason = loader.status()
+        return line, gr.Accordion(visible=bool(reason)), reason
+
+    return show_status, [status, accordion, details]
+
+
 def build_demo(settings, loader):
     with gr.Blocks(title=TITLE) as demo:
         gr.Markdown(INTRO)
-        status = gr.Markdown("Loading the models ...", elem_id="model-status")
+        show_status, status_outputs = build_status(loader)
         with gr.Tabs():
             with gr.Tab("Score an answer", id="score"):
                 build_score_tab(loader)
@@ -133,14 +186,17 @@ def build_demo(settings, loader):
             with gr.Tab("About", id="about"):
                 gr.Markdown(space.about_markdown(settings))
         # Waits for the background load; unlimited, since waiting costs nothing.
-        demo.load(loader.status_markdown, outputs=status, api_name="model_status",
-                  api_visibility="undocumented",
-                  concurrency_id="status", concurrency_limit=None)
+        demo.load(show_status, outputs=status_outputs, api_name="model_status",
+                  api_visibility="undocumented", concurrency_id="status", concurrency_limit=None)
     return demo
 
 
 def main():
-    settings = space.SpaceSettings.from_environ()
+    try:
+        settings = space.SpaceSettings.from_environ()
+    except ValueError as error:  # a mistyped CAP_* variable: one line, no traceback
+        sys.exit(f"error: {error}")
+    space.clean_job_folders()
     loader = space.ModelLoader(settings).start()
     demo = build_demo(settings, loader)
     demo.queue(max_size=QUEUE_SIZE, default_concurrency_limit=1)

@@ -1,7 +1,8 @@
 """Serve the Space for its tests exactly as the README does: ``python app.py`` in a subprocess.
 
 Host and port come from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, models from the CAP_*
-variables; HF_HUB_OFFLINE and an empty HF_HOME make sure nothing reaches for the network.
+variables; HF_HUB_OFFLINE and an empty HF_HOME make sure nothing reaches for the network. Each app
+gets its own TMPDIR (``<folder>/tmp``), so that tests can see what its jobs leave behind.
 """
 
 import os
@@ -30,7 +31,8 @@ def app_environment(folder, **variables):
     env = {key: value for key, value in os.environ.items() if key not in _CAP_VARIABLES}
     env.update(GRADIO_SERVER_NAME="127.0.0.1", GRADIO_SERVER_PORT=str(free_port()),
                GRADIO_ANALYTICS_ENABLED="False", GRADIO_TEMP_DIR=str(folder / "gradio"),
-               HF_HUB_OFFLINE="1", HF_HOME=str(folder / "hf-home"), PYTHONUNBUFFERED="1")
+               HF_HUB_OFFLINE="1", HF_HOME=str(folder / "hf-home"), PYTHONUNBUFFERED="1",
+               TMPDIR=str(folder / "tmp"))
     env.update({key: str(value) for key, value in variables.items()})
     return env
 
@@ -57,7 +59,7 @@ def serve_apps(*configurations):
     with ExitStack() as stack:
         started = []
         for folder, variables in configurations:
-            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "tmp").mkdir(parents=True, exist_ok=True)
             env = app_environment(folder, **variables)
             log_path = folder / "app.log"
             log = stack.enter_context(open(log_path, "w"))

@@ -7,8 +7,10 @@ what to set, and keep the Benchmark tab working). The page itself is tested in t
 
 import json
 import time
+from pathlib import Path
 
 import gradio as gr
+import httpx
 import numpy as np
 import pandas as pd
 import pytest
@@ -26,11 +28,20 @@ pytestmark = pytest.mark.slow  # two app servers for the module
 NO_LABEL = space.NO_LABEL
 
 
+# A job folder left by a process that no longer runs (pids never reach 2**22 + 1 on Linux).
+STALE_JOB = f"{2 ** 22 + 1}-left-by-a-crash"
+
+
 @pytest.fixture(scope="module")
-def app_urls(tmp_path_factory, random_nli_model):
-    root = tmp_path_factory.mktemp("space-app")
+def app_root(tmp_path_factory):
+    return tmp_path_factory.mktemp("space-app")
+
+
+@pytest.fixture(scope="module")
+def app_urls(app_root, random_nli_model):
     ready = {"CAP_NLI_MODEL": random_nli_model, "CAP_STATEMENT_MODEL": "rules", "CAP_DEVICE": "cpu"}
-    with serve_apps((root / "ready", ready), (root / "offline", {})) as urls:
+    (app_root / "ready" / "tmp" / "cap-space-jobs" / STALE_JOB).mkdir(parents=True)
+    with serve_apps((app_root / "ready", ready), (app_root / "offline", {})) as urls:
         yield urls
 
 
@@ -65,15 +76,16 @@ def examples_table(label=True):
     ("At what temperature does water begin to boil?", ["100°C", "212 degrees Fahrenheit"], "212°F"),
 ])
 def test_score_endpoint_matches_the_metric(client, cap_metric, question, golds, answer):
-    cap, premise, hypothesis, forward, reverse, _, reading, details = client.predict(
+    cap, cap_plus, premise, hypothesis, forward, reverse, _, reading, details = client.predict(
         question, "\n".join(golds), answer, api_name="/score")
     expected = cap_metric.compute(predictions=[answer], references=[golds], questions=[question],
                                   return_details=True)
-    assert details["cap"] == pytest.approx(expected["scores"][0], abs=MODEL_ATOL)  # another process
-    assert cap == pytest.approx(expected["scores"][0], abs=5e-5)  # shown with 4 decimals
+    assert details["cap"] == pytest.approx(expected["scores"][0], abs=MODEL_ATOL)
+    assert cap_plus == f"{details['cap_plus']:.4f}"  # the Space scores with CAP+
+    assert cap == f"{details['cap']:.4f}"  # shown with 4 decimals, exact in the details
     assert (premise, hypothesis) == (expected["premises"][0], expected["hypotheses"][0])
-    assert forward == pytest.approx(expected["forward"][0], abs=5e-5)
-    assert reverse == pytest.approx(expected["reverse"][0], abs=5e-5)
+    assert float(forward) == pytest.approx(expected["forward"][0], abs=5e-5)
+    assert float(reverse) == pytest.approx(expected["reverse"][0], abs=5e-5)
     assert details["best_reference"] == expected["best_reference"][0]
     assert details["gold_answer"] == golds[expected["best_reference"][0]]
     for label in ("entailment", "neutral", "contradiction"):
@@ -85,7 +97,9 @@ def test_score_endpoint_matches_the_metric(client, cap_metric, question, golds, 
     ("", "Sofia", "Burgas", "Please enter a question"),
     ("Name a city in Bulgaria.", " \n \n", "Burgas", "Please enter a gold answer"),
     ("Name a city in Bulgaria.", "Sofia", "   ", "Please enter a predicted answer"),
-    ("Name a city in Bulgaria.", "Sofia", "x" * (space.MAX_TEXT_CHARS + 1), "at most 5,000"),
+    ("Name a city in Bulgaria.", "Sofia", "x" * (space.MAX_TEXT_CHARS + 1), f"at most {space.MAX_TEXT_CHARS:,}"),
+    ("Name a city in Bulgaria.", "\n".join(["Sofia"] * (space.MAX_GOLD_ANSWERS + 1)), "Burgas",
+     f"at most {space.MAX_GOLD_ANSWERS}"),
 ])
 def test_score_endpoint_explains_bad_input(client, question, gold, answer, message):
     with pytest.raises(AppError, match=message):
@@ -158,12 +172,91 @@ def test_score_file_explains_bad_files(client, tmp_path):
             client.predict(upload, "question", "gold_answer", "answer", label, "", api_name="/score_file")
 
 
+# --- Hardening ---------------------------------------------------------------------------------
+
+def test_api_endpoints_inputs_and_outputs_are_named(client):
+    endpoints = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
+    assert {"/score", "/score_file"} <= set(endpoints)
+    assert [item["label"] for item in endpoints["/score"]["returns"]] == [
+        "CAP", "CAP+ (calibrated)", "Gold statement", "Predicted statement", "Forward score",
+        "Reverse score", "NLI probabilities", "Reading", "Details"]
+    assert [item["parameter_name"] for item in endpoints["/score_file"]["parameters"]] == [
+        "file", "question_column", "gold_column", "answer_column", "label_column", "separator"]
+    for name in ("/score", "/score_file"):
+        for item in endpoints[name]["parameters"] + endpoints[name]["returns"]:
+            assert not item["label"].startswith("value_"), (name, item)
+
+
+def _raw_call(url, api_name, data):
+    """The event stream of one raw API call (JSON as ``json.dumps`` writes it, surrogates escaped)."""
+    body = json.dumps({"data": data}).encode()
+    with httpx.Client(base_url=url, timeout=None) as http:  # no deadline: a loaded machine is slow
+        started = http.post(f"gradio_api/call/{api_name}", content=body,
+                            headers={"Content-Type": "application/json"})
+        started.raise_for_status()
+        return http.get(f"gradio_api/call/{api_name}/{started.json()['event_id']}").text
+
+
+@pytest.mark.parametrize("question, message", [
+    ({"text": "Name a city in Bulgaria."}, "Question must be text, got dict"),
+    (["Name a city", "in Bulgaria."], "Question must be text, got list"),
+    (42, "Question must be text, got int"),
+    # What httpx cannot send but a raw client can: a lone surrogate.
+    ("Name a city \ud800 in Bulgaria.", "lone surrogate character (U+D800) at position 13"),
+])
+def test_score_endpoint_refuses_values_that_are_not_text(app_urls, question, message):
+    stream = _raw_call(app_urls[0], "score", [question, "Sofia", "Burgas"])
+    assert "event: error" in stream and message in stream
+
+
+def test_user_values_in_errors_are_escaped(client, tmp_path):
+    link = '<a href="https://example.com/x">click</a>'
+    table = examples_table().assign(label=[link, *examples_table()["label"][1:]])
+    with pytest.raises(AppError) as refused:
+        client.predict(_write(tmp_path, "labels.csv", table), "question", "gold_answer", "answer", "label",
+                       "", api_name="/score_file")
+    assert "&lt;a href=" in str(refused.value) and "<a" not in str(refused.value)
+
+
+def test_responses_name_models_and_files_without_server_paths(client, app_root, random_nli_model, tmp_path):
+    status = client.predict(api_name="/model_status")
+    assert "Models ready" in status[0] and f"local folder `{Path(random_nli_model).name}`" in status[0]
+    assert str(random_nli_model) not in json.dumps(status)
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"question": "q", "gold_answer": "g", "answer": "a"}\n{not json\n')
+    with pytest.raises(AppError) as refused:
+        client.predict(handle_file(str(broken)), "question", "gold_answer", "answer", NO_LABEL, "",
+                       api_name="/score_file")
+    assert "broken.jsonl" in str(refused.value) and str(app_root) not in str(refused.value)
+
+
+def test_file_jobs_leave_no_folder_behind(client, app_root, tmp_path):
+    jobs = app_root / "ready" / "tmp" / "cap-space-jobs"
+    client.predict(_write(tmp_path, "small.csv", examples_table(label=False).head(2)), "question",
+                   "gold_answer", "answer", NO_LABEL, "", api_name="/score_file")
+    # The folder of the crashed process went at start, this job's folder when it ended.
+    assert not (jobs / STALE_JOB).exists()
+    assert list(jobs.iterdir()) == []
+
+
+def test_cells_longer_than_the_cap_are_refused(client, tmp_path):
+    table = examples_table(label=False)
+    table.loc[3, "question"] = "why " * space.MAX_TEXT_CHARS
+    with pytest.raises(AppError, match=f"Column 'question' is longer than {space.MAX_TEXT_CHARS:,} "
+                                       "characters in row 4"):
+        client.predict(_write(tmp_path, "long.csv", table), "question", "gold_answer", "answer", NO_LABEL,
+                       "", api_name="/score_file")
+
+
 # --- Without models ----------------------------------------------------------------------------
 
 def test_app_without_models_opens_and_says_what_to_set(offline_client):
-    status = offline_client.predict(api_name="/model_status")
+    line, details = offline_client.predict(api_name="/model_status")  # the accordion carries no value
+    assert "\n" not in line and line.startswith("**Models not loaded.**")
     for variable in ("CAP_NLI_MODEL", "CAP_STATEMENT_MODEL", "HF_HUB_OFFLINE"):
-        assert variable in status
+        assert variable in line
+    # The raw reason is on demand, in the closed accordion, not in the line.
+    assert details and details not in line
     with pytest.raises(AppError, match="CAP_NLI_MODEL"):
         offline_client.predict("Name a city in Bulgaria.", "Sofia", "Burgas", api_name="/score")
 
@@ -178,9 +271,10 @@ def test_benchmark_tab_reproduces_the_paper_without_models(offline_client, paper
         shown = rows[names[record["metric"]]]
         assert shown["pairwise accuracy (%)"] == f"{100 * record['pairwise_accuracy']:.2f}"
         assert shown["mean violations"] == f"{violations[record['metric']]['mean_violations']}/25"
-        assert shown["comparable pairs"] == record["comparable_pairs"]
+        assert shown["comparable pairs"] == f"{record['comparable_pairs']:,}"  # thousands separators
     assert f"**{paper_results['rows']:,} rows**" in summary
     assert distributions is not None and heatmap is not None
+    assert rows[space.COMET_NAME]["pairwise accuracy (%)"] == "61.10"  # the paper's, as reported
 
 
 # --- The Space's logic without a server --------------------------------------------------------
@@ -242,14 +336,21 @@ def test_plain_reading_names_the_relation(forward, reverse, headline):
     assert "CAP+" not in reading and "relation" not in reading
 
 
-def test_plain_reading_shows_cap_plus_and_relation_when_present():
+def test_plain_reading_shows_the_relation_and_the_verdict_when_present():
     relation = {"label": "overinclusive_invalid", "probability": 0.61,
                 "explanation": "the answer contains more than the gold: "
                                "likely overinclusive_invalid, p = 0.61"}
-    reading = space.plain_reading(_details((0.1, 0.85, 0.05), (0.9, 0.08, 0.02), cap_plus=0.4321,
-                                           relation=relation))
-    assert "**CAP+** (calibrated): 0.432" in reading
+    details = _details((0.1, 0.85, 0.05), (0.9, 0.08, 0.02), cap_plus=0.4321, relation=relation)
+    reading = space.plain_reading(details)
+    # CAP+ has its own box beside CAP; the reading explains the relation only.
+    assert "0.432" not in reading
     assert relation["explanation"] in reading
+    assert "Verdict" not in space.plain_reading({**details, "correct": True})  # no policy set
+    assert "Verdict" not in space.plain_reading(details, "strict")  # no verdict from the scorer
+    judged = space.plain_reading({**details, "correct": False}, "strict")
+    assert judged.endswith("- **Verdict** (`strict` policy): **incorrect**")
+    graded = space.plain_reading({**details, "correct": True, "credit": 0.8123}, "graded")
+    assert graded.endswith("**correct**, expected credit 0.812")
 
 
 # --- Last: the long job keeps the app busy until the module stops it ----------------------------
@@ -267,7 +368,7 @@ def test_file_job_shows_progress_and_does_not_block_single_scores(client, tmp_pa
     started = time.monotonic()
     cap = client.predict("Name a city in Bulgaria.", "Sofia", "Burgas", api_name="/score")[0]
     single_seconds = time.monotonic() - started
-    assert 0 <= cap <= 1
+    assert 0 <= float(cap) <= 1
     assert not job.done(), f"the single score ({single_seconds:.1f} s) waited for the whole file job"
     assert progress_seen, "the file job reported no progress while it ran"
     # Its result is not awaited (the first file test checks results): the app stops with the module.

@@ -11,7 +11,6 @@ import shutil
 import sys
 from pathlib import Path
 
-import yaml
 from lm_eval import simple_evaluate
 from lm_eval.tasks import TaskManager
 

@@ -1,0 +1,238 @@
+"""The "Score a file" tab: an uploaded CSV/JSONL scored row by row, with progress.
+
+Every cell is checked before any scoring (empty, too long, not valid Unicode, unknown label),
+each job works in its own folder, removed when it ends, and the scored CSV is handed to
+gradio from a downloads folder whose entries expire (``DOWNLOAD_KEEP_S``).
+"""
+
+import logging
+import math
+import shutil
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import gradio as gr
+import numpy as np
+import pandas as pd
+
+from capqa.score_file import check_no_output_columns, score_table, split_golds
+from capqa.space.job_folders import JobFolders
+from capqa.space.settings import SPACE_VARIANT
+from capqa.space.text import MAX_TEXT_CHARS, check_text_value, escape_markdown, first_surrogate, user_error
+from capqa.tables import read_table, require_columns
+
+LOGGER = logging.getLogger(__name__)
+
+MAX_FILE_ROWS = 100_000
+# The page shows this many scored rows, each cell cut to PREVIEW_CELL_CHARS; the download has all.
+PREVIEW_ROWS = 500
+PREVIEW_CELL_CHARS = 300
+# Widths of the preview's columns (cap, cap_plus, question, gold, answer, label): without them
+# the table sizes columns by their longest cell and pushes the answer off a laptop screen.
+# Without a label column the last width goes unused.
+PREVIEW_COLUMN_WIDTHS = ["7%", "7%", "28%", "18%", "28%", "12%"]
+# Chunks per file job: enough steps for a smooth progress bar, few enough to batch well.
+FILE_JOB_STEPS = 50
+MIN_CHUNK_ROWS = 16
+DOWNLOAD_KEEP_S = 3600
+
+# Column names tried, in order, to preselect the file tab's column choices.
+COLUMN_GUESSES = {
+    "question": ("question", "questions", "query"),
+    "gold": ("gold_answer", "gold", "reference", "references", "gold_answers", "target"),
+    "answer": ("answer", "prediction", "predicted_answer", "predictions", "pred", "output"),
+    "label": ("label", "label_semantic", "class", "correctness"),
+}
+NO_LABEL = "(no label column)"
+
+# Working folders of running jobs, and the scored files waiting to be downloaded (in gradio's
+# own upload folder, so that gradio serves them without another copy).
+JOB_FOLDERS = JobFolders(Path(tempfile.gettempdir()) / "cap-space-jobs")
+DOWNLOAD_FOLDERS = JobFolders(Path(gr.utils.get_upload_folder()) / "cap-space-downloads")
+
+
+def clean_job_folders() -> None:
+    """At start: remove what jobs of earlier, dead processes left behind."""
+    JOB_FOLDERS.clean_stale()
+    DOWNLOAD_FOLDERS.clean_stale()
+
+
+def read_upload(path: Any) -> pd.DataFrame:
+    if not path:
+        raise user_error("Please upload a CSV or JSONL file first.")
+    try:
+        table = read_table(path, max_rows=MAX_FILE_ROWS)
+    except ValueError as error:
+        # A parser may quote the whole path: the visitor sees the file's name, not the server's folders.
+        raise user_error(str(error).replace(str(Path(path).parent) + "/", "")) from None
+    if table.empty:
+        raise user_error(f"{Path(path).name} has no rows.")
+    return table
+
+
+def guess_column(columns, role: str) -> Optional[str]:
+    lowered = {column.lower(): column for column in columns}
+    return next((lowered[name] for name in COLUMN_GUESSES[role] if name in lowered), None)
+
+
+def file_columns(path: Any) -> tuple:
+    """Column choices after an upload: (choices, question, gold, answer, label) preselections."""
+    table = read_upload(path)
+    columns = list(table.columns)
+    label = guess_column(columns, "label") or NO_LABEL
+    return (columns, guess_column(columns, "question"), guess_column(columns, "gold"),
+            guess_column(columns, "answer"), label)
+
+
+def check_cells(table: pd.DataFrame, column: str, required: bool = True) -> None:
+    """Every cell of ``column``: not empty (when required), not too long, valid Unicode."""
+    cells = table[column]
+    checks = [("is empty", cells.str.strip().eq("")) if required else None,
+              (f"is longer than {MAX_TEXT_CHARS:,} characters", cells.str.len().gt(MAX_TEXT_CHARS)),
+              ("holds a lone surrogate character (not valid Unicode)",
+               cells.map(lambda cell: first_surrogate(cell) is not None))]
+    for problem, bad in filter(None, checks):
+        rows = np.flatnonzero(bad.to_numpy())
+        if rows.size:
+            raise user_error(f"Column '{column}' {problem} in row {rows[0] + 1} ({rows.size:,} such row(s) "
+                             "in all); fix the file and upload it again.")
+
+
+def check_file_request(table, question_column, gold_column, answer_column, label_column, separator):
+    for role, column in (("question", question_column), ("gold answer", gold_column),
+                         ("predicted answer", answer_column)):
+        if not column:
+            raise user_error(f"Please choose the {role} column.")
+    try:
+        require_columns(table, [question_column, gold_column, answer_column, label_column], "The file")
+        check_no_output_columns(table.columns, SPACE_VARIANT)
+    except ValueError as error:
+        raise user_error(str(error)) from None
+    for column in (question_column, gold_column, answer_column):
+        check_cells(table, column)
+    if separator:
+        pieces = split_golds(table[gold_column], separator)
+        bad = np.flatnonzero([any(not piece.strip() for piece in cell) for cell in pieces])
+        if bad.size:
+            raise user_error(f"Row {bad[0] + 1}: splitting the gold answers on {separator!r} leaves an "
+                             "empty answer.")
+    if label_column:
+        check_cells(table, label_column, required=False)
+        _check_labels(table[label_column])
+
+
+def _check_labels(labels):
+    from capqa.diagnostics.monotonicity import prepare_labels
+
+    try:
+        rows = prepare_labels(list(labels), name="label column")
+    except (TypeError, ValueError) as error:
+        raise user_error(str(error).replace("`", "'")) from None
+    if len(set(rows.class_severity)) < 2:
+        raise user_error("The label column needs classes of at least two different severities for "
+                         f"the monotonicity report (it holds only {', '.join(rows.classes)}).")
+
+
+class _ReportingScorer:
+    """The scorer, reporting the rows scored so far after each chunk ``score_table`` sends."""
+
+    def __init__(self, scorer, report: Callable[[int], None]):
+        self._scorer = scorer
+        self._report = report
+        self._rows = 0
+
+    def __getattr__(self, name):
+        return getattr(self._scorer, name)
+
+    def score(self, predictions, *args, **kwargs):
+        result = self._scorer.score(predictions, *args, **kwargs)
+        self._rows += len(predictions)
+        self._report(self._rows)
+        return result
+
+
+def _chunk_rows(n_rows: int) -> int:
+    return max(MIN_CHUNK_ROWS, math.ceil(n_rows / FILE_JOB_STEPS))
+
+
+def check_file_inputs(path, question_column, gold_column, answer_column, label_column, separator) -> tuple:
+    """The uploaded table, the label column and the separator, each checked; raises ``gr.Error``.
+
+    The page runs it as a step of its own before scoring: a refused file then shows its message
+    alone, without marking the previous results as failed.
+    """
+    for name, value in (("Question column", question_column), ("Gold answer column", gold_column),
+                        ("Predicted answer column", answer_column), ("Label column", label_column),
+                        ("Gold answer separator", separator)):
+        check_text_value(value, name)
+    label_column = None if label_column in (None, "", NO_LABEL) else label_column
+    separator = separator or None
+    table = read_upload(path)
+    check_file_request(table, question_column, gold_column, answer_column, label_column, separator)
+    return table, label_column, separator
+
+
+def score_file(loader, path, question_column, gold_column, answer_column, label_column,
+               separator, progress: Optional[Callable] = None) -> tuple:
+    """Score every row of the uploaded file; returns (summary, preview, download, report, plot).
+
+    ``progress``: a ``gr.Progress`` (or any callable taking ``(done, total)`` and ``desc``).
+    """
+    table, label_column, separator = check_file_inputs(path, question_column, gold_column, answer_column,
+                                                       label_column, separator)
+    scorer = loader.scorer_or_error()
+    # `is not None`, not truth: a gr.Progress has a length, 0 until it tracks an iterable.
+    report = (lambda rows: progress((rows, len(table)), desc="Scoring rows", unit="rows")) \
+        if progress is not None else (lambda rows: None)
+    report(0)
+    name = f"{Path(path).stem}-cap.csv"
+    started = time.perf_counter()
+    with JOB_FOLDERS.job() as folder:
+        score_table(table, _ReportingScorer(scorer, report), folder / name, question_column, gold_column,
+                    answer_column, separator, chunk_size=_chunk_rows(len(table)))
+        seconds = time.perf_counter() - started
+        scored = pd.read_csv(folder / name, dtype={column: str for column in table.columns},
+                             keep_default_na=False)
+        DOWNLOAD_FOLDERS.expire(DOWNLOAD_KEEP_S)
+        download = DOWNLOAD_FOLDERS.new() / name
+        shutil.move(folder / name, download)
+    summary = (f"Scored **{len(scored):,} rows** in {seconds:.1f} s: mean CAP "
+               f"**{scored['cap'].mean():.4f}**. The table shows the first "
+               f"{min(len(scored), PREVIEW_ROWS):,} rows; download the file for all of them.")
+    preview = _preview(scored, question_column, gold_column, answer_column, label_column)
+    report_text, figure = ("", None)
+    if label_column:
+        report_text, figure = file_report(scored["cap"].to_numpy(), scored[label_column].to_numpy())
+    return summary, preview, str(download), report_text, figure
+
+
+def _preview(scored, question_column, gold_column, answer_column, label_column):
+    """Scores first, then the texts, each cut short, then the label (see PREVIEW_COLUMN_WIDTHS)."""
+    shown = ["cap", "cap_plus", question_column, gold_column, answer_column, label_column]
+    preview = scored[list(dict.fromkeys(column for column in shown if column in scored))].head(PREVIEW_ROWS)
+    texts = [column for column in preview.columns if preview[column].dtype == object]
+    cut = {column: preview[column].map(lambda cell: cell if len(cell) <= PREVIEW_CELL_CHARS
+                                       else cell[:PREVIEW_CELL_CHARS - 1] + "…") for column in texts}
+    return preview.assign(**cut).round(4)
+
+
+def file_report(scores, labels) -> tuple:
+    """The monotonicity diagnostic of the file's CAP scores against its labels."""
+    from capqa.diagnostics.monotonicity import monotonicity_report
+    from capqa.diagnostics.plots import class_distributions
+
+    report = monotonicity_report(scores, labels)
+    lines = [
+        "### Monotonicity of CAP on this file",
+        f"- Pairwise accuracy: **{100 * report['pairwise_accuracy']:.2f}%** "
+        f"({report['wins']:,} wins, {report['ties']:,} ties, {report['losses']:,} losses "
+        f"of {report['comparable_pairs']:,} comparable pairs)",
+        f"- Mean violations: **{report['mean_violations']}/{report['class_pairs']}** class pairs",
+        f"- Spearman {report['spearman']:.3f}, Kendall tau-b {report['kendall']:.3f}",
+        "",
+        "| class | mean CAP |", "|---|---|",
+    ]
+    lines += [f"| {escape_markdown(label)} | {mean:.3f} |" for label, mean in report["class_means"].items()]
+    return "\n".join(lines), class_distributions({"CAP": scores}, labels, title="CAP per class")

@@ -1,0 +1,98 @@
+"""The Space's models: loaded once per process, in the background, shared by every request.
+
+A load failure never kills the page: it becomes a one-line status (what failed and what to
+set) with the full reason on demand, and every scoring request refuses with the same line.
+"""
+
+import logging
+import threading
+from typing import Optional, Tuple
+
+from capqa.engine.loading import find_load_error
+from capqa.space.settings import SpaceSettings
+from capqa.space.text import escape_markdown, user_error
+
+LOGGER = logging.getLogger(__name__)
+
+WHAT_TO_SET = ("set `CAP_NLI_MODEL` to a local NLI model folder, `CAP_STATEMENT_MODEL` to a local "
+               "statement-model folder or `rules`, and `HF_HUB_OFFLINE=1`, then restart the app")
+class ModelsUnavailable(RuntimeError):
+    """The models could not be loaded; the message is the one-line status."""
+
+
+def load_failure(settings: SpaceSettings, error: BaseException) -> Tuple[str, str]:
+    """(one line: what failed, why, what to set; the full reason without server paths)."""
+    reason = settings.redact(" ".join(str(error).split()) or type(error).__name__)
+    # The library says what went wrong (not found, Hub unreachable, offline, no such folder, ...);
+    # the Space says its own ways forward (environment variables, not function arguments).
+    load_error = find_load_error(error)
+    cause = settings.redact(load_error.cause) if load_error and load_error.cause else "the model files could not be read"
+    line = (f"The models could not be loaded ({settings.describe()}): {cause}. To run without the "
+            f"Hub, {WHAT_TO_SET}. The Benchmark and About tabs work without models.")
+    return line, f"{type(error).__name__}: {reason}"
+
+
+class ModelLoader:
+    """Builds the scorer once per process and shares it; thread-safe.
+
+    ``start`` loads in a background thread so that the page opens at once; ``scorer`` waits
+    for that load (or does it) and raises ``ModelsUnavailable`` when it failed.
+    """
+
+    def __init__(self, settings: SpaceSettings):
+        self.settings = settings
+        self._lock = threading.Lock()
+        self._finished = False
+        self._scorer = None
+        self._failure: Optional[Tuple[str, str]] = None
+
+    def start(self) -> "ModelLoader":
+        threading.Thread(target=self._load, name="cap-model-loader", daemon=True).start()
+        return self
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._finished:
+                return
+            try:
+                options = self.settings.metric_options()
+            except (TypeError, ValueError) as error:  # a setting this build cannot honour
+                LOGGER.error("the Space's settings are not valid: %s", error)
+                self._failure = (f"The Space's settings are not valid: {error}", "")
+                self._finished = True
+                return
+            try:
+                scorer = options.build_scorer()
+                # One tiny example loads the lazily built statement model too, so the first
+                # visitor's request does not pay for it and a broken folder shows up now.
+                scorer.score(["Sofia"], [["Sofia"]], ["Name a city in Bulgaria."])
+                self._scorer = scorer
+            except Exception as error:  # any load failure must become a message, not a dead page
+                LOGGER.exception("CAP models failed to load")
+                self._failure = load_failure(self.settings, error)
+            finally:
+                self._finished = True
+
+    def scorer(self):
+        self._load()
+        if self._failure:
+            raise ModelsUnavailable(self._failure[0])
+        return self._scorer
+
+    def scorer_or_error(self):
+        """The scorer, or a ``gr.Error`` with the one-line status (plain text, no Markdown marks)."""
+        try:
+            return self.scorer()
+        except ModelsUnavailable as error:
+            raise user_error(str(error).replace("`", "")) from None
+
+    def status(self) -> Tuple[str, str]:
+        """(the status line in Markdown, the details in Markdown or "" when there are none).
+
+        Waits for the load to finish.
+        """
+        try:
+            self.scorer()
+        except ModelsUnavailable as error:
+            return f"**Models not loaded.** {error}", escape_markdown(self._failure[1]) if self._failure[1] else ""
+        return f"**Models ready**: {self.settings.describe()}.", ""

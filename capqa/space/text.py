@@ -1,0 +1,98 @@
+"""Text that enters and leaves the Space: length caps, refused values, escaping.
+
+Everything a visitor sends is checked here before it reaches the scorer, and everything the
+page renders from a visitor (a label, a column name, a cell) is escaped here, so that no
+uploaded file can put a link, a form or an image on the page.
+"""
+
+import html
+import re
+from typing import Any, Optional
+
+import gradio as gr
+
+# At most this many characters per text field and per file cell. The NLI model reads 512
+# tokens (about 2,000 characters of English) per pair, so longer text only costs memory and
+# time before the engine truncates it.
+MAX_TEXT_CHARS = 2_000
+MAX_GOLD_ANSWERS = 50
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+# Markdown marks that could make a link, an image, code, emphasis or a table cell out of user text.
+_MARKDOWN_MARKS = re.compile(r"([\\`*_\[\]()!|])")
+
+
+def user_error(message: str) -> gr.Error:
+    """A ``gr.Error`` whose text is shown as text: the page renders error pop-ups as HTML."""
+    return gr.Error(html.escape(printable(message), quote=False))
+
+
+def printable(text: str) -> str:
+    """``text`` with lone surrogates written as escapes, so it can always be sent as UTF-8."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def escape_markdown(value: Any) -> str:
+    """User text safe to put in a Markdown component: no HTML, no Markdown marks."""
+    return _MARKDOWN_MARKS.sub(r"\\\1", html.escape(printable(str(value)), quote=False))
+
+
+def first_surrogate(text: str) -> Optional[int]:
+    """Position (0-based) of the first lone surrogate in ``text``, or None."""
+    found = _SURROGATE.search(text)
+    return None if found is None else found.start()
+
+
+def check_text_value(value: Any, name: str) -> Optional[str]:
+    """The raw value of a text field: None, or a string that UTF-8 can carry.
+
+    The page always sends strings; a raw API call can send a dict, a list or a lone surrogate,
+    which gradio would turn into text and score.
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise user_error(f"{name} must be text, got {type(value).__name__}.")
+    position = first_surrogate(value)
+    if position is not None:
+        raise user_error(f"{name} has a lone surrogate character (U+{ord(value[position]):04X}) at "
+                         f"position {position + 1}; send valid Unicode text.")
+    return value
+
+
+def text_field(**textbox_options: Any) -> gr.Textbox:
+    """A ``gr.Textbox`` that refuses non-string values and lone surrogates sent to the API.
+
+    Its ``preprocess`` is wrapped on the instance: a subclass of a gradio component would make
+    gradio write a ``.pyi`` stub beside this module.
+    """
+    textbox = gr.Textbox(**textbox_options)
+    preprocess = textbox.preprocess
+
+    def checked_preprocess(payload: Any) -> Optional[str]:
+        return preprocess(check_text_value(payload, textbox.label or "The text"))
+
+    textbox.preprocess = checked_preprocess
+    return textbox
+
+
+def required_text(value: Any, what: str) -> str:
+    """``value`` stripped; refused when empty or longer than ``MAX_TEXT_CHARS``."""
+    name = re.sub(r"^(a|an) ", "", what)
+    name = name[0].upper() + name[1:]
+    text = check_text_value(value, name) or ""
+    text = text.strip()
+    if not text:
+        raise user_error(f"Please enter {what}.")
+    if len(text) > MAX_TEXT_CHARS:
+        raise user_error(f"{name} is {len(text):,} characters long; at most {MAX_TEXT_CHARS:,} are accepted.")
+    return text
+
+
+def parse_golds(text: Any) -> list:
+    """The gold answers typed one per line; blank lines are skipped."""
+    text = required_text(text, "a gold answer")
+    golds = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(golds) > MAX_GOLD_ANSWERS:
+        raise user_error(f"There are {len(golds)} gold answers; at most {MAX_GOLD_ANSWERS} are accepted.")
+    return golds
