@@ -52,6 +52,21 @@ def _split_noun_predicate(words):
     return (words[:index], words[index:]) if index < len(words) else (words, [])
 
 
+def _unfronted_verb(auxiliary, rest):
+    """(subject, finite verb, verb phrase) of "AUXILIARY SUBJECT VERB ...": do-support folded into
+    the verb ("did X win" -> X, "won"), any other auxiliary kept before it ("has X won" -> X,
+    "has won"); None when no subject is found."""
+    subject, verb_phrase = _split_verb(rest, perfect=auxiliary in ("has", "have", "had"))
+    if not subject:
+        return None
+    subject_text = " ".join(subject)
+    if auxiliary in ("do", "does", "did"):
+        verb = _agree(verb_phrase[0], _plural_phrase(subject_text) or auxiliary == "do", auxiliary == "did")
+    else:
+        verb = f"{auxiliary} {verb_phrase[0]}"
+    return subject_text, verb, verb_phrase
+
+
 def _split_verb(words, perfect=False):
     """Subject and verb phrase after a fronted do/modal ("penguins | fly", "a whale | breathe air"),
     or after a fronted has/have/had with ``perfect`` ("the invention | helped people").
@@ -121,14 +136,10 @@ def _fronted_auxiliary_clause(auxiliary, rest, adverbial, after_verb=True):
         if after_verb and predicate and _is_participle(predicate[0]):
             return " ".join(subject + [auxiliary, predicate[0], adverbial] + predicate[1:])
         return " ".join(subject + [auxiliary] + predicate + [adverbial])
-    subject, verb_phrase = _split_verb(rest, perfect=auxiliary in ("has", "have", "had"))
-    if not subject:
+    clause = _unfronted_verb(auxiliary, rest)
+    if clause is None:
         return None
-    subject_text = " ".join(subject)
-    if auxiliary in ("do", "does", "did"):
-        verb = _agree(verb_phrase[0], _plural_phrase(subject_text) or auxiliary == "do", auxiliary == "did")
-    else:
-        verb = f"{auxiliary} {verb_phrase[0]}"
+    subject_text, verb, verb_phrase = clause
     if after_verb and (len(verb_phrase) == 1 or (verb_phrase[1].lower() in _PREPOSITIONS
                                                  and not _is_infinitive(verb_phrase[1:]))):
         return " ".join([subject_text, verb, adverbial] + verb_phrase[1:])
@@ -140,12 +151,11 @@ def _never_clause(auxiliary, rest):
     if auxiliary in _COPULAS:
         subject, predicate = _split_subject(rest)
         return with_never(" ".join(subject), [auxiliary] + predicate)
-    subject, verb_phrase = _split_verb(rest, perfect=auxiliary in ("has", "have", "had"))
-    if not subject:
+    clause = _unfronted_verb(auxiliary, rest)
+    if clause is None:
         return None
-    subject_text = " ".join(subject)
+    subject_text, verb, verb_phrase = clause
     if auxiliary in ("do", "does", "did"):
-        verb = _agree(verb_phrase[0], _plural_phrase(subject_text) or auxiliary == "do", auxiliary == "did")
         return with_never(subject_text, [verb] + verb_phrase[1:])
     return with_never(subject_text, [auxiliary] + verb_phrase)
 

@@ -12,7 +12,7 @@ from capqa.statements.rules.morphology import (
     _plural_phrase, _with_article,
 )
 from capqa.statements.rules.clauses import (
-    _adverbial, _fronted_auxiliary_clause, _list_or_single, _never_clause, _split_verb,
+    _adverbial, _fronted_auxiliary_clause, _list_or_single, _never_clause, _split_verb, _unfronted_verb,
 )
 from capqa.statements.rules.agreement import NEVER, agree, as_subject, is_no_one, no_determiner
 
@@ -50,14 +50,10 @@ def _do_question(match, answer):
     auxiliary, rest = match.group(2).lower(), match.group(3).split()
     if rest[0].lower() == "not" and match.group(1).lower() in ("who", "what"):
         return as_subject(answer, [auxiliary] + rest)  # "Who does not like X?" + "my sister"
-    subject, verb_phrase = _split_verb(rest, perfect=auxiliary in ("has", "have", "had"))
-    if not subject:
+    clause = _unfronted_verb(auxiliary, rest)
+    if clause is None:
         return None
-    subject_text = " ".join(subject)
-    if auxiliary in ("do", "does", "did"):
-        verb = _agree(verb_phrase[0], _plural_phrase(subject_text) or auxiliary == "do", auxiliary == "did")
-    else:
-        verb = f"{auxiliary} {verb_phrase[0]}"
+    subject_text, verb, verb_phrase = clause
     complement = verb_phrase[1:]
     if verb_phrase[0].lower() == "do" and auxiliary not in ("do", "does", "did"):
         return " ".join([subject_text, auxiliary, answer] + complement)
