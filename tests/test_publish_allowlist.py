@@ -99,7 +99,7 @@ def test_a_space_plan_is_its_allow_list_only(tmp_path, outside):
     plan = publish.space_plan(space)
     assert [path for _, path in plan.files] == [
         "README.md", "app.py", "cap.py", "capqa/__init__.py", "capqa/constants.py",
-        "capqa/params/cap_plus.json", "monotonicity.py", "requirements.txt"]
+        "capqa/params/cap_plus.json", "monotonicity.py", "paper_scores.csv", "requirements.txt"]
     assert_nothing_planted_is_planned(plan, outside)
 
 
