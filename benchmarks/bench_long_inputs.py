@@ -1,6 +1,6 @@
 """Benchmark: peak memory and time of scoring one very long pair, at several lengths per side.
 
-Each size runs in a fresh process (``capqa.dev.long_inputs``), so each peak RSS is that size's
+Each size runs in a fresh process (``benchmarks/long_input_probe.py``), so each peak RSS is that size's
 own. Since each side is cut to its share of ``max_length`` before the pair is built, both peak
 RSS and time must stay flat from 100 to 100,000 words per side (before the fix: 0.7 / 1.1 / 2.6 GB
 at 500 / 1,000 / 2,000 words, killed at 21 GB at 10,000). The model is a tiny DeBERTa-v2 built

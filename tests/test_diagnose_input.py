@@ -4,7 +4,7 @@ writing anything (issue 17, defects 8-9: a KeyError traceback before)."""
 import pandas as pd
 import pytest
 
-from capqa.diagnostics import report
+from capqa.cli import diagnose
 
 
 
@@ -17,7 +17,7 @@ def test_diagnose_refuses_labels_with_nothing_to_compare(tmp_path, capsys, label
     data = tmp_path / "s.csv"
     pd.DataFrame({"label": labels, "m": [0.5] * len(labels)}).to_csv(data, index=False)
     with pytest.raises(SystemExit) as exit_info:
-        report.main([str(data), "--metrics", "m", "--bootstrap", "10", "--out", str(tmp_path / "o")])
+        diagnose.main([str(data), "--metrics", "m", "--bootstrap", "10", "--out", str(tmp_path / "o")])
     assert exit_info.value.code == 2
     errors = [line for line in capsys.readouterr().err.splitlines() if "error:" in line]
     assert len(errors) == 1 and "at least two classes of different severity" in errors[0]
@@ -31,7 +31,7 @@ def test_diagnose_out_pointing_at_a_file_is_one_error_line(tmp_path, capsys, out
     data = tmp_path / "s.csv"
     pd.DataFrame({"label": ["exact", "invalid"], "m": [0.9, 0.1]}).to_csv(data, index=False)
     with pytest.raises(SystemExit):
-        report.main([str(data), "--metrics", "m", "--bootstrap", "0", "--out", str(tmp_path / out)])
+        diagnose.main([str(data), "--metrics", "m", "--bootstrap", "0", "--out", str(tmp_path / out)])
     errors = [line for line in capsys.readouterr().err.splitlines() if "error:" in line]
     assert len(errors) == 1 and "is a file" in errors[0]
     assert (tmp_path / "file.txt").read_text() == "not a folder"

@@ -17,6 +17,7 @@ from scipy import stats
 from capqa.diagnostics import bootstrap as boot
 from capqa.diagnostics import monotonicity as mono
 from capqa.diagnostics import plots
+from capqa.cli import diagnose
 from capqa.diagnostics import report
 from capqa.constants import LABELS, SEVERITY
 from conftest import REPO_ROOT, data_path
@@ -382,7 +383,7 @@ def test_evaluate_module_examples_run(module_path):
 
 def test_diagnose_command_writes_tables_summary_and_plots(tmp_path, paper_scores):
     out = tmp_path / "diag"
-    code = report.main([str(data_path("paper_scores.csv")), "--label-column", "label",
+    code = diagnose.main([str(data_path("paper_scores.csv")), "--label-column", "label",
                         "--metrics", "cap,bleu", "--split-column", "split", "--split", "validation",
                         "--bootstrap", "200", "--seed", "1", "--out", str(out), "--quiet"])
     assert code == 0
@@ -407,7 +408,7 @@ def test_diagnose_command_accepts_a_severity_file(tmp_path):
     severity = tmp_path / "severity.json"
     severity.write_text(json.dumps({"good": 2, "ok": 1, "bad": 0}))
     out = tmp_path / "out"
-    assert report.main([str(data), "--label-column", "grade", "--metrics", "m", "--severity", str(severity),
+    assert diagnose.main([str(data), "--label-column", "grade", "--metrics", "m", "--severity", str(severity),
                         "--bootstrap", "0", "--out", str(out), "--no-plots"]) == 0
     monotonicity = pd.read_csv(out / "monotonicity.csv")
     assert monotonicity.loc[0, "mean_violations"] == 1 and monotonicity.loc[0, "class_pairs"] == 3
@@ -421,7 +422,7 @@ def test_diagnose_command_accepts_a_severity_file(tmp_path):
 ])
 def test_diagnose_command_reports_bad_arguments(tmp_path, capsys, extra, words):
     with pytest.raises(SystemExit) as exit_info:
-        report.main([str(data_path("paper_scores.csv")), "--out", str(tmp_path), "--bootstrap", "0", *extra])
+        diagnose.main([str(data_path("paper_scores.csv")), "--out", str(tmp_path), "--bootstrap", "0", *extra])
     assert exit_info.value.code == 2
     assert words in capsys.readouterr().err
 

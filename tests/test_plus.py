@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from capqa.cli import fit as fit_cli
 from capqa.plus import calibration, fitting
 from capqa.constants import LABELS
 from capqa.plus.features import answer_overlap
@@ -188,7 +189,7 @@ def test_fit_command_writes_parameters_that_load_and_apply(paper_scores, tmp_pat
     small = paper_scores.groupby(["split", "label"]).head(30)
     small.to_csv(tmp_path / "scores.csv", index=False)
     out = tmp_path / "params"
-    assert fitting.main(["--scores", str(tmp_path / "scores.csv"), "--out", str(out), "--l2", "0.01"]) == 0
+    assert fit_cli.main(["--scores", str(tmp_path / "scores.csv"), "--out", str(out), "--l2", "0.01"]) == 0
     relation = json.loads((out / calibration.RELATION_FILE).read_text())
     assert relation["fitted_on"]["rows"] == 240 and relation["l2"] == 0.01
     assert relation["convergence"]["gradient_at_fit"] <= fitting.GRADIENT_TOLERANCE
@@ -203,7 +204,7 @@ def test_fit_without_out_writes_in_the_working_directory_not_the_package(paper_s
     small.to_csv(tmp_path / "scores.csv", index=False)
     shipped_before = {path.name: path.read_bytes() for path in calibration.PARAMS_DIR.glob("*.json")}
     monkeypatch.chdir(tmp_path)
-    assert fitting.main(["--scores", "scores.csv", "--l2", "0.01"]) == 0
+    assert fit_cli.main(["--scores", "scores.csv", "--l2", "0.01"]) == 0
     assert (tmp_path / fitting.DEFAULT_OUT / calibration.RELATION_FILE).is_file()
     assert {path.name: path.read_bytes() for path in calibration.PARAMS_DIR.glob("*.json")} == shipped_before
 

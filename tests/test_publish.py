@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from huggingface_hub import ModelCard
 
+from capqa.cli import publish as publish_cli
 from capqa.constants import STATEMENT_BASE_MODEL
 from capqa.hub import publish
 from capqa.hub.datasets import build_correctness, build_statements
@@ -147,13 +148,13 @@ def test_upload_without_a_token_stops_before_any_request(built_folder, fake_hub,
 
 def test_a_token_is_never_an_argument(built_folder):
     with pytest.raises(SystemExit) as exit_info:
-        publish.main(["datasets", "--folder", str(built_folder), "--token", FAKE_TOKEN])
+        publish_cli.main(["datasets", "--folder", str(built_folder), "--token", FAKE_TOKEN])
     assert exit_info.value.code == 2
 
 
 def test_datasets_folder_must_be_a_build(tmp_path, capsys):
     (tmp_path / "CAP-Correctness").mkdir()
-    assert publish.main(["datasets", "--folder", str(tmp_path)]) == 1
+    assert publish_cli.main(["datasets", "--folder", str(tmp_path)]) == 1
     assert "has no CAP-Statements; is it the right folder?" in capsys.readouterr().err
 
 
@@ -241,7 +242,7 @@ def test_the_space_command_ships_the_scores_unless_told_not_to(tmp_path):
     source = stand_in_repo(tmp_path / "repo")
     for flags, shipped in (([], True), (["--no-benchmark-scores"], False)):
         out = tmp_path / f"space{len(flags)}"
-        assert publish.main(["space", "--source-root", str(source), "--out", str(out), *flags]) == 0
+        assert publish_cli.main(["space", "--source-root", str(source), "--out", str(out), *flags]) == 0
         assert (out / "paper_scores.csv").is_file() is shipped
     (source / "data" / "paper_scores.csv").unlink()
     with pytest.raises(FileNotFoundError, match="--benchmark-scores"):

@@ -12,8 +12,10 @@ from huggingface_hub import ModelCard
 from capqa.constants import CITATION, STATEMENT_BASE_MODEL, STATEMENT_TEMPLATE
 from capqa.statements.generator import StatementGenerator
 from capqa.statements.data import load_statement_rows
-from capqa.statements.evaluation import evaluate_main, evaluate_statements
-from capqa.statements.training import CHECKPOINTS, LOSS_PLOT, TRAINING_SUMMARY, train_main, train_statement_model
+from capqa.cli.eval_statements import main as evaluate_main
+from capqa.cli.train_statements import main as train_main
+from capqa.statements.evaluation import evaluate_statements
+from capqa.statements.training import CHECKPOINTS, LOSS_PLOT, TRAINING_SUMMARY, train_statement_model
 from conftest import KNOWN_PROBABILITIES, REPO_ROOT, data_path
 
 # Enough optimiser steps at a high rate for a 2-layer T5 to learn something in seconds.

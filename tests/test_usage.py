@@ -251,7 +251,7 @@ def test_space_metric_file_without_the_package_names_pip_install_cap_eval(tmp_pa
 
 
 def test_eval_statements_shows_progress(tiny_seq2seq_model, capsys):
-    from capqa.statements.evaluation import evaluate_main
+    from capqa.cli.eval_statements import main as evaluate_main
 
     assert evaluate_main(["--model", tiny_seq2seq_model, "--csv", str(data_path("cap_statements_sample.csv")),
                           "--limit", "4", "--num-beams", "1", "--device", "cpu"]) == 0
@@ -277,7 +277,7 @@ def test_a_wrapped_load_failure_keeps_its_cause_for_other_front_ends(tmp_path):
 
 
 def test_score_command_has_a_flag_per_option_with_its_description():
-    from capqa.score_file import build_parser
+    from capqa.cli.score import build_parser
 
     actions = {action.dest: action for action in build_parser()._actions}
     for spec in fields(MetricOptions):
@@ -287,7 +287,7 @@ def test_score_command_has_a_flag_per_option_with_its_description():
 
 
 def test_train_statements_shows_progress(tiny_seq2seq_model, tmp_path, capsys):
-    from capqa.statements.training import train_main
+    from capqa.cli.train_statements import main as train_main
 
     assert train_main(["--output-dir", str(tmp_path / "model"), "--base-model", tiny_seq2seq_model, "--csv",
                        str(data_path("cap_statements_sample.csv")), "--limit", "4", "--epochs", "1",

@@ -1,4 +1,5 @@
-"""``python -m capqa bench``: the NLI engine against a straightforward scorer, side by side.
+"""The NLI engine against a straightforward scorer, side by side (``python -m capqa bench``, whose
+command line is ``capqa.cli.bench``).
 
 Both score CAP's workload, the forward (premise -> hypothesis) and reverse pairs of the real
 statement pairs in data/cap_correctness_sample.csv, with the same model (same weights,
@@ -16,9 +17,7 @@ random weights, built offline; the tokenizer is a byte-level BPE trained on the 
 statements. Timings are therefore real, the probabilities meaningless (only compared).
 """
 
-import argparse
 import functools
-import json
 import statistics
 import tempfile
 from pathlib import Path
@@ -261,32 +260,35 @@ def comparisons(figures, outputs):
     return compared
 
 
-def print_report(result):
+def format_report(result: dict) -> str:
+    """The benchmark's figures as the text ``python -m capqa bench`` prints (it starts with a blank line)."""
     machine = result["machine"]
-    print(f"\nmachine: {machine['cpu']}, {machine['cores']} cores, {machine['memory_gib']} GiB, "
-          f"torch {machine['torch']} ({machine['torch_threads']} threads), device {machine['device']}")
+    lines = [f"\nmachine: {machine['cpu']}, {machine['cores']} cores, {machine['memory_gib']} GiB, "
+             f"torch {machine['torch']} ({machine['torch_threads']} threads), device {machine['device']}"]
     attention = "compact" if result["compact_attention"] else "stock"
-    print(f"model: DeBERTa-v2 '{result['model_size']}' config, random weights, {result['precision']}, "
-          f"engine attention {attention}; "
-          f"tokenizer: {result['tokenizer']}")
-    print(f"inputs: {result['rows']} rows -> {result['pairs']} directed pairs ({result['distinct_pairs']} distinct); "
-          f"batch size {result['batch_size']}; median of {result['runs']} run(s)\n")
-    print(f"{'scorer':<28}{'pairs/s':>10}{'median s':>10}{'peak MiB':>10}{'padding':>9}{'tokens':>10}")
+    lines.append(f"model: DeBERTa-v2 '{result['model_size']}' config, random weights, {result['precision']}, "
+                 f"engine attention {attention}; "
+                 f"tokenizer: {result['tokenizer']}")
+    lines.append(f"inputs: {result['rows']} rows -> {result['pairs']} directed pairs ({result['distinct_pairs']} distinct); "
+                 f"batch size {result['batch_size']}; median of {result['runs']} run(s)\n")
+    lines.append(f"{'scorer':<28}{'pairs/s':>10}{'median s':>10}{'peak MiB':>10}{'padding':>9}{'tokens':>10}")
     for name, figures in result["scorers"].items():
-        print(f"{name:<28}{figures['pairs_per_second']:>10.2f}{figures['median_seconds']:>10.2f}"
-              f"{figures['peak_memory_mib']:>10.0f}{figures['padding_fraction']:>9.1%}{figures['tokens_computed']:>10}")
+        lines.append(f"{name:<28}{figures['pairs_per_second']:>10.2f}{figures['median_seconds']:>10.2f}"
+                     f"{figures['peak_memory_mib']:>10.0f}{figures['padding_fraction']:>9.1%}{figures['tokens_computed']:>10}")
     per_run = ", ".join(f"{ratio:.2f}" for ratio in result["speedup_per_run"])
-    print(f"\nengine / reference: {result['speedup']:.2f}x (ratio of medians; per run: {per_run}; "
-          f"median {statistics.median(result['speedup_per_run']):.2f}x)   "
-          f"max |probability difference|: {result['max_abs_probability_difference']:.2e}")
+    lines.append(f"\nengine / reference: {result['speedup']:.2f}x (ratio of medians; per run: {per_run}; "
+                 f"median {statistics.median(result['speedup_per_run']):.2f}x)   "
+                 f"max |probability difference|: {result['max_abs_probability_difference']:.2e}")
     for short in ("int8", "bf16"):
         if f"{short}_speedup_over_engine" in result:
-            print(f"{short} / engine: {result[f'{short}_speedup_over_engine']:.2f}x   "
-                  f"{short} / reference: {result[f'{short}_speedup_over_reference']:.2f}x   "
-                  f"largest CAP difference {short} vs float32: {result[f'{short}_largest_cap_difference']:.4f} "
-                  f"(random weights: a numerical check only)")
+            lines.append(f"{short} / engine: {result[f'{short}_speedup_over_engine']:.2f}x   "
+                         f"{short} / reference: {result[f'{short}_speedup_over_reference']:.2f}x   "
+                         f"largest CAP difference {short} vs float32: {result[f'{short}_largest_cap_difference']:.4f} "
+                         f"(random weights: a numerical check only)")
     for name, figures in result.get("statements", {}).items():
-        print(f"statements, {name}: {figures['statements_per_second']:.1f}/s ({figures['statements']} in {figures['seconds']:.1f} s)")
+        lines.append(f"statements, {name}: {figures['statements_per_second']:.1f}/s "
+                     f"({figures['statements']} in {figures['seconds']:.1f} s)")
+    return "\n".join(lines)
 
 
 def plot(result, path):
@@ -309,38 +311,3 @@ def plot(result, path):
     figure.tight_layout()
     figure.savefig(path, dpi=120)
     plt.close(figure)
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m capqa bench", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--size", choices=("tiny", "small", "large"), default="small",
-                        help="model config; 'large' = cross-encoder/nli-deberta-v3-large's shape")
-    parser.add_argument("--rows", type=int, default=None, help="use this many sample rows (default: all 1,375)")
-    parser.add_argument("--runs", type=int, default=3, help="timed runs per scorer; the median counts")
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--max-tokens", type=int, default=None, help="also time the engine under this token budget")
-    parser.add_argument("--quantize", action="store_true", help="also time the engine with CPU dynamic int8")
-    parser.add_argument("--bf16", action="store_true", help="also time the engine with precision='bfloat16'")
-    parser.add_argument("--ablation", action="store_true",
-                        help="also time the reference with de-duplication only and the engine with "
-                             "transformers' own attention (what each step adds)")
-    parser.add_argument("--threads", type=int, default=None, help="torch.set_num_threads (default: torch's)")
-    parser.add_argument("--device", default="auto")
-    parser.add_argument("--models-dir", default=None, help="where the random models are saved (reused)")
-    parser.add_argument("--no-statements", action="store_true", help="skip statement-generation throughput")
-    parser.add_argument("--data", default=str(SAMPLE_CSV))
-    parser.add_argument("--json", default=None, help="write the figures to this JSON file")
-    parser.add_argument("--plot", default=None, help="write a bar chart (PNG) of pairs per second")
-    args = parser.parse_args(argv)
-    if args.threads is not None:
-        torch.set_num_threads(check_positive_int(args.threads, "--threads"))
-    result = benchmark(size=args.size, rows=args.rows, runs=check_positive_int(args.runs, "--runs"),
-                       batch_size=args.batch_size, max_tokens=args.max_tokens, quantize=args.quantize, bf16=args.bf16,
-                       device=args.device, models_dir=args.models_dir, statements=not args.no_statements, ablation=args.ablation,
-                       data=args.data)
-    print_report(result)
-    if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2))
-    if args.plot:
-        plot(result, args.plot)
-    return 0

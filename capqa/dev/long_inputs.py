@@ -1,18 +1,24 @@
 """Peak memory and time of scoring one very long pair, each measurement in its own process.
 
-``python -m capqa.dev.long_inputs --nli-model DIR --words N`` scores one pair of N words per side
-with ``NLIScorer`` (``--part generator --statement-model DIR``: makes one statement from a question
-and an answer of N words each) and prints one JSON line: words, tokens kept, seconds, and the peak
-resident memory of the process. A fresh process per size makes the peak belong to that size.
+``measure(words, nli_model=DIR)`` scores one pair of N words per side with ``NLIScorer``
+(``statement_model=DIR``: makes one statement from a question and an answer of N words each) and
+returns words, tokens kept, seconds, and the peak resident memory of the process.
+``measure_in_subprocess`` runs it in a fresh interpreter (``benchmarks/long_input_probe.py``, which
+prints it as one JSON line), so that the peak belongs to that size.
 Used by ``benchmarks/bench_long_inputs.py`` and ``tests/test_long_inputs.py``.
 """
 
-import argparse
 import json
 import resource
 import subprocess
 import sys
 import time
+from typing import Optional
+
+from capqa.paths import REPO_ROOT
+
+# The script that runs one measurement in its own process and prints it (benchmarks/ may print).
+PROBE_SCRIPT = REPO_ROOT / "benchmarks" / "long_input_probe.py"
 
 
 def long_text(words: int, salt: str = "") -> str:
@@ -49,33 +55,25 @@ def _make_statement(statement_model: str, words: int) -> dict:
             "statement_chars": len(statement)}
 
 
-def measure_in_subprocess(words: int, nli_model: str | None = None, statement_model: str | None = None,
+def measure(words: int, nli_model: Optional[str] = None, statement_model: Optional[str] = None,
+            max_length: int = 512) -> dict:
+    """One measurement in this process: of ``nli_model`` (one pair of ``words`` words per side) or,
+    without it, of ``statement_model`` (one statement); with the process's peak RSS after it."""
+    if (nli_model is None) == (statement_model is None):
+        raise ValueError("give exactly one of nli_model and statement_model")
+    if nli_model:
+        result = _score_pair(nli_model, words, max_length)
+    else:
+        result = _make_statement(statement_model, words)
+    return {"words": words, **result, "peak_rss_mb": _peak_rss_mb()}
+
+
+def measure_in_subprocess(words: int, nli_model: Optional[str] = None, statement_model: Optional[str] = None,
                           max_length: int = 512, timeout: float = 1800) -> dict:
     """Run one measurement in a fresh interpreter and return its JSON result."""
-    command = [sys.executable, "-m", "capqa.dev.long_inputs", "--words", str(words), "--max-length", str(max_length)]
+    command = [sys.executable, str(PROBE_SCRIPT), "--words", str(words), "--max-length", str(max_length)]
     command += ["--nli-model", nli_model] if nli_model else ["--statement-model", statement_model]
     finished = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     if finished.returncode != 0:
         raise RuntimeError(f"measurement at {words} words failed (exit {finished.returncode}):\n{finished.stderr[-2000:]}")
     return json.loads(finished.stdout.strip().splitlines()[-1])
-
-
-def main(argv: list | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m capqa.dev.long_inputs", description=__doc__)
-    parser.add_argument("--words", type=int, required=True, help="words per side")
-    parser.add_argument("--nli-model", help="NLI model folder: score one pair")
-    parser.add_argument("--statement-model", help="seq2seq folder: make one statement")
-    parser.add_argument("--max-length", type=int, default=512)
-    args = parser.parse_args(argv)
-    if (args.nli_model is None) == (args.statement_model is None):
-        parser.error("give exactly one of --nli-model and --statement-model")
-    if args.nli_model:
-        result = _score_pair(args.nli_model, args.words, args.max_length)
-    else:
-        result = _make_statement(args.statement_model, args.words)
-    print(json.dumps({"words": args.words, **result, "peak_rss_mb": _peak_rss_mb()}))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

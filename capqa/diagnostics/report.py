@@ -1,4 +1,5 @@
-"""``python -m capqa diagnose``: the paper's monotonicity diagnostic of metric scores in a file.
+"""The paper's monotonicity diagnostic of metric scores in a file (``python -m capqa diagnose``,
+whose command line is ``capqa.cli.diagnose``).
 
 Writes every table as CSV (and all of them in ``results.json``, laid out like the paper's results
 file), a ``summary.md`` in the paper's layout, and the plots of ``capqa.diagnostics.plots``.
@@ -6,7 +7,6 @@ file), a ``summary.md`` in the paper's layout, and the plots of ``capqa.diagnost
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Optional
 
@@ -23,32 +23,6 @@ PLOTS = {
     "agreement.png": "Agreement with human severity, with bootstrap intervals",
 }
 PLOT_DPI = 120
-
-
-def build_parser():
-    parser = argparse.ArgumentParser(
-        prog="python -m capqa diagnose",
-        description="Does each metric's score respect the ordering of the correctness classes? "
-                    "Pair counts, correlations, class pairs and paired bootstrap tests.")
-    parser.add_argument("scores", type=Path, help="CSV (or .jsonl) file: one row per example")
-    parser.add_argument("--label-column", default="label", help="column with the class names")
-    parser.add_argument("--metrics", required=True,
-                        help="comma-separated score columns, e.g. cap,bleu,rouge_l")
-    parser.add_argument("--split-column", help="column that holds the split of each row")
-    parser.add_argument("--split", help="keep only rows of this split (needs --split-column)")
-    parser.add_argument("--reference", help="metric the others are compared to (default: the first)")
-    parser.add_argument("--severity", help="JSON object {class: severity}, or a path to one "
-                                           "(default: the paper's eight classes)")
-    parser.add_argument("--bootstrap", type=int, default=10_000,
-                        help="bootstrap resamples (0: no intervals or paired tests)")
-    parser.add_argument("--seed", type=int, default=42, help="bootstrap seed")
-    parser.add_argument("--out", type=Path, required=True, help="output folder")
-    parser.add_argument("--no-plots", action="store_true", help="write tables and summary only")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--verdict", help="add the binary report: policies (e.g. strict,lenient,graded) or a "
-                                          "JSON {class: credit}; thresholds fitted on --fit-split")
-    parser.add_argument("--fit-split", default="validation", help="split the --verdict thresholds are fitted on")
-    return parser
 
 
 def load_scores(path, label_column, metrics, split_column=None, split=None):
@@ -217,9 +191,11 @@ def summary_markdown(tables, context, plots=True):
     return "\n\n".join(section for section in sections if section) + "\n"
 
 
-# --- command ---------------------------------------------------------------------------------
+# --- the diagnostic of a parsed command line ---------------------------------------------------
 
-def run(args):
+def run(args: argparse.Namespace) -> dict:
+    """The whole diagnostic for ``python -m capqa diagnose``'s arguments (``capqa.cli.diagnose``):
+    tables, plots and ``summary.md`` written under ``args.out``; returns the tables."""
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
     if not metrics:
         raise ValueError("--metrics names no column")
@@ -249,17 +225,3 @@ def run(args):
         summary += "\n" + write_diagnose_report(args, metrics)
     (args.out / "summary.md").write_text(summary)
     return tables
-
-
-def main(argv=None):
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.bootstrap < 0:
-        parser.error("--bootstrap must be 0 or more")
-    try:
-        run(args)
-    except (ValueError, TypeError, OSError) as error:
-        parser.error(str(error))
-    print(f"wrote {args.out / 'summary.md'} and the tables" + ("" if args.no_plots else " and plots"),
-          file=sys.stderr)
-    return 0

@@ -1,4 +1,5 @@
-"""``python -m capqa build-datasets``: the CAP-Correctness and CAP-Statements Hub repos.
+"""The CAP-Correctness and CAP-Statements Hub repos (``python -m capqa build-datasets``, whose
+command line is ``capqa.cli.build_datasets``).
 
 Reads the upstream CSVs, validates them (every problem names the file, row and column),
 normalises whitespace once, and writes each repo as its dataset card plus one Parquet file
@@ -8,19 +9,21 @@ Rows are numbered from 1 after the header line in every message. A row is never 
 silently: each dropped row is reported with its reason (see ``DroppedRow``).
 """
 
-import argparse
 import csv
 import hashlib
+import logging
 import shutil
-import sys
 from collections import Counter
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, Dict, List, Mapping, NamedTuple, Sequence, Tuple, Union
 
 import pandas as pd
 
 from capqa.paths import REPO_ROOT
 from capqa.constants import LABELS
+
+logger = logging.getLogger(__name__)
+PathLike = Union[str, Path]
 
 CARDS_ROOT = REPO_ROOT / "dataset_cards"
 CORRECTNESS_NAME = "CAP-Correctness"
@@ -345,7 +348,8 @@ def features_yaml(features) -> list:
     return entries
 
 
-def write_repo(repo_dir, card_template, frames, features, overwrite=False):
+def write_repo(repo_dir: PathLike, card_template: PathLike, frames: Mapping[str, pd.DataFrame], features: Any,
+               overwrite: bool = False) -> Path:
     """The card (its ``configs`` and ``dataset_info`` filled from the data) and one Parquet per split."""
     from datasets import Dataset
     from huggingface_hub import DatasetCard
@@ -359,8 +363,7 @@ def write_repo(repo_dir, card_template, frames, features, overwrite=False):
     if not frames:
         raise ValueError(f"no rows left to write to {repo_dir.name}")
     if empty:  # an empty Parquet split cannot be loaded, so it is left out of the repo
-        print(f"{repo_dir.name}: split(s) {', '.join(empty)} have no rows and are not written",
-              file=sys.stderr)
+        logger.warning("%s: split(s) %s have no rows and are not written", repo_dir.name, ", ".join(empty))
     _prepare_out_dir(repo_dir, overwrite)
     split_infos = []
     for split, frame in frames.items():
@@ -381,7 +384,8 @@ def write_repo(repo_dir, card_template, frames, features, overwrite=False):
     return repo_dir
 
 
-def _summary(name, frames, label_column):
+def split_summary(name: str, frames: Mapping[str, pd.DataFrame], label_column: str) -> str:
+    """Rows per split, then rows per label in each split: what a build tells its user."""
     lines = [f"{name}: " + ", ".join(f"{split} {len(frame):,}" for split, frame in frames.items())]
     for split, frame in frames.items():
         counts = Counter(frame[label_column])
@@ -389,81 +393,70 @@ def _summary(name, frames, label_column):
     return "\n".join(lines)
 
 
-def build_correctness(correctness_csv, splits_csv, out_dir, cards_root=CARDS_ROOT, overwrite=False):
-    """Write the CAP-Correctness repo under ``out_dir``; returns (repo dir, dropped rows)."""
+class BuiltRepo(NamedTuple):
+    """A repo written under ``out_dir``, its summary (``split_summary``) and the rows left out."""
+
+    repo_dir: Path
+    summary: str
+    dropped: List[DroppedRow]
+
+
+def write_correctness_repo(correctness_csv: PathLike, splits_csv: PathLike, out_dir: PathLike,
+                           cards_root: PathLike = CARDS_ROOT, overwrite: bool = False) -> BuiltRepo:
+    """Write the CAP-Correctness repo under ``out_dir``; returns it with its summary and dropped rows."""
     frame = read_correctness(correctness_csv)
     frames, dropped = join_correctness_splits(frame, read_splits(splits_csv), correctness_csv, splits_csv)
     repo_dir = write_repo(Path(out_dir) / CORRECTNESS_NAME, Path(cards_root) / CORRECTNESS_NAME / "README.md",
                           frames, correctness_features(), overwrite)
-    print(_summary(CORRECTNESS_NAME, frames, "label_semantic"))
-    return repo_dir, dropped
+    return BuiltRepo(repo_dir, split_summary(CORRECTNESS_NAME, frames, "label_semantic"), dropped)
 
 
-def build_statements(statements_csv, out_dir, cards_root=CARDS_ROOT, overwrite=False):
-    """Write the CAP-Statements repo under ``out_dir``; returns the repo dir (no row is dropped)."""
+def write_statements_repo(statements_csv: PathLike, out_dir: PathLike, cards_root: PathLike = CARDS_ROOT,
+                          overwrite: bool = False) -> BuiltRepo:
+    """Write the CAP-Statements repo under ``out_dir``; returns it with its summary (no row is dropped)."""
     frames = split_statements(read_statements(statements_csv))
     repo_dir = write_repo(Path(out_dir) / STATEMENTS_NAME, Path(cards_root) / STATEMENTS_NAME / "README.md",
                           frames, statements_features(), overwrite)
-    print(_summary(STATEMENTS_NAME, frames, "label_question_type"))
-    return repo_dir
+    return BuiltRepo(repo_dir, split_summary(STATEMENTS_NAME, frames, "label_question_type"), [])
+
+
+def build_correctness(correctness_csv: PathLike, splits_csv: PathLike, out_dir: PathLike,
+                      cards_root: PathLike = CARDS_ROOT, overwrite: bool = False) -> Tuple[Path, List[DroppedRow]]:
+    """Write the CAP-Correctness repo under ``out_dir``; returns (repo dir, dropped rows)."""
+    built = write_correctness_repo(correctness_csv, splits_csv, out_dir, cards_root, overwrite)
+    logger.info("%s", built.summary)
+    return built.repo_dir, built.dropped
+
+
+def build_statements(statements_csv: PathLike, out_dir: PathLike, cards_root: PathLike = CARDS_ROOT,
+                     overwrite: bool = False) -> Path:
+    """Write the CAP-Statements repo under ``out_dir``; returns the repo dir (no row is dropped)."""
+    built = write_statements_repo(statements_csv, out_dir, cards_root, overwrite)
+    logger.info("%s", built.summary)
+    return built.repo_dir
 
 
 DROPPED_ROWS_FILE = "dropped_rows.csv"  # beside the repos under --out, never inside one (not uploaded)
 DROPPED_EXAMPLES_SHOWN = 5
 
 
-def _report_dropped(dropped, out_dir):
-    """The dropped rows summarised by reason (count and the first few rows) on stdout; every dropped
-    row, with its reason, in ``out_dir/dropped_rows.csv``. Hundreds of lines on a terminal hide
-    the one that matters."""
+def record_dropped(dropped: Sequence[DroppedRow], out_dir: PathLike) -> str:
+    """Every dropped row, with its reason, written to ``out_dir/dropped_rows.csv``; returns them
+    summarised by reason (count and the first few rows) for the terminal. Hundreds of lines on a
+    terminal hide the one that matters."""
     if not dropped:
-        print(f"{CORRECTNESS_NAME}: no row dropped")
-        return
+        return f"{CORRECTNESS_NAME}: no row dropped"
     listing = Path(out_dir) / DROPPED_ROWS_FILE
     with open(listing, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(["file", "row", "kind", "reason"])
         writer.writerows(dropped)
-    print(f"{CORRECTNESS_NAME}: {len(dropped)} row(s) dropped, each listed in {listing}:")
-    by_kind = {}
+    lines = [f"{CORRECTNESS_NAME}: {len(dropped)} row(s) dropped, each listed in {listing}:"]
+    by_kind: Dict[str, List[DroppedRow]] = {}
     for row in dropped:
         by_kind.setdefault(row.kind, []).append(row)
     for kind, rows in by_kind.items():
         first = ", ".join(str(row.row) for row in rows[:DROPPED_EXAMPLES_SHOWN])
         more = ", ..." if len(rows) > DROPPED_EXAMPLES_SHOWN else ""
-        print(f"  {kind}: {len(rows)} (rows {first}{more} of {rows[0].file}; e.g. {rows[0].reason})")
-
-
-def _parser():
-    parser = argparse.ArgumentParser(
-        prog="python -m capqa build-datasets",
-        description="Validate the upstream CSVs and write the CAP-Correctness and CAP-Statements "
-                    "Hub repos (card + one Parquet file per split) under --out.")
-    parser.add_argument("--correctness", type=Path, help="upstream CAP-Correctness CSV "
-                        "(row ids: its row_id column, else the 0-based row position)")
-    parser.add_argument("--splits", type=Path, help="the paper's split file (row_id, split, dataset, label)")
-    parser.add_argument("--statements", type=Path, help="upstream CAP-Statements CSV")
-    parser.add_argument("--out", type=Path, required=True, help="folder to write the repos into")
-    parser.add_argument("--cards", type=Path, default=CARDS_ROOT, help="folder of the card templates")
-    parser.add_argument("--overwrite", action="store_true", help="replace an earlier build in --out")
-    return parser
-
-
-def main(argv):
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if (args.correctness is None) != (args.splits is None):
-        parser.error("--correctness and --splits go together")
-    if args.correctness is None and args.statements is None:
-        parser.error("give --correctness and --splits, --statements, or all three")
-    try:
-        if args.correctness is not None:
-            _, dropped = build_correctness(args.correctness, args.splits, args.out, args.cards, args.overwrite)
-            _report_dropped(dropped, args.out)
-        if args.statements is not None:
-            build_statements(args.statements, args.out, args.cards, args.overwrite)
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    print(f"wrote {args.out}")
-    return 0
+        lines.append(f"  {kind}: {len(rows)} (rows {first}{more} of {rows[0].file}; e.g. {rows[0].reason})")
+    return "\n".join(lines)

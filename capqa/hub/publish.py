@@ -1,6 +1,7 @@
-"""``python -m capqa publish {datasets,model,space}``: put the project's artifacts on the Hub.
+"""Putting the project's artifacts on the Hub: the upload plans of ``python -m capqa publish
+{datasets,model,space}`` (whose command line is ``capqa.cli.publish``).
 
-Dry run by default: it prints the plan (repo id, repo type, every local file, its path in the
+Dry run by default: the command prints the plan (repo id, repo type, every local file, its path in the
 repo and its size) and uploads nothing. ``--yes`` uploads. Each plan becomes one commit
 (``create_repo(exist_ok=True)`` then ``create_commit``), so what the dry run lists is exactly what
 is committed. Only files on the artifact type's allow-list are planned, and symlinks are never
@@ -9,10 +10,7 @@ login itself, and nothing here prints it. The namespace is ``CAP_HUB_NAMESPACE``
 ``capqa.constants.hub_namespace``).
 """
 
-import argparse
 import shutil
-import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -210,77 +208,10 @@ def upload(plan, api=None):
                              commit_message=f"Upload {plan.repo_id} with `python -m capqa publish`")
 
 
-def _require_token():
+def require_token() -> None:
+    """Refuse to upload without a Hugging Face token (it is read by huggingface_hub, never passed)."""
     from huggingface_hub import get_token
 
     if not get_token():
         raise ValueError("no Hugging Face token: set HF_TOKEN or run `hf auth login` "
                          "(tokens are never taken as arguments)")
-
-
-def run_plans(plans, yes, out=sys.stdout, api=None):
-    """Print every plan; upload them only with ``yes`` (``api``: an HfApi, e.g. for another endpoint)."""
-    for plan in plans:
-        print(plan.describe(), file=out)
-    if not yes:
-        print("dry run: nothing uploaded. Re-run with --yes to upload "
-              "(token from HF_TOKEN or `hf auth login`).", file=out)
-        return []
-    _require_token()
-    commits = []
-    for plan in plans:
-        commits.append(upload(plan, api))
-        print(f"uploaded {plan.repo_type} {plan.repo_id}", file=out)
-    return commits
-
-
-# --- Command line ----------------------------------------------------------------------------
-
-def _parser():
-    parser = argparse.ArgumentParser(
-        prog="python -m capqa publish",
-        description="Publish the project's artifacts to the Hugging Face Hub under CAP_HUB_NAMESPACE "
-                    f"(now {constants.hub_namespace()!r}). Dry run unless --yes.")
-    targets = parser.add_subparsers(dest="target", required=True)
-    datasets = targets.add_parser("datasets", help="CAP-Correctness and CAP-Statements")
-    datasets.add_argument("--folder", type=Path, required=True, help="the `build-datasets --out` folder")
-    model = targets.add_parser("model", help="the trained statement model")
-    model.add_argument("--folder", type=Path, required=True, help="a trained model folder (config.json, ...)")
-    model.add_argument("--card", type=Path, default=None,
-                       help="the model card to upload as README.md (default: the folder's README.md, else "
-                            "the project's card with the figures of the folder's eval_statements.json)")
-    space = targets.add_parser("space", help="the metric Space (app.py, cap.py, capqa/, ...)")
-    space.add_argument("--source-root", type=Path, default=REPO_ROOT, help="repo to assemble the Space from")
-    scores = space.add_mutually_exclusive_group()
-    scores.add_argument("--benchmark-scores", type=Path, default=FROM_SOURCE_DATA,
-                        help="per-row scores for the Benchmark tab, shipped beside app.py "
-                             "(default: data/paper_scores.csv of --source-root)")
-    scores.add_argument("--no-benchmark-scores", dest="benchmark_scores", action="store_const", const=None,
-                        help="ship no benchmark scores")
-    space.add_argument("--out", type=Path, help="keep the assembled Space here (default: a temporary folder)")
-    for target in (datasets, model, space):
-        target.add_argument("--yes", action="store_true", help="upload (default: dry run)")
-    return parser
-
-
-def _space_main(args):
-    if args.out is not None:
-        return run_plans([space_plan(assemble_space(args.out, args.source_root, args.benchmark_scores))], args.yes)
-    with tempfile.TemporaryDirectory(prefix="cap-space-") as staging:
-        return run_plans([space_plan(assemble_space(staging, args.source_root, args.benchmark_scores))], args.yes)
-
-
-def main(argv):
-    args = _parser().parse_args(argv)
-    try:
-        if args.target == "datasets":
-            run_plans(datasets_plans(args.folder), args.yes)
-        elif args.target == "model":
-            with tempfile.TemporaryDirectory(prefix="cap-model-card-") as staging:
-                run_plans([model_plan(args.folder, card=args.card, staging=staging)], args.yes)
-        else:
-            _space_main(args)
-    except (ValueError, FileNotFoundError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    return 0

@@ -1,4 +1,5 @@
-"""Fitting CAP+ and the relation classifier: ``python -m capqa fit``.
+"""Fitting CAP+ and the relation classifier: ``python -m capqa fit`` (its command line is
+``capqa.cli.fit``).
 
 ``python -m capqa fit --scores paper_scores.csv --split validation --out my_params`` refits the
 parameters that ``capqa.plus.calibration`` applies: rows outside ``--split`` are dropped before
@@ -13,7 +14,6 @@ an error. The objective is strictly convex in everything that changes a predicti
 machines land on the same classifier up to that tolerance.
 """
 
-import argparse
 import json
 from pathlib import Path
 
@@ -191,24 +191,3 @@ def write_parameters(relation: dict, cap_plus_params: dict, directory) -> None:
     for name, data in ((RELATION_FILE, relation), (CAP_PLUS_FILE, cap_plus_params)):
         (directory / name).write_text(json.dumps(data, indent=1) + "\n")
     load_parameters.cache_clear()
-
-
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m capqa fit", description=__doc__.split("\n")[0])
-    parser.add_argument("--scores", required=True,
-                        help="CSV with split, label, pe_f, pn_f, pc_f, pe_r, pn_r, pc_r, bleu, rouge_l")
-    parser.add_argument("--split", default="validation", help="the rows to fit on (default validation)")
-    parser.add_argument("--out", default=str(DEFAULT_OUT),
-                        help=f"folder for the JSON parameter files (default ./{DEFAULT_OUT}; the "
-                             f"package's shipped parameters are never the default)")
-    parser.add_argument("--l2", type=float, nargs="+", default=list(L2_GRID),
-                        help="L2 strengths to cross-validate (one value: use it, no cross-validation)")
-    args = parser.parse_args(argv)
-    if any(not np.isfinite(value) or value <= 0 for value in args.l2):
-        parser.error(f"--l2 values must be positive, got {args.l2}")
-    relation, cap_plus_params = fit(pd.read_csv(args.scores), args.split, args.l2)
-    write_parameters(relation, cap_plus_params, args.out)
-    print(f"fitted on {relation['fitted_on']['rows']} {args.split} rows, l2 = {relation['l2']} "
-          f"(cross-validated log-loss {relation['cross_validated_log_loss']}); wrote "
-          f"{Path(args.out) / RELATION_FILE} and {Path(args.out) / CAP_PLUS_FILE}")
-    return 0

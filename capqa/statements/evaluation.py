@@ -1,4 +1,5 @@
-"""``python -m capqa eval-statements``: generated statements scored against gold statements.
+"""Generated statements scored against gold statements (``python -m capqa eval-statements``, whose
+command line is ``capqa.cli.eval_statements``).
 
 Generates with ``capqa.statements.generator.StatementGenerator`` (the same code the metric uses:
 4 beams, 128 input tokens; ``--model rules`` evaluates the rule-based converter) and reports exact
@@ -6,14 +7,9 @@ match and token F1 (``capqa.statements.text_metrics``) and sacreBLEU BLEU/chrF, 
 question type.
 """
 
-import argparse
-import json
-import sys
-from pathlib import Path
 from typing import Optional, Sequence
 
-from capqa.constants import STATEMENT_MAX_INPUT_TOKENS, STATEMENT_NUM_BEAMS, statements_dataset_id
-from capqa.statements.data import add_data_arguments, rows_from_arguments
+from capqa.constants import STATEMENT_MAX_INPUT_TOKENS, STATEMENT_NUM_BEAMS
 
 
 def evaluate_statements(model: Optional[str], rows: Sequence[dict], revision: Optional[str] = None,
@@ -56,39 +52,3 @@ def format_scores(scores: dict) -> str:
         lines.append(f"{name:24}{group['rows']:>6}{group['exact_match']:>8.3f}{group['token_f1']:>8.3f}"
                      f"{group['bleu']:>8.2f}{group['chrf']:>8.2f}")
     return "\n".join(lines)
-
-
-def evaluate_main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m capqa eval-statements",
-                                     description="Generate statements and score them against gold statements.")
-    parser.add_argument("--model", default=None, help='"rules", a Hub id or a model folder '
-                                                      "(default: the published statement model)")
-    parser.add_argument("--revision", default=None, help="model commit, tag or branch")
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--num-beams", type=int, default=STATEMENT_NUM_BEAMS)
-    parser.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
-    parser.add_argument("--output-json", type=Path, default=None,
-                        help="write the scores here (MODEL/eval_statements.json: the figures of its card "
-                             "for `publish model`)")
-    parser.add_argument("--predictions-csv", type=Path, default=None, help="write rows with generated statements")
-    add_data_arguments(parser, "test")
-    args = parser.parse_args(argv)
-    rows = rows_from_arguments(parser, args)
-    try:
-        scores, predictions = evaluate_statements(args.model, rows, args.revision, args.batch_size,
-                                                  args.num_beams, device=args.device, show_progress=True)
-    except (OSError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    print(format_scores(scores))
-    if args.output_json:
-        # What was measured, for a card made from these figures (capqa.hub.model_card); names, not paths.
-        data = (f"`{args.csv_path.name}`" if args.csv_path else
-                f"the `{args.split}` split of {args.dataset or statements_dataset_id()}")
-        args.output_json.write_text(json.dumps({**scores, "evaluated_on": f"{data} ({scores['rows']:,} rows, "
-                                                f"{args.num_beams} beams)"}, indent=2) + "\n")
-    if args.predictions_csv:
-        import pandas as pd
-
-        pd.DataFrame(rows).assign(generated=predictions).to_csv(args.predictions_csv, index=False)
-    return 0

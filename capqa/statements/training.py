@@ -1,4 +1,5 @@
-"""``python -m capqa train-statements``: fine-tuning the statement model with ``Seq2SeqTrainer``.
+"""Fine-tuning the statement model with ``Seq2SeqTrainer`` (``python -m capqa train-statements``,
+whose command line is ``capqa.cli.train_statements``).
 
 Fine-tunes a seq2seq model (default: google/mt5-small, ``STATEMENT_BASE_MODEL``) on
 CAP-Statements with the paper's input template (``question: {question} answer: {answer}``),
@@ -9,16 +10,13 @@ saved folder is what ``statement_model=`` accepts; ``training_summary.json`` and
 beside the weights.
 """
 
-import argparse
 import json
 import logging
 import math
-import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
 from capqa.constants import (STATEMENT_BASE_MODEL, STATEMENT_BASE_REVISION, STATEMENT_TRAIN_MAX_LENGTH)
-from capqa.statements.data import add_data_arguments, load_statement_rows, rows_from_arguments
 from capqa.validation import check_positive_int
 
 LOGGER = logging.getLogger(__name__)
@@ -171,37 +169,3 @@ def plot_losses(step_losses: Sequence[float], path: Path) -> None:
     axis.set_title("Statement model fine-tuning")
     figure.tight_layout()
     figure.savefig(path, dpi=120)
-
-
-def train_main(argv: Sequence[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m capqa train-statements",
-                                     description="Fine-tune the statement model on CAP-Statements.")
-    parser.add_argument("--output-dir", type=Path, required=True, help="folder for the trained model")
-    parser.add_argument("--base-model", default=STATEMENT_BASE_MODEL, help="Hub id or folder of a seq2seq model")
-    parser.add_argument("--base-revision", default=STATEMENT_BASE_REVISION, help="commit of the base model")
-    parser.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
-    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE)
-    parser.add_argument("--learning-rate", type=float, default=DEFAULT_LEARNING_RATE)
-    parser.add_argument("--max-length", type=int, default=STATEMENT_TRAIN_MAX_LENGTH, help="training length in tokens")
-    parser.add_argument("--max-steps", type=int, default=None, help="stop after this many optimiser steps")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--device", default="auto", choices=("auto", "cpu"),
-                        help="auto: a GPU if there is one (pick it with CUDA_VISIBLE_DEVICES); cpu")
-    parser.add_argument("--save-steps", type=int, default=None, help="checkpoint every N steps (default: each epoch)")
-    parser.add_argument("--resume", action="store_true", help="continue from the newest checkpoint in --output-dir")
-    parser.add_argument("--eval-csv", type=Path, default=None, help="CSV of rows to evaluate the loss on while training")
-    add_data_arguments(parser, "train")
-    args = parser.parse_args(argv)
-    rows = rows_from_arguments(parser, args)
-    try:
-        eval_rows = load_statement_rows(args.eval_csv) if args.eval_csv else None
-        summary = train_statement_model(rows, args.output_dir, args.base_model, args.base_revision, args.epochs,
-                                        args.batch_size, args.learning_rate, args.max_length, args.seed,
-                                        args.max_steps, args.device, eval_rows=eval_rows,
-                                        save_steps=args.save_steps, resume=args.resume)
-    except (OSError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    print(f"trained {summary['steps']} steps on {summary['rows']} rows: loss {summary['loss_before']:.4f} -> "
-          f"{summary['loss_after']:.4f}; model saved to {args.output_dir} (see {TRAINING_SUMMARY}, {LOSS_PLOT})")
-    return 0

@@ -7,12 +7,11 @@ neighbouring distinct scores where J is highest (the lowest such cut on ties), s
 on any fitting row's score.
 
 The package ships ``params/thresholds.json`` (fitted on the paper's 1,000 validation rows);
-``python -m capqa fit-verdicts`` refits it on the user's own labelled scores. The file also keeps
+``python -m capqa fit-verdicts`` (``capqa.cli.fit_verdicts``) refits it on the user's own labelled scores. The file also keeps
 the fitting rows' labels and scores, so that a user's own {class: credit} mapping gets its threshold
 from the same rows at load time.
 """
 
-import argparse
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -128,36 +127,3 @@ def threshold_for(policy: Policy, score: str = "cap", path: Optional[str] = None
     rows = data["fitting_rows"]
     targets = binary_targets(rows["label"], policy_credits(policy, "verdict"), "fitting rows")
     return choose_threshold(rows[score], targets)["threshold"]
-
-
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m capqa fit-verdicts",
-                                     description="Refit the verdict thresholds on your own labelled scores.")
-    parser.add_argument("--scores", type=Path, required=True,
-                        help="CSV with a label column, a split column and score columns (cap, or the six "
-                             "NLI probabilities pe_f..pc_r plus bleu and rouge_l for cap_plus)")
-    parser.add_argument("--out", type=Path, required=True,
-                        help="the JSON file to write (never inside the package unless you say so)")
-    parser.add_argument("--split", default="validation",
-                        help="the rows to fit on (default validation); '' for all rows")
-    parser.add_argument("--split-column", default="split")
-    parser.add_argument("--label-column", default="label")
-    parser.add_argument("--metrics", default=",".join(SHIPPED_SCORES),
-                        help="comma-separated score columns (default cap,cap_plus)")
-    args = parser.parse_args(argv)
-    try:
-        if not args.scores.is_file():
-            raise ValueError(f"--scores file not found: {args.scores}")
-        frame = add_cap_plus(pd.read_csv(args.scores))
-        metrics = [name.strip() for name in args.metrics.split(",") if name.strip()]
-        data = fit_thresholds(frame, args.split or None, args.split_column, args.label_column, metrics)
-    except (ValueError, TypeError) as error:
-        parser.error(str(error))
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, indent=1) + "\n")
-    for name, policy in data["policies"].items():
-        cuts = ", ".join(f"{score} >= {cut['threshold']:.4f} (J {cut['youden_j']:.3f})"
-                         for score, cut in policy["thresholds"].items())
-        print(f"{name}: {cuts}")
-    print(f"wrote {args.out} ({data['fitted_on']['rows']} rows of split {args.split or 'all'})")
-    return 0

@@ -1,5 +1,8 @@
-"""``python -m capqa COMMAND ...``: one entry point, each command in the module that owns it.
+"""``python -m capqa COMMAND ...``: one entry point, each command in its own module of this package.
 
+The command line is the only code of capqa that prints: each subcommand's module
+(``capqa.cli.score``, ``capqa.cli.diagnose``, ...) holds its ``build_parser()`` and ``main(argv)``,
+calls the library and prints what it returns; the library logs (``logging.getLogger(__name__)``).
 Commands are imported lazily so that ``python -m capqa diagnose`` never pays for torch.
 User mistakes (a missing file, a wrong column, a bad option, a model that cannot be loaded)
 end as one ``error: ...`` line and exit status 1, Ctrl-C as one line and 130, never a traceback;
@@ -20,19 +23,19 @@ EXIT_INTERRUPTED = 130  # the shell's convention for SIGINT
 # command -> (module, function, one-line help). Each function takes argv (a list) and returns
 # an exit code.
 COMMANDS = {
-    "score": ("capqa.score_file", "main", "score a CSV/JSONL file of (question, gold, answer) rows"),
-    "diagnose": ("capqa.diagnostics.report", "main", "monotonicity diagnostic of metric scores against labels"),
-    "train-statements": ("capqa.statements.training", "train_main", "fine-tune the statement model"),
-    "eval-statements": ("capqa.statements.evaluation", "evaluate_main", "evaluate generated statements"),
-    "build-datasets": ("capqa.hub.datasets", "main", "build the CAP-Correctness/CAP-Statements repos"),
-    "publish": ("capqa.hub.publish", "main", "publish datasets, model or the Space to the Hub"),
-    "bench": ("capqa.dev.bench", "main", "throughput benchmark of the NLI engine"),
-    "fit": ("capqa.plus.fitting", "main", "refit CAP+ and the relation classifier"),
-    "fit-verdicts": ("capqa.verdicts.thresholds", "main", "refit the verdict thresholds on labelled scores"),
+    "score": ("capqa.cli.score", "main", "score a CSV/JSONL file of (question, gold, answer) rows"),
+    "diagnose": ("capqa.cli.diagnose", "main", "monotonicity diagnostic of metric scores against labels"),
+    "train-statements": ("capqa.cli.train_statements", "main", "fine-tune the statement model"),
+    "eval-statements": ("capqa.cli.eval_statements", "main", "evaluate generated statements"),
+    "build-datasets": ("capqa.cli.build_datasets", "main", "build the CAP-Correctness/CAP-Statements repos"),
+    "publish": ("capqa.cli.publish", "main", "publish datasets, model or the Space to the Hub"),
+    "bench": ("capqa.cli.bench", "main", "throughput benchmark of the NLI engine"),
+    "fit": ("capqa.cli.fit", "main", "refit CAP+ and the relation classifier"),
+    "fit-verdicts": ("capqa.cli.fit_verdicts", "main", "refit the verdict thresholds on labelled scores"),
 }
 
 
-def _usage():
+def _usage() -> str:
     lines = ["usage: python -m capqa COMMAND [options]", "", "commands:"]
     lines += [f"  {name:<18}{help_}" for name, (_, _, help_) in COMMANDS.items()]
     return "\n".join(lines)

@@ -1,0 +1,48 @@
+"""``python -m capqa build-datasets``: the CAP-Correctness and CAP-Statements Hub repos.
+
+The command line of ``capqa.hub.datasets``: it writes the repos asked for and prints each one's
+rows per split and label, and the rows that were dropped, summarised by reason.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+from typing import List
+
+from capqa.hub.datasets import CARDS_ROOT, record_dropped, write_correctness_repo, write_statements_repo
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m capqa build-datasets",
+        description="Validate the upstream CSVs and write the CAP-Correctness and CAP-Statements "
+                    "Hub repos (card + one Parquet file per split) under --out.")
+    parser.add_argument("--correctness", type=Path, help="upstream CAP-Correctness CSV "
+                        "(row ids: its row_id column, else the 0-based row position)")
+    parser.add_argument("--splits", type=Path, help="the paper's split file (row_id, split, dataset, label)")
+    parser.add_argument("--statements", type=Path, help="upstream CAP-Statements CSV")
+    parser.add_argument("--out", type=Path, required=True, help="folder to write the repos into")
+    parser.add_argument("--cards", type=Path, default=CARDS_ROOT, help="folder of the card templates")
+    parser.add_argument("--overwrite", action="store_true", help="replace an earlier build in --out")
+    return parser
+
+
+def main(argv: List[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if (args.correctness is None) != (args.splits is None):
+        parser.error("--correctness and --splits go together")
+    if args.correctness is None and args.statements is None:
+        parser.error("give --correctness and --splits, --statements, or all three")
+    try:
+        if args.correctness is not None:
+            built = write_correctness_repo(args.correctness, args.splits, args.out, args.cards, args.overwrite)
+            print(built.summary)
+            print(record_dropped(built.dropped, args.out))
+        if args.statements is not None:
+            print(write_statements_repo(args.statements, args.out, args.cards, args.overwrite).summary)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote {args.out}")
+    return 0

@@ -1,0 +1,52 @@
+"""``python -m capqa diagnose``: the paper's monotonicity diagnostic of metric scores in a file.
+
+The command line of ``capqa.diagnostics.report``: its arguments, its errors as usage errors, and
+the line that says what was written.
+"""
+
+import argparse
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+from capqa.diagnostics import report
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m capqa diagnose",
+        description="Does each metric's score respect the ordering of the correctness classes? "
+                    "Pair counts, correlations, class pairs and paired bootstrap tests.")
+    parser.add_argument("scores", type=Path, help="CSV (or .jsonl) file: one row per example")
+    parser.add_argument("--label-column", default="label", help="column with the class names")
+    parser.add_argument("--metrics", required=True,
+                        help="comma-separated score columns, e.g. cap,bleu,rouge_l")
+    parser.add_argument("--split-column", help="column that holds the split of each row")
+    parser.add_argument("--split", help="keep only rows of this split (needs --split-column)")
+    parser.add_argument("--reference", help="metric the others are compared to (default: the first)")
+    parser.add_argument("--severity", help="JSON object {class: severity}, or a path to one "
+                                           "(default: the paper's eight classes)")
+    parser.add_argument("--bootstrap", type=int, default=10_000,
+                        help="bootstrap resamples (0: no intervals or paired tests)")
+    parser.add_argument("--seed", type=int, default=42, help="bootstrap seed")
+    parser.add_argument("--out", type=Path, required=True, help="output folder")
+    parser.add_argument("--no-plots", action="store_true", help="write tables and summary only")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--verdict", help="add the binary report: policies (e.g. strict,lenient,graded) or a "
+                                          "JSON {class: credit}; thresholds fitted on --fit-split")
+    parser.add_argument("--fit-split", default="validation", help="split the --verdict thresholds are fitted on")
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.bootstrap < 0:
+        parser.error("--bootstrap must be 0 or more")
+    try:
+        report.run(args)
+    except (ValueError, TypeError, OSError) as error:
+        parser.error(str(error))
+    print(f"wrote {args.out / 'summary.md'} and the tables" + ("" if args.no_plots else " and plots"),
+          file=sys.stderr)
+    return 0

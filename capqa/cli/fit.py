@@ -1,0 +1,41 @@
+"""Fitting CAP+ and the relation classifier: ``python -m capqa fit``.
+
+The command line of ``capqa.plus.fitting``: it fits on one split of a scores file, writes the
+parameter files and prints what was fitted.
+"""
+
+import argparse
+from pathlib import Path
+from typing import List
+
+import numpy as np
+import pandas as pd
+
+from capqa.plus.calibration import CAP_PLUS_FILE, RELATION_FILE
+from capqa.plus.fitting import DEFAULT_OUT, L2_GRID, fit, write_parameters
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m capqa fit", description=__doc__.split("\n")[0])
+    parser.add_argument("--scores", required=True,
+                        help="CSV with split, label, pe_f, pn_f, pc_f, pe_r, pn_r, pc_r, bleu, rouge_l")
+    parser.add_argument("--split", default="validation", help="the rows to fit on (default validation)")
+    parser.add_argument("--out", default=str(DEFAULT_OUT),
+                        help=f"folder for the JSON parameter files (default ./{DEFAULT_OUT}; the "
+                             f"package's shipped parameters are never the default)")
+    parser.add_argument("--l2", type=float, nargs="+", default=list(L2_GRID),
+                        help="L2 strengths to cross-validate (one value: use it, no cross-validation)")
+    return parser
+
+
+def main(argv: List[str]) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if any(not np.isfinite(value) or value <= 0 for value in args.l2):
+        parser.error(f"--l2 values must be positive, got {args.l2}")
+    relation, cap_plus_params = fit(pd.read_csv(args.scores), args.split, args.l2)
+    write_parameters(relation, cap_plus_params, args.out)
+    print(f"fitted on {relation['fitted_on']['rows']} {args.split} rows, l2 = {relation['l2']} "
+          f"(cross-validated log-loss {relation['cross_validated_log_loss']}); wrote "
+          f"{Path(args.out) / RELATION_FILE} and {Path(args.out) / CAP_PLUS_FILE}")
+    return 0

@@ -1,0 +1,52 @@
+"""``python -m capqa fit-verdicts``: refit the verdict thresholds on your own labelled scores.
+
+The command line of ``capqa.verdicts.thresholds``: it fits the thresholds on one split, writes
+them as JSON and prints each policy's cuts.
+"""
+
+import argparse
+import json
+from pathlib import Path
+from typing import List, Optional
+
+import pandas as pd
+
+from capqa.verdicts.thresholds import SHIPPED_SCORES, add_cap_plus, fit_thresholds
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m capqa fit-verdicts",
+                                     description="Refit the verdict thresholds on your own labelled scores.")
+    parser.add_argument("--scores", type=Path, required=True,
+                        help="CSV with a label column, a split column and score columns (cap, or the six "
+                             "NLI probabilities pe_f..pc_r plus bleu and rouge_l for cap_plus)")
+    parser.add_argument("--out", type=Path, required=True,
+                        help="the JSON file to write (never inside the package unless you say so)")
+    parser.add_argument("--split", default="validation",
+                        help="the rows to fit on (default validation); '' for all rows")
+    parser.add_argument("--split-column", default="split")
+    parser.add_argument("--label-column", default="label")
+    parser.add_argument("--metrics", default=",".join(SHIPPED_SCORES),
+                        help="comma-separated score columns (default cap,cap_plus)")
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if not args.scores.is_file():
+            raise ValueError(f"--scores file not found: {args.scores}")
+        frame = add_cap_plus(pd.read_csv(args.scores))
+        metrics = [name.strip() for name in args.metrics.split(",") if name.strip()]
+        data = fit_thresholds(frame, args.split or None, args.split_column, args.label_column, metrics)
+    except (ValueError, TypeError) as error:
+        parser.error(str(error))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(data, indent=1) + "\n")
+    for name, policy in data["policies"].items():
+        cuts = ", ".join(f"{score} >= {cut['threshold']:.4f} (J {cut['youden_j']:.3f})"
+                         for score, cut in policy["thresholds"].items())
+        print(f"{name}: {cuts}")
+    print(f"wrote {args.out} ({data['fitted_on']['rows']} rows of split {args.split or 'all'})")
+    return 0
