@@ -16,8 +16,9 @@ import pytest
 from capqa.hub import datasets as hub_datasets
 from capqa.cli import main as cli_main
 from capqa.constants import LABELS
+from capqa.hub.upstream import normalise_whitespace
 from capqa.hub.datasets import (CORRECTNESS_NAME, STATEMENTS_NAME, assign_statement_splits,
-                                build_correctness, normalise_whitespace, read_statements)
+                                build_correctness, read_statements)
 from conftest import data_path
 
 # Recorded from the first build (seed 42); a change here changes the published CAP-Statements split.

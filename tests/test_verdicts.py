@@ -14,7 +14,8 @@ from capqa.verdicts.benchmark import BENCHMARK_METRICS, benchmark_verdict_markdo
 from capqa.verdicts.judge import check_verdict, resolve_verdict
 from capqa.verdicts.policies import POLICIES, accepted_classes, binary_targets, policy_credits
 from capqa.verdicts.report import binary_report
-from capqa.verdicts.thresholds import add_cap_plus, choose_threshold, fit_thresholds, load_thresholds, threshold_for
+from capqa.plus.calibration import add_cap_plus
+from capqa.verdicts.thresholds import choose_threshold, fit_thresholds, load_thresholds, threshold_for
 from conftest import MODEL_ATOL
 
 STATEMENTS = ["The capital of France is Paris.", "The capital of France is Lyon.", "Water boils at 100 C."]

@@ -7,7 +7,7 @@ the line that says what was written.
 import argparse
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Callable, List, Optional
 
 from capqa.diagnostics import report
 
@@ -44,9 +44,20 @@ def main(argv: Optional[List[str]] = None) -> int:
     if args.bootstrap < 0:
         parser.error("--bootstrap must be 0 or more")
     try:
-        report.run(args)
+        report.run(args, _verdict_section(args))
     except (ValueError, TypeError, OSError) as error:
         parser.error(str(error))
     print(f"wrote {args.out / 'summary.md'} and the tables" + ("" if args.no_plots else " and plots"),
           file=sys.stderr)
     return 0
+
+
+def _verdict_section(args: argparse.Namespace) -> Optional[Callable[[List[str]], str]]:
+    """With ``--verdict``: the binary report, added to ``summary.md`` after the diagnostic (a bad
+    policy is refused now, before the long diagnostic)."""
+    if not args.verdict:
+        return None
+    from capqa.verdicts.benchmark import parse_policies, write_diagnose_report
+
+    parse_policies(args.verdict)
+    return lambda metrics: write_diagnose_report(args, metrics)

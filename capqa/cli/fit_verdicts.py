@@ -11,7 +11,8 @@ from typing import List, Optional
 
 import pandas as pd
 
-from capqa.verdicts.thresholds import SHIPPED_SCORES, add_cap_plus, fit_thresholds
+from capqa.plus.calibration import add_cap_plus
+from capqa.verdicts.thresholds import SHIPPED_SCORES, fit_thresholds
 
 
 def build_parser() -> argparse.ArgumentParser:

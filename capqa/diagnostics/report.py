@@ -8,7 +8,7 @@ file), a ``summary.md`` in the paper's layout, and the plots of ``capqa.diagnost
 import argparse
 import json
 from pathlib import Path
-from typing import Optional
+from typing import Callable, List, Optional
 
 import pandas as pd
 
@@ -42,7 +42,7 @@ def load_scores(path, label_column, metrics, split_column=None, split=None):
         if frame.empty:
             raise ValueError(f"no rows with {split_column} == {split!r} in {path}")
     if "cap_plus" in metrics:
-        from capqa.verdicts.thresholds import add_cap_plus
+        from capqa.plus.calibration import add_cap_plus
 
         frame = add_cap_plus(frame)
     return frame.reset_index(drop=True)
@@ -193,18 +193,15 @@ def summary_markdown(tables, context, plots=True):
 
 # --- the diagnostic of a parsed command line ---------------------------------------------------
 
-def run(args: argparse.Namespace) -> dict:
+def run(args: argparse.Namespace, extra_sections: Optional[Callable[[List[str]], str]] = None) -> dict:
     """The whole diagnostic for ``python -m capqa diagnose``'s arguments (``capqa.cli.diagnose``):
-    tables, plots and ``summary.md`` written under ``args.out``; returns the tables."""
+    tables, plots and ``summary.md`` written under ``args.out``; returns the tables.
+    ``extra_sections(metrics)``: more Markdown for ``summary.md`` (the verdict report)."""
     metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
     if not metrics:
         raise ValueError("--metrics names no column")
     check_out_folder(args.out)
     severity = parse_severity(args.severity)
-    if args.verdict:
-        from capqa.verdicts.benchmark import parse_policies
-
-        parse_policies(args.verdict)  # a bad policy fails before the long diagnostic
     frame = load_scores(args.scores, args.label_column, metrics, args.split_column, args.split)
     check_comparable(frame[args.label_column].astype(str).tolist(), severity, args.label_column)
     tables = diagnostic_tables({m: frame[m].to_numpy(float) for m in metrics},
@@ -219,9 +216,7 @@ def run(args: argparse.Namespace) -> dict:
     context = {"source": args.scores.name, "split_note": split_note, "rows": len(frame),
                "n_resamples": args.bootstrap, "seed": args.seed}
     summary = summary_markdown(tables, context, not args.no_plots)
-    if args.verdict:
-        from capqa.verdicts.benchmark import write_diagnose_report
-
-        summary += "\n" + write_diagnose_report(args, metrics)
+    if extra_sections is not None:
+        summary += "\n" + extra_sections(metrics)
     (args.out / "summary.md").write_text(summary)
     return tables

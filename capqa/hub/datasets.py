@@ -21,6 +21,8 @@ import pandas as pd
 
 from capqa.paths import REPO_ROOT
 from capqa.constants import LABELS
+from capqa.hub.upstream import (canonical_labels, cell_location, empty_cell_problems, nulls_for_empty, parse_row_ids,
+                                raise_problems, read_upstream_csv, unique_ids)
 
 logger = logging.getLogger(__name__)
 PathLike = Union[str, Path]
@@ -50,9 +52,6 @@ STATEMENTS_SPLIT_SEED = 42
 # full build from one made on a sample before publishing.
 FULL_CORPUS_ROWS = {CORRECTNESS_NAME: 8826, STATEMENTS_NAME: 11000}
 
-MAX_PROBLEMS_SHOWN = 20
-
-
 class DroppedRow(NamedTuple):
     """A row that the build left out, and why."""
 
@@ -68,121 +67,20 @@ class DroppedRow(NamedTuple):
 NO_ROW_ID, NO_SPLIT_ENTRY = "no row_id", "no split entry"
 
 
-# --- Reading and validating ------------------------------------------------------------------
-
-def normalise_whitespace(text):
-    """The one whitespace normalisation of the build: line breaks to LF, ends stripped.
-
-    CRLF and lone CR become LF (the upstream files use CRLF, and a few quoted fields contain
-    line breaks), and leading/trailing whitespace is removed. Inner spaces and line breaks are
-    kept as they are: they belong to the source text (e.g. two spaces after a full stop in MMLU,
-    or a list of answers on separate lines). Idempotent, so applying it again changes nothing.
-    """
-    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
-
-
-def _where(path, row_index, column):
-    return f"{Path(path).name}: row {row_index + 1}, column '{column}'"
-
-
-def _raise_problems(path, problems):
-    if not problems:
-        return
-    shown = "\n  ".join(problems[:MAX_PROBLEMS_SHOWN])
-    more = len(problems) - MAX_PROBLEMS_SHOWN
-    tail = f"\n  ... and {more} more" if more > 0 else ""
-    raise ValueError(f"{Path(path).name}: {len(problems)} problem(s) (rows counted from 1 after "
-                     f"the header):\n  {shown}{tail}")
-
-
-def read_upstream_csv(path, required_columns, argument):
-    """Every cell as a string ("None", "NA" stay text), whitespace normalised once."""
-    path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"`{argument}` must be an existing CSV file, got {str(path)!r}")
-    try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
-        raise ValueError(f"`{argument}`: {path.name} is not a readable UTF-8 CSV: {error}") from None
-    frame.columns = [normalise_whitespace(column) for column in frame.columns]
-    missing = [column for column in required_columns if column not in frame.columns]
-    if missing:
-        raise ValueError(f"{path.name}: missing required column(s) "
-                         f"{', '.join(repr(column) for column in missing)} (`{argument}`); "
-                         f"found {', '.join(repr(column) for column in frame.columns)}")
-    return frame.map(normalise_whitespace)
-
-
-def _empty_cell_problems(frame, columns, path):
-    return [f"{_where(path, index, column)}: empty cell; every row needs a {column}"
-            for column in columns for index in frame.index[frame[column] == ""]]
-
-
-def _canonical_labels(frame, column, allowed, path):
-    """Lower-cased labels, and a problem for each one outside ``allowed``.
-
-    Empty cells are left to ``_empty_cell_problems`` (or allowed, for optional labels)."""
-    labels = frame[column].str.lower()
-    problems = []
-    for index, label in labels.items():
-        if label and label not in allowed:
-            problems.append(f"{_where(path, index, column)}: unknown label {frame.at[index, column]!r}; "
-                            f"expected one of {', '.join(allowed)}")
-    return labels, problems
-
-
-def _row_ids(frame, column, path, allow_empty):
-    """Integer row ids (None where empty and allowed) and a problem for each bad or repeated one."""
-    ids, problems, first_seen = [], [], {}
-    for index, cell in frame[column].items():
-        if cell == "":
-            ids.append(None)
-            if not allow_empty:
-                problems.append(f"{_where(path, index, column)}: empty cell; every row needs a {column}")
-            continue
-        if not (cell.isascii() and cell.isdigit()):
-            problems.append(f"{_where(path, index, column)}: {cell!r} is not a non-negative integer")
-            ids.append(None)
-            continue
-        row_id = int(cell)
-        if row_id in first_seen:
-            problems.append(f"{_where(path, index, column)}: duplicate row id {row_id} "
-                            f"(first at row {first_seen[row_id] + 1})")
-        first_seen.setdefault(row_id, index)
-        ids.append(row_id)
-    return ids, problems
-
-
-def _unique_ids(frame, column, path):
-    """Optional string ids: empty is allowed (stored as null), repeats are not."""
-    seen, problems = {}, []
-    for index, cell in frame[column].items():
-        if cell and cell in seen:
-            problems.append(f"{_where(path, index, column)}: duplicate id {cell!r} "
-                            f"(first at row {seen[cell] + 1})")
-        seen.setdefault(cell, index)
-    return _nulls_for_empty(frame[column]), problems
-
-
-def _nulls_for_empty(column):
-    """Empty cells as None in an object column (a pandas string column would make them NaN)."""
-    return pd.Series([cell or None for cell in column], index=column.index, dtype=object)
-
-
 # --- CAP-Correctness -------------------------------------------------------------------------
 
 def read_splits(splits_csv):
     """row_id -> (split, {checked column: value}) from the paper's split file."""
     frame = read_upstream_csv(splits_csv, SPLITS_COLUMNS, "splits")
-    ids, problems = _row_ids(frame, ROW_ID, splits_csv, allow_empty=False)
-    problems += [f"{_where(splits_csv, index, 'split')}: unknown split {split!r}; expected one of "
+    ids, problems = parse_row_ids(frame, ROW_ID, splits_csv, allow_empty=False)
+    problems += [f"{cell_location(splits_csv, index, 'split')}: unknown split {split!r}; expected one of "
                  f"{', '.join(CORRECTNESS_SPLITS)}"
                  for index, split in frame["split"].items() if split not in CORRECTNESS_SPLITS]
     checked = [column for column in SPLITS_CHECKED_COLUMNS if column in frame.columns]
     if "label" in checked:
-        frame["label"], label_problems = _canonical_labels(frame, "label", LABELS, splits_csv)
+        frame["label"], label_problems = canonical_labels(frame, "label", LABELS, splits_csv)
         problems += label_problems
-    _raise_problems(splits_csv, problems)
+    raise_problems(splits_csv, problems)
     return {row_id: (split, {column: frame.at[index, column] for column in checked})
             for index, row_id, split in zip(frame.index, ids, frame["split"])}
 
@@ -194,26 +92,26 @@ def read_correctness(correctness_csv):
     0-based row positions.
     """
     frame = read_upstream_csv(correctness_csv, CORRECTNESS_COLUMNS, "correctness")
-    problems = _empty_cell_problems(frame, CORRECTNESS_TEXT_COLUMNS + ("label_semantic",),
+    problems = empty_cell_problems(frame, CORRECTNESS_TEXT_COLUMNS + ("label_semantic",),
                                     correctness_csv)
     for column in ("label_semantic", "label_semantic_manual"):
-        frame[column], label_problems = _canonical_labels(
+        frame[column], label_problems = canonical_labels(
             frame, column, LABELS, correctness_csv)
         problems += label_problems
     if ROW_ID in frame.columns:
-        ids, id_problems = _row_ids(frame, ROW_ID, correctness_csv, allow_empty=True)
+        ids, id_problems = parse_row_ids(frame, ROW_ID, correctness_csv, allow_empty=True)
         problems += id_problems
     else:
         ids = list(range(len(frame)))
-    _raise_problems(correctness_csv, problems)
+    raise_problems(correctness_csv, problems)
     frame[ROW_ID] = pd.Series(ids, index=frame.index, dtype=object)
-    frame["label_semantic_manual"] = _nulls_for_empty(frame["label_semantic_manual"])
+    frame["label_semantic_manual"] = nulls_for_empty(frame["label_semantic_manual"])
     return frame[[ROW_ID, *CORRECTNESS_COLUMNS]]
 
 
 def _split_mismatches(row, entry, path, index):
     """A disagreement between a row and its split entry means the row ids do not line up."""
-    return [f"{_where(path, index, ROW_ID)}: row id {row[ROW_ID]} has {own}={row[own]!r} here but "
+    return [f"{cell_location(path, index, ROW_ID)}: row id {row[ROW_ID]} has {own}={row[own]!r} here but "
             f"{theirs}={value!r} in the split file; the row ids do not line up"
             for theirs, value in entry.items()
             for own in [SPLITS_CHECKED_COLUMNS[theirs]]
@@ -238,7 +136,7 @@ def join_correctness_splits(frame, splits, correctness_csv, splits_csv):
             split, entry = splits[row_id]
             problems += _split_mismatches(row, entry, correctness_csv, index)
             by_split[split].append(index)
-    _raise_problems(correctness_csv, problems)
+    raise_problems(correctness_csv, problems)
     return {split: frame.loc[indices].reset_index(drop=True) for split, indices in by_split.items()}, dropped
 
 
@@ -259,12 +157,12 @@ def correctness_features():
 def read_statements(statements_csv):
     """The validated statement rows; an empty ``id`` (it happens upstream) becomes null."""
     frame = read_upstream_csv(statements_csv, STATEMENTS_COLUMNS, "statements")
-    problems = _empty_cell_problems(frame, STATEMENTS_TEXT_COLUMNS + ("label_question_type",),
+    problems = empty_cell_problems(frame, STATEMENTS_TEXT_COLUMNS + ("label_question_type",),
                                     statements_csv)
-    frame["label_question_type"], label_problems = _canonical_labels(
+    frame["label_question_type"], label_problems = canonical_labels(
         frame, "label_question_type", QUESTION_TYPES, statements_csv)
-    ids, id_problems = _unique_ids(frame, STATEMENTS_ID, statements_csv)
-    _raise_problems(statements_csv, problems + label_problems + id_problems)
+    ids, id_problems = unique_ids(frame, STATEMENTS_ID, statements_csv)
+    raise_problems(statements_csv, problems + label_problems + id_problems)
     frame[STATEMENTS_ID] = ids
     return frame[list(STATEMENTS_COLUMNS)]
 

@@ -21,12 +21,16 @@ plain numpy, in this module. Fitting them (``python -m capqa fit``) is ``capqa.p
 import json
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.special import logsumexp
 
 from capqa.constants import CLASS_DEFINITIONS, LABELS, NLI_LABELS
 from capqa.validation import check_finite_scores, check_same_length
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 PARAMS_DIR = Path(__file__).resolve().parent / "params"
 RELATION_FILE = "relation_classifier.json"
@@ -244,3 +248,13 @@ def explain_relation(diagnosis):
 def relation_sentence(label):
     """'the answer is only part of the gold answer': the class's definition, as a sentence."""
     return f"the answer is {CLASS_DEFINITIONS[label]}"
+
+
+def add_cap_plus(frame: "pd.DataFrame") -> "pd.DataFrame":
+    """``frame`` with a ``cap_plus`` column from its six NLI probabilities and BLEU/ROUGE-L (as in
+    the published per-row scores); unchanged when it has one already or lacks those columns."""
+    if "cap_plus" in frame.columns:
+        return frame
+    if not all(column in frame.columns for column in (*PROBABILITY_COLUMNS, "bleu", "rouge_l")):
+        return frame
+    return frame.assign(cap_plus=cap_plus(*frame_inputs(frame)))

@@ -15,7 +15,7 @@ def load_statement_rows(csv_path: Optional[Path] = None, dataset: Optional[str] 
     """Rows {"question", "answer", "statement"[, "label_question_type"]} from a local CSV or the
     Hub dataset (default ``constants.statements_dataset_id()``), first ``limit`` rows only."""
     if csv_path is not None:
-        from capqa.hub.datasets import read_upstream_csv
+        from capqa.hub.upstream import read_upstream_csv
 
         rows = read_upstream_csv(csv_path, TEXT_COLUMNS, "csv_path").to_dict("records")
     else:

@@ -16,7 +16,8 @@ import pandas as pd
 
 from capqa.verdicts.policies import POLICIES, policy_credits
 from capqa.verdicts.report import BINARY_STATISTICS, most_wrongly_accepted, most_wrongly_rejected, verdict_table
-from capqa.verdicts.thresholds import add_cap_plus, select_rows
+from capqa.plus.calibration import add_cap_plus
+from capqa.verdicts.thresholds import select_rows
 
 BENCHMARK_METRICS = ("cap", "cap_plus", "bleu", "rouge_l", "meteor", "bertscore")
 FIT_SPLIT, EVAL_SPLIT = "validation", "test"

@@ -53,17 +53,6 @@ def choose_threshold(scores, targets) -> Dict[str, float]:
             "balanced_accuracy": float((youden[best] + 1.0) / 2.0)}
 
 
-def add_cap_plus(frame: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` with a ``cap_plus`` column from its six NLI probabilities and BLEU/ROUGE-L."""
-    if "cap_plus" in frame.columns:
-        return frame
-    from capqa.plus.calibration import PROBABILITY_COLUMNS, cap_plus, frame_inputs
-
-    if not all(column in frame.columns for column in (*PROBABILITY_COLUMNS, "bleu", "rouge_l")):
-        return frame
-    return frame.assign(cap_plus=cap_plus(*frame_inputs(frame)))
-
-
 def fit_thresholds(frame: pd.DataFrame, split: Optional[str] = "validation", split_column: str = "split",
                    label_column: str = "label", scores: Iterable[str] = SHIPPED_SCORES,
                    policies: Iterable[Policy] = tuple(POLICIES)) -> dict:

@@ -1,0 +1,107 @@
+"""Reading the paper's upstream CSVs strictly: every cell a string, whitespace normalised once,
+and every problem named by file, row and column (rows counted from 1 after the header)."""
+
+from pathlib import Path
+
+import pandas as pd
+
+MAX_PROBLEMS_SHOWN = 20
+
+
+def normalise_whitespace(text):
+    """The one whitespace normalisation of the build: line breaks to LF, ends stripped.
+
+    CRLF and lone CR become LF (the upstream files use CRLF, and a few quoted fields contain
+    line breaks), and leading/trailing whitespace is removed. Inner spaces and line breaks are
+    kept as they are: they belong to the source text (e.g. two spaces after a full stop in MMLU,
+    or a list of answers on separate lines). Idempotent, so applying it again changes nothing.
+    """
+    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
+
+
+def cell_location(path, row_index, column):
+    return f"{Path(path).name}: row {row_index + 1}, column '{column}'"
+
+
+def raise_problems(path, problems):
+    if not problems:
+        return
+    shown = "\n  ".join(problems[:MAX_PROBLEMS_SHOWN])
+    more = len(problems) - MAX_PROBLEMS_SHOWN
+    tail = f"\n  ... and {more} more" if more > 0 else ""
+    raise ValueError(f"{Path(path).name}: {len(problems)} problem(s) (rows counted from 1 after "
+                     f"the header):\n  {shown}{tail}")
+
+
+def read_upstream_csv(path, required_columns, argument):
+    """Every cell as a string ("None", "NA" stay text), whitespace normalised once."""
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"`{argument}` must be an existing CSV file, got {str(path)!r}")
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
+        raise ValueError(f"`{argument}`: {path.name} is not a readable UTF-8 CSV: {error}") from None
+    frame.columns = [normalise_whitespace(column) for column in frame.columns]
+    missing = [column for column in required_columns if column not in frame.columns]
+    if missing:
+        raise ValueError(f"{path.name}: missing required column(s) "
+                         f"{', '.join(repr(column) for column in missing)} (`{argument}`); "
+                         f"found {', '.join(repr(column) for column in frame.columns)}")
+    return frame.map(normalise_whitespace)
+
+
+def empty_cell_problems(frame, columns, path):
+    return [f"{cell_location(path, index, column)}: empty cell; every row needs a {column}"
+            for column in columns for index in frame.index[frame[column] == ""]]
+
+
+def canonical_labels(frame, column, allowed, path):
+    """Lower-cased labels, and a problem for each one outside ``allowed``.
+
+    Empty cells are left to ``empty_cell_problems`` (or allowed, for optional labels)."""
+    labels = frame[column].str.lower()
+    problems = []
+    for index, label in labels.items():
+        if label and label not in allowed:
+            problems.append(f"{cell_location(path, index, column)}: unknown label {frame.at[index, column]!r}; "
+                            f"expected one of {', '.join(allowed)}")
+    return labels, problems
+
+
+def parse_row_ids(frame, column, path, allow_empty):
+    """Integer row ids (None where empty and allowed) and a problem for each bad or repeated one."""
+    ids, problems, first_seen = [], [], {}
+    for index, cell in frame[column].items():
+        if cell == "":
+            ids.append(None)
+            if not allow_empty:
+                problems.append(f"{cell_location(path, index, column)}: empty cell; every row needs a {column}")
+            continue
+        if not (cell.isascii() and cell.isdigit()):
+            problems.append(f"{cell_location(path, index, column)}: {cell!r} is not a non-negative integer")
+            ids.append(None)
+            continue
+        row_id = int(cell)
+        if row_id in first_seen:
+            problems.append(f"{cell_location(path, index, column)}: duplicate row id {row_id} "
+                            f"(first at row {first_seen[row_id] + 1})")
+        first_seen.setdefault(row_id, index)
+        ids.append(row_id)
+    return ids, problems
+
+
+def unique_ids(frame, column, path):
+    """Optional string ids: empty is allowed (stored as null), repeats are not."""
+    seen, problems = {}, []
+    for index, cell in frame[column].items():
+        if cell and cell in seen:
+            problems.append(f"{cell_location(path, index, column)}: duplicate id {cell!r} "
+                            f"(first at row {seen[cell] + 1})")
+        seen.setdefault(cell, index)
+    return nulls_for_empty(frame[column]), problems
+
+
+def nulls_for_empty(column):
+    """Empty cells as None in an object column (a pandas string column would make them NaN)."""
+    return pd.Series([cell or None for cell in column], index=column.index, dtype=object)
