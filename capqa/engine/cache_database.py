@@ -19,6 +19,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 import weakref
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
@@ -204,19 +205,39 @@ def _prepare(connection, create):
         raise
     if version == SCHEMA_VERSION:
         if create and connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            connection.execute("PRAGMA journal_mode=WAL")
+            _use_wal(connection)
     elif version == 0 and create:
-        # WAL is a property of the file: set once, by whoever creates it.
-        connection.execute("PRAGMA journal_mode=WAL")
+        # WAL is a property of the file: set once, by whoever creates it. Several processes may
+        # create it at once, so the version is read again under the write lock.
+        _use_wal(connection)
         connection.execute("BEGIN IMMEDIATE")
-        for statement in _SCHEMA:
-            connection.execute(statement)
-        connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        connection.execute("COMMIT")
+        try:
+            if connection.execute("PRAGMA user_version").fetchone()[0] == 0:
+                for statement in _SCHEMA:
+                    connection.execute(statement)
+                connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
     elif version != 0:
         raise CacheUnusable(f"it has schema version {version}, this capqa reads version {SCHEMA_VERSION}")
     # Durable across a crash of the process; a power cut may lose the last batches, never corrupt.
     connection.execute("PRAGMA synchronous=NORMAL")
+
+
+def _use_wal(connection: sqlite3.Connection) -> None:
+    """Switch the file to WAL. SQLite answers "database is locked" at once, without its busy
+    handler, while another process holds the file; so wait here as the busy timeout would."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 # Fork safety: a child must never use (or close) a connection of its parent, so connections are
