@@ -16,7 +16,6 @@ from capqa.validation import (check_references, check_same_length, check_text_li
 
 if TYPE_CHECKING:
     from capqa.engine.nli import NLIScorer
-    from capqa.statements.generator import StatementGenerator
     from capqa.verdicts.judge import Verdict
 
 _DIRECTIONS = ("forward", "reverse")
@@ -45,7 +44,7 @@ class CAPScorer:
     needed only when questions are given (without questions the texts already are statements).
     """
 
-    def __init__(self, nli: "NLIScorer", statements: Optional["StatementGenerator"] = None, alpha: float = ALPHA,
+    def __init__(self, nli: "NLIScorer", statements: Optional[Any] = None, alpha: float = ALPHA,
                  neutral_weight: float = NEUTRAL_WEIGHT, variant: str = "cap",
                  verdict: Optional["Verdict"] = None) -> None:
         self.nli = nli
