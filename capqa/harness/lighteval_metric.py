@@ -54,7 +54,7 @@ class CAPSampleScoring:
         return {name: float(value) for name, value in record.items()}
 
 
-def metric_names(**options) -> List[str]:
+def metric_names(**options: Any) -> List[str]:
     """The per-sample values these options give: cap, cap_plus (variant plus), correct (a verdict),
     credit (partial credit)."""
     checked, scorer = shared_scorer(**options)

@@ -24,7 +24,7 @@ def lm_eval_tasks_path() -> str:
 
 
 def make_process_results(question_field: Optional[str] = "question", answers_field: str = "answers",
-                         **options) -> Callable[[dict, list], dict]:
+                         **options: Any) -> Callable[[dict, list], dict]:
     """A ``process_results(doc, results)`` for a ``generate_until`` task.
 
     question_field: the document field holding the question (None: the texts are statements);
