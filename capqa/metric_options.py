@@ -10,7 +10,8 @@ import argparse
 import difflib
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any, Callable, Dict, Optional, Tuple, Union, get_args, get_origin
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple, Union, get_args,
+                    get_origin)
 
 from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEUTRAL_WEIGHT,
                              NLI_MAX_LENGTH, RULES, statement_model_id)
@@ -18,6 +19,9 @@ from capqa.engine.devices import PRECISIONS, check_quantize, inference_dtype, re
 from capqa.scorer import VARIANTS, CAPScorer, check_variant, validate_inputs
 from capqa.validation import check_bool, check_max_length, check_positive_int, check_unit_interval
 from capqa.verdicts.judge import check_verdict, parse_verdict_argument, resolve_verdict
+
+if TYPE_CHECKING:
+    from capqa.statements.generator import StatementGenerator
 
 # evaluate.load() passes these to every metric's __init__; they are evaluate's, not CAP's options.
 EVALUATE_INIT_ARGUMENTS = ("config_name", "keep_in_memory", "cache_dir", "num_process", "process_id",
@@ -178,16 +182,17 @@ def _unknown_options_message(unknown, names):
 class _LazyStatements:
     """Builds the statement generator on first use."""
 
-    def __init__(self, factory):
+    def __init__(self, factory: Callable[[], "StatementGenerator"]) -> None:
         self._factory, self._generator = factory, None
 
-    def generate(self, questions, answers):
+    def generate(self, questions: Sequence[str], answers: Sequence[str]) -> list:
         if self._generator is None:
             self._generator = self._factory()
         return self._generator.generate(questions, answers)
 
 
-def stored_batch(predictions, references, questions) -> Dict[str, list]:
+def stored_batch(predictions: Sequence[str], references: Sequence[Union[str, Sequence[str]]],
+                 questions: Optional[Sequence[str]]) -> Dict[str, list]:
     """Validate user input and convert it to the metric's stored features.
 
     ``questions`` is stored as "" for every example when none are given (evaluate needs the
@@ -198,7 +203,7 @@ def stored_batch(predictions, references, questions) -> Dict[str, list]:
             "questions": questions if questions is not None else [""] * len(predictions)}
 
 
-def stored_questions(questions) -> Optional[list]:
+def stored_questions(questions: Sequence[str]) -> Optional[list]:
     """The questions of stored batches, or None when the examples came without questions."""
     given = [bool(question) for question in questions]
     if not any(given):

@@ -4,6 +4,8 @@
 Inputs are validated by the caller (``validate_inputs``), so the scorer works on clean lists.
 """
 
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
+
 import numpy as np
 
 from capqa.constants import ALPHA, NEUTRAL_WEIGHT, NLI_LABELS
@@ -12,13 +14,19 @@ from capqa.formula import cap_from_probabilities
 from capqa.validation import (check_references, check_same_length, check_text_list,
                               check_unit_interval)
 
+if TYPE_CHECKING:
+    from capqa.engine.nli import NLIScorer
+    from capqa.verdicts.judge import Verdict
+
 _DIRECTIONS = ("forward", "reverse")
 # "cap": the paper's CAP; "plus": also CAP+, calibrated on CAP-Correctness (capqa.plus.calibration).
 VARIANTS = ("cap", "plus")
 _PROBABILITY_NAMES = {"entailment": "p_entailment", "neutral": "p_neutral", "contradiction": "p_contradiction"}
 
 
-def validate_inputs(predictions, references, questions=None):
+def validate_inputs(predictions: Sequence[str], references: Sequence[Union[str, Sequence[str]]],
+                    questions: Optional[Sequence[str]] = None
+                    ) -> Tuple[List[str], List[List[str]], Optional[List[str]]]:
     """Check the user's lists; return (predictions, golds as lists of lists, questions or None)."""
     predictions = check_text_list(predictions, "predictions")
     golds = check_references(references, "references")
@@ -36,8 +44,9 @@ class CAPScorer:
     needed only when questions are given (without questions the texts already are statements).
     """
 
-    def __init__(self, nli, statements=None, alpha=ALPHA, neutral_weight=NEUTRAL_WEIGHT, variant="cap",
-                 verdict=None):
+    def __init__(self, nli: "NLIScorer", statements: Optional[Any] = None, alpha: float = ALPHA,
+                 neutral_weight: float = NEUTRAL_WEIGHT, variant: str = "cap",
+                 verdict: Optional["Verdict"] = None) -> None:
         self.nli = nli
         self.statements = statements
         self.alpha = check_unit_interval(alpha, "alpha")
@@ -46,7 +55,8 @@ class CAPScorer:
         # A capqa.verdicts.judge.Verdict (or None): adds `correct` and `accuracy` to each result.
         self.verdict = verdict
 
-    def score(self, predictions, golds, questions=None, return_details=False):
+    def score(self, predictions: Sequence[str], golds: Sequence[Sequence[str]],
+              questions: Optional[Sequence[str]] = None, return_details: bool = False) -> Dict[str, Any]:
         """predictions: list of str; golds: list of lists of str; questions: list of str or None."""
         if not predictions:
             return empty_result(return_details, self.variant, self.verdict)
@@ -77,7 +87,7 @@ class CAPScorer:
             result["mean_cap_plus"] = float(plus_scores.mean())
             result["cap_plus"] = plus_scores.tolist()
 
-        def best_overlap():
+        def best_overlap() -> Sequence[np.ndarray]:
             return ([values[best_rows] for values in overlap] if overlap is not None
                     else answer_overlap([gold_rows[row] for row in best_rows], predictions))
 
@@ -122,7 +132,7 @@ class CAPScorer:
         return details
 
 
-def check_variant(variant):
+def check_variant(variant: str) -> str:
     if variant not in VARIANTS:
         raise ValueError(f"`variant` must be one of {', '.join(map(repr, VARIANTS))}, got {variant!r}")
     return variant
@@ -136,7 +146,8 @@ def _best_row_per_example(cap_rows, example_of_row, n_examples):
     return order[first]
 
 
-def empty_result(return_details=False, variant="cap", verdict=None):
+def empty_result(return_details: bool = False, variant: str = "cap",
+                 verdict: Optional["Verdict"] = None) -> Dict[str, Any]:
     """The result for no examples: no mean, no scores, empty detail lists."""
     from capqa.verdicts.judge import empty_verdict_fields
 

@@ -9,8 +9,9 @@ guessing (pandas makes an extra field the index) would score the wrong columns s
 
 import csv
 import json
+import os
 from pathlib import Path
-from typing import Iterable, List, Optional, Sequence
+from typing import Iterable, List, Optional, Sequence, Union
 
 import pandas as pd
 
@@ -24,7 +25,7 @@ class TableError(ValueError):
     """A table that cannot be read unambiguously; the message names the file, line and column."""
 
 
-def read_table(path, max_rows: Optional[int] = None) -> pd.DataFrame:
+def read_table(path: Union[str, os.PathLike], max_rows: Optional[int] = None) -> pd.DataFrame:
     """A DataFrame of strings from a .csv or .jsonl file; ``max_rows`` refuses larger files."""
     path = Path(path)
     suffix = path.suffix.lower()

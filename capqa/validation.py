@@ -7,8 +7,10 @@ floats in range), the way scikit-learn validates once and then works on plain ar
 import collections.abc
 import math
 import numbers
+import os
 import re
 import unicodedata
+from typing import Any, List, Optional, Sized, Union
 
 import numpy as np
 
@@ -23,7 +25,7 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _INVISIBLE_CATEGORIES = ("Cf", "Cc")
 
 
-def check_unit_interval(value, name):
+def check_unit_interval(value: Any, name: str) -> float:
     """A real number in [0, 1] (alpha, neutral_weight, ...)."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise TypeError(f"`{name}` must be a number in [0, 1], got {type(value).__name__} {value!r}")
@@ -32,7 +34,7 @@ def check_unit_interval(value, name):
     return float(value)
 
 
-def check_positive_int(value, name):
+def check_positive_int(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
         raise ValueError(f"`{name}` must be a positive integer, got {value!r}")
     return int(value)
@@ -47,7 +49,8 @@ def check_max_length(value: int, name: str = "max_length") -> int:
     return value
 
 
-def check_max_length_fits(max_length: int, model_name: str, config, tokenizer, name: str = "max_length") -> int:
+def check_max_length_fits(max_length: int, model_name: str, config: Any, tokenizer: Any,
+                          name: str = "max_length") -> int:
     """Refuse a ``max_length`` beyond the model's position limit (a tensor-size error mid-job
     otherwise): the smaller of config.max_position_embeddings and tokenizer.model_max_length."""
     limits = {"config.max_position_embeddings": getattr(config, "max_position_embeddings", None),
@@ -63,14 +66,14 @@ def check_max_length_fits(max_length: int, model_name: str, config, tokenizer, n
     return max_length
 
 
-def check_bool(value, name):
+def check_bool(value: Any, name: str) -> bool:
     """True or False, nothing truthy in between (quantize, ...)."""
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"`{name}` must be True or False, got {type(value).__name__} {value!r}")
     return bool(value)
 
 
-def check_folder(value, name):
+def check_folder(value: Any, name: str) -> Union[str, os.PathLike]:
     """A folder path (str or os.PathLike), not necessarily existing yet."""
     import os
 
@@ -83,7 +86,7 @@ def _is_visible(character):
     return not character.isspace() and unicodedata.category(character) not in _INVISIBLE_CATEGORIES
 
 
-def check_text(value, name, index=None):
+def check_text(value: Any, name: str, index: Optional[int] = None) -> str:
     """A string with visible text and no lone surrogate (which no encoder can write)."""
     where = f"`{name}`" if index is None else f"`{name}[{index}]`"
     if not isinstance(value, str):
@@ -113,7 +116,7 @@ def _refuse_unordered(values, name, why="its entries cannot be paired with the o
         raise TypeError(f"`{name}` is a {type(values).__name__}, which has no order, so {why}; give a list")
 
 
-def check_text_list(values, name):
+def check_text_list(values: Any, name: str) -> List[str]:
     """A sequence of non-empty strings; returns a list."""
     _refuse_unordered(values, name)
     if not _is_sequence(values):
@@ -121,7 +124,7 @@ def check_text_list(values, name):
     return [check_text(value, name, i) for i, value in enumerate(values)]
 
 
-def check_references(references, name="references"):
+def check_references(references: Any, name: str = "references") -> List[List[str]]:
     """Each reference is a string or a non-empty list of strings (several gold answers).
 
     Returns a list of lists of strings. Sets are refused at both levels: a set of references
@@ -144,13 +147,13 @@ def check_references(references, name="references"):
     return golds
 
 
-def check_same_length(first, first_name, second, second_name):
+def check_same_length(first: Sized, first_name: str, second: Sized, second_name: str) -> None:
     if len(first) != len(second):
         raise ValueError(f"`{first_name}` and `{second_name}` must have the same length, "
                          f"got {len(first)} and {len(second)}")
 
 
-def check_finite_scores(values, name):
+def check_finite_scores(values: Any, name: str) -> np.ndarray:
     """A 1-d array of finite floats."""
     try:
         array = np.asarray(values, dtype=float)

@@ -12,7 +12,10 @@ the metric then loads them through exactly the same ``from_pretrained`` code as 
 
 import math
 from pathlib import Path
-from typing import Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Mapping, Optional, Sequence
+
+if TYPE_CHECKING:
+    from transformers import DebertaV2Config, PreTrainedTokenizerBase, PreTrainedTokenizerFast
 
 # Text the tokenizer's merges are learnt from when the caller gives none.
 _DEFAULT_CORPUS = (
@@ -27,7 +30,8 @@ SPECIAL_TOKENS = {"pad_token": "<pad>", "eos_token": "</s>", "unk_token": "<unk>
 CROSS_ENCODER_ID2LABEL = {0: "contradiction", 1: "entailment", 2: "neutral"}
 
 
-def build_tokenizer(corpus: Optional[Sequence[str]] = None, vocab_size: int = 400, pair_template: str = "cls"):
+def build_tokenizer(corpus: Optional[Sequence[str]] = None, vocab_size: int = 400,
+                    pair_template: str = "cls") -> "PreTrainedTokenizerFast":
     """A fast tokenizer; ``pair_template`` is "cls" (``<s> A </s> B </s>``, cross-encoders) or
     "eos" (``A </s>``, T5-style seq2seq)."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
@@ -50,7 +54,8 @@ def build_tokenizer(corpus: Optional[Sequence[str]] = None, vocab_size: int = 40
     return PreTrainedTokenizerFast(tokenizer_object=tokenizer, model_max_length=512, **SPECIAL_TOKENS)
 
 
-def deberta_config(tokenizer, id2label: Mapping[int, str], size: str = "tiny"):
+def deberta_config(tokenizer: "PreTrainedTokenizerBase", id2label: Mapping[int, str],
+                   size: str = "tiny") -> "DebertaV2Config":
     """A DeBERTa-v2 config: "tiny" for tests, "large" = cross-encoder/nli-deberta-v3-large's shape."""
     from transformers import DebertaV2Config
 
@@ -74,7 +79,7 @@ def deberta_config(tokenizer, id2label: Mapping[int, str], size: str = "tiny"):
 
 def build_nli_model(folder: Path, probabilities: Optional[Mapping[str, float]] = None,
                     id2label: Optional[Mapping[int, str]] = None, size: str = "tiny", seed: int = 0,
-                    tokenizer=None) -> Path:
+                    tokenizer: Optional["PreTrainedTokenizerBase"] = None) -> Path:
     """Save a sequence classifier and its tokenizer to ``folder``; return the folder.
 
     probabilities: optional {"entailment": p, "neutral": p, "contradiction": p}. When given, the classifier's weights are zero and its
@@ -100,7 +105,7 @@ def build_nli_model(folder: Path, probabilities: Optional[Mapping[str, float]] =
     return _save(model, tokenizer, folder)
 
 
-def build_seq2seq_model(folder: Path, seed: int = 0, tokenizer=None,
+def build_seq2seq_model(folder: Path, seed: int = 0, tokenizer: Optional["PreTrainedTokenizerBase"] = None,
                         corpus: Optional[Sequence[str]] = None) -> Path:
     """Save a tiny T5 with random weights and a tokenizer to ``folder``; return the folder."""
     import torch

@@ -15,7 +15,7 @@ import numbers
 import warnings
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Mapping, Optional, Sequence
+from typing import Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 from scipy import stats
@@ -324,8 +324,9 @@ def monotonicity_record(pair_records: list, correlation: dict) -> dict:
     }
 
 
-def check_inputs(scores, labels, severity=None, hard_pairs=None,
-                 scores_name="scores", labels_name="labels"):
+def check_inputs(scores: Sequence[float], labels: Sequence[str], severity: Optional[Mapping[str, int]] = None,
+                 hard_pairs: Optional[Sequence[tuple]] = None, scores_name: str = "scores",
+                 labels_name: str = "labels") -> Tuple["ScoreOrder", Sequence[tuple]]:
     """Validated (ScoreOrder, hard_pairs); errors name the argument and what was expected."""
     rows = prepare_labels(labels, severity, labels_name)
     if len(set(rows.class_severity)) < 2:

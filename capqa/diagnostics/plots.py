@@ -2,10 +2,13 @@
 matplotlib Figure (no pyplot state), so the command line saves them and the Space shows them.
 """
 
+from typing import Mapping, Optional, Sequence, Union
+
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
+from numpy.typing import ArrayLike
 
 from capqa.diagnostics.monotonicity import prepare_labels, prepare_scores
 
@@ -37,7 +40,8 @@ def _severity_colors(rows):
     return [colormap(0.1 + 0.8 * p) for p in position]
 
 
-def class_distributions(scores, labels, severity=None, title=None):
+def class_distributions(scores: Union[Mapping[str, ArrayLike], pd.DataFrame, ArrayLike], labels: Sequence[str],
+                        severity: Optional[Mapping[str, int]] = None, title: Optional[str] = None) -> Figure:
     """Per-class score distributions, one panel per metric, classes in taxonomy order.
 
     Violins show each class's distribution with its quartiles; the line joins the class means,
@@ -87,7 +91,8 @@ def _draw_violins(axis, groups, positions, colors):
                  zorder=3, label="median")
 
 
-def class_pair_heatmap(class_pairs, metrics=None, title=None):
+def class_pair_heatmap(class_pairs: Union[pd.DataFrame, Sequence[dict]], metrics: Optional[Sequence[str]] = None,
+                       title: Optional[str] = None) -> Figure:
     """Accuracy of every class pair (rows: better class, columns: worse class), per metric.
 
     ``class_pairs``: a DataFrame or list of records with ``better, worse, accuracy,
@@ -147,8 +152,9 @@ def _draw_pair_matrix(axis, pairs, name):
     return image
 
 
-def agreement_intervals(correlations, statistics=("spearman", "kendall", "pairwise_accuracy"),
-                        title=None):
+def agreement_intervals(correlations: Union[pd.DataFrame, Sequence[dict]],
+                        statistics: Sequence[str] = ("spearman", "kendall", "pairwise_accuracy"),
+                        title: Optional[str] = None) -> Figure:
     """Point estimates with bootstrap intervals per metric, one panel per statistic.
 
     ``correlations``: a DataFrame or records with ``metric``, each statistic and, when the

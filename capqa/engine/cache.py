@@ -26,13 +26,16 @@ import os
 import struct
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from capqa.constants import NLI_LABELS
 from capqa.engine.cache_database import ScoreDatabase
 from capqa.validation import check_folder
+
+if TYPE_CHECKING:
+    from capqa.engine.nli import NLIScorer
 
 logger = logging.getLogger(__name__)
 
@@ -106,7 +109,7 @@ class ScoreCache:
         _note_old_entries(self.directory)
 
     @classmethod
-    def for_scorer(cls, directory: Union[str, os.PathLike], scorer) -> "ScoreCache":
+    def for_scorer(cls, directory: Union[str, os.PathLike], scorer: "NLIScorer") -> "ScoreCache":
         """The cache for an ``NLIScorer``'s model: the commit it was loaded from when the Hub
         said, else the revision it was asked for; its precision and truncation length."""
         revision = getattr(scorer.model.config, "_commit_hash", None) or scorer.revision

@@ -5,6 +5,7 @@ import logging
 import platform
 import warnings
 from pathlib import Path
+from typing import Optional, Union
 
 import torch
 
@@ -19,7 +20,7 @@ _CPUINFO = Path("/proc/cpuinfo")
 _bf16_fallback_warned = False
 
 
-def resolve_device(device="auto"):
+def resolve_device(device: Union[str, torch.device, None] = "auto") -> torch.device:
     """"auto" picks cuda, then mps, then cpu; anything else must name a usable torch device."""
     if device is None or device == "auto":
         if torch.cuda.is_available():
@@ -46,7 +47,7 @@ def resolve_device(device="auto"):
 PRECISIONS = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 
 
-def inference_dtype(device, precision="auto"):
+def inference_dtype(device: torch.device, precision: str = "auto") -> torch.dtype:
     """The dtype a model computes in on ``device``.
 
     "auto": bf16 where the GPU supports it (fp16 otherwise), float32 on CPU and MPS: half
@@ -73,7 +74,7 @@ def inference_dtype(device, precision="auto"):
 
 
 @functools.lru_cache(maxsize=1)
-def cpu_has_native_bf16(cpuinfo: Path = _CPUINFO):
+def cpu_has_native_bf16(cpuinfo: Path = _CPUINFO) -> Optional[bool]:
     """True/False from the CPU flags in /proc/cpuinfo (``BF16_CPU_FLAGS``); None where they
     cannot be read (not Linux): then the caller's bfloat16 is trusted."""
     try:
@@ -99,7 +100,7 @@ def _warn_bf16_fallback_once():
                       f"used instead (scores within ~1e-3 of bf16's)", stacklevel=3)
 
 
-def check_quantize(quantize, device, dtype):
+def check_quantize(quantize: bool, device: torch.device, dtype: torch.dtype) -> bool:
     """``quantize`` (CPU dynamic int8) as a bool, refused where it cannot run: on a GPU, or on a
     model asked for in another precision than float32."""
     quantize = check_bool(quantize, "quantize")

@@ -13,7 +13,9 @@ order the model uses. What makes it fast on many pairs:
 - optionally (``quantize=True``, CPU only) dynamic int8 quantisation of the linear layers.
 """
 
+import os
 import warnings
+from typing import TYPE_CHECKING, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import torch
@@ -28,13 +30,16 @@ from capqa.engine.relative_attention import compact_relative_attention
 from capqa.validation import (check_bool, check_max_length, check_max_length_fits, check_positive_int,
                               check_same_length, check_text_list)
 
+if TYPE_CHECKING:
+    from capqa.engine.cache import ScoreCache
+
 # Prefixes of the label spellings used by NLI models on the Hub ("ENTAILMENT", "entailed", ...).
 _LABEL_PREFIXES = {"entail": "entailment", "neutral": "neutral", "contradict": "contradiction"}
 # Show a progress bar from this many pairs on, unless the caller decides.
 _PROGRESS_MIN_PAIRS = 512
 
 
-def nli_label_indices(id2label):
+def nli_label_indices(id2label: Mapping[int, str]) -> List[int]:
     """Indices of (entailment, neutral, contradiction) in the model's output, from id2label."""
     found = {}
     for index, name in id2label.items():
@@ -65,9 +70,11 @@ class NLIScorer:
         each batch uses (``capqa.engine.relative_attention``); False keeps transformers' own code.
     """
 
-    def __init__(self, model=DEFAULT_NLI_MODEL, revision=None, device="auto",
-                 batch_size=32, max_length=NLI_MAX_LENGTH, max_tokens=None, show_progress=None,
-                 cache=None, quantize=False, precision="auto", compact_attention=True):
+    def __init__(self, model: Union[str, os.PathLike] = DEFAULT_NLI_MODEL, revision: Optional[str] = None,
+                 device: Union[str, torch.device, None] = "auto", batch_size: int = 32,
+                 max_length: int = NLI_MAX_LENGTH, max_tokens: Optional[int] = None,
+                 show_progress: Optional[bool] = None, cache: Optional["ScoreCache"] = None,
+                 quantize: bool = False, precision: str = "auto", compact_attention: bool = True) -> None:
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         self.model_name = str(model)
@@ -94,7 +101,7 @@ class NLIScorer:
         self.label_indices = nli_label_indices(self.model.config.id2label)
         check_max_length_fits(self.max_length, self.model_name, self.model.config, self.tokenizer)
 
-    def predict(self, premises, hypotheses):
+    def predict(self, premises: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
         """(n, 3) float64 array: P(entailment), P(neutral), P(contradiction) per pair."""
         premises, hypotheses = check_text_list(premises, "premises"), check_text_list(hypotheses, "hypotheses")
         check_same_length(premises, "premises", hypotheses, "hypotheses")
@@ -105,14 +112,14 @@ class NLIScorer:
         return np.stack([probabilities[pair] for pair in pairs])
 
     @property
-    def precision(self):
+    def precision(self) -> str:
         """How the model computes ("float32", "bfloat16", "int8-dynamic"): part of a cache key,
         since each gives slightly different probabilities."""
         if self.quantize:
             return "int8-dynamic"
         return str(next(self.model.parameters()).dtype).replace("torch.", "")
 
-    def plan(self, pairs):
+    def plan(self, pairs: Sequence[Tuple[str, str]]) -> Tuple[List[dict], List[List[int]]]:
         """Tokenised features of ``pairs`` and the batches (lists of positions) they run in.
 
         Each side is cut to its share of ``max_length`` before the pair is built
@@ -143,7 +150,7 @@ class NLIScorer:
         return probabilities.double().cpu().numpy()
 
 
-def quantize_linear_layers(model):
+def quantize_linear_layers(model: torch.nn.Module) -> torch.nn.Module:
     """``model`` with its ``nn.Linear`` layers dynamically quantised to int8 (weights int8,
     activations quantised per batch): on CPU the matrix products dominate and int8 speeds them up."""
     with warnings.catch_warnings():

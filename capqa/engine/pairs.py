@@ -19,7 +19,10 @@ type of every part), which is then filled with the cut ids of each pair.
 """
 
 import logging
-from typing import NamedTuple, Optional
+from typing import TYPE_CHECKING, NamedTuple, Optional
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedTokenizerBase
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +71,7 @@ def longest_first_lengths(first_length: int, second_length: int, budget: int) ->
     return kept_shorter, kept_longer
 
 
-def pair_layout(tokenizer) -> Optional[PairLayout]:
+def pair_layout(tokenizer: "PreTrainedTokenizerBase") -> Optional[PairLayout]:
     """The tokenizer's pair template, read from one probe pair; None if it is not a plain
     ``special* first special* second special*`` layout (then the caller uses the tokenizer)."""
     first, second = (tokenizer(text, add_special_tokens=False)["input_ids"] for text in _PROBE_PAIR)
@@ -104,7 +107,7 @@ def _fill(layout: PairLayout, first_ids: list, second_ids: list) -> dict:
     return {key: feature[key] for key in layout.keys}
 
 
-def encode_pairs(tokenizer, premises: list, hypotheses: list, max_length: int) -> list:
+def encode_pairs(tokenizer: "PreTrainedTokenizerBase", premises: list, hypotheses: list, max_length: int) -> list:
     """One feature dict per pair (``input_ids`` and what the tokenizer adds), at most
     ``max_length`` tokens each, without overflow pieces."""
     layout = pair_layout(tokenizer)
@@ -143,7 +146,7 @@ def _side_heads(tokenizer, texts: list, budget: int) -> tuple:
     return lengths, heads
 
 
-def windowed_texts(tokenizer, texts: list, max_tokens: int) -> list:
+def windowed_texts(tokenizer: "PreTrainedTokenizerBase", texts: list, max_tokens: int) -> list:
     """``texts`` with each very long one replaced by its whitespace-cut window when that window
     has ``max_tokens`` tokens and a margin, so that ``tokenizer(..., truncation=True,
     max_length=max_tokens)`` gives the same tokens in flat time (the statement generator's input)."""

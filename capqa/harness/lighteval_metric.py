@@ -14,11 +14,16 @@ The example task ``lighteval_tasks/cap_open_qa.py`` (Natural Questions open) sho
 
 from functools import lru_cache
 from pathlib import Path
-from typing import List, Optional
+from typing import TYPE_CHECKING, Any, List, Optional
 
 import numpy as np
 
 from capqa.harness.shared import score_samples, shared_scorer
+
+if TYPE_CHECKING:
+    from lighteval.metrics.utils.metric_utils import SampleLevelMetricGrouping
+    from lighteval.models.model_output import ModelResponse
+    from lighteval.tasks.requests import Doc
 
 TASK_FILE = Path(__file__).resolve().parent / "lighteval_tasks" / "cap_open_qa.py"
 
@@ -32,11 +37,11 @@ class CAPSampleScoring:
     """One sample's CAP record against every gold answer of the doc (lighteval's
     ``SampleLevelComputation`` interface; ``cap_metric`` mixes in lighteval's base class)."""
 
-    def __init__(self, question_key: Optional[str] = "question", **options):
+    def __init__(self, question_key: Optional[str] = "question", **options: Any) -> None:
         self.question_key = question_key
         self.options = options
 
-    def compute(self, doc, model_response, **kwargs) -> dict:
+    def compute(self, doc: "Doc", model_response: "ModelResponse", **kwargs: Any) -> dict:
         specific = doc.specific if doc.specific is not None else {}
         if self.question_key and self.question_key not in specific:
             raise KeyError(f"the task's docs have no specific[{self.question_key!r}] (the plain question): "
@@ -49,7 +54,7 @@ class CAPSampleScoring:
         return {name: float(value) for name, value in record.items()}
 
 
-def metric_names(**options) -> List[str]:
+def metric_names(**options: Any) -> List[str]:
     """The per-sample values these options give: cap, cap_plus (variant plus), correct (a verdict),
     credit (partial credit)."""
     checked, scorer = shared_scorer(**options)
@@ -73,7 +78,7 @@ def _lighteval_classes() -> tuple:
     return sample_score, SampleLevelMetricGrouping, SamplingMethod
 
 
-def cap_metric(question_key: Optional[str] = "question", **options):
+def cap_metric(question_key: Optional[str] = "question", **options: Any) -> "SampleLevelMetricGrouping":
     """The lighteval metric (a ``SampleLevelMetricGrouping``): options are CAP metric options (e.g.
     ``verdict="strict"``), merged over the ``CAP_HARNESS_OPTIONS`` environment variable; every
     value is averaged over the corpus."""

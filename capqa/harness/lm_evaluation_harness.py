@@ -11,7 +11,7 @@ the YAML; ``lm_eval_tasks_path()`` is the folder to give ``lm_eval --include_pat
 """
 
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from capqa.harness.shared import score_samples
 
@@ -24,7 +24,7 @@ def lm_eval_tasks_path() -> str:
 
 
 def make_process_results(question_field: Optional[str] = "question", answers_field: str = "answers",
-                         **options) -> Callable[[dict, list], dict]:
+                         **options: Any) -> Callable[[dict, list], dict]:
     """A ``process_results(doc, results)`` for a ``generate_until`` task.
 
     question_field: the document field holding the question (None: the texts are statements);
@@ -43,7 +43,7 @@ def make_process_results(question_field: Optional[str] = "question", answers_fie
     return process_results
 
 
-def single_value(values: list):
+def single_value(values: list) -> Any:
     """Aggregation of a per-sample constant (the options' hashcode): the one value all share."""
     distinct = sorted(set(values))
     if len(distinct) != 1:

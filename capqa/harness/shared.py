@@ -7,9 +7,10 @@ each call would dominate the run, so scorers are kept per distinct set of metric
 import json
 import logging
 import os
-from typing import Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from capqa.metric_options import MetricOptions
+from capqa.scorer import CAPScorer
 
 logger = logging.getLogger(__name__)
 
@@ -22,7 +23,7 @@ def _options_key(options: dict) -> str:
     return json.dumps(options, sort_keys=True, default=str)
 
 
-def harness_options(**options) -> dict:
+def harness_options(**options: Any) -> dict:
     """The options in ``CAP_HARNESS_OPTIONS`` (a JSON object), overridden by those given.
 
     A task file fixes what belongs to the task (say the verdict); the environment chooses what
@@ -38,7 +39,7 @@ def harness_options(**options) -> dict:
     return {**from_environment, **options}
 
 
-def shared_scorer(**options) -> tuple:
+def shared_scorer(**options: Any) -> Tuple[MetricOptions, CAPScorer]:
     """(MetricOptions, CAPScorer) for these options, built once per process."""
     options = harness_options(**options)
     key = _options_key(options)
@@ -65,7 +66,7 @@ def gold_list(golds: Union[str, Sequence[str]]) -> List[str]:
 
 
 def score_samples(predictions: Sequence[str], golds: Sequence[Union[str, Sequence[str]]],
-                  questions: Optional[Sequence[str]] = None, **options) -> List[dict]:
+                  questions: Optional[Sequence[str]] = None, **options: Any) -> List[dict]:
     """One record per sample: ``cap`` (and ``cap_plus``), ``correct`` (with a verdict) and
     ``cap_hashcode`` (when the options have one).
 

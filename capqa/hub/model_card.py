@@ -91,7 +91,7 @@ def _without_bullets_mentioning(text: str, phrase: str) -> str:
     contain ``phrase``."""
     kept, bullet = [], []
 
-    def flush():
+    def flush() -> None:
         if bullet and phrase not in " ".join(line.strip() for line in bullet):
             kept.extend(bullet)
         bullet.clear()

@@ -20,7 +20,7 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Union
 
 from capqa.jobs.fingerprint import JobSpec
 
@@ -85,7 +85,7 @@ class ResumableCsv:
         return self.rows_done >= self.job.input_rows
 
     @classmethod
-    def open(cls, out, job: JobSpec, columns: Sequence[str]) -> "ResumableCsv":
+    def open(cls, out: Union[str, os.PathLike], job: JobSpec, columns: Sequence[str]) -> "ResumableCsv":
         """Lock ``out`` and verify what it holds (or start it with the header), before any scoring."""
         out = Path(out)
         if out.is_dir():

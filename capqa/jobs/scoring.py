@@ -2,7 +2,7 @@
 
 import logging
 from dataclasses import dataclass
-from typing import List, Optional, Sequence
+from typing import TYPE_CHECKING, List, Optional, Sequence
 
 import pandas as pd
 from tqdm.auto import tqdm
@@ -10,6 +10,9 @@ from tqdm.auto import tqdm
 from capqa.jobs.escaping import escape_formulas
 from capqa.jobs.output import LINE_END, ResumableCsv
 from capqa.verdicts.judge import Verdict, verdict_column_names
+
+if TYPE_CHECKING:
+    from capqa.scorer import CAPScorer
 
 logger = logging.getLogger(__name__)
 
@@ -40,12 +43,12 @@ def check_no_output_columns(columns: Sequence[str], variant: str) -> None:
                          f"writes; rename them (a file that was scored before cannot be scored again as is)")
 
 
-def split_golds(cells, separator: Optional[str] = None) -> List[List[str]]:
+def split_golds(cells: Sequence[str], separator: Optional[str] = None) -> List[List[str]]:
     """Each cell's gold answers: the cell split on ``separator``, or the cell itself."""
     return [cell.split(separator) if separator else [cell] for cell in cells]
 
 
-def score_into(table: pd.DataFrame, scorer, output: ResumableCsv, columns: TableColumns,
+def score_into(table: pd.DataFrame, scorer: "CAPScorer", output: ResumableCsv, columns: TableColumns,
                chunk_size: int, escape: bool = True, description: str = "CAP") -> int:
     """Score the rows of ``table`` that ``output`` lacks, one committed chunk at a time; returns
     how many rows were scored."""

@@ -19,11 +19,13 @@ plain numpy, in this module. Fitting them (``python -m capqa fit``) is ``capqa.p
 """
 
 import json
+import os
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import logsumexp
 
 from capqa.constants import CLASS_DEFINITIONS, LABELS, NLI_LABELS
@@ -58,13 +60,13 @@ RELATION_GROUPS = {
 
 # --- Features --------------------------------------------------------------------------------
 
-def base_feature_names():
+def base_feature_names() -> List[str]:
     directions = (("f", "forward"), ("r", "reverse"))
     logits = [f"logit_p_{label}_{direction}" for _, direction in directions for label in NLI_LABELS]
     return logits + list(OVERLAP_COLUMNS)
 
 
-def feature_names():
+def feature_names() -> List[str]:
     """Names of the 44 columns of ``feature_matrix``, as the JSON file lists them."""
     base = base_feature_names()
     first, second = np.triu_indices(len(base))
@@ -98,7 +100,8 @@ def _check_overlap(values, name, n_rows):
     return array
 
 
-def base_features(probabilities_forward, probabilities_reverse, bleu, rouge_l):
+def base_features(probabilities_forward: ArrayLike, probabilities_reverse: ArrayLike, bleu: ArrayLike,
+                  rouge_l: ArrayLike) -> np.ndarray:
     """(n, 8): logits of the six clipped probabilities, then BLEU and ROUGE-L."""
     forward = _check_probabilities(probabilities_forward, "probabilities_forward")
     reverse = _check_probabilities(probabilities_reverse, "probabilities_reverse")
@@ -110,14 +113,15 @@ def base_features(probabilities_forward, probabilities_reverse, bleu, rouge_l):
     return np.column_stack([np.log(probabilities / (1.0 - probabilities)), bleu, rouge_l])
 
 
-def feature_matrix(probabilities_forward, probabilities_reverse, bleu, rouge_l):
+def feature_matrix(probabilities_forward: ArrayLike, probabilities_reverse: ArrayLike, bleu: ArrayLike,
+                   rouge_l: ArrayLike) -> np.ndarray:
     """(n, 44): the base features and all their pairwise products (``feature_names`` order)."""
     base = base_features(probabilities_forward, probabilities_reverse, bleu, rouge_l)
     first, second = np.triu_indices(base.shape[1])
     return np.hstack([base, base[:, first] * base[:, second]])
 
 
-def frame_inputs(frame):
+def frame_inputs(frame: "pd.DataFrame") -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(probabilities_forward, probabilities_reverse, bleu, rouge_l) from a paper_scores-style
     DataFrame's published columns: the arguments of ``cap_plus`` and ``diagnose_relation``."""
     columns = list(PROBABILITY_COLUMNS)
@@ -134,15 +138,16 @@ def _softmax(logits):
 class StandardisedClassifier:
     """Standardisation plus a multinomial logistic regression; fitted or read from JSON."""
 
-    def __init__(self, classes, mean, scale, weights, intercepts):
+    def __init__(self, classes: Sequence[str], mean: ArrayLike, scale: ArrayLike, weights: ArrayLike,
+                 intercepts: ArrayLike) -> None:
         self.classes = tuple(classes)
         self.mean, self.scale = np.asarray(mean, float), np.asarray(scale, float)
         self.weights, self.intercepts = np.asarray(weights, float), np.asarray(intercepts, float)
 
-    def predict_proba(self, features):
+    def predict_proba(self, features: np.ndarray) -> np.ndarray:
         return _softmax(((features - self.mean) / self.scale) @ self.weights + self.intercepts)
 
-    def to_json(self):
+    def to_json(self) -> Dict[str, Any]:
         """Readable: per class its intercept and one weight per named feature."""
         names = feature_names()
         return {
@@ -155,7 +160,7 @@ class StandardisedClassifier:
         }
 
     @classmethod
-    def from_json(cls, data):
+    def from_json(cls, data: Mapping[str, Any]) -> "StandardisedClassifier":
         names = data["feature_names"]
         if names != feature_names():
             raise ValueError("the parameter file's `feature_names` do not match this version's "
@@ -171,7 +176,7 @@ class StandardisedClassifier:
 # --- Loading and applying the shipped parameters -----------------------------------------------
 
 @lru_cache(maxsize=4)
-def load_parameters(directory=None):
+def load_parameters(directory: Optional[Union[str, os.PathLike]] = None) -> Tuple[StandardisedClassifier, Dict[str, float]]:
     """(classifier, {class: utility}) from ``directory`` (the package's params when None)."""
     directory = Path(directory) if directory is not None else PARAMS_DIR
     relation = json.loads((directory / RELATION_FILE).read_text())
@@ -184,8 +189,8 @@ def load_parameters(directory=None):
     return classifier, {label: float(utility[label]) for label in classifier.classes}
 
 
-def relation_probabilities(probabilities_forward, probabilities_reverse, bleu, rouge_l,
-                           params_dir=None):
+def relation_probabilities(probabilities_forward: ArrayLike, probabilities_reverse: ArrayLike, bleu: ArrayLike,
+                           rouge_l: ArrayLike, params_dir: Optional[Union[str, os.PathLike]] = None) -> np.ndarray:
     """(n, 8) class probabilities in ``LABELS`` order."""
     classifier, _ = load_parameters(params_dir)
     features = feature_matrix(probabilities_forward, probabilities_reverse, bleu, rouge_l)
@@ -193,13 +198,14 @@ def relation_probabilities(probabilities_forward, probabilities_reverse, bleu, r
     return probabilities[:, [classifier.classes.index(label) for label in LABELS]]
 
 
-def group_probabilities(class_probabilities):
+def group_probabilities(class_probabilities: np.ndarray) -> np.ndarray:
     """(n, 5) group probabilities in ``RELATION_GROUPS`` order from (n, 8) class ones."""
     return np.column_stack([class_probabilities[:, [LABELS.index(label) for label in members]]
                             .sum(axis=1) for members in RELATION_GROUPS.values()])
 
 
-def cap_plus(probabilities_forward, probabilities_reverse, bleu, rouge_l, params_dir=None):
+def cap_plus(probabilities_forward: ArrayLike, probabilities_reverse: ArrayLike, bleu: ArrayLike,
+             rouge_l: ArrayLike, params_dir: Optional[Union[str, os.PathLike]] = None) -> np.ndarray:
     """CAP+ per example, in [0, 1] (higher = more correct).
 
     probabilities_forward, probabilities_reverse: (n, 3) arrays of (entailment, neutral,
@@ -213,7 +219,8 @@ def cap_plus(probabilities_forward, probabilities_reverse, bleu, rouge_l, params
     return np.clip(probabilities @ np.array([utility[label] for label in LABELS]), 0.0, 1.0)
 
 
-def diagnose_relation(probabilities_forward, probabilities_reverse, bleu, rouge_l, params_dir=None):
+def diagnose_relation(probabilities_forward: ArrayLike, probabilities_reverse: ArrayLike, bleu: ArrayLike,
+                      rouge_l: ArrayLike, params_dir: Optional[Union[str, os.PathLike]] = None) -> List[Dict[str, Any]]:
     """Per example a dict: the most likely class and group, and all their probabilities.
 
     Arguments as for ``cap_plus``. Each dict: ``label`` (one of ``LABELS``), ``probability`` (its
@@ -239,13 +246,13 @@ def diagnose_relation(probabilities_forward, probabilities_reverse, bleu, rouge_
     return diagnoses
 
 
-def explain_relation(diagnosis):
+def explain_relation(diagnosis: Mapping[str, Any]) -> str:
     """One sentence from a ``diagnose_relation`` dict, e.g. '... : likely partial, p = 0.61'."""
     label = diagnosis["label"]
     return f"{relation_sentence(label)}: likely {label}, p = {diagnosis['probability']:.2f}"
 
 
-def relation_sentence(label):
+def relation_sentence(label: str) -> str:
     """'the answer is only part of the gold answer': the class's definition, as a sentence."""
     return f"the answer is {CLASS_DEFINITIONS[label]}"
 

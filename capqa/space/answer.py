@@ -1,12 +1,17 @@
 """The "Score an answer" tab: CAP of one answer, its statements, both directions in plain words."""
 
-from typing import Any, Dict, Optional
+from typing import TYPE_CHECKING, Any, Dict, Optional
 
 import numpy as np
 
 from capqa.constants import NLI_LABELS
 from capqa.space.text import parse_golds, required_text
 from capqa.space.verdicts import verdict_line
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from capqa.space.models import ModelLoader
 
 # One example per correctness class (the paper's, from paper_results.json) and the README's.
 EXAMPLES = (
@@ -33,7 +38,7 @@ def check_answer_inputs(question: Any, gold: Any, answer: Any) -> None:
     required_text(answer, "a predicted answer")
 
 
-def score_answer(loader, question: Any, gold: Any, answer: Any) -> Dict[str, Any]:
+def score_answer(loader: "ModelLoader", question: Any, gold: Any, answer: Any) -> Dict[str, Any]:
     """CAP of one answer with everything the page shows: a dict (see ``score_outputs``)."""
     question = required_text(question, "a question")
     golds = parse_golds(gold)
@@ -106,7 +111,7 @@ def _calibration_lines(details):
     return ["", f"- **Likely relation**: {text}"]
 
 
-def probabilities_figure(details: Dict[str, Any]):
+def probabilities_figure(details: Dict[str, Any]) -> "Figure":
     """The six NLI probabilities as grouped bars: one group per direction."""
     from matplotlib.figure import Figure
 
@@ -128,7 +133,7 @@ def probabilities_figure(details: Dict[str, Any]):
     return figure
 
 
-def score_outputs(loader, question: Any, gold: Any, answer: Any) -> tuple:
+def score_outputs(loader: "ModelLoader", question: Any, gold: Any, answer: Any) -> tuple:
     """The Score tab's outputs, in the order app.py lists them (also the ``/score`` API):
     CAP, CAP+, gold statement, predicted statement, forward, reverse, figure, reading, details.
 

@@ -3,6 +3,7 @@ per-row scores (no model needed), plus the paper's COMET row as reported."""
 
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
 
 import numpy as np
 import pandas as pd
@@ -10,6 +11,9 @@ import pandas as pd
 from capqa.constants import PAPER_COMET_MEAN_VIOLATIONS, PAPER_COMET_PAIRWISE_ACCURACY
 from capqa.space.text import user_error
 from capqa.tables import require_columns
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 BENCHMARK_METRICS = {"cap": "CAP", "bleu": "BLEU", "rouge_l": "ROUGE-L", "meteor": "METEOR",
                      "bertscore": "BERTScore"}
@@ -82,7 +86,7 @@ def benchmark_tables(rows: pd.DataFrame, with_comet: bool = False) -> tuple:
     return pd.DataFrame(records), tables["class_pairs"]
 
 
-def comet_row(columns) -> dict:
+def comet_row(columns: Iterable[str]) -> dict:
     """The paper's COMET figures as reported; what it did not report is "n/a"."""
     row = dict.fromkeys(columns, NOT_AVAILABLE)
     row.update({"metric": COMET_NAME,
@@ -91,7 +95,7 @@ def comet_row(columns) -> dict:
     return row
 
 
-def legible_heatmap(class_pairs):
+def legible_heatmap(class_pairs: pd.DataFrame) -> "Figure":
     """The class-pair heatmap, sized and lettered for a page about 1,300 px wide."""
     from capqa.diagnostics.plots import class_pair_heatmap
 

@@ -11,7 +11,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Optional, Sequence, Tuple
 
 import gradio as gr
 import numpy as np
@@ -22,6 +22,12 @@ from capqa.space.job_folders import JobFolders
 from capqa.space.settings import SPACE_VARIANT
 from capqa.space.text import MAX_TEXT_CHARS, check_text_value, escape_markdown, first_surrogate, user_error
 from capqa.tables import read_table, require_columns
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from capqa.scorer import CAPScorer
+    from capqa.space.models import ModelLoader
 
 LOGGER = logging.getLogger(__name__)
 
@@ -72,7 +78,7 @@ def read_upload(path: Any) -> pd.DataFrame:
     return table
 
 
-def guess_column(columns, role: str) -> Optional[str]:
+def guess_column(columns: Iterable[str], role: str) -> Optional[str]:
     lowered = {column.lower(): column for column in columns}
     return next((lowered[name] for name in COLUMN_GUESSES[role] if name in lowered), None)
 
@@ -100,7 +106,8 @@ def check_cells(table: pd.DataFrame, column: str, required: bool = True) -> None
                              "in all); fix the file and upload it again.")
 
 
-def check_file_request(table, question_column, gold_column, answer_column, label_column, separator):
+def check_file_request(table: pd.DataFrame, question_column: str, gold_column: str, answer_column: str,
+                       label_column: Optional[str], separator: Optional[str]) -> None:
     for role, column in (("question", question_column), ("gold answer", gold_column),
                          ("predicted answer", answer_column)):
         if not column:
@@ -138,7 +145,7 @@ def _check_labels(labels):
 class _ReportingScorer:
     """The scorer, reporting the rows scored so far after each chunk ``score_table`` sends."""
 
-    def __init__(self, scorer, report: Callable[[int], None]):
+    def __init__(self, scorer: "CAPScorer", report: Callable[[int], None]) -> None:
         self._scorer = scorer
         self._report = report
         self._rows = 0
@@ -146,7 +153,7 @@ class _ReportingScorer:
     def __getattr__(self, name):
         return getattr(self._scorer, name)
 
-    def score(self, predictions, *args, **kwargs):
+    def score(self, predictions: Sequence[str], *args: Any, **kwargs: Any) -> Dict[str, Any]:
         result = self._scorer.score(predictions, *args, **kwargs)
         self._rows += len(predictions)
         self._report(self._rows)
@@ -157,7 +164,8 @@ def _chunk_rows(n_rows: int) -> int:
     return max(MIN_CHUNK_ROWS, math.ceil(n_rows / FILE_JOB_STEPS))
 
 
-def check_file_inputs(path, question_column, gold_column, answer_column, label_column, separator) -> tuple:
+def check_file_inputs(path: Any, question_column: Any, gold_column: Any, answer_column: Any, label_column: Any,
+                      separator: Any) -> tuple:
     """The uploaded table, the label column and the separator, each checked; raises ``gr.Error``.
 
     The page runs it as a step of its own before scoring: a refused file then shows its message
@@ -174,8 +182,8 @@ def check_file_inputs(path, question_column, gold_column, answer_column, label_c
     return table, label_column, separator
 
 
-def score_file(loader, path, question_column, gold_column, answer_column, label_column,
-               separator, progress: Optional[Callable] = None) -> tuple:
+def score_file(loader: "ModelLoader", path: Any, question_column: Any, gold_column: Any, answer_column: Any,
+               label_column: Any, separator: Any, progress: Optional[Callable] = None) -> tuple:
     """Score every row of the uploaded file; returns (summary, preview, download, report, plot).
 
     ``progress``: a ``gr.Progress`` (or any callable taking ``(done, total)`` and ``desc``).
@@ -218,7 +226,7 @@ def _preview(scored, question_column, gold_column, answer_column, label_column):
     return preview.assign(**cut).round(4)
 
 
-def file_report(scores, labels) -> tuple:
+def file_report(scores: np.ndarray, labels: np.ndarray) -> Tuple[str, "Figure"]:
     """The monotonicity diagnostic of the file's CAP scores against its labels."""
     from capqa.diagnostics.monotonicity import monotonicity_report
     from capqa.diagnostics.plots import class_distributions

@@ -6,11 +6,14 @@ set) with the full reason on demand, and every scoring request refuses with the 
 
 import logging
 import threading
-from typing import Optional, Tuple
+from typing import TYPE_CHECKING, Optional, Tuple
 
 from capqa.engine.loading import find_load_error
 from capqa.space.settings import SpaceSettings
 from capqa.space.text import escape_markdown, user_error
+
+if TYPE_CHECKING:
+    from capqa.scorer import CAPScorer
 
 LOGGER = logging.getLogger(__name__)
 
@@ -39,7 +42,7 @@ class ModelLoader:
     for that load (or does it) and raises ``ModelsUnavailable`` when it failed.
     """
 
-    def __init__(self, settings: SpaceSettings):
+    def __init__(self, settings: SpaceSettings) -> None:
         self.settings = settings
         self._lock = threading.Lock()
         self._finished = False
@@ -73,13 +76,13 @@ class ModelLoader:
             finally:
                 self._finished = True
 
-    def scorer(self):
+    def scorer(self) -> "CAPScorer":
         self._load()
         if self._failure:
             raise ModelsUnavailable(self._failure[0])
         return self._scorer
 
-    def scorer_or_error(self):
+    def scorer_or_error(self) -> "CAPScorer":
         """The scorer, or a ``gr.Error`` with the one-line status (plain text, no Markdown marks)."""
         try:
             return self.scorer()

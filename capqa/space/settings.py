@@ -55,7 +55,7 @@ class SpaceSettings:
     def from_environ(cls, environ: Optional[Mapping[str, str]] = None) -> "SpaceSettings":
         environ = os.environ if environ is None else environ
 
-        def value(name):
+        def value(name: str) -> Optional[str]:
             text = environ.get(name, "").strip()
             return text or None
 

@@ -7,6 +7,7 @@ Reproduce the table in docs/verdicts.md:
         --split-column split --split test --verdict strict,lenient,graded --bootstrap 1000 --out verdicts
 """
 
+import argparse
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -127,7 +128,7 @@ def records_frame(records: List[dict]) -> pd.DataFrame:
                          for r in records])
 
 
-def write_diagnose_report(args, metrics: Sequence[str]) -> str:
+def write_diagnose_report(args: argparse.Namespace, metrics: Sequence[str]) -> str:
     """``diagnose --verdict``: writes verdicts.csv and verdicts.md into ``args.out``; returns the
     markdown to append to the summary."""
     if not args.split_column:

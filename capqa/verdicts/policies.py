@@ -16,6 +16,7 @@ import numbers
 from typing import Dict, Mapping, Union
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from capqa.constants import LABELS, SEVERITY
 
@@ -73,7 +74,7 @@ def is_graded(credits: Mapping[str, float]) -> bool:
     return any(0.0 < credit < 1.0 for credit in credits.values())
 
 
-def binary_targets(labels, credits: Mapping[str, float], name: str = "labels") -> np.ndarray:
+def binary_targets(labels: ArrayLike, credits: Mapping[str, float], name: str = "labels") -> np.ndarray:
     """Bool array: each labelled row's class counts as correct under ``credits``."""
     labels = np.asarray(labels, dtype=object)
     unknown = sorted(set(labels.tolist()) - set(credits))

@@ -10,6 +10,7 @@ generator, so metrics share their resamples) for the intervals.
 from typing import Dict, List, Mapping, Optional
 
 import numpy as np
+from numpy.typing import ArrayLike
 from tqdm.auto import tqdm
 
 from capqa.constants import COMPARISON_DECIMALS, LABELS
@@ -24,18 +25,18 @@ BINARY_STATISTICS = ("accuracy", "balanced_accuracy", "f1", "kappa", "auroc")
 class _ScoreRanks:
     """Rows grouped by distinct (rounded) score, for the AUROC of any row weights."""
 
-    def __init__(self, scores, targets):
+    def __init__(self, scores: np.ndarray, targets: np.ndarray) -> None:
         rounded = np.round(scores, COMPARISON_DECIMALS)
         self.values, self.group = np.unique(rounded, return_inverse=True)
         self.targets = targets
 
-    def auroc(self, weights):
+    def auroc(self, weights: np.ndarray) -> np.ndarray:
         """(B,) P(score of a correct row > an incorrect one's) + half the ties, per weight row."""
         n_groups = len(self.values)
         offsets = np.arange(weights.shape[0])[:, None] * n_groups
         index = (self.group[None, :] + offsets).ravel()
 
-        def per_group(mask):
+        def per_group(mask: np.ndarray) -> np.ndarray:
             sums = np.bincount(index, (weights * mask).ravel(), weights.shape[0] * n_groups)
             return sums.reshape(weights.shape[0], n_groups)
 
@@ -46,9 +47,10 @@ class _ScoreRanks:
             return wins / (positive.sum(axis=1) * negative.sum(axis=1))
 
 
-def weighted_statistics(accepted, targets, ranks, weights) -> Dict[str, np.ndarray]:
+def weighted_statistics(accepted: np.ndarray, targets: np.ndarray, ranks: _ScoreRanks,
+                        weights: np.ndarray) -> Dict[str, np.ndarray]:
     """{statistic: (B,)} for (B, n) row weights."""
-    def total(mask):
+    def total(mask: np.ndarray) -> np.ndarray:
         return weights @ mask.astype(float)
 
     tp, fp = total(accepted & targets), total(accepted & ~targets)
@@ -64,7 +66,7 @@ def weighted_statistics(accepted, targets, ranks, weights) -> Dict[str, np.ndarr
                 "auroc": ranks.auroc(weights)}
 
 
-def class_errors(accepted, labels, credits) -> List[dict]:
+def class_errors(accepted: np.ndarray, labels: np.ndarray, credits: Mapping[str, float]) -> List[dict]:
     """Per class: how many rows, how many accepted, and how often the verdict is wrong."""
     correct_classes = set(accepted_classes(credits))
     errors = accepted != np.isin(labels, list(correct_classes))
@@ -85,7 +87,7 @@ def class_errors(accepted, labels, credits) -> List[dict]:
     return records
 
 
-def binary_report(scores, labels, credits: Mapping[str, float], threshold: float,
+def binary_report(scores: ArrayLike, labels: ArrayLike, credits: Mapping[str, float], threshold: float,
                   n_resamples: int = 0, seed: int = 42) -> dict:
     """Point estimates (and percentile intervals when resampling) of one score under one policy.
 
@@ -111,8 +113,8 @@ def binary_report(scores, labels, credits: Mapping[str, float], threshold: float
     return report
 
 
-def verdict_table(fit_scores: Mapping[str, np.ndarray], fit_labels, eval_scores: Mapping[str, np.ndarray],
-                  eval_labels, policies: Mapping[str, Mapping[str, float]], n_resamples: int = 0,
+def verdict_table(fit_scores: Mapping[str, np.ndarray], fit_labels: ArrayLike,
+                  eval_scores: Mapping[str, np.ndarray], eval_labels: ArrayLike, policies: Mapping[str, Mapping[str, float]], n_resamples: int = 0,
                   seed: int = 42, progress: bool = True) -> List[dict]:
     """One record per (policy, metric): the threshold chosen on the fitting rows, then the binary
     report on the evaluation rows, all metrics and policies on the same bootstrap resamples."""

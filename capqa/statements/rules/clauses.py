@@ -111,7 +111,7 @@ def _list_or_single(subject, answer, article_subject=None):
 
 
 
-def list_verb(subject, answer):
+def list_verb(subject: str, answer: str) -> str:
     """"are" when the answer lists as many items as the subject counts ("the three primary
     colours" + "red, yellow and blue"), else "include" (a part of the list, CAP's convention)."""
     counts = [_NUMBER_WORDS.get(word.lower()) or (int(word) if word.isdigit() else None) for word in subject.split()]

@@ -29,7 +29,7 @@ _NEGATED_AUXILIARY = re.compile(r"^(is|are|was|were|do|does|did|could|would|shou
 _CONTRACTED = {"ca": "can", "wo": "will", "sha": "shall"}
 
 
-def positive_auxiliary(question):
+def positive_auxiliary(question: str) -> str:
     """``question`` with a fronted negated auxiliary made positive ("Don't bats" -> "Do bats")."""
     match = _NEGATED_AUXILIARY.match(question)
     if not match:
