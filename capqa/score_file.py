@@ -9,7 +9,8 @@ Under ``torchrun``/``accelerate launch`` every rank scores its own shard (see ca
 """
 
 import logging
-from typing import Optional
+import os
+from typing import TYPE_CHECKING, Optional, Union
 
 import pandas as pd
 
@@ -19,12 +20,16 @@ from capqa.jobs.scoring import (OUTPUT_COLUMNS, TableColumns, check_no_output_co
                                 score_into, split_golds)
 from capqa.validation import check_positive_int
 
+if TYPE_CHECKING:
+    from capqa.scorer import CAPScorer
+
 logger = logging.getLogger(__name__)
 
 
-def score_table(table: pd.DataFrame, scorer, out, question_column: Optional[str], gold_column: str,
-                answer_column: str, gold_separator: Optional[str] = None, chunk_size: int = 1000,
-                escape_formulas: bool = True, settings: Optional[dict] = None) -> int:
+def score_table(table: pd.DataFrame, scorer: "CAPScorer", out: Union[str, os.PathLike],
+                question_column: Optional[str], gold_column: str, answer_column: str,
+                gold_separator: Optional[str] = None, chunk_size: int = 1000, escape_formulas: bool = True,
+                settings: Optional[dict] = None) -> int:
     """Score ``table`` chunk by chunk into the CSV ``out`` (resuming the same job); returns the
     number of new rows. ``settings`` identify the job beside its input (default: the scorer's)."""
     chunk_size = check_positive_int(chunk_size, "chunk_size")
@@ -36,7 +41,7 @@ def score_table(table: pd.DataFrame, scorer, out, question_column: Optional[str]
         return score_into(table, scorer, output, columns, chunk_size, escape_formulas)
 
 
-def scorer_settings(scorer) -> dict:
+def scorer_settings(scorer: "CAPScorer") -> dict:
     """What identifies a scorer's results when no MetricOptions are at hand (the Space, the API)."""
     nli = scorer.nli
     return {"nli_model": getattr(nli, "model_name", type(nli).__name__), "nli_revision": getattr(nli, "revision", None),

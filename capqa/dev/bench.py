@@ -18,9 +18,11 @@ statements. Timings are therefore real, the probabilities meaningless (only comp
 """
 
 import functools
+import os
 import statistics
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import torch
@@ -29,6 +31,12 @@ from capqa.paths import DATA_DIR
 from capqa.dev.measure import machine_description, run_scorers, timed
 from capqa.formula import cap_from_probabilities
 from capqa.validation import check_positive_int
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from transformers import PreTrainedModel
+
+    from capqa.engine.nli import NLIScorer
 
 SAMPLE_CSV = DATA_DIR / "cap_correctness_sample.csv"
 # Vocabulary of the benchmark's BPE tokenizer: close to DeBERTa-v3's tokens per word on this text.
@@ -39,7 +47,7 @@ STATEMENT_MODEL_LIMIT = 64
 
 # --- Inputs and models --------------------------------------------------------------------------
 
-def load_sample(path=SAMPLE_CSV, rows=None):
+def load_sample(path: Union[str, os.PathLike] = SAMPLE_CSV, rows: Optional[int] = None) -> "pd.DataFrame":
     """The sample's rows as a DataFrame; ``rows`` picks that many, evenly spread over the file
     (the file is five dataset blocks, so the first rows alone would be one dataset)."""
     import pandas as pd
@@ -51,7 +59,7 @@ def load_sample(path=SAMPLE_CSV, rows=None):
     return frame.reset_index(drop=True)
 
 
-def build_bench_model(folder, texts, size):
+def build_bench_model(folder: Union[str, os.PathLike], texts: Sequence[str], size: str) -> str:
     """Save a random-weight DeBERTa-v2 NLI model of ``size`` with a BPE tokenizer trained on
     ``texts`` to ``folder`` (reused when already there: building "large" takes a while; the
     model and tokenizer depend only on ``size`` and the sample file)."""
@@ -73,7 +81,7 @@ class ReferenceScorer:
     fixed batches in input order), to separate what de-duplication and length ordering bring.
     """
 
-    def __init__(self, engine, model, dedup=False):
+    def __init__(self, engine: "NLIScorer", model: "PreTrainedModel", dedup: bool = False) -> None:
         # The engine's tokenizer and settings; ``model`` has the engine's weights and dtype with
         # transformers' own attention code (``stock_model``), shared by all reference variants.
         self.model, self.tokenizer = model, engine.tokenizer
@@ -81,7 +89,7 @@ class ReferenceScorer:
         self.batch_size, self.max_length = engine.batch_size, engine.max_length
         self.dedup = dedup
 
-    def cap_probabilities(self, premises, hypotheses):
+    def cap_probabilities(self, premises: List[str], hypotheses: List[str]) -> np.ndarray:
         """(2n, 3): the forward pass over all pairs, then the reverse pass."""
         if not self.dedup:
             return np.concatenate([self._score(premises, hypotheses), self._score(hypotheses, premises)])
@@ -90,13 +98,13 @@ class ReferenceScorer:
         scored = dict(zip(unique, self._score([p for p, _ in unique], [h for _, h in unique])))
         return np.stack([scored[pair] for pair in pairs])
 
-    def directions(self, premises, hypotheses):
+    def directions(self, premises: List[str], hypotheses: List[str]) -> List[List[Tuple[str, str]]]:
         """The lists of pairs it scores, each in fixed batches."""
         if not self.dedup:
             return [list(zip(premises, hypotheses)), list(zip(hypotheses, premises))]
         return [list(dict.fromkeys(zip(premises + hypotheses, hypotheses + premises)))]
 
-    def batches(self, n_pairs):
+    def batches(self, n_pairs: int) -> List[List[int]]:
         """Positions of each batch of one direction: fixed-size slices in input order."""
         return [list(range(start, min(start + self.batch_size, n_pairs)))
                 for start in range(0, n_pairs, self.batch_size)]
@@ -114,14 +122,15 @@ class ReferenceScorer:
 
 # --- Measurements -----------------------------------------------------------------------------------
 
-def padding_fraction(lengths, batches):
+def padding_fraction(lengths: Sequence[int], batches: Sequence[Sequence[int]]) -> Tuple[float, int]:
     """Share of the computed tokens that are padding, and the number of tokens computed."""
     computed = sum(len(batch) * max(lengths[i] for i in batch) for batch in batches)
     real = sum(lengths[i] for batch in batches for i in batch)
     return 1.0 - real / computed, computed
 
 
-def reference_plan(engine, reference, premises, hypotheses):
+def reference_plan(engine: "NLIScorer", reference: ReferenceScorer, premises: List[str],
+                   hypotheses: List[str]) -> Tuple[float, int]:
     """(padding fraction, tokens computed) of a reference scorer's fixed batches."""
     padding, computed = 0.0, 0
     for pairs in reference.directions(premises, hypotheses):
@@ -131,13 +140,13 @@ def reference_plan(engine, reference, premises, hypotheses):
     return padding / computed, computed
 
 
-def engine_plan(engine, premises, hypotheses):
+def engine_plan(engine: "NLIScorer", premises: List[str], hypotheses: List[str]) -> Tuple[float, int]:
     """(padding fraction, tokens computed) of the engine's length-ordered batches."""
     features, batches = engine.plan(sorted(set(zip(premises + hypotheses, hypotheses + premises))))
     return padding_fraction([len(f["input_ids"]) for f in features], batches)
 
 
-def largest_cap_difference(first, second):
+def largest_cap_difference(first: np.ndarray, second: np.ndarray) -> float:
     """Largest |CAP| difference between two (2n, 3) forward-then-reverse probability arrays."""
     half = len(first) // 2
     cap_first, _, _ = cap_from_probabilities(first[:half], first[half:])
@@ -145,7 +154,8 @@ def largest_cap_difference(first, second):
     return float(np.abs(cap_first - cap_second).max())
 
 
-def statement_throughput(frame, models_dir, device, model_limit=STATEMENT_MODEL_LIMIT):
+def statement_throughput(frame: "pd.DataFrame", models_dir: Union[str, os.PathLike], device: Union[str, torch.device],
+                         model_limit: int = STATEMENT_MODEL_LIMIT) -> Dict[str, Dict[str, float]]:
     """Statements per second of the rule-based converter (on the sample's distinct (question,
     answer) pairs, gold and predicted answers) and of a tiny random seq2seq model (on the first
     ``model_limit`` of them: with random weights it never stops before max_new_tokens)."""
@@ -168,8 +178,11 @@ def statement_throughput(frame, models_dir, device, model_limit=STATEMENT_MODEL_
 
 # --- The command ------------------------------------------------------------------------------------
 
-def benchmark(size="small", rows=None, runs=3, batch_size=32, max_tokens=None, quantize=False, bf16=False,
-              device="auto", models_dir=None, statements=True, ablation=False, data=SAMPLE_CSV):
+def benchmark(size: str = "small", rows: Optional[int] = None, runs: int = 3, batch_size: int = 32,
+              max_tokens: Optional[int] = None, quantize: bool = False, bf16: bool = False,
+              device: Union[str, torch.device] = "auto", models_dir: Optional[Union[str, os.PathLike]] = None,
+              statements: bool = True, ablation: bool = False,
+              data: Union[str, os.PathLike] = SAMPLE_CSV) -> Dict[str, Any]:
     """Run the benchmark; return a JSON-able dict of settings, machine and figures."""
     from capqa.engine.nli import NLIScorer
 
@@ -198,7 +211,7 @@ def benchmark(size="small", rows=None, runs=3, batch_size=32, max_tokens=None, q
     return result
 
 
-def stock_model(engine, folder):
+def stock_model(engine: "NLIScorer", folder: str) -> "PreTrainedModel":
     """The engine's weights and dtype in a model of its own, exactly as ``from_pretrained`` returns
     it: the engine changes its model's attention code, the reference keeps transformers' own."""
     from transformers import AutoModelForSequenceClassification
@@ -207,12 +220,13 @@ def stock_model(engine, folder):
         folder, dtype=next(engine.model.parameters()).dtype).to(engine.device).eval()
 
 
-def build_scorers(engine, folder, premises, hypotheses, max_tokens=None, quantize=False, bf16=False,
-                  ablation=False):
+def build_scorers(engine: "NLIScorer", folder: str, premises: List[str], hypotheses: List[str],
+                  max_tokens: Optional[int] = None, quantize: bool = False, bf16: bool = False,
+                  ablation: bool = False) -> Tuple[Dict[str, Callable[[], np.ndarray]], Dict[str, Tuple[float, int]]]:
     """{name: function scoring the workload} and {name: (padding fraction, tokens computed)}."""
     from capqa.engine.nli import NLIScorer
 
-    def engine_like(scorer):
+    def engine_like(scorer: "NLIScorer") -> Callable[[], np.ndarray]:
         return lambda: scorer.predict(premises + hypotheses, hypotheses + premises)
 
     stock = stock_model(engine, folder)
@@ -240,7 +254,7 @@ def build_scorers(engine, folder, premises, hypotheses, max_tokens=None, quantiz
     return scorers, plans
 
 
-def comparisons(figures, outputs):
+def comparisons(figures: Mapping[str, Dict[str, Any]], outputs: Mapping[str, np.ndarray]) -> Dict[str, Any]:
     """Engine against reference (speed, agreement) and, when timed, int8 against float."""
     compared = {
         "speedup": figures["engine"]["pairs_per_second"] / figures["reference"]["pairs_per_second"],
@@ -291,7 +305,7 @@ def format_report(result: dict) -> str:
     return "\n".join(lines)
 
 
-def plot(result, path):
+def plot(result: Mapping[str, Any], path: Union[str, os.PathLike]) -> None:
     import matplotlib
 
     matplotlib.use("Agg")

@@ -8,7 +8,7 @@ file), a ``summary.md`` in the paper's layout, and the plots of ``capqa.diagnost
 import argparse
 import json
 from pathlib import Path
-from typing import Callable, List, Optional
+from typing import Any, Callable, List, Mapping, Optional, Sequence
 
 import pandas as pd
 
@@ -25,7 +25,8 @@ PLOTS = {
 PLOT_DPI = 120
 
 
-def load_scores(path, label_column, metrics, split_column=None, split=None):
+def load_scores(path: Path, label_column: str, metrics: Sequence[str], split_column: Optional[str] = None,
+                split: Optional[str] = None) -> pd.DataFrame:
     """The rows to diagnose: labels and metric columns, optionally one split."""
     if not path.is_file():
         raise ValueError(f"scores file not found: {path}")
@@ -70,7 +71,7 @@ def check_out_folder(out: Path) -> None:
             break
 
 
-def parse_severity(text):
+def parse_severity(text: Optional[str]) -> Optional[dict]:
     """--severity: inline JSON or a path to a JSON file; None keeps the paper's."""
     if text is None:
         return None
@@ -81,7 +82,7 @@ def parse_severity(text):
         raise ValueError(f"--severity is neither a JSON object nor a JSON file: {error}") from None
 
 
-def write_tables(tables, out):
+def write_tables(tables: dict, out: Path) -> None:
     for name in TABLES:
         pd.DataFrame(tables[name]).to_csv(out / f"{name}.csv", index=False)
     (out / "results.json").write_text(json.dumps(tables, indent=1, default=_json_default))
@@ -92,7 +93,8 @@ def _json_default(value):
     return value.item() if hasattr(value, "item") else str(value)
 
 
-def write_plots(frame, metrics, label_column, tables, out, severity):
+def write_plots(frame: pd.DataFrame, metrics: List[str], label_column: str, tables: dict, out: Path,
+                severity: Optional[Mapping[str, int]]) -> None:
     labels = frame[label_column].tolist()
     figures = {
         "class_distributions.png": class_distributions(frame[metrics], labels, severity),
@@ -170,7 +172,7 @@ def _paired_section(tables, n_resamples):
             + _markdown_table(header, rows))
 
 
-def summary_markdown(tables, context, plots=True):
+def summary_markdown(tables: dict, context: Mapping[str, Any], plots: bool = True) -> str:
     """The report in the paper's layout; ``context`` describes the data and the bootstrap."""
     metrics = [r["metric"] for r in tables["correlations"]]
     counts = " · ".join(f"{r['label']} {r['n']:,}" for r in tables["descriptives"]

@@ -15,7 +15,7 @@ import logging
 import shutil
 from collections import Counter
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, NamedTuple, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, NamedTuple, Sequence, Tuple, Union
 
 import pandas as pd
 
@@ -23,6 +23,9 @@ from capqa.paths import REPO_ROOT
 from capqa.constants import LABELS
 from capqa.hub.upstream import (canonical_labels, cell_location, empty_cell_problems, nulls_for_empty, parse_row_ids,
                                 raise_problems, read_upstream_csv, unique_ids)
+
+if TYPE_CHECKING:
+    from datasets import Features
 
 logger = logging.getLogger(__name__)
 PathLike = Union[str, Path]
@@ -69,7 +72,7 @@ NO_ROW_ID, NO_SPLIT_ENTRY = "no row_id", "no split entry"
 
 # --- CAP-Correctness -------------------------------------------------------------------------
 
-def read_splits(splits_csv):
+def read_splits(splits_csv: PathLike) -> Dict[int, Tuple[str, Dict[str, str]]]:
     """row_id -> (split, {checked column: value}) from the paper's split file."""
     frame = read_upstream_csv(splits_csv, SPLITS_COLUMNS, "splits")
     ids, problems = parse_row_ids(frame, ROW_ID, splits_csv, allow_empty=False)
@@ -85,7 +88,7 @@ def read_splits(splits_csv):
             for index, row_id, split in zip(frame.index, ids, frame["split"])}
 
 
-def read_correctness(correctness_csv):
+def read_correctness(correctness_csv: PathLike) -> pd.DataFrame:
     """The validated correctness rows, with a ``row_id`` column (None where unknown).
 
     Without a ``row_id`` column the file is the upstream CSV itself, whose row ids are the
@@ -118,7 +121,9 @@ def _split_mismatches(row, entry, path, index):
             if value.casefold() != row[own].casefold()]
 
 
-def join_correctness_splits(frame, splits, correctness_csv, splits_csv):
+def join_correctness_splits(frame: pd.DataFrame, splits: Mapping[int, Tuple[str, Mapping[str, str]]],
+                            correctness_csv: PathLike,
+                            splits_csv: PathLike) -> Tuple[Dict[str, pd.DataFrame], List[DroppedRow]]:
     """Split name -> rows, plus the rows that could not be given a split."""
     by_split = {split: [] for split in CORRECTNESS_SPLITS}
     dropped, problems = [], []
@@ -140,7 +145,7 @@ def join_correctness_splits(frame, splits, correctness_csv, splits_csv):
     return {split: frame.loc[indices].reset_index(drop=True) for split, indices in by_split.items()}, dropped
 
 
-def correctness_features():
+def correctness_features() -> "Features":
     from datasets import ClassLabel, Features, Value
 
     # label_semantic_manual is null where no manual label exists (ClassLabel keeps nulls).
@@ -154,7 +159,7 @@ def correctness_features():
 
 # --- CAP-Statements --------------------------------------------------------------------------
 
-def read_statements(statements_csv):
+def read_statements(statements_csv: PathLike) -> pd.DataFrame:
     """The validated statement rows; an empty ``id`` (it happens upstream) becomes null."""
     frame = read_upstream_csv(statements_csv, STATEMENTS_COLUMNS, "statements")
     problems = empty_cell_problems(frame, STATEMENTS_TEXT_COLUMNS + ("label_question_type",),
@@ -179,7 +184,7 @@ def _split_sizes(count):
     return sizes
 
 
-def assign_statement_splits(frame, seed=STATEMENTS_SPLIT_SEED):
+def assign_statement_splits(frame: pd.DataFrame, seed: int = STATEMENTS_SPLIT_SEED) -> pd.Series:
     """The split of each row: per question type, rows ordered by a salted SHA-256 of their text
     (row position breaks ties) and cut 80/10/10. Independent of row order, machine and library."""
     assigned = pd.Series("", index=frame.index, dtype=object)
@@ -192,12 +197,12 @@ def assign_statement_splits(frame, seed=STATEMENTS_SPLIT_SEED):
     return assigned
 
 
-def split_statements(frame, seed=STATEMENTS_SPLIT_SEED):
+def split_statements(frame: pd.DataFrame, seed: int = STATEMENTS_SPLIT_SEED) -> Dict[str, pd.DataFrame]:
     assigned = assign_statement_splits(frame, seed)
     return {split: frame[assigned == split].reset_index(drop=True) for split in STATEMENTS_SPLIT_PERCENT}
 
 
-def statements_features():
+def statements_features() -> "Features":
     from datasets import Features, Value
 
     return Features({column: Value("string") for column in STATEMENTS_COLUMNS})
@@ -205,7 +210,7 @@ def statements_features():
 
 # --- Writing a repo --------------------------------------------------------------------------
 
-def data_files_config(splits):
+def data_files_config(splits: Iterable[str]) -> List[Dict[str, Any]]:
     """The card's ``configs`` entry: one Parquet file per split."""
     return [{"config_name": "default",
              "data_files": [{"split": split, "path": f"data/{split}.parquet"} for split in splits]}]
@@ -227,7 +232,7 @@ def _prepare_out_dir(repo_dir, overwrite):
     (repo_dir / "data").mkdir(parents=True, exist_ok=True)
 
 
-def features_yaml(features) -> list:
+def features_yaml(features: "Features") -> list:
     """The card's ``dataset_info.features`` in the Hub's YAML layout, from public attributes only.
 
     Only the feature types these datasets use are written: ``Value`` and ``ClassLabel``.

@@ -10,15 +10,20 @@ login itself, and nothing here prints it. The namespace is ``CAP_HUB_NAMESPACE``
 ``capqa.constants.hub_namespace``).
 """
 
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, List, Optional, Tuple, Union
 
 from capqa import constants
 from capqa.paths import DATA_DIR, REPO_ROOT
 from capqa.hub.allowlist import TRAINING_SUMMARY, allowed_files, check_no_local_paths, walk_regular_files
 from capqa.hub.datasets import CORRECTNESS_NAME, FULL_CORPUS_ROWS, STATEMENTS_NAME
 from capqa.hub.model_card import folder_model_card
+
+if TYPE_CHECKING:
+    from huggingface_hub import CommitInfo, HfApi
 
 MODEL_CARD = Path("statement_model_card") / "README.md"
 # Space file <- repo file. On the Space, evaluate.load("<namespace>/cap") needs the metric as cap.py.
@@ -50,10 +55,10 @@ class UploadPlan:
     notes: tuple = ()  # extra lines for the dry run, e.g. rows per split
 
     @property
-    def total_bytes(self):
+    def total_bytes(self) -> int:
         return sum(local.stat().st_size for local, _ in self.files)
 
-    def describe(self):
+    def describe(self) -> str:
         lines = [f"{self.repo_type} {self.repo_id}: {len(self.files)} file(s), "
                  f"{_human_size(self.total_bytes)}"]
         lines += [f"  {note}" for note in self.notes]
@@ -74,7 +79,7 @@ def _is_skipped(relative):
         or relative.name.endswith(SKIPPED_SUFFIXES)
 
 
-def folder_files(folder):
+def folder_files(folder: Path) -> List[Tuple[Path, str]]:
     """(local file, path in repo) for every regular file under ``folder`` except caches, sorted
     by path; symlinks are never followed."""
     return sorted(((local, relative) for kind, local, relative in walk_regular_files(folder)
@@ -99,7 +104,7 @@ def _require_folder(folder, argument, must_contain):
 
 # --- Plans -----------------------------------------------------------------------------------
 
-def datasets_plans(folder):
+def datasets_plans(folder: Union[str, os.PathLike]) -> List[UploadPlan]:
     """The two dataset repos from a ``build-datasets --out`` folder."""
     folder = _require_folder(folder, "folder", [CORRECTNESS_NAME, STATEMENTS_NAME])
     plans = []
@@ -129,7 +134,9 @@ def _split_rows(repo_dir, name):
     return tuple(notes)
 
 
-def model_plan(folder, source_root=REPO_ROOT, card=None, staging=None):
+def model_plan(folder: Union[str, os.PathLike], source_root: Union[str, os.PathLike] = REPO_ROOT,
+               card: Optional[Union[str, os.PathLike]] = None,
+               staging: Optional[Union[str, os.PathLike]] = None) -> UploadPlan:
     """A trained statement-model folder and its card: ``card`` when given, else the folder's own
     README.md, else the project's card with the folder's own figures (``capqa.hub.model_card``),
     written under ``staging``; a folder without measured figures is refused."""
@@ -156,7 +163,8 @@ def model_plan(folder, source_root=REPO_ROOT, card=None, staging=None):
                       _left_out_notes(left_out))
 
 
-def assemble_space(out_dir, source_root=REPO_ROOT, benchmark_scores=FROM_SOURCE_DATA):
+def assemble_space(out_dir: Union[str, os.PathLike], source_root: Union[str, os.PathLike] = REPO_ROOT,
+                   benchmark_scores: Any = FROM_SOURCE_DATA) -> Path:
     """Copy the metric Space's files from ``source_root`` into ``out_dir`` under their Space names.
 
     benchmark_scores: the published per-row scores (paper_scores.csv) that the Space's Benchmark
@@ -188,14 +196,14 @@ def assemble_space(out_dir, source_root=REPO_ROOT, benchmark_scores=FROM_SOURCE_
     return out_dir
 
 
-def space_plan(assembled_dir):
+def space_plan(assembled_dir: Path) -> UploadPlan:
     files, left_out = allowed_files(assembled_dir, "space")
     return UploadPlan(constants.metric_space_id(), "space", tuple(files), _left_out_notes(left_out))
 
 
 # --- Uploading -------------------------------------------------------------------------------
 
-def upload(plan, api=None):
+def upload(plan: UploadPlan, api: Optional["HfApi"] = None) -> "CommitInfo":
     """Create the repo if needed and commit every planned file in one commit."""
     from huggingface_hub import CommitOperationAdd, HfApi
 

@@ -2,13 +2,14 @@
 and every problem named by file, row and column (rows counted from 1 after the header)."""
 
 from pathlib import Path
+from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 import pandas as pd
 
 MAX_PROBLEMS_SHOWN = 20
 
 
-def normalise_whitespace(text):
+def normalise_whitespace(text: str) -> str:
     """The one whitespace normalisation of the build: line breaks to LF, ends stripped.
 
     CRLF and lone CR become LF (the upstream files use CRLF, and a few quoted fields contain
@@ -19,11 +20,11 @@ def normalise_whitespace(text):
     return text.replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
-def cell_location(path, row_index, column):
+def cell_location(path: Union[str, Path], row_index: int, column: str) -> str:
     return f"{Path(path).name}: row {row_index + 1}, column '{column}'"
 
 
-def raise_problems(path, problems):
+def raise_problems(path: Union[str, Path], problems: List[str]) -> None:
     if not problems:
         return
     shown = "\n  ".join(problems[:MAX_PROBLEMS_SHOWN])
@@ -33,7 +34,7 @@ def raise_problems(path, problems):
                      f"the header):\n  {shown}{tail}")
 
 
-def read_upstream_csv(path, required_columns, argument):
+def read_upstream_csv(path: Union[str, Path], required_columns: Sequence[str], argument: str) -> pd.DataFrame:
     """Every cell as a string ("None", "NA" stay text), whitespace normalised once."""
     path = Path(path)
     if not path.is_file():
@@ -51,12 +52,13 @@ def read_upstream_csv(path, required_columns, argument):
     return frame.map(normalise_whitespace)
 
 
-def empty_cell_problems(frame, columns, path):
+def empty_cell_problems(frame: pd.DataFrame, columns: Iterable[str], path: Union[str, Path]) -> List[str]:
     return [f"{cell_location(path, index, column)}: empty cell; every row needs a {column}"
             for column in columns for index in frame.index[frame[column] == ""]]
 
 
-def canonical_labels(frame, column, allowed, path):
+def canonical_labels(frame: pd.DataFrame, column: str, allowed: Sequence[str],
+                     path: Union[str, Path]) -> Tuple[pd.Series, List[str]]:
     """Lower-cased labels, and a problem for each one outside ``allowed``.
 
     Empty cells are left to ``empty_cell_problems`` (or allowed, for optional labels)."""
@@ -69,7 +71,8 @@ def canonical_labels(frame, column, allowed, path):
     return labels, problems
 
 
-def parse_row_ids(frame, column, path, allow_empty):
+def parse_row_ids(frame: pd.DataFrame, column: str, path: Union[str, Path],
+                  allow_empty: bool) -> Tuple[List[Optional[int]], List[str]]:
     """Integer row ids (None where empty and allowed) and a problem for each bad or repeated one."""
     ids, problems, first_seen = [], [], {}
     for index, cell in frame[column].items():
@@ -91,7 +94,7 @@ def parse_row_ids(frame, column, path, allow_empty):
     return ids, problems
 
 
-def unique_ids(frame, column, path):
+def unique_ids(frame: pd.DataFrame, column: str, path: Union[str, Path]) -> Tuple[pd.Series, List[str]]:
     """Optional string ids: empty is allowed (stored as null), repeats are not."""
     seen, problems = {}, []
     for index, cell in frame[column].items():
@@ -102,6 +105,6 @@ def unique_ids(frame, column, path):
     return nulls_for_empty(frame[column]), problems
 
 
-def nulls_for_empty(column):
+def nulls_for_empty(column: pd.Series) -> pd.Series:
     """Empty cells as None in an object column (a pandas string column would make them NaN)."""
     return pd.Series([cell or None for cell in column], index=column.index, dtype=object)

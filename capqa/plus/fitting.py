@@ -15,7 +15,9 @@ machines land on the same classifier up to that tolerance.
 """
 
 import json
+import os
 from pathlib import Path
+from typing import Iterable, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -79,7 +81,8 @@ def fit_multinomial(features: np.ndarray, targets: np.ndarray, n_classes: int,
     return parameters[:-1], parameters[-1]
 
 
-def fit_classifier(features: np.ndarray, targets: np.ndarray, classes, l2: float) -> StandardisedClassifier:
+def fit_classifier(features: np.ndarray, targets: np.ndarray, classes: Sequence[str],
+                   l2: float) -> StandardisedClassifier:
     """A ``StandardisedClassifier`` fitted on ``features`` (standardised with their own moments)."""
     mean, scale = features.mean(axis=0), features.std(axis=0)
     scale[scale == 0] = 1.0   # a constant column carries no information; keep it at 0
@@ -146,7 +149,7 @@ def split_features(frame: pd.DataFrame, split: str) -> tuple[pd.DataFrame, np.nd
     return rows, feature_matrix(*frame_inputs(rows)), rows["label"].map(LABELS.index).to_numpy()
 
 
-def fit(frame: pd.DataFrame, split: str = "validation", l2_grid=L2_GRID,
+def fit(frame: pd.DataFrame, split: str = "validation", l2_grid: Iterable[float] = L2_GRID,
         progress: bool = True) -> tuple[dict, dict]:
     """(relation JSON dict, cap_plus JSON dict) fitted on the ``split`` rows of ``frame``.
 
@@ -185,7 +188,7 @@ def fit(frame: pd.DataFrame, split: str = "validation", l2_grid=L2_GRID,
     return relation, cap_plus_params
 
 
-def write_parameters(relation: dict, cap_plus_params: dict, directory) -> None:
+def write_parameters(relation: dict, cap_plus_params: dict, directory: Union[str, os.PathLike]) -> None:
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     for name, data in ((RELATION_FILE, relation), (CAP_PLUS_FILE, cap_plus_params)):

@@ -7,7 +7,7 @@ match and token F1 (``capqa.statements.text_metrics``) and sacreBLEU BLEU/chrF, 
 question type.
 """
 
-from typing import Optional, Sequence
+from typing import Any, Dict, Iterable, Optional, Sequence
 
 from capqa.constants import STATEMENT_MAX_INPUT_TOKENS, STATEMENT_NUM_BEAMS
 
@@ -30,7 +30,7 @@ def evaluate_statements(model: Optional[str], rows: Sequence[dict], revision: Op
                                    show_progress=show_progress)
     predictions = generator.generate([row["question"] for row in rows], [row["answer"] for row in rows])
 
-    def score(indices):
+    def score(indices: Iterable[int]) -> Dict[str, Any]:
         chosen = [predictions[i] for i in indices]
         gold = [rows[i]["statement"] for i in indices]
         return {**surface_scores(chosen, gold), **corpus_bleu_chrf(chosen, gold), "rows": len(indices)}

@@ -14,10 +14,13 @@ import json
 import logging
 import math
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from capqa.constants import (STATEMENT_BASE_MODEL, STATEMENT_BASE_REVISION, STATEMENT_TRAIN_MAX_LENGTH)
 from capqa.validation import check_positive_int
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedTokenizerBase, Seq2SeqTrainer
 
 LOGGER = logging.getLogger(__name__)
 
@@ -35,7 +38,8 @@ CHECKPOINTS = "checkpoints"
 CHECKPOINTS_KEPT = 2
 
 
-def encode_rows(tokenizer, rows: Sequence[dict], max_length: int = STATEMENT_TRAIN_MAX_LENGTH) -> list:
+def encode_rows(tokenizer: "PreTrainedTokenizerBase", rows: Sequence[dict],
+                max_length: int = STATEMENT_TRAIN_MAX_LENGTH) -> list:
     """Features for teacher forcing: template input ids and the gold statement's label ids."""
     from capqa.statements.generator import statement_input
 
@@ -150,7 +154,8 @@ def _public_name(model: str) -> str:
     return f"local folder {path.name!r}" if path.exists() else model
 
 
-def save_trained(trainer, tokenizer, summary: dict, output_dir: Path) -> None:
+def save_trained(trainer: "Seq2SeqTrainer", tokenizer: "PreTrainedTokenizerBase", summary: dict,
+                 output_dir: Path) -> None:
     output_dir.mkdir(parents=True, exist_ok=True)
     trainer.save_model(str(output_dir))
     tokenizer.save_pretrained(output_dir)

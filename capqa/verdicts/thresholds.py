@@ -19,6 +19,7 @@ from typing import Dict, Iterable, Optional
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from capqa.constants import COMPARISON_DECIMALS, LABELS
 from capqa.validation import check_finite_scores, check_same_length
@@ -33,7 +34,7 @@ SHIPPED_SCORES = ("cap", "cap_plus")
 STORED_DECIMALS = 8
 
 
-def choose_threshold(scores, targets) -> Dict[str, float]:
+def choose_threshold(scores: ArrayLike, targets: ArrayLike) -> Dict[str, float]:
     """{"threshold", "youden_j", "balanced_accuracy"}: the cut with the highest Youden's J."""
     scores = np.round(check_finite_scores(scores, "scores"), COMPARISON_DECIMALS)
     targets = np.asarray(targets, dtype=bool)
@@ -85,7 +86,8 @@ def fit_thresholds(frame: pd.DataFrame, split: Optional[str] = "validation", spl
     }
 
 
-def select_rows(frame, split, split_column="split", label_column="label"):
+def select_rows(frame: pd.DataFrame, split: Optional[str], split_column: str = "split",
+                label_column: str = "label") -> pd.DataFrame:
     """The labelled rows of ``split`` (all rows when ``split`` is None), checked."""
     if label_column not in frame.columns:
         raise ValueError(f"the scores have no label column {label_column!r}")
