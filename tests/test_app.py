@@ -118,7 +118,7 @@ def test_score_file_scores_every_row_and_reports_monotonicity(client, cap_metric
     expected = cap_metric.compute(predictions=list(table["answer"]),
                                   references=list(table["gold_answer"]),
                                   questions=list(table["question"]))
-    np.testing.assert_allclose(scored["cap"], expected["scores"], atol=1e-12)
+    np.testing.assert_allclose(scored["cap"], expected["scores"], atol=MODEL_ATOL, rtol=0)  # another process
     assert list(scored["question"]) == list(table["question"])
     assert f"{len(table)} rows" in summary
     assert len(preview["data"]) == len(table) and preview["headers"][0] == "cap"

@@ -236,7 +236,7 @@ def test_arrays_series_and_dataset_columns_are_accepted(known_metric):
     for predictions, references in ((np.array(STATEMENT_PREDICTIONS), pd.Series(STATEMENT_GOLDS)),
                                     (table["prediction"], table["gold"])):
         result = known_metric.compute(predictions=predictions, references=references)
-        np.testing.assert_allclose(result["scores"], expected, atol=1e-12)
+        np.testing.assert_allclose(result["scores"], expected, atol=MODEL_ATOL, rtol=0)
 
 
 def test_return_details_must_be_a_bool(known_metric):
