@@ -86,6 +86,12 @@ def statement_model_id() -> str:
     return f"{hub_namespace()}/cap-statement-mt5-small"
 
 
+# Whether `publish model` has uploaded the statement model to ``statement_model_id()``. Until it
+# has, the Space scores with the rule-based converter by default (the metric's default stays the
+# Hub id, and its load error says to pass "rules").
+STATEMENT_MODEL_PUBLISHED = False
+
+
 def correctness_dataset_id() -> str:
     return f"{hub_namespace()}/CAP-Correctness"
 

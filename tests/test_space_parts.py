@@ -140,3 +140,14 @@ def test_verdict_table_has_a_place_in_the_benchmark_tab():
         return
     assert "test" in table and all(f"`{policy}`" in table for policy in ("strict", "lenient", "graded"))
 
+
+
+def test_the_space_uses_the_rules_until_the_statement_model_is_published(monkeypatch):
+    from capqa.constants import RULES, statement_model_id
+    from capqa.space import settings as space_settings
+
+    assert space.SpaceSettings.from_environ({}).statement_model == RULES  # not published yet
+    assert space.SpaceSettings.from_environ({"CAP_STATEMENT_MODEL": "org/model"}).statement_model == "org/model"
+    monkeypatch.setattr(space_settings, "STATEMENT_MODEL_PUBLISHED", True)
+    published = space.SpaceSettings.from_environ({})
+    assert published.statement_model is None and published.statement_model_name == statement_model_id()

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Optional
 
-from capqa.constants import DEFAULT_NLI_MODEL, RULES, statement_model_id
+from capqa.constants import DEFAULT_NLI_MODEL, RULES, STATEMENT_MODEL_PUBLISHED, statement_model_id
 from capqa.metric_options import MetricOptions
 from capqa.paths import DATA_DIR, REPO_ROOT
 
@@ -61,7 +61,7 @@ class SpaceSettings:
 
         return cls(nli_model=value("CAP_NLI_MODEL") or DEFAULT_NLI_MODEL,
                    nli_revision=value("CAP_NLI_REVISION"),
-                   statement_model=value("CAP_STATEMENT_MODEL"),
+                   statement_model=value("CAP_STATEMENT_MODEL") or default_statement_model(),
                    statement_revision=value("CAP_STATEMENT_REVISION"),
                    device=value("CAP_DEVICE") or "auto",
                    benchmark_scores=Path(value("CAP_BENCHMARK_SCORES") or DEFAULT_BENCHMARK_SCORES),
@@ -102,6 +102,12 @@ class SpaceSettings:
         for path in sorted(replacements, key=len, reverse=True):
             text = text.replace(path, replacements[path])
         return text
+
+
+def default_statement_model() -> Optional[str]:
+    """The Space's statement engine when ``CAP_STATEMENT_MODEL`` is unset: the published model
+    (None: the metric's default), or the rule-based converter while it is not published."""
+    return None if STATEMENT_MODEL_PUBLISHED else RULES
 
 
 def _verdict(text: Optional[str]) -> Optional[str]:
