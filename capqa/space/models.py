@@ -9,7 +9,7 @@ import threading
 from typing import TYPE_CHECKING, Optional, Tuple
 
 from capqa.engine.loading import find_load_error
-from capqa.space.settings import SpaceSettings
+from capqa.space.settings import SpaceSettings, public_model_name
 from capqa.space.text import escape_markdown, user_error
 
 if TYPE_CHECKING:
@@ -17,8 +17,10 @@ if TYPE_CHECKING:
 
 LOGGER = logging.getLogger(__name__)
 
-WHAT_TO_SET = ("set `CAP_NLI_MODEL` to a local NLI model folder, `CAP_STATEMENT_MODEL` to a local "
-               "statement-model folder or `rules`, and `HF_HUB_OFFLINE=1`, then restart the app")
+WHAT_TO_SET = ("set `CAP_NLI_MODEL` (and `CAP_STATEMENT_MODEL`) to local model folders with "
+               "`HF_HUB_OFFLINE=1` and restart")
+
+
 class ModelsUnavailable(RuntimeError):
     """The models could not be loaded; the message is the one-line status."""
 
@@ -29,9 +31,14 @@ def load_failure(settings: SpaceSettings, error: BaseException) -> Tuple[str, st
     # The library says what went wrong (not found, Hub unreachable, offline, no such folder, ...);
     # the Space says its own ways forward (environment variables, not function arguments).
     load_error = find_load_error(error)
-    cause = settings.redact(load_error.cause) if load_error and load_error.cause else "the model files could not be read"
-    line = (f"The models could not be loaded ({settings.describe()}): {cause}. To run without the "
-            f"Hub, {WHAT_TO_SET}. The Benchmark and About tabs work without models.")
+    if load_error and load_error.cause:
+        # The cause's first clause; the whole of it is in the details.
+        cause = settings.redact(load_error.cause).split(";")[0].split(" (")[0]
+        subject = f"the {load_error.what} {public_model_name(load_error.model)}"
+    else:
+        cause, subject = "the model files could not be read", f"the models ({settings.describe()})"
+    line = (f"Could not load {subject}: {cause}. To run without the Hub, {WHAT_TO_SET}; the Benchmark "
+            f"and About tabs work without models.")
     return line, f"{type(error).__name__}: {reason}"
 
 
