@@ -37,6 +37,12 @@ class ModelLoadError(OSError):
         super().__init__(message)
         self.model, self.what, self.cause = model, what, cause
 
+    @property
+    def headline(self) -> str:
+        """The cause's first clause, for a one-line status: ``_cause`` writes each cause as its
+        headline, then any elaboration after "; " or " (" (the whole of it is ``cause``)."""
+        return self.cause.split("; ")[0].split(" (")[0]
+
 
 def find_load_error(error: BaseException) -> Optional[ModelLoadError]:
     """The ``ModelLoadError`` in ``error``'s chain (it may be wrapped), or None."""
@@ -92,7 +98,8 @@ def _error_chain(error: Optional[BaseException]):
 
 
 def _cause(name: str, error: BaseException) -> str:
-    """The reason a Hub or folder load failed, in words."""
+    """The reason a Hub or folder load failed, in words: a headline first, any elaboration after
+    "; " or " (" (``ModelLoadError.headline``)."""
     from huggingface_hub import errors
 
     chain = list(_error_chain(error))

@@ -32,8 +32,8 @@ def load_failure(settings: SpaceSettings, error: BaseException) -> Tuple[str, st
     # the Space says its own ways forward (environment variables, not function arguments).
     load_error = find_load_error(error)
     if load_error and load_error.cause:
-        # The cause's first clause; the whole of it is in the details.
-        cause = settings.redact(load_error.cause).split(";")[0].split(" (")[0]
+        # The cause's headline; the whole of it is in the details.
+        cause = settings.redact(load_error.headline)
         subject = f"the {load_error.what} {public_model_name(load_error.model)}"
     else:
         cause, subject = "the model files could not be read", f"the models ({settings.describe()})"
