@@ -33,7 +33,7 @@ def score_table(table: pd.DataFrame, scorer: "CAPScorer", out: Union[str, os.Pat
     """Score ``table`` chunk by chunk into the CSV ``out`` (resuming the same job); returns the
     number of new rows. ``settings`` identify the job beside its input (default: the scorer's)."""
     chunk_size = check_positive_int(chunk_size, "chunk_size")
-    check_no_output_columns(table.columns, scorer.variant)
+    check_no_output_columns(table.columns, scorer.variant, scorer.verdict)
     columns = TableColumns(question_column or None, gold_column, answer_column, gold_separator)
     settings = {**(settings or scorer_settings(scorer)), **job_settings(columns, escape_formulas)}
     job = JobSpec.for_table(table, settings)

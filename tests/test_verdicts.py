@@ -192,3 +192,15 @@ def test_score_command_writes_the_verdict(random_nli_model, tmp_path):
     threshold = threshold_for({"exact": 1, "equivalent": 1})
     assert list(scored["correct"]) == [score >= threshold for score in np.round(scored["cap"], 10)]
     assert check_verdict(None) is None
+
+
+def test_score_refuses_an_input_column_the_verdict_would_overwrite(random_nli_model, tmp_path, monkeypatch):
+    monkeypatch.setenv("CAPQA_TRACEBACK", "1")  # the exception itself, not its one `error:` line
+    rows = tmp_path / "rows.csv"
+    pd.DataFrame({"gold": GOLDS, "answer": STATEMENTS, "correct": ["yes"] * len(GOLDS)}).to_csv(rows, index=False)
+    command = ["score", str(rows), "--out", str(tmp_path / "scored.csv"), "--question-column", "",
+               "--gold-column", "gold", "--answer-column", "answer", "--nli-model", random_nli_model,
+               "--device", "cpu"]
+    with pytest.raises(ValueError, match="the input already has column\\(s\\) 'correct'"):
+        cli_main([*command, "--verdict", "strict"])
+    assert cli_main(command) == 0  # without a verdict, `correct` is the user's own column

@@ -17,7 +17,7 @@ from capqa.engine.devices import resolve_device
 from capqa.jobs.fingerprint import JobSpec, option_settings
 from capqa.jobs.output import ResumableCsv, read_manifest
 from capqa.jobs.scoring import TableColumns, check_no_output_columns, output_columns, score_into, split_golds
-from capqa.metric_options import MetricOptions, add_option_arguments, options_from_args
+from capqa.metric_options import add_option_arguments, options_from_args
 from capqa.score_file import job_settings
 from capqa.tables import read_table, require_columns
 from capqa.validation import check_positive_int, check_references, check_text_list
@@ -42,10 +42,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _options(args: argparse.Namespace) -> MetricOptions:
-    return options_from_args(args)
-
-
 def _read_and_check(args: argparse.Namespace, columns: TableColumns) -> pd.DataFrame:
     """The input table, every row validated before the first model call: a bad row should not
     stop a job midway."""
@@ -55,7 +51,6 @@ def _read_and_check(args: argparse.Namespace, columns: TableColumns) -> pd.DataF
         if column:
             check_text_list(list(table[column]), column)
     check_references(split_golds(table[columns.gold], columns.gold_separator), columns.gold)
-    check_no_output_columns(table.columns, args.variant)
     return table
 
 
@@ -69,10 +64,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     ranks = Ranks.from_environment()
     if ranks.distributed:
         args.device = rank_device(args.device, ranks)
-    options = _options(args)
+    options = options_from_args(args)
+    verdict = resolve_verdict(options.verdict, options.variant)
+    check_no_output_columns(table.columns, options.variant, verdict)
     settings = {**option_settings(options, {"device_type": resolve_device(options.device).type}),
                 **job_settings(columns, args.escape_formulas)}
-    out_columns = list(table.columns) + output_columns(args.variant, resolve_verdict(options.verdict, options.variant))
+    out_columns = list(table.columns) + output_columns(options.variant, verdict)
     started = time.perf_counter()
     where = f"rank {ranks.rank} of {ranks.world_size}: " if ranks.distributed else ""
     try:

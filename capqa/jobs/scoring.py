@@ -35,9 +35,9 @@ def output_columns(variant: str, verdict: Optional[Verdict] = None) -> List[str]
             + verdict_column_names(verdict))
 
 
-def check_no_output_columns(columns: Sequence[str], variant: str) -> None:
+def check_no_output_columns(columns: Sequence[str], variant: str, verdict: Optional[Verdict] = None) -> None:
     """Refuse input columns that scoring would overwrite (a file scored before, say)."""
-    clashing = [column for column in output_columns(variant) if column in columns]
+    clashing = [column for column in output_columns(variant, verdict) if column in columns]
     if clashing:
         raise ValueError(f"the input already has column(s) {', '.join(map(repr, clashing))} that scoring "
                          f"writes; rename them (a file that was scored before cannot be scored again as is)")
