@@ -46,7 +46,7 @@ def scorer_settings(scorer: "CAPScorer") -> dict:
     nli = scorer.nli
     return {"nli_model": getattr(nli, "model_name", type(nli).__name__), "nli_revision": getattr(nli, "revision", None),
             "max_length": getattr(nli, "max_length", None), "alpha": scorer.alpha,
-            "neutral_weight": scorer.neutral_weight, "variant": scorer.variant}
+            "neutral_weight": scorer.neutral_weight, "variant": scorer.variant, "verdict": scorer.verdict}
 
 
 def job_settings(columns: TableColumns, escape: bool) -> dict:

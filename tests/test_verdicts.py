@@ -204,3 +204,18 @@ def test_score_refuses_an_input_column_the_verdict_would_overwrite(random_nli_mo
     with pytest.raises(ValueError, match="the input already has column\\(s\\) 'correct'"):
         cli_main([*command, "--verdict", "strict"])
     assert cli_main(command) == 0  # without a verdict, `correct` is the user's own column
+
+
+def test_a_resume_under_another_verdict_is_refused(random_nli_model, tmp_path):
+    from capqa.jobs.output import JobMismatchError
+    from capqa.metric_options import MetricOptions
+    from capqa.score_file import score_table
+
+    table = pd.DataFrame({"gold": GOLDS, "answer": STATEMENTS})
+    out = tmp_path / "scored.csv"
+    strict = MetricOptions(nli_model=random_nli_model, device="cpu", verdict="strict").build_scorer()
+    assert score_table(table, strict, out, None, "gold", "answer") == len(table)
+    lenient = MetricOptions(nli_model=random_nli_model, device="cpu", verdict="lenient").build_scorer()
+    # Same columns, other thresholds: the rows written under `strict` must not be trusted.
+    with pytest.raises(JobMismatchError, match="verdict"):
+        score_table(table, lenient, out, None, "gold", "answer")
