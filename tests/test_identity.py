@@ -90,9 +90,13 @@ def models(random_nli_model, known_nli_model, tiny_seq2seq_model, tmp_path_facto
 
 
 @pytest.fixture(scope="module")
-def base(models):
-    return serialisations(MetricOptions(nli_model=models["random"], statement_model="rules", device="cpu")
-                          .build_scorer())
+def base_scorer(models):
+    return MetricOptions(nli_model=models["random"], statement_model="rules", device="cpu").build_scorer()
+
+
+@pytest.fixture(scope="module")
+def base(base_scorer):
+    return serialisations(base_scorer)
 
 
 @pytest.mark.parametrize("name, change, expected", ROWS, ids=[row[0] for row in ROWS])
@@ -102,9 +106,8 @@ def test_each_serialisation_changes_exactly_when_it_should(models, base, name, c
     assert changed(base, after) == (bf16_changes() if expected is None else expected), (name, after[HASHCODE])
 
 
-def test_questions_or_none_change_the_statements_part_only(models, base):
-    scorer = MetricOptions(nli_model=models["random"], statement_model="rules", device="cpu").build_scorer()
-    without = serialisations(scorer, questions=False)
+def test_questions_or_none_change_the_statements_part_only(models, base, base_scorer):
+    without = serialisations(base_scorer, questions=False)
     assert changed(base, without) == NOT_CACHE
     assert "statements=none" in without[HASHCODE].split("|")
     # The statement model that would have run is not named when none ran.
@@ -112,9 +115,8 @@ def test_questions_or_none_change_the_statements_part_only(models, base):
     assert serialisations(t5, questions=False) == without
 
 
-def test_new_versions_change_all_three(models, base):
-    scorer = MetricOptions(nli_model=models["random"], statement_model="rules", device="cpu").build_scorer()
-    identity = scorer.identity
+def test_new_versions_change_all_three(base_scorer):
+    identity = base_scorer.identity
     for field in ("cap_eval", "transformers", "torch"):
         newer = dataclasses.replace(identity, versions=dataclasses.replace(identity.versions, **{field: "99.0"}))
         assert newer.hashcode() != identity.hashcode() and newer.job_settings() != identity.job_settings()
@@ -128,7 +130,7 @@ def test_the_attention_is_recorded_as_installed_not_as_asked(bert_nli_model):
     assert asked[0].hashcode == asked[1].hashcode
 
 
-def test_the_record_reads_what_loaded(models):
+def test_the_record_reads_what_loaded(models, base_scorer):
     from capqa.statements.rules.version import engine_identity
 
     scorer = MetricOptions(nli_model=models["random"], statement_model=models["t5"], device="cpu",
@@ -140,8 +142,7 @@ def test_the_record_reads_what_loaded(models):
     assert record.nli.revision == "sha256:" + folder_content_hash(models["random"])
     assert dict(record.statements.details) == {"name": "t5-tiny", "dtype": "float32",
                                                "revision": "sha256:" + folder_content_hash(models["t5"])}
-    rules = MetricOptions(nli_model=models["random"], statement_model="rules", device="cpu").build_scorer()
-    assert dict(rules.identity.statements.details) == engine_identity()
+    assert dict(base_scorer.identity.statements.details) == engine_identity()
     # The cache needs no alpha, statements or verdict: only what decides NLI probabilities.
     assert set(record.cache_key()) == {"cap-eval", "transformers", "torch", "nli_model", "nli_revision", "nli_dtype",
                                        "quantization", "max_length", "compact_attention"}
@@ -185,6 +186,22 @@ def test_resuming_after_the_model_folder_was_rebuilt_in_place_is_refused(tmp_pat
     assert score_table(rows, again, out, "", "premise", "hypothesis", chunk_size=4) == 8
 
 
+def test_resuming_with_another_statement_engine_is_refused(random_nli_model, tiny_seq2seq_model, tmp_path):
+    """Issue 22: a job interrupted after rule statements, resumed with a T5 statement model, must
+    not hold rows of both engines."""
+    from test_score_file import InterruptedScorer
+
+    rows = pd.DataFrame({"question": [f"Name a city in country {i}." for i in range(6)], "gold": ["Sofia"] * 6,
+                         "answer": ["Burgas"] * 6})
+    out = tmp_path / "scored.csv"
+    rules = MetricOptions(nli_model=random_nli_model, statement_model="rules", device="cpu").build_scorer()
+    with pytest.raises(KeyboardInterrupt):
+        score_table(rows, InterruptedScorer(rules, calls=1), out, "question", "gold", "answer", chunk_size=3)
+    t5 = MetricOptions(nli_model=random_nli_model, statement_model=tiny_seq2seq_model, device="cpu").build_scorer()
+    with pytest.raises(JobMismatchError, match=r"changed since: statements \('rules\(version="):
+        score_table(rows, t5, out, "question", "gold", "answer", chunk_size=3)
+
+
 # --- A Hub id: the commit the Hugging Face cache resolved ---------------------------------------
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
@@ -209,6 +226,7 @@ def test_a_hub_id_is_known_by_the_commit_it_loaded(random_nli_model, tmp_path, m
     assert hub_commit("org/anything", COMMIT) == COMMIT  # a commit needs no resolving
 
 
+@pytest.mark.slow  # a child process that imports torch and transformers
 def test_a_model_loaded_from_the_hub_cache_records_its_commit(random_nli_model, tmp_path):
     """The real load path, offline from a Hugging Face cache (in a child: the cache folder is
     read when huggingface_hub is imported)."""

@@ -25,8 +25,16 @@ BLANKS = ["", "   ", "\u200b", "\ufeff\u200d \t"]
 SETTINGS = [("cap", None), ("plus", None), ("cap", "strict"), ("plus", "graded")]
 
 
+_SCORERS = {}
+
+
 def build(nli_model, **options):
-    return MetricOptions(nli_model=nli_model, statement_model="rules", device="cpu", **options).build_scorer()
+    """One scorer per set of options for this module (they keep no state between calls)."""
+    key = (nli_model, tuple(sorted(options.items())))
+    if key not in _SCORERS:
+        _SCORERS[key] = MetricOptions(nli_model=nli_model, statement_model="rules", device="cpu",
+                                      **options).build_scorer()
+    return _SCORERS[key]
 
 
 class PairCounter:
@@ -34,10 +42,14 @@ class PairCounter:
 
     def __init__(self, model):
         self.rows = 0
-        model.register_forward_hook(lambda module, args, kwargs, output: self._add(kwargs), with_kwargs=True)
+        self._hook = model.register_forward_hook(lambda module, args, kwargs, output: self._add(kwargs),
+                                                 with_kwargs=True)
 
     def _add(self, kwargs):
         self.rows += int(kwargs["input_ids"].shape[0])
+
+    def close(self):
+        self._hook.remove()
 
 
 # --- The schema ----------------------------------------------------------------------------------
@@ -91,6 +103,7 @@ def test_a_blank_prediction_scores_zero_without_a_model_call(random_nli_model, q
     golds = ["Sofia is a city in Bulgaria."] * len(answers)
     with caplog.at_level(logging.WARNING, logger="capqa.scorer"):
         result = scorer.score(answers, golds, [QUESTION] * len(answers) if questions else None, return_details=True)
+    counter.close()
     # Only the one answered example reached the NLI model: its two directions.
     assert counter.rows == 2
     for i in range(1, len(answers)):
@@ -213,7 +226,8 @@ def test_an_empty_model_statement_is_replaced_logged_and_marked(random_nli_model
 
 
 def test_calibration_on_another_nli_model_is_said_once(random_nli_model, caplog):
-    scorer = build(random_nli_model, variant="plus")
+    scorer = MetricOptions(nli_model=random_nli_model, statement_model="rules", device="cpu",
+                           variant="plus").build_scorer()  # a fresh one: it has said nothing yet
     with caplog.at_level(logging.WARNING, logger="capqa.scorer"):
         for _ in range(2):
             scorer.score(["Burgas is a city."], ["Sofia is a city."])
@@ -221,5 +235,6 @@ def test_calibration_on_another_nli_model_is_said_once(random_nli_model, caplog)
     assert len(said) == 1 and "nli-random" in said[0].getMessage()
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="capqa.scorer"):
-        build(random_nli_model).score(["Burgas is a city."], ["Sofia is a city."])  # CAP alone: nothing fitted
+        MetricOptions(nli_model=random_nli_model, statement_model="rules", device="cpu").build_scorer().score(
+            ["Burgas is a city."], ["Sofia is a city."])  # CAP alone: nothing fitted runs
     assert "were fitted on" not in caplog.text

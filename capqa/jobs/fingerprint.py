@@ -8,9 +8,12 @@ changed, so results of two different jobs never mix in one file.
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, List
+from typing import TYPE_CHECKING, Any, Dict, List
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    from capqa.identity import ScorerIdentity
 
 
 def input_digest(table: pd.DataFrame) -> str:
@@ -62,7 +65,7 @@ def _plain(settings: Dict[str, Any]) -> Dict[str, Any]:
     return json.loads(json.dumps(settings, sort_keys=True, default=str))
 
 
-def scoring_job(table: pd.DataFrame, identity: Any, job_settings: Dict[str, Any]) -> JobSpec:
+def scoring_job(table: pd.DataFrame, identity: "ScorerIdentity", job_settings: Dict[str, Any]) -> JobSpec:
     """The job of scoring ``table`` with a scorer of ``identity`` (a ``capqa.identity.ScorerIdentity``,
     for results with or without questions as the job has them), with the job's own settings."""
     return JobSpec.for_table(table, {**identity.job_settings(), **job_settings})
