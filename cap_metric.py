@@ -12,6 +12,7 @@ import evaluate
 try:
     import capqa.constants
     import capqa.metric_options
+    import capqa.results
     import capqa.validation
 except ImportError as error:
     raise ImportError("The CAP metric needs the `capqa` package, distributed as cap-eval: "
@@ -46,22 +47,7 @@ Args:
         are taken to be statements already and go to the NLI model as they are.
     return_details (`bool`, optional, default False): add per-example statements, directional scores
         and the six NLI probabilities.
-Returns:
-    cap (`float`): mean CAP over the examples (None for no examples).
-    scores (`list` of `float`): CAP per example.
-    With return_details: premises (gold statements), hypotheses (predicted statements),
-    best_reference (index of the gold that counted), forward (D(gold -> prediction)),
-    reverse (D(prediction -> gold)), p_entailment_forward, p_neutral_forward,
-    p_contradiction_forward, p_entailment_reverse, p_neutral_reverse, p_contradiction_reverse, and
-    relation: the most likely correctness class with its probability, the five-group reading and a
-    one-sentence explanation (a classifier over the six probabilities, BLEU and ROUGE-L).
-    With variant="plus": cap_plus (`list` of `float` in [0, 1]): CAP+ per example, a calibrated
-    combination that orders answers better than CAP on CAP-Correctness; mean_cap_plus, its mean.
-    hashcode (`str`): what produced the scores, built from what loaded and ran: the versions of
-    cap-eval, transformers and torch, the NLI model and its commit (or a content hash of a local
-    folder), its dtype, quantisation, max_length and attention, the statement engine ("none"
-    without questions), alpha, lambda, the variant, the verdict and hashes of their parameters.
-Give inputs either to compute() or to add()/add_batch() followed by compute(), not both.
+""" + capqa.results.fields_docstring() + """Give inputs either to compute() or to add()/add_batch() followed by compute(), not both.
 """
 
 _EXAMPLES = """Examples:

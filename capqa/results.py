@@ -63,7 +63,7 @@ _PROBABILITY_FIELDS = tuple(
     for direction in ("forward", "reverse") for label in NLI_LABELS)
 
 PER_EXAMPLE: Tuple[ResultField, ...] = (
-    ResultField("scores", "CAP per example, in [0, 1]", ALWAYS, 0.0, "cap", (("cap", None),), harness=True),
+    ResultField("scores", "CAP, in [0, 1] (higher is more correct)", ALWAYS, 0.0, "cap", (("cap", None),), harness=True),
     ResultField("forward", "D(gold -> prediction)", DETAILS, 0.0, columns=_own_column("forward")),
     ResultField("reverse", "D(prediction -> gold)", DETAILS, 0.0, columns=_own_column("reverse")),
     ResultField("premises", "the gold statement (of the gold that counted)", DETAILS, "",
@@ -72,10 +72,12 @@ PER_EXAMPLE: Tuple[ResultField, ...] = (
     ResultField("best_reference", "index of the gold that counted: the best by the variant's score "
                 "(CAP, or CAP+ with variant='plus'), the first on ties", DETAILS, 0,
                 columns=_own_column("best_reference")),
-    ResultField("cap_plus", "CAP+ per example, in [0, 1]", PLUS, 0.0, "mean_cap_plus", _own_column("cap_plus"),
+    ResultField("cap_plus", "CAP+, in [0, 1]: a calibrated combination that orders answers better than "
+                "CAP on CAP-Correctness", PLUS, 0.0, "mean_cap_plus", _own_column("cap_plus"),
                 harness=True),
     ResultField("relation", "the most likely correctness class with its probability, the five-group "
-                "reading and a one-sentence explanation", DETAILS, _blank_relation,
+                "reading and a one-sentence explanation (a classifier over the six probabilities, BLEU and "
+                "ROUGE-L)", DETAILS, _blank_relation,
                 columns=(("relation", "label"), ("relation_probability", "probability"))),
     ResultField("correct", "the verdict (bool)", VERDICT, False, "accuracy", _own_column("correct"), harness=True),
     ResultField("credit", "the expected credit under the relation's class probabilities", GRADED, 0.0,
@@ -86,8 +88,24 @@ PER_EXAMPLE: Tuple[ResultField, ...] = (
 )
 # Aggregates that are not the mean of a per-example field.
 HASHCODE = "hashcode"
+HASHCODE_DESCRIPTION = ("what produced the scores, built from what loaded and ran (capqa.identity): the versions of "
+                        "cap-eval, transformers and torch, the NLI model and its commit (or a content hash of a local "
+                        "folder), its dtype, quantisation, max_length and attention, the statement engine ('none' "
+                        "without questions), alpha, lambda, the variant, the verdict and hashes of their parameters")
+_WHEN = {ALWAYS: "always", PLUS: 'with variant="plus"', VERDICT: "with a verdict",
+         GRADED: "with a partial-credit verdict", DETAILS: "with return_details"}
 # The hashcode's name in harness records (beside the metrics a harness averages).
 HARNESS_HASHCODE = "cap_hashcode"
+
+
+def fields_docstring() -> str:
+    """The "Returns:" part of the metric's docstring, from the schema."""
+    lines = ["Returns:"]
+    for spec in PER_EXAMPLE:
+        mean = f"; `{spec.mean}` is their mean (None for no examples)" if spec.mean else ""
+        lines.append(f"    {spec.key} (`list`, {_WHEN[spec.when]}): {spec.description}, one per example{mean}.")
+    lines.append(f"    {HASHCODE} (`str`, always): {HASHCODE_DESCRIPTION}.")
+    return "\n".join(lines) + "\n"
 
 
 def result_fields(variant: str = "cap", verdict: Optional[Any] = None, details: bool = False) -> List[ResultField]:

@@ -228,6 +228,16 @@ def test_metric_docstring_describes_every_option(metric_path):
             cap_metric._KWARGS_DESCRIPTION, spec.name
 
 
+def test_metric_docstring_describes_every_result_field(metric_path):
+    import cap_metric
+    from capqa.results import PER_EXAMPLE
+
+    for spec in PER_EXAMPLE:
+        assert f"    {spec.key} (`list`, " in cap_metric._KWARGS_DESCRIPTION and spec.description in \
+            cap_metric._KWARGS_DESCRIPTION, spec.key
+    assert "    hashcode (`str`, always)" in cap_metric._KWARGS_DESCRIPTION
+
+
 def test_readme_says_the_statement_model_is_not_published_and_how_to_install():
     text = README.read_text(encoding="utf-8")
     assert f"`{statement_model_id()}`" in text and "**not published yet**" in text
