@@ -3,15 +3,17 @@
 ``ScorerIdentity`` holds, once, everything that decides a CAP result; ``CAPScorer.identity``
 builds it from what actually loaded and ran, not from the options that were asked for:
 
-| part | fields | where it comes from |
-|---|---|---|
-| versions | ``cap-eval``, ``transformers``, ``torch`` | the installed packages |
-| NLI model | ``nli_model``, ``nli_revision`` | a Hub id and the commit it loaded from, or a local folder's name and a content hash of its config, weight and tokenizer files (never its path) |
-| NLI computation | ``nli_dtype``, ``quantization``, ``max_length``, ``compact_attention`` | the loaded model's dtype; "int8-dynamic" or "none"; the truncation; the attention as installed |
-| statements | ``statements`` | "none" when the result was scored without questions, else the engine that made them: ``rules(version=...,parser=...)`` or ``model(name=...,revision=...,dtype=...)`` |
-| the formula | ``alpha``, ``neutral_weight`` | α and λ |
-| calibration | ``variant``, ``cap_plus_params`` | "cap" or "plus"; a hash of the CAP+ / relation parameters (the relation is in every detailed result) |
-| verdict | ``verdict``, ``verdict_thresholds`` | the resolved verdict (policy, score, threshold); a hash of the thresholds file it came from |
+- versions: ``cap-eval``, ``transformers``, ``torch``, as installed;
+- the NLI model: ``nli_model`` and ``nli_revision``, a Hub id and the commit it loaded from, or a
+  local folder's name and a content hash of its config, weight and tokenizer files (never its
+  path); ``nli_dtype`` (as loaded), ``quantization`` ("int8-dynamic" or "none"),
+  ``max_length`` and ``compact_attention`` (as installed, not as asked);
+- ``statements``: "none" when the result was scored without questions, else the engine that
+  made them, ``rules(version=...,parser=...)`` or ``model(name=...,revision=...,dtype=...)``;
+- the formula: ``alpha``, ``neutral_weight`` (λ);
+- ``variant`` and ``cap_plus_params``, a hash of the CAP+ / relation parameters (the relation is
+  in every detailed result);
+- ``verdict`` (policy, score, threshold) and ``verdict_thresholds``, a hash of its file.
 
 Three serialisations, each keeping only the fields that change its values:
 
@@ -24,7 +26,6 @@ Three serialisations, each keeping only the fields that change its values:
 
 import hashlib
 import json
-import logging
 import os
 import re
 from dataclasses import dataclass
@@ -33,8 +34,6 @@ from pathlib import Path
 from typing import Any, Dict, Optional, Tuple, Union
 
 from capqa.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION
-
-logger = logging.getLogger(__name__)
 
 # The model files whose content decides what a local model computes: config, weights, tokenizer
 # (the tokens decide the probabilities as much as the weights) and generation settings.

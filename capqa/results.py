@@ -57,13 +57,13 @@ def _own_column(key: str) -> Tuple[Tuple[str, None]]:
     return ((key, None),)
 
 
-_PROBABILITY_FIELDS = tuple(
-    ResultField(f"p_{label}_{direction}", f"P({label}) of {'gold -> prediction' if direction == 'forward' else 'prediction -> gold'}",
-                DETAILS)
-    for direction in ("forward", "reverse") for label in NLI_LABELS)
+_DIRECTIONS = {"forward": "gold -> prediction", "reverse": "prediction -> gold"}
+_PROBABILITY_FIELDS = tuple(ResultField(f"p_{label}_{direction}", f"P({label}) of {pair}", DETAILS)
+                            for direction, pair in _DIRECTIONS.items() for label in NLI_LABELS)
 
 PER_EXAMPLE: Tuple[ResultField, ...] = (
-    ResultField("scores", "CAP, in [0, 1] (higher is more correct)", ALWAYS, 0.0, "cap", (("cap", None),), harness=True),
+    ResultField("scores", "CAP, in [0, 1] (higher is more correct)", ALWAYS, 0.0, "cap", (("cap", None),),
+                harness=True),
     ResultField("forward", "D(gold -> prediction)", DETAILS, 0.0, columns=_own_column("forward")),
     ResultField("reverse", "D(prediction -> gold)", DETAILS, 0.0, columns=_own_column("reverse")),
     ResultField("premises", "the gold statement (of the gold that counted)", DETAILS, "",

@@ -77,7 +77,8 @@ def test_a_scored_file_has_the_schemas_columns(random_nli_model, tmp_path, monke
                      "--nli-model", random_nli_model, "--statement-model", "rules", "--device", "cpu",
                      "--variant", "plus", "--verdict", "graded"]) == 0
     scored = pd.read_csv(out, keep_default_na=False)
-    assert list(scored.columns) == ["question", "gold", "answer", *output_columns("plus", resolve_verdict("graded", "plus"))]
+    verdict = resolve_verdict("graded", "plus")
+    assert list(scored.columns) == ["question", "gold", "answer", *output_columns("plus", verdict)]
     # The blank answer: 0 everywhere, relation invalid, no statements.
     blank = scored.iloc[1]
     assert (blank["cap"], blank["cap_plus"], blank["credit"], blank["relation"]) == (0.0, 0.0, 0.0, "invalid")

@@ -101,6 +101,15 @@ def test_no_statement_model_means_the_rule_converter_said_once(random_nli_model,
     assert len(said) == 1 and "not published yet" in said[0].getMessage()
 
 
+def test_the_published_model_becomes_the_default_through_the_one_switch(monkeypatch):
+    from capqa import constants
+    from capqa.statements.generator import default_statement_model
+
+    assert default_statement_model() == "rules"
+    monkeypatch.setattr(constants, "STATEMENT_MODEL_PUBLISHED", True)
+    assert default_statement_model() == statement_model_id()
+
+
 # --- add() and compute() -----------------------------------------------------------------------
 
 def test_add_takes_singular_and_plural_names_like_add_batch(rules_metric):

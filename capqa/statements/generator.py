@@ -14,8 +14,9 @@ from typing import List, Optional, Sequence, Tuple
 import torch
 from tqdm.auto import tqdm
 
-from capqa.constants import (RULES, STATEMENT_MAX_INPUT_TOKENS, STATEMENT_MAX_NEW_TOKENS, STATEMENT_MODEL_PUBLISHED,
-                             STATEMENT_NUM_BEAMS, STATEMENT_TEMPLATE, statement_model_id)
+from capqa import constants
+from capqa.constants import (RULES, STATEMENT_MAX_INPUT_TOKENS, STATEMENT_MAX_NEW_TOKENS, STATEMENT_NUM_BEAMS,
+                             STATEMENT_TEMPLATE, statement_model_id)
 from capqa.engine.devices import dtype_name, resolve_device, statement_dtype
 from capqa.engine.batching import batched_features
 from capqa.engine.pairs import windowed_texts
@@ -32,7 +33,7 @@ _PROGRESS_MIN_INPUTS = 256
 def default_statement_model() -> str:
     """The statement engine used when none is given: the published statement model once
     ``STATEMENT_MODEL_PUBLISHED`` says so, the rule-based converter until then (said once)."""
-    if STATEMENT_MODEL_PUBLISHED:
+    if constants.STATEMENT_MODEL_PUBLISHED:  # read at each call: the one switch
         return statement_model_id()
     _say_rules_are_the_default()
     return RULES
