@@ -76,7 +76,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         # The job is what the loaded scorer is (capqa.identity), not what the options asked for.
         scorer = options.build_scorer()
-        job = scoring_job(table, scorer.identity_for(columns.question is not None), own_settings)
+        identity = scorer.identity_for(columns.question is not None)  # its hashcode is the scored file's
+        job = scoring_job(table, identity, own_settings)
         if ranks.distributed:
             added = score_distributed(table, scorer, args.out, job, out_columns, columns,
                                       args.chunk_size, args.escape_formulas, ranks)
