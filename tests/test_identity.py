@@ -202,6 +202,23 @@ def test_resuming_with_another_statement_engine_is_refused(random_nli_model, tin
         score_table(rows, t5, out, "question", "gold", "answer", chunk_size=3)
 
 
+def test_a_model_that_fails_to_load_leaves_no_job_behind(random_nli_model, tmp_path, monkeypatch):
+    """The job is the loaded scorer's, so nothing is written before the models load: the
+    corrected rerun is a first run (issue 22's failed first run, for load failures)."""
+    from capqa.cli import main as cli_main
+
+    monkeypatch.setenv("CAPQA_TRACEBACK", "1")
+    rows = tmp_path / "rows.csv"
+    TABLE.to_csv(rows, index=False)
+    out = tmp_path / "scored.csv"
+    command = ["score", str(rows), "--out", str(out), "--gold-column", "gold", "--statement-model", "rules",
+               "--device", "cpu", "--nli-model"]
+    with pytest.raises(OSError, match="there is no such local folder"):
+        cli_main([*command, str(tmp_path / "no-such-model")])
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["rows.csv"]
+    assert cli_main([*command, random_nli_model]) == 0
+
+
 # --- A Hub id: the commit the Hugging Face cache resolved ---------------------------------------
 
 COMMIT = "0123456789abcdef0123456789abcdef01234567"
