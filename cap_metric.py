@@ -12,9 +12,8 @@ import evaluate
 try:
     import capqa.constants
     import capqa.metric_options
-    import capqa.scorer
+    import capqa.results
     import capqa.validation
-    import capqa.verdicts.judge
 except ImportError as error:
     raise ImportError("The CAP metric needs the `capqa` package, distributed as cap-eval: "
                       "`pip install cap-eval`, then load the metric again.") from error
@@ -39,32 +38,23 @@ _INPUTS_DESCRIPTION = """
 Computes CAP for each (prediction, reference[s], question) example.
 Args:
     predictions (`list` of `str`): predicted answers (or statements, when no questions are given).
+        A blank prediction (empty, whitespace or invisible characters only) states nothing: it
+        scores CAP 0, CAP+ 0, incorrect, relation "invalid", with no model call (logged).
     references (`list` of `str` or `list` of `list` of `str`): gold answers; with several gold
-        answers per example, the highest CAP counts.
+        answers per example, the best one counts (by CAP, or by CAP+ with variant="plus"; the first
+        on ties), and every per-example field comes from that gold.
     questions (`list` of `str`, optional): the questions. Without them, predictions and references
         are taken to be statements already and go to the NLI model as they are.
     return_details (`bool`, optional, default False): add per-example statements, directional scores
         and the six NLI probabilities.
-Returns:
-    cap (`float`): mean CAP over the examples (None for no examples).
-    scores (`list` of `float`): CAP per example.
-    With return_details: premises (gold statements), hypotheses (predicted statements),
-    best_reference (index of the gold that counted), forward (D(gold -> prediction)),
-    reverse (D(prediction -> gold)), p_entailment_forward, p_neutral_forward,
-    p_contradiction_forward, p_entailment_reverse, p_neutral_reverse, p_contradiction_reverse, and
-    relation: the most likely correctness class with its probability, the five-group reading and a
-    one-sentence explanation (a classifier over the six probabilities, BLEU and ROUGE-L).
-    With variant="plus": cap_plus (`list` of `float` in [0, 1]): CAP+ per example, a calibrated
-    combination that orders answers better than CAP on CAP-Correctness; mean_cap_plus, its mean.
-    hashcode (`str`): what produced the scores: package version, models and revisions, options.
-Give inputs either to compute() or to add()/add_batch() followed by compute(), not both.
+""" + capqa.results.fields_docstring() + """Give inputs either to compute() or to add()/add_batch() followed by compute(), not both.
 """
 
 _EXAMPLES = """Examples:
     The rule-based statements and the default NLI model (downloaded from the Hub once):
     >>> cap = evaluate.load("cap_metric.py", statement_model="rules")  # doctest: +SKIP
     >>> cap.compute(predictions=["Burgas"], references=["Sofia"], questions=["Name a city in Bulgaria."])  # doctest: +SKIP
-    {'cap': 0.41, 'scores': [0.41], 'hashcode': 'cap-eval=...|nli_model=...|statement_model=rules|...'}
+    {'cap': 0.41, 'scores': [0.41], 'hashcode': 'cap-eval=...|nli_model=...|statements=rules(version=1,parser=none)|...'}
 
     Fully offline, with the rule-based statements and a local NLI folder:
     >>> cap = evaluate.load("cap_metric.py", statement_model="rules", nli_model="path/to/nli-folder")  # doctest: +SKIP
@@ -113,26 +103,27 @@ class Cap(evaluate.Metric):
 
     def compute(self, *, predictions=None, references=None, questions=None, **kwargs):
         """Score the given examples, or those added with ``add``/``add_batch`` when none are given."""
+        capqa.metric_options.check_compute_arguments(kwargs)
         if predictions is None and references is None and questions is None:
             return super().compute(**kwargs)  # gather what add_batch stored (also across processes)
         if self.writer is not None:
             raise ValueError("examples were already added with add()/add_batch(); call compute() without "
                              "`predictions`/`references`/`questions` to score them, or pass all inputs "
                              "to compute() and none to add_batch()")
-        # Validated here as well as in add_batch: no examples gives an empty result, not an empty batch.
-        if not capqa.metric_options.stored_batch(predictions, references, questions)["predictions"]:
-            verdict = capqa.verdicts.judge.resolve_verdict(self.options.verdict, self.options.variant)
-            return {**capqa.scorer.empty_result(kwargs.get("return_details", False), self.options.variant, verdict),
-                    "hashcode": self.options.hashcode()}
-        return super().compute(predictions=predictions, references=references, questions=questions, **kwargs)
+        # Validated once, here; no examples gives an empty result, not an empty batch.
+        batch = capqa.metric_options.stored_batch(predictions, references, questions)
+        if not batch["predictions"]:
+            return self._compute([], [], [], **kwargs)
+        evaluate.Metric.add_batch(self, **batch)  # evaluate's own: the batch is checked already
+        return super().compute(**kwargs)
 
     def _compute(self, predictions, references, questions, return_details=False):
         return_details = capqa.validation.check_bool(return_details, "return_details")
         if self._scorer is None:
             self._scorer = self.options.build_scorer()
-        result = self._scorer.score(predictions, references, capqa.metric_options.stored_questions(questions),
-                                    return_details=return_details)
-        return {**result, "hashcode": self.options.hashcode()}
+        # The result carries the hashcode of what ran for it (statements "none" without questions).
+        return self._scorer.score(predictions, references, capqa.metric_options.stored_questions(questions),
+                                  return_details=return_details, check_input=False)  # checked when added
 
 
 def _one_example(prediction, reference, question, plural):

@@ -164,7 +164,8 @@ def main(argv=None):
     check_positive_int(args.old_entries, "--old-entries")
     base = Path(tempfile.mkdtemp(prefix="cap-bench-cache-", dir=args.dir))
     try:
-        sqlite = measure(lambda folder: ScoreCache(folder, MODEL, REVISION), base / "sqlite", args.entries, "sqlite")
+        identity = {"nli_model": MODEL, "nli_revision": REVISION, "nli_dtype": "float32"}
+        sqlite = measure(lambda folder: ScoreCache(folder, identity), base / "sqlite", args.entries, "sqlite")
         files = measure(lambda folder: FilePerPairCache(folder, MODEL, REVISION), base / "files",
                         args.old_entries, "file per pair")
     finally:

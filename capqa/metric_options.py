@@ -1,27 +1,24 @@
 """The metric's options and input conversion, shared by the evaluate module, the CLI and the Space.
 
 Each option is described once, as a field of ``MetricOptions`` with its help text in the field's
-metadata (``option(...)``). The evaluate docstring, the ``score`` command's flags, the README
-table and the ``hashcode`` of every result are all generated from those fields (the functions
-at the end of this module), so a new option is one field here and nothing else.
+metadata (``option(...)``). The evaluate docstring, the ``score`` command's flags and the README
+table are all generated from those fields (the functions at the end of this module), so a new
+option is one field here and nothing else. What produced a result is not read from the options
+but from the loaded scorer (``CAPScorer.identity``, ``capqa.identity``).
 """
 
 import argparse
 import difflib
 from dataclasses import dataclass, field, fields
-from pathlib import Path
-from typing import (TYPE_CHECKING, Any, Callable, Dict, Optional, Sequence, Tuple, Union, get_args,
+from typing import (Any, Callable, Dict, Optional, Sequence, Tuple, Union, get_args,
                     get_origin)
 
-from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEUTRAL_WEIGHT,
-                             NLI_MAX_LENGTH, RULES, statement_model_id)
-from capqa.engine.devices import PRECISIONS, check_quantize, inference_dtype, resolve_device
-from capqa.scorer import VARIANTS, CAPScorer, check_variant, validate_inputs
-from capqa.validation import check_bool, check_max_length, check_positive_int, check_unit_interval
+from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEUTRAL_WEIGHT, NLI_MAX_LENGTH, RULES,
+                             STATEMENT_MODEL_PUBLISHED, statement_model_id)
+from capqa.engine.devices import PRECISIONS, check_quantize, dtype_name, inference_dtype, resolve_device
+from capqa.scorer import VARIANTS, CAPScorer, check_variant
+from capqa.validation import check_bool, check_max_length, check_positive_int, check_unit_interval, validate_inputs
 from capqa.verdicts.judge import check_verdict, parse_verdict_argument, resolve_verdict
-
-if TYPE_CHECKING:
-    from capqa.statements.generator import StatementGenerator
 
 # evaluate.load() passes these to every metric's __init__; they are evaluate's, not CAP's options.
 EVALUATE_INIT_ARGUMENTS = ("config_name", "keep_in_memory", "cache_dir", "num_process", "process_id",
@@ -33,7 +30,7 @@ def option(default: Any, help: str, *, affects_scores: bool = True, choices: Opt
     """A ``MetricOptions`` field with its one description.
 
     affects_scores: False for options that change only speed, memory or where things are kept
-        (they stay out of the result's ``hashcode``); new options count as score-changing.
+        (a job may resume with other values of them); new options count as score-changing.
     parse: how a command-line flag's text becomes the option's value (default: its type).
     """
     return field(default=default, metadata={"help": help, "affects_scores": affects_scores, "choices": choices,
@@ -50,8 +47,10 @@ class MetricOptions:
     nli_revision: Optional[str] = option(
         None, "Hub revision of the NLI model; the default model is pinned to the paper's commit")
     statement_model: Optional[str] = option(
-        None, f"'rules' (offline rule-based converter, no model), a Hub id or a local folder of a seq2seq "
-              f"model; default {statement_model_id()}, which is not published yet: pass 'rules' or a folder")
+        None, f"'{RULES}' (the rule-based converter, no model), a Hub id or a local folder of a seq2seq model; "
+              + (f"default {statement_model_id()}" if STATEMENT_MODEL_PUBLISHED else
+                 f"default: the rule-based converter, while the statement model {statement_model_id()} is not "
+                 f"published (said once in the log; the hashcode records the engine that ran)"))
     statement_revision: Optional[str] = option(None, "Hub revision of the statement model")
     alpha: float = option(ALPHA, "weight of the forward direction D(gold -> prediction), in [0, 1]")
     neutral_weight: float = option(NEUTRAL_WEIGHT, "lambda, the weight of P(neutral) in D, in [0, 1]")
@@ -66,8 +65,9 @@ class MetricOptions:
               "(not evaluate's own cache_dir)", affects_scores=False)
     quantize: bool = option(False, "CPU dynamic int8 quantisation of the NLI model: faster, scores ~1e-3 off")
     precision: str = option(
-        "auto", "NLI dtype: 'auto' = bf16 on CUDA, float32 on CPU; 'bfloat16' is ~2x faster on AMX CPUs "
-                "(~1e-3 off); 'float16' needs a GPU", choices=("auto", *PRECISIONS))
+        "auto", "dtype: 'auto' = NLI in bf16 on CUDA, float32 on CPU, the statement model in float32; "
+                "'bfloat16' is ~2x faster on AMX CPUs (~1e-3 off); 'float16' needs a GPU (never for a T5 "
+                "statement model, which stays float32)", choices=("auto", *PRECISIONS))
     variant: str = option("cap", "'cap', or 'plus' to add CAP+ (fitted for the default NLI model only)",
                           choices=VARIANTS)
     compact_attention: bool = option(
@@ -96,8 +96,10 @@ class MetricOptions:
         if self.max_tokens is not None:
             self.max_tokens = check_positive_int(self.max_tokens, "max_tokens")
         device = resolve_device(self.device)
-        # The engine's own checks, run now so that a bad option fails at load time.
-        self.quantize = check_quantize(self.quantize, device, inference_dtype(device, self.precision))
+        # The dtype is resolved here, once (a CPU without bf16 units is said once), and passed
+        # on by name; the engine's own checks run now so that a bad option fails at load time.
+        self._nli_dtype = inference_dtype(device, self.precision)
+        self.quantize = check_quantize(self.quantize, device, self._nli_dtype)
         if self.score_cache_dir is not None:
             from capqa.engine.cache import check_cache_dir
 
@@ -121,45 +123,19 @@ class MetricOptions:
         options = cls(**{name: value for name, value in kwargs.items() if name in names})
         return options, {name: value for name, value in kwargs.items() if name not in names}
 
-    def score_settings(self) -> Dict[str, Any]:
-        """What decides the scores, by option name: every field that affects scores, with each
-        model's revision beside it and defaults resolved (the statement model's Hub id, the dtype)."""
-        settings = {}
-        for spec in fields(self):
-            if not spec.metadata.get("affects_scores", True) or spec.name.endswith("_revision"):
-                continue
-            settings[spec.name] = getattr(self, spec.name)
-        settings["statement_model"] = self.statement_model or statement_model_id()
-        for model in ("nli_model", "statement_model"):
-            revision = getattr(self, model.replace("_model", "_revision"), None)
-            if settings[model] != RULES and not Path(settings[model]).is_dir():
-                settings[model] = f"{settings[model]}@{revision or 'latest'}"
-        if "precision" in settings:
-            dtype = inference_dtype(resolve_device(self.device), self.precision)
-            settings["precision"] = str(dtype).replace("torch.", "")
-        return settings
-
-    def hashcode(self) -> str:
-        """One line that says exactly what produced a score (as bertscore's ``hashcode``)."""
-        from capqa import __version__
-
-        settings = "|".join(f"{name}={value}" for name, value in self.score_settings().items())
-        return f"cap-eval={__version__}|{settings}"
-
     def build_scorer(self) -> CAPScorer:
         from capqa.engine.nli import NLIScorer
         from capqa.statements.generator import StatementGenerator
 
+        precision = dtype_name(self._nli_dtype)
         nli = NLIScorer(self.nli_model, self.nli_revision, device=self.device, batch_size=self.batch_size,
                         max_length=self.max_length, max_tokens=self.max_tokens, quantize=self.quantize,
-                        precision=self.precision, compact_attention=self.compact_attention)
-        if self.score_cache_dir is not None:
-            from capqa.engine.cache import ScoreCache
-
-            nli.cache = ScoreCache.for_scorer(self.score_cache_dir, nli)
-        # The statement model loads lazily: scoring statements directly never needs it.
-        statements = _LazyStatements(lambda: StatementGenerator(
-            self.statement_model, self.statement_revision, device=self.device, batch_size=self.batch_size))
+                        precision=precision, compact_attention=self.compact_attention,
+                        score_cache_dir=self.score_cache_dir)
+        # The statement model loads on first use: scoring statements directly never needs it.
+        statements = StatementGenerator(self.statement_model, self.statement_revision, device=self.device,
+                                        batch_size=self.batch_size, lazy=True,
+                                        precision="auto" if self.precision == "auto" else precision)
         return CAPScorer(nli, statements, alpha=self.alpha, neutral_weight=self.neutral_weight,
                          variant=self.variant, verdict=resolve_verdict(self.verdict, self.variant))
 
@@ -179,16 +155,20 @@ def _unknown_options_message(unknown, names):
             f"(evaluate's own {', '.join(evaluate_own)} are accepted too)")
 
 
-class _LazyStatements:
-    """Builds the statement generator on first use."""
+# What ``compute()`` takes besides the inputs.
+COMPUTE_ARGUMENTS = ("return_details",)
 
-    def __init__(self, factory: Callable[[], "StatementGenerator"]) -> None:
-        self._factory, self._generator = factory, None
 
-    def generate(self, questions: Sequence[str], answers: Sequence[str]) -> list:
-        if self._generator is None:
-            self._generator = self._factory()
-        return self._generator.generate(questions, answers)
+def check_compute_arguments(kwargs: Dict[str, Any]) -> None:
+    """Refuse a ``compute()`` argument that is not one, naming where an option belongs instead."""
+    for name in kwargs:
+        if name in COMPUTE_ARGUMENTS:
+            continue
+        if name in option_names():
+            raise TypeError(f"`{name}` is an option of the metric, not of compute(): give it to evaluate.load(), "
+                            f"e.g. evaluate.load(\"cap-eval/cap\", {name}=...), and call compute() with the inputs")
+        raise TypeError(f"compute() got an unexpected argument `{name}`; it takes predictions, references, "
+                        f"questions and {', '.join(COMPUTE_ARGUMENTS)} (the metric's options go to evaluate.load())")
 
 
 def stored_batch(predictions: Sequence[str], references: Sequence[Union[str, Sequence[str]]],

@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING, Optional, Union
 
 import pandas as pd
 
-from capqa.jobs.fingerprint import JobSpec
+from capqa.jobs.fingerprint import scoring_job
 from capqa.jobs.output import ResumableCsv
-from capqa.jobs.scoring import (OUTPUT_COLUMNS, TableColumns, check_no_output_columns, output_columns,  # noqa: F401
-                                score_into, split_golds)
+from capqa.jobs.scoring import TableColumns, check_no_output_columns, output_columns, score_into, split_golds  # noqa: F401
 from capqa.validation import check_positive_int
 
 if TYPE_CHECKING:
@@ -28,25 +27,15 @@ logger = logging.getLogger(__name__)
 
 def score_table(table: pd.DataFrame, scorer: "CAPScorer", out: Union[str, os.PathLike],
                 question_column: Optional[str], gold_column: str, answer_column: str,
-                gold_separator: Optional[str] = None, chunk_size: int = 1000, escape_formulas: bool = True,
-                settings: Optional[dict] = None) -> int:
+                gold_separator: Optional[str] = None, chunk_size: int = 1000, escape_formulas: bool = True) -> int:
     """Score ``table`` chunk by chunk into the CSV ``out`` (resuming the same job); returns the
-    number of new rows. ``settings`` identify the job beside its input (default: the scorer's)."""
+    number of new rows. The job is identified by its input, the scorer's identity and the columns."""
     chunk_size = check_positive_int(chunk_size, "chunk_size")
     check_no_output_columns(table.columns, scorer.variant, scorer.verdict)
     columns = TableColumns(question_column or None, gold_column, answer_column, gold_separator)
-    settings = {**(settings or scorer_settings(scorer)), **job_settings(columns, escape_formulas)}
-    job = JobSpec.for_table(table, settings)
+    job = scoring_job(table, scorer.identity_for(columns.question is not None), job_settings(columns, escape_formulas))
     with ResumableCsv.open(out, job, list(table.columns) + output_columns(scorer.variant, scorer.verdict)) as output:
         return score_into(table, scorer, output, columns, chunk_size, escape_formulas)
-
-
-def scorer_settings(scorer: "CAPScorer") -> dict:
-    """What identifies a scorer's results when no MetricOptions are at hand (the Space, the API)."""
-    nli = scorer.nli
-    return {"nli_model": getattr(nli, "model_name", type(nli).__name__), "nli_revision": getattr(nli, "revision", None),
-            "max_length": getattr(nli, "max_length", None), "alpha": scorer.alpha,
-            "neutral_weight": scorer.neutral_weight, "variant": scorer.variant, "verdict": scorer.verdict}
 
 
 def job_settings(columns: TableColumns, escape: bool) -> dict:

@@ -1,50 +1,63 @@
 """CAP end to end: statements, NLI in both directions, the formula, the best of several golds.
 
-``CAPScorer`` is what the evaluate metric, the Space and the command line all call.
-Inputs are validated by the caller (``validate_inputs``), so the scorer works on clean lists.
+``CAPScorer`` is what the evaluate metric, the Space, the harnesses and the command line all
+call. ``score`` validates its input once (``capqa.validation.validate_inputs``); the layers
+below work on clean lists. Its result follows the schema of ``capqa.results`` and carries the
+``hashcode`` of the scorer's identity (``capqa.identity``) as it ran for that result.
+
+Several golds: every gold answer of an example is scored, and one gold is chosen per example,
+the best by the variant's headline score (CAP, or CAP+ with ``variant="plus"``; the first on
+ties). Every per-example field (CAP, CAP+, the verdict, the relation, the statements,
+``best_reference``) comes from that one gold.
+
+A blank prediction (empty, whitespace or only invisible characters) states nothing: it scores
+CAP 0, CAP+ 0, incorrect, relation "invalid", with no model call (``capqa.results``).
 """
 
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
+import logging
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Protocol, Sequence, Tuple, Union
 
 import numpy as np
 
 from capqa.constants import ALPHA, NEUTRAL_WEIGHT, NLI_LABELS
-from capqa.plus.features import answer_overlap
 from capqa.formula import cap_from_probabilities
-from capqa.validation import (check_references, check_same_length, check_text_list,
-                              check_unit_interval)
+from capqa.identity import NO_STATEMENTS, ScorerIdentity, StatementIdentity, scorer_identity
+from capqa.plus.features import answer_overlap
+from capqa.results import HASHCODE, assemble, result_fields
+from capqa.validation import check_bool, check_unit_interval, is_blank, validate_inputs
 
 if TYPE_CHECKING:
     from capqa.engine.nli import NLIScorer
     from capqa.verdicts.judge import Verdict
 
+logger = logging.getLogger(__name__)
+
 _DIRECTIONS = ("forward", "reverse")
 # "cap": the paper's CAP; "plus": also CAP+, calibrated on CAP-Correctness (capqa.plus.calibration).
 VARIANTS = ("cap", "plus")
-_PROBABILITY_NAMES = {"entailment": "p_entailment", "neutral": "p_neutral", "contradiction": "p_contradiction"}
 
 
-def validate_inputs(predictions: Sequence[str], references: Sequence[Union[str, Sequence[str]]],
-                    questions: Optional[Sequence[str]] = None
-                    ) -> Tuple[List[str], List[List[str]], Optional[List[str]]]:
-    """Check the user's lists; return (predictions, golds as lists of lists, questions or None)."""
-    predictions = check_text_list(predictions, "predictions")
-    golds = check_references(references, "references")
-    check_same_length(predictions, "predictions", golds, "references")
-    if questions is not None:
-        questions = check_text_list(questions, "questions")
-        check_same_length(predictions, "predictions", questions, "questions")
-    return predictions, golds, questions
+class StatementEngine(Protocol):
+    """What the scorer needs from a statement engine: ``capqa.statements.generator.StatementGenerator``
+    (the statement model or the rule converter) is one."""
+
+    @property
+    def identity(self) -> StatementIdentity:
+        """The engine as loaded, for the hashcode."""
+
+    def generate_with_fallbacks(self, questions: Sequence[str], answers: Sequence[str],
+                                check_input: bool = True) -> Tuple[List[str], List[bool]]:
+        """(one statement per pair, whether each is a rule statement standing in for an empty one)."""
 
 
 class CAPScorer:
     """CAP for (prediction, gold answers[, question]) examples.
 
-    nli: a ``capqa.engine.nli.NLIScorer``. statements: a ``capqa.statements.generator.StatementGenerator``,
-    needed only when questions are given (without questions the texts already are statements).
+    nli: a ``capqa.engine.nli.NLIScorer``. statements: a ``StatementEngine``, needed only when
+    questions are given (without questions the texts already are statements).
     """
 
-    def __init__(self, nli: "NLIScorer", statements: Optional[Any] = None, alpha: float = ALPHA,
+    def __init__(self, nli: "NLIScorer", statements: Optional[StatementEngine] = None, alpha: float = ALPHA,
                  neutral_weight: float = NEUTRAL_WEIGHT, variant: str = "cap",
                  verdict: Optional["Verdict"] = None) -> None:
         self.nli = nli
@@ -54,82 +67,155 @@ class CAPScorer:
         self.variant = check_variant(variant)
         # A capqa.verdicts.judge.Verdict (or None): adds `correct` and `accuracy` to each result.
         self.verdict = verdict
+        self._calibration_checked = False
 
-    def score(self, predictions: Sequence[str], golds: Sequence[Sequence[str]],
-              questions: Optional[Sequence[str]] = None, return_details: bool = False) -> Dict[str, Any]:
-        """predictions: list of str; golds: list of lists of str; questions: list of str or None."""
-        if not predictions:
-            return empty_result(return_details, self.variant, self.verdict)
-        # One row per (example, gold): every gold answer is scored, the best one counts.
+    @property
+    def identity(self) -> ScorerIdentity:
+        """What produces this scorer's results with questions (``identity_for``); a scorer
+        without a statement engine records "none"."""
+        return self.identity_for(questions=self.statements is not None)
+
+    def identity_for(self, questions: bool) -> ScorerIdentity:
+        """The record of what produces a result scored with (or without) questions: without,
+        no statements are made, and the record says "none"."""
+        statements = self.statements.identity if questions and self.statements is not None else NO_STATEMENTS
+        return scorer_identity(self.nli.identity, statements, self.alpha, self.neutral_weight, self.variant,
+                               self.verdict)
+
+    @property
+    def hashcode(self) -> str:
+        """``identity``'s one line; a result scored without questions carries its own, with
+        statements=none (``result["hashcode"]``)."""
+        return self.identity.hashcode()
+
+    def score(self, predictions: Sequence[str], golds: Sequence[Union[str, Sequence[str]]],
+              questions: Optional[Sequence[str]] = None, return_details: bool = False,
+              check_input: bool = True) -> Dict[str, Any]:
+        """predictions: list of str (blank ones score 0); golds: per example a str or a list of
+        str; questions: list of str or None. The result's fields: ``capqa.results``.
+
+        check_input: False for a caller that validated the lists already (``validate_inputs``:
+        golds as lists of lists), as the metric does when examples are added.
+        """
+        if check_input:
+            predictions, golds, questions = validate_inputs(predictions, golds, questions)
+        return_details = check_bool(return_details, "return_details")
+        if questions is not None and self.statements is None:
+            raise ValueError("`questions` were given but this scorer has no statement engine")
+        fields = result_fields(self.variant, self.verdict, return_details)
+        answered = [i for i, prediction in enumerate(predictions) if not is_blank(prediction)]
+        if len(answered) < len(predictions):
+            logger.warning("%d of %d predictions are blank (no visible text): each scores CAP 0, CAP+ 0, incorrect, "
+                           "relation 'invalid', without a model call", len(predictions) - len(answered),
+                           len(predictions))
+        lists = {}
+        if answered:
+            lists = self._score_answered([predictions[i] for i in answered], [golds[i] for i in answered],
+                                         None if questions is None else [questions[i] for i in answered],
+                                         return_details)
+        result = assemble(lists, answered, len(predictions), fields)
+        result[HASHCODE] = self.identity_for(questions is not None).hashcode()
+        return result
+
+    def _score_answered(self, predictions, golds, questions, return_details):
+        """The per-example lists of examples with a non-blank prediction."""
+        # One row per (example, gold): every gold answer is scored, one per example counts.
         example_of_row = np.repeat(np.arange(len(golds)), [len(g) for g in golds])
         gold_rows = [gold for example_golds in golds for gold in example_golds]
         prediction_rows = [predictions[i] for i in example_of_row]
-        premises, hypotheses = self._statements(gold_rows, prediction_rows, questions, example_of_row)
+        premises, hypotheses, fallback_rows = self._statements(gold_rows, prediction_rows, questions,
+                                                               example_of_row)
+        self._warn_if_calibration_is_elsewhere(return_details)
 
         # Forward (gold -> prediction) and reverse pairs in one call: shared batches, shared dedup.
-        probabilities = self.nli.predict(premises + hypotheses, hypotheses + premises)
+        probabilities = self.nli.predict(premises + hypotheses, hypotheses + premises, check_input=False)
         forward_probs, reverse_probs = probabilities[: len(premises)], probabilities[len(premises):]
         cap_rows, forward, reverse = cap_from_probabilities(forward_probs, reverse_probs,
                                                             self.alpha, self.neutral_weight)
-        best_rows = _best_row_per_example(cap_rows, example_of_row, len(predictions))
-        scores = cap_rows[best_rows]
-        result = {"cap": float(scores.mean()), "scores": scores.tolist()}
         # CAP+ and the relation also use BLEU and ROUGE-L of the answer texts, computed exactly
         # as in the data their parameters were fitted on; at most once per row.
-        overlap = None
+        overlap_rows = plus_rows = None
         if self.variant == "plus":
             from capqa.plus.calibration import cap_plus
 
-            overlap = answer_overlap(gold_rows, prediction_rows)
-            # Like CAP, CAP+ takes the gold answer that scores best.
-            plus_rows = cap_plus(forward_probs, reverse_probs, *overlap)
-            plus_scores = plus_rows[_best_row_per_example(plus_rows, example_of_row, len(predictions))]
-            result["mean_cap_plus"] = float(plus_scores.mean())
-            result["cap_plus"] = plus_scores.tolist()
-
-        def best_overlap() -> Sequence[np.ndarray]:
-            return ([values[best_rows] for values in overlap] if overlap is not None
-                    else answer_overlap([gold_rows[row] for row in best_rows], predictions))
-
+            overlap_rows = answer_overlap(gold_rows, prediction_rows)
+            plus_rows = cap_plus(forward_probs, reverse_probs, *overlap_rows)
+        chosen = _best_row_per_example(cap_rows if plus_rows is None else plus_rows, example_of_row,
+                                       len(predictions))
+        lists = {"scores": cap_rows[chosen].tolist()}
+        if plus_rows is not None:
+            lists["cap_plus"] = plus_rows[chosen].tolist()
+        chosen_inputs = _ChosenInputs(forward_probs[chosen], reverse_probs[chosen], overlap_rows, chosen,
+                                      [gold_rows[row] for row in chosen], predictions)
         if self.verdict is not None:
             from capqa.verdicts.judge import judge
 
-            result.update(judge(self.verdict, result, lambda: (
-                forward_probs[best_rows], reverse_probs[best_rows], *best_overlap())))
+            lists.update(judge(self.verdict, lists, chosen_inputs))
         if return_details:
             from capqa.plus.calibration import diagnose_relation
 
-            result.update(self._details(best_rows, example_of_row, premises, hypotheses,
-                                        forward, reverse, forward_probs, reverse_probs))
+            lists.update(_details(chosen, example_of_row, premises, hypotheses, forward, reverse,
+                                  forward_probs, reverse_probs, fallback_rows))
             # Why the answer scored as it did, against the gold that counted.
-            result["relation"] = diagnose_relation(forward_probs[best_rows], reverse_probs[best_rows],
-                                                   *best_overlap())
-        return result
+            lists["relation"] = diagnose_relation(*chosen_inputs())
+        return lists
 
     def _statements(self, gold_rows, prediction_rows, questions, example_of_row):
+        """(premises, hypotheses, per row whether a rule statement stood in for an empty one)."""
         if questions is None:
-            return list(gold_rows), list(prediction_rows)
-        if self.statements is None:
-            raise ValueError("`questions` were given but this scorer has no statement model")
+            return list(gold_rows), list(prediction_rows), [False] * len(gold_rows)
         question_rows = [questions[i] for i in example_of_row]
-        made = self.statements.generate(question_rows + question_rows, gold_rows + prediction_rows)
-        return made[: len(gold_rows)], made[len(gold_rows):]
+        made, fallback = self.statements.generate_with_fallbacks(question_rows + question_rows,
+                                                                 gold_rows + prediction_rows, check_input=False)
+        n_rows = len(gold_rows)
+        return made[:n_rows], made[n_rows:], [a or b for a, b in zip(fallback[:n_rows], fallback[n_rows:])]
 
-    @staticmethod
-    def _details(best_rows, example_of_row, premises, hypotheses, forward, reverse,
-                 forward_probs, reverse_probs):
-        first_row = np.searchsorted(example_of_row, np.arange(len(best_rows)))
-        details = {
-            "premises": [premises[row] for row in best_rows],
-            "hypotheses": [hypotheses[row] for row in best_rows],
-            "best_reference": (best_rows - first_row).tolist(),
-            "forward": forward[best_rows].tolist(),
-            "reverse": reverse[best_rows].tolist(),
-        }
-        for direction, probs in zip(_DIRECTIONS, (forward_probs, reverse_probs)):
-            for column, label in enumerate(NLI_LABELS):
-                details[f"{_PROBABILITY_NAMES[label]}_{direction}"] = probs[best_rows, column].tolist()
-        return details
+    def _warn_if_calibration_is_elsewhere(self, return_details):
+        """Once per scorer: CAP+, the relation and the verdict thresholds were fitted on one NLI
+        model's probabilities; on another model they run, but mean less."""
+        if self._calibration_checked or not (return_details or self.variant == "plus" or self.verdict is not None):
+            return
+        self._calibration_checked = True
+        identity = self.nli.identity
+        if not identity.is_fitted_model:
+            from capqa.identity import FITTED_NLI_MODEL
+
+            logger.warning("CAP+, the relation and the verdict thresholds were fitted on the probabilities of %s@%s; "
+                           "this scorer's NLI model is %s@%s, so they run on probabilities they were not fitted on "
+                           "(refit them with `python -m capqa fit` and `fit-verdicts`, or ignore this for a copy "
+                           "of that model)", *FITTED_NLI_MODEL, identity.model, identity.revision)
+
+
+class _ChosenInputs:
+    """(probabilities_forward, probabilities_reverse, bleu, rouge_l) of each example's chosen
+    gold, for CAP+'s relation and the graded credit; BLEU/ROUGE-L computed on first use."""
+
+    def __init__(self, forward, reverse, overlap_rows, chosen, chosen_golds, predictions):
+        self._probabilities = (forward, reverse)
+        self._overlap = None if overlap_rows is None else tuple(values[chosen] for values in overlap_rows)
+        self._golds, self._predictions = chosen_golds, predictions
+
+    def __call__(self) -> tuple:
+        if self._overlap is None:
+            self._overlap = tuple(answer_overlap(self._golds, self._predictions))
+        return (*self._probabilities, *self._overlap)
+
+
+def _details(chosen, example_of_row, premises, hypotheses, forward, reverse, forward_probs, reverse_probs,
+             fallback_rows):
+    first_row = np.searchsorted(example_of_row, np.arange(len(chosen)))
+    details = {
+        "premises": [premises[row] for row in chosen],
+        "hypotheses": [hypotheses[row] for row in chosen],
+        "best_reference": (chosen - first_row).tolist(),
+        "forward": forward[chosen].tolist(),
+        "reverse": reverse[chosen].tolist(),
+        "statement_fallback": [fallback_rows[row] for row in chosen],
+    }
+    for direction, probs in zip(_DIRECTIONS, (forward_probs, reverse_probs)):
+        for column, label in enumerate(NLI_LABELS):
+            details[f"p_{label}_{direction}"] = probs[chosen, column].tolist()
+    return details
 
 
 def check_variant(variant: str) -> str:
@@ -138,28 +224,9 @@ def check_variant(variant: str) -> str:
     return variant
 
 
-def _best_row_per_example(cap_rows, example_of_row, n_examples):
-    """Index of the highest-CAP row of each example (the first on ties: stable)."""
-    # Sort by example, then by descending CAP; the first row of each example is its best.
-    order = np.lexsort((-cap_rows, example_of_row))
+def _best_row_per_example(row_scores, example_of_row, n_examples):
+    """Index of the highest-scoring row of each example (the first on ties: stable)."""
+    # Sort by example, then by descending score; the first row of each example is its best.
+    order = np.lexsort((-row_scores, example_of_row))
     first = np.searchsorted(example_of_row[order], np.arange(n_examples))
     return order[first]
-
-
-def empty_result(return_details: bool = False, variant: str = "cap",
-                 verdict: Optional["Verdict"] = None) -> Dict[str, Any]:
-    """The result for no examples: no mean, no scores, empty detail lists."""
-    from capqa.verdicts.judge import empty_verdict_fields
-
-    result = {"cap": None, "scores": []}
-    if variant == "plus":
-        result.update({"mean_cap_plus": None, "cap_plus": []})
-    result.update(empty_verdict_fields(verdict))
-    if return_details:
-        result.update({key: [] for key in _detail_keys()})
-    return result
-
-
-def _detail_keys():
-    keys = ["premises", "hypotheses", "best_reference", "forward", "reverse", "relation"]
-    return keys + [f"{_PROBABILITY_NAMES[label]}_{direction}" for direction in _DIRECTIONS for label in NLI_LABELS]

@@ -10,7 +10,7 @@ import numbers
 import os
 import re
 import unicodedata
-from typing import Any, List, Optional, Sized, Union
+from typing import Any, List, Optional, Sized, Tuple, Union
 
 import numpy as np
 
@@ -86,14 +86,21 @@ def _is_visible(character):
     return not character.isspace() and unicodedata.category(character) not in _INVISIBLE_CATEGORIES
 
 
-def check_text(value: Any, name: str, index: Optional[int] = None) -> str:
-    """A string with visible text and no lone surrogate (which no encoder can write)."""
+def is_blank(text: str) -> bool:
+    """Whether ``text`` shows nothing: empty, whitespace, or only invisible characters (zero-width
+    spaces and joiners, BOM, control characters)."""
+    return not any(map(_is_visible, text))
+
+
+def check_text(value: Any, name: str, index: Optional[int] = None, allow_blank: bool = False) -> str:
+    """A string with visible text (any string when ``allow_blank``) and no lone surrogate (which
+    no encoder can write)."""
     where = f"`{name}`" if index is None else f"`{name}[{index}]`"
     if not isinstance(value, str):
         raise TypeError(f"{where} must be a string, got {type(value).__name__} {value!r}")
-    if not value.strip():
+    if not allow_blank and not value.strip():
         raise ValueError(f"{where} is an empty string; every entry must contain text")
-    if not any(map(_is_visible, value)):
+    if not allow_blank and is_blank(value):
         raise ValueError(f"{where} is an empty string once invisible characters are removed "
                          "(only whitespace, zero-width, BOM or control characters); every entry must contain text")
     surrogate = _LONE_SURROGATE.search(value)
@@ -116,12 +123,12 @@ def _refuse_unordered(values, name, why="its entries cannot be paired with the o
         raise TypeError(f"`{name}` is a {type(values).__name__}, which has no order, so {why}; give a list")
 
 
-def check_text_list(values: Any, name: str) -> List[str]:
-    """A sequence of non-empty strings; returns a list."""
+def check_text_list(values: Any, name: str, allow_blank: bool = False) -> List[str]:
+    """A sequence of non-empty strings (or of any strings, when ``allow_blank``); returns a list."""
     _refuse_unordered(values, name)
     if not _is_sequence(values):
         raise TypeError(f"`{name}` must be a list of strings, got {type(values).__name__}")
-    return [check_text(value, name, i) for i, value in enumerate(values)]
+    return [check_text(value, name, i, allow_blank) for i, value in enumerate(values)]
 
 
 def check_references(references: Any, name: str = "references") -> List[List[str]]:
@@ -145,6 +152,20 @@ def check_references(references: Any, name: str = "references") -> List[List[str
         else:
             golds.append([check_text(reference, name, i)])
     return golds
+
+
+def validate_inputs(predictions: Any, references: Any, questions: Any = None
+                    ) -> Tuple[List[str], List[List[str]], Optional[List[str]]]:
+    """The checks of every scoring entry point; returns (predictions, golds as lists of lists,
+    questions or None). A blank prediction is an answer (it scores 0); a blank gold answer or
+    question is refused, naming its position. A string is one gold answer, never a list of them."""
+    predictions = check_text_list(predictions, "predictions", allow_blank=True)
+    golds = check_references(references, "references")
+    check_same_length(predictions, "predictions", golds, "references")
+    if questions is not None:
+        questions = check_text_list(questions, "questions")
+        check_same_length(predictions, "predictions", questions, "questions")
+    return predictions, golds, questions
 
 
 def check_same_length(first: Sized, first_name: str, second: Sized, second_name: str) -> None:

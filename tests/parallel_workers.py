@@ -3,6 +3,11 @@
 They live apart from the test modules so that a spawned child imports only what it needs.
 """
 
+# A cache identity as capqa.identity.cache_key gives one, for caches filled by hand.
+TEST_IDENTITY = {"cap-eval": "0.1.0", "transformers": "5.24.0", "torch": "2.13.0", "nli_model": "org/model",
+                 "nli_revision": "abc123", "nli_dtype": "float32", "quantization": "none", "max_length": 512,
+                 "compact_attention": True}
+
 
 def cache_pairs(n=100):
     return [(f"premise {i}", f"hypothesis {i}") for i in range(n)]
@@ -29,7 +34,7 @@ def write_and_read_cache(directory, worker, rounds, ready, result_path):
 
     report = {"reads": 0, "wrong": [], "error": None}
     try:
-        cache = ScoreCache(directory, "org/model", "abc123")
+        cache = ScoreCache(directory, TEST_IDENTITY)
         pairs = cache_pairs()
         scored = {pair: probabilities_for(i) for i, pair in enumerate(pairs)}
         # Both start at once, so they also race to create the database.
@@ -66,7 +71,7 @@ def read_only_cache_report(directory, n_pairs):
     handler = logging.Handler(logging.WARNING)
     handler.emit = warnings.append
     logging.getLogger("capqa").addHandler(handler)
-    cache = ScoreCache(directory, "org/model", "abc123")
+    cache = ScoreCache(directory, TEST_IDENTITY)
     pairs = cache_pairs(n_pairs)
     found = cache.get(pairs)
     missing = {pair: probabilities_for(i) for i, pair in enumerate(pairs) if pair not in found}

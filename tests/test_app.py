@@ -149,7 +149,8 @@ def _write(tmp_path, name, table):
 
 def test_score_file_explains_bad_files(client, tmp_path):
     good = examples_table()
-    blank_answer = good.assign(answer=["80%", "", *good["answer"][2:]])
+    # A blank answer is an answer that states nothing (it scores 0); a blank gold answer is refused.
+    blank_gold = good.assign(gold_answer=["80%", "", *good["gold_answer"][2:]])
     unknown_label = good.assign(label=["exact", "mostly right", *good["label"][2:]])
     too_many = pd.DataFrame({"question": ["q"] * (space.MAX_FILE_ROWS + 1), "gold_answer": "g",
                              "answer": "a"})
@@ -162,7 +163,7 @@ def test_score_file_explains_bad_files(client, tmp_path):
         (_write(tmp_path, "header_only.csv", good.head(0)), NO_LABEL, "has no rows"),
         (_write(tmp_path, "no_gold.csv", good.drop(columns="gold_answer")), NO_LABEL,
          "no column 'gold_answer'"),
-        (_write(tmp_path, "blank.csv", blank_answer), NO_LABEL, "Column 'answer' is empty in row 2"),
+        (_write(tmp_path, "blank.csv", blank_gold), NO_LABEL, "Column 'gold_answer' is empty in row 2"),
         (_write(tmp_path, "labels.csv", unknown_label), "label", "unknown classes \\['mostly right'\\]"),
         (_write(tmp_path, "big.csv", too_many), NO_LABEL, "100,001 rows; at most 100,000"),
         (handle_file(str(tmp_path / "extra.csv")), NO_LABEL, "`extra.csv` line 2: 4 fields but the header has 3"),

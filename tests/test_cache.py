@@ -20,8 +20,9 @@ import pytest
 from capqa.engine.cache import ScoreCache, _checksum
 from capqa.engine.cache_database import DATABASE_NAME
 from capqa.engine.nli import NLIScorer
+from capqa.identity import cache_key
 from conftest import MODEL_ATOL, REPO_ROOT
-from parallel_workers import cache_pairs, probabilities_for, write_and_read_cache
+from parallel_workers import TEST_IDENTITY, cache_pairs, probabilities_for, write_and_read_cache
 
 PREMISES = ["Sofia is a city in Bulgaria.", "Metal is the best conductor of electricity.",
             "Water begins to boil at 100°C.", "Water and food travel through the stem of a plant.",
@@ -43,8 +44,7 @@ class RowCounter:
 
 
 def cached_scorer(model_folder, directory, quantize=False):
-    scorer = NLIScorer(model_folder, device="cpu", batch_size=4, quantize=quantize)
-    scorer.cache = ScoreCache.for_scorer(directory, scorer)
+    scorer = NLIScorer(model_folder, device="cpu", batch_size=4, quantize=quantize, score_cache_dir=directory)
     return scorer, RowCounter(scorer.model)
 
 
@@ -126,37 +126,53 @@ def test_an_unsound_entry_is_recomputed_and_overwritten(random_nli_model, tmp_pa
     entry = stored_row(scorer.cache, pair)
     for kind, (values, checksum) in _corruptions(scorer.cache.key(pair), *entry, stored_row(scorer.cache, other)).items():
         edit_row(scorer.cache, pair, values, checksum)
-        scorer.cache, rows.rows = ScoreCache.for_scorer(tmp_path, scorer), 0
+        scorer.cache, rows.rows = ScoreCache(tmp_path, cache_key(scorer.identity)), 0
         np.testing.assert_array_equal(scorer.predict(PREMISES[:1], HYPOTHESES[:1]), computed, err_msg=kind)
         assert rows.rows == 1 and scorer.cache.stats.rejected == 1, kind
         assert stored_row(scorer.cache, pair) == entry, kind
 
 
-def test_the_key_is_model_revision_precision_and_the_exact_pair(tmp_path, random_nli_model):
-    base = ScoreCache(tmp_path, "org/model", "abc123")
+def test_the_key_is_the_identity_and_the_exact_pair(tmp_path, random_nli_model):
+    base = ScoreCache(tmp_path, TEST_IDENTITY)
     pair = ("Sofia is a city.", "Burgas is a city.")
-    others = [ScoreCache(tmp_path, "org/other", "abc123"), ScoreCache(tmp_path, "org/model", "def456"),
-              ScoreCache(tmp_path, "org/model", "abc123", precision="int8-dynamic")]
-    assert len({base.key(pair)} | {cache.key(pair) for cache in others}) == 4
+    others = [ScoreCache(tmp_path, {**TEST_IDENTITY, "nli_model": "org/other"}),
+              ScoreCache(tmp_path, {**TEST_IDENTITY, "nli_revision": "def456"}),
+              ScoreCache(tmp_path, {**TEST_IDENTITY, "quantization": "int8-dynamic"}),
+              ScoreCache(tmp_path, {**TEST_IDENTITY, "torch": "0.0"})]
+    assert len({base.key(pair)} | {cache.key(pair) for cache in others}) == 5
     assert base.key(pair) != base.key(pair[::-1])
     assert base.key(pair) != base.key((pair[0] + " ", pair[1]))
+    # The order the fields are given in is not part of the key.
+    assert ScoreCache(tmp_path, dict(reversed(TEST_IDENTITY.items()))).key(pair) == base.key(pair)
     base.put({pair: [0.2, 0.3, 0.5]})
     assert all(cache.get([pair]) == {} for cache in others)
-    # A local folder's key follows its weights: rebuilding them invalidates the entries.
-    assert ScoreCache(tmp_path, random_nli_model).identity[1].startswith("None|local:")
-    # One database for every model, with a table saying which model each entry belongs to.
+    # A scorer's cache stores under its identity's cache key (capqa.identity.cache_key).
+    scorer = NLIScorer(random_nli_model, device="cpu", score_cache_dir=tmp_path)
+    assert scorer.cache.identity == cache_key(scorer.identity)
+    # One database for every model, with a table saying which identity each entry belongs to.
     assert [path.name for path in tmp_path.iterdir() if path.suffix == ".sqlite3"] == [DATABASE_NAME]
     with contextlib.closing(sqlite3.connect(base.database.path)) as database:
-        assert [json.loads(identity) for (identity,) in database.execute("SELECT identity FROM models")] == [base.identity]
+        stored = [dict(json.loads(identity)) for (identity,) in database.execute("SELECT identity FROM models")]
+    assert stored == [TEST_IDENTITY]
 
 
 def test_bad_arguments_are_named(tmp_path):
     with pytest.raises(TypeError, match="score_cache_dir"):
-        ScoreCache(None, "org/model")
-    with pytest.raises(ValueError, match="`model`"):
-        ScoreCache(tmp_path, " ")
-    with pytest.raises(TypeError, match="`revision`"):
-        ScoreCache(tmp_path, "org/model", revision=3)
+        ScoreCache(None, TEST_IDENTITY)
+    with pytest.raises(TypeError, match="`identity` must be a non-empty mapping"):
+        ScoreCache(tmp_path, "org/model")
+    with pytest.raises(TypeError, match="`identity` must be a non-empty mapping"):
+        ScoreCache(tmp_path, {})
+    with pytest.raises(TypeError, match=r"`identity\['nli_revision'\]` must be a string, number or boolean"):
+        ScoreCache(tmp_path, {"nli_model": "org/model", "nli_revision": None})
+
+
+def test_the_cache_imports_nothing_of_the_engine():
+    """The cache stores identities; it knows nothing of the NLI engine (no import cycle)."""
+    code = ("import sys, capqa.engine.cache; "
+            "print(sorted(name for name in sys.modules if name.startswith('capqa.engine.nli')))")
+    child = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert child.stdout.strip() == "[]"
 
 
 def test_two_processes_share_one_cache_without_corruption(tmp_path):
@@ -176,7 +192,7 @@ def test_two_processes_share_one_cache_without_corruption(tmp_path):
     assert [report["wrong"] for report in reports] == [[], []]
     assert all(report["reads"] > 1000 and report["stats"]["rejected"] == 0 for report in reports)
     assert all(report["stats"]["failures"] == 0 for report in reports)
-    cache = ScoreCache(tmp_path / "cache", "org/model", "abc123")
+    cache = ScoreCache(tmp_path / "cache", TEST_IDENTITY)
     pairs = cache_pairs()
     found = cache.get(pairs)
     assert len(found) == len(pairs) and cache.stats.rejected == 0
@@ -200,10 +216,10 @@ def test_the_metric_option_score_cache_dir(random_nli_model, metric_path, tmp_pa
 
 
 def test_quantized_scores_are_close_and_cached_apart(random_nli_model, tmp_path, uncached):
-    float_cache = ScoreCache(tmp_path, random_nli_model, precision="float32")
-    float_cache.put(dict(zip(zip(PREMISES, HYPOTHESES), uncached)))
+    float_scorer = NLIScorer(random_nli_model, device="cpu", score_cache_dir=tmp_path)
+    float_scorer.cache.put(dict(zip(zip(PREMISES, HYPOTHESES), uncached)))
     int8, rows = cached_scorer(random_nli_model, tmp_path, quantize=True)
-    assert int8.precision == "int8-dynamic"
+    assert int8.precision == "int8-dynamic" and int8.identity.quantization == "int8-dynamic"
     quantized = int8.predict(PREMISES, HYPOTHESES)
     # Its own entries: the float32 ones are not reused for the int8 model.
     assert rows.rows == len(PREMISES) and int8.cache.stats.hits == 0
@@ -220,15 +236,14 @@ def test_truncation_length_is_part_of_the_key(random_nli_model, tmp_path):
     long_pair = (" ".join(["Sofia is the capital and largest city of Bulgaria."] * 8), "Burgas is a city.")
     scores = {}
     for max_length in (512, 16):
-        scorer = NLIScorer(random_nli_model, device="cpu", max_length=max_length)
-        scorer.cache = ScoreCache.for_scorer(tmp_path, scorer)
+        scorer = NLIScorer(random_nli_model, device="cpu", max_length=max_length, score_cache_dir=tmp_path)
         scores[max_length] = scorer.predict([long_pair[0]], [long_pair[1]])
         assert scorer.cache.stats.hits == 0  # the other length's entry was not taken
     assert not np.allclose(scores[512], scores[16])
 
 
 def test_a_forked_child_and_a_pickled_copy_use_their_own_connection(tmp_path):
-    cache = ScoreCache(tmp_path, "org/model", "abc123")
+    cache = ScoreCache(tmp_path, TEST_IDENTITY)
     pairs = cache_pairs(30)
     scored = {pair: probabilities_for(i) for i, pair in enumerate(pairs)}
     cache.put(dict(list(scored.items())[:10]))  # the parent's connection is open when it forks
@@ -283,7 +298,7 @@ def without_write_access(command):
                                                (0, "empty folder")])
 def test_a_read_only_cache_is_read_and_never_fails_the_job(tmp_path, stored, read_only):
     folder = tmp_path / "scores"
-    cache = ScoreCache(folder, "org/model", "abc123")
+    cache = ScoreCache(folder, TEST_IDENTITY)
     cache.put({pair: probabilities_for(i) for i, pair in enumerate(cache_pairs(stored))})
     cache.close()  # the last connection folds the WAL into the database file
     folder.mkdir(exist_ok=True)
@@ -338,7 +353,7 @@ def test_an_unusable_database_degrades_to_computing_with_one_warning(random_nli_
 
 
 def test_a_truncated_database_never_returns_wrong_scores(tmp_path, caplog):
-    cache = ScoreCache(tmp_path, "org/model", "abc123")
+    cache = ScoreCache(tmp_path, TEST_IDENTITY)
     pairs = cache_pairs(3000)
     scored = {pair: probabilities_for(i) for i, pair in enumerate(pairs)}
     cache.put(scored)
@@ -346,7 +361,7 @@ def test_a_truncated_database_never_returns_wrong_scores(tmp_path, caplog):
     size = cache.database.path.stat().st_size
     with open(cache.database.path, "r+b") as file:
         file.truncate(size // 2)
-    damaged = ScoreCache(tmp_path, "org/model", "abc123")
+    damaged = ScoreCache(tmp_path, TEST_IDENTITY)
     with caplog.at_level(logging.WARNING):
         found = damaged.get(pairs)
         damaged.put(scored)
@@ -363,4 +378,4 @@ def test_a_score_cache_dir_that_is_a_file_is_refused_at_load(random_nli_model, m
         evaluate.load(metric_path, nli_model=random_nli_model, score_cache_dir=str(target),
                       cache_dir=str(tmp_path / "arrow"))
     with pytest.raises(ValueError, match="`score_cache_dir` must be a folder"):
-        ScoreCache(target, "org/model")
+        ScoreCache(target, TEST_IDENTITY)

@@ -60,15 +60,17 @@ def test_visible_text_with_invisible_characters_is_kept_as_it_is(text):
     assert stored_batch([text], ["Sofia"], None)["predictions"] == [text]
 
 
-def test_whitespace_only_is_still_refused_as_empty():
-    with pytest.raises(ValueError, match=r"`predictions\[0\]` is an empty string"):
-        stored_batch([" \t\n"], ["Sofia"], None)
+def test_whitespace_only_is_a_blank_answer_and_a_blank_gold_is_refused():
+    # A blank prediction is kept (it scores 0: the blank policy); a blank gold answer is an error.
+    assert stored_batch([" \t\n"], ["Sofia"], None)["predictions"] == [" \t\n"]
+    with pytest.raises(ValueError, match=r"`references\[0\]` is an empty string"):
+        stored_batch(["Sofia"], [" \t\n"], None)
 
 
 @pytest.mark.parametrize("arguments, error, words", [
     ({"predictions": {"Burgas"}, "references": ["Sofia"]}, TypeError, "`predictions` is a set"),
     ({"predictions": ["Bur\udc80gas"], "references": ["Sofia"]}, ValueError, "lone surrogate U+DC80 at character 3"),
-    ({"predictions": ["\u200b"], "references": ["Sofia"]}, ValueError, "invisible characters"),
+    ({"predictions": ["Burgas"], "references": ["\u200b"]}, ValueError, "invisible characters"),
     ({"predictions": ["Burgas"], "references": ["\ufeff"]}, ValueError, "invisible characters"),
 ])
 def test_the_metric_refuses_them_before_pyarrow_or_a_model_sees_them(metric, arguments, error, words):

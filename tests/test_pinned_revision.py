@@ -57,6 +57,14 @@ def test_the_metric_and_the_space_options_load_the_pinned_commit(recorded_loads,
     assert default_model_loads(recorded_loads) == PINNED
 
 
+def test_the_hashcode_names_the_default_model_and_its_pinned_commit(recorded_loads):
+    scorer = MetricOptions(device="cpu", statement_model="rules").build_scorer()
+    parts = scorer.hashcode.split("|")
+    assert f"nli_model={DEFAULT_NLI_MODEL}" in parts and f"nli_revision={DEFAULT_NLI_REVISION}" in parts
+    # The model CAP+, the relation and the verdict thresholds were fitted on.
+    assert scorer.nli.identity.is_fitted_model
+
+
 def test_the_command_line_loads_the_pinned_commit(recorded_loads, tmp_path):
     rows = tmp_path / "rows.csv"
     pd.DataFrame({"gold": ["Sofia is a city in Bulgaria."], "answer": ["Burgas is a city in Bulgaria."]}).to_csv(rows, index=False)

@@ -49,13 +49,16 @@ def test_overlap_of_identical_answers_is_one_and_order_matters_only_for_bleu():
 
 
 @pytest.mark.parametrize("golds, predictions, error, name", [
-    ("Paris", ["Paris"], TypeError, "golds"),
-    (["Paris"], ["  "], ValueError, "predictions"),
-    (["Paris", "Rome"], ["Paris"], ValueError, "golds"),
+    ("Paris", ["Paris"], TypeError, "`references` must be a list"),
+    (["Paris"], [None], TypeError, r"`predictions\[0\]` must be a string"),
+    (["Paris", "Rome"], ["Paris"], ValueError, "`predictions` and `references` must have the same length"),
 ])
-def test_overlap_input_errors_name_the_argument(golds, predictions, error, name):
+def test_overlap_inputs_are_checked_where_they_enter_naming_the_argument(golds, predictions, error, name):
+    # answer_overlap works on the scorer's checked lists; the scorer's boundary names the argument.
+    from capqa.validation import validate_inputs
+
     with pytest.raises(error, match=name):
-        answer_overlap(golds, predictions)
+        validate_inputs(predictions, golds)
 
 
 # --- Applying the shipped parameters ------------------------------------------------------------

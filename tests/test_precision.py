@@ -9,6 +9,7 @@ from capqa.engine import devices
 from capqa.engine.devices import cpu_has_native_bf16, inference_dtype
 from capqa.engine.nli import NLIScorer
 from capqa.metric_options import MetricOptions
+from capqa.statements.generator import StatementGenerator
 
 CPU = torch.device("cpu")
 
@@ -33,18 +34,29 @@ def test_unreadable_cpu_flags_trust_the_caller(tmp_path):
 @pytest.fixture
 def cpu_without_bf16(monkeypatch):
     monkeypatch.setattr(devices, "cpu_has_native_bf16", lambda: False)
-    monkeypatch.setattr(devices, "_bf16_fallback_warned", False)
 
 
-def test_bfloat16_without_bf16_units_warns_once_and_computes_in_float32(cpu_without_bf16, random_nli_model):
+def fallback_warnings(caught):
+    return [w for w in caught if "no native bf16 units" in str(w.message)]
+
+
+def test_bfloat16_without_bf16_units_warns_once_and_computes_in_float32(cpu_without_bf16, random_nli_model,
+                                                                         tiny_seq2seq_model):
+    # The options resolve the dtype once, for the NLI model and the statement model: one warning.
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        options = MetricOptions(nli_model=random_nli_model, device="cpu", precision="bfloat16")
+        options = MetricOptions(nli_model=random_nli_model, statement_model=tiny_seq2seq_model, device="cpu",
+                                precision="bfloat16")
         scorer = options.build_scorer()
+        identity = scorer.identity
+    assert len(fallback_warnings(caught)) == 1
+    assert scorer.nli.precision == "float32" and identity.nli.dtype == "float32"
+    assert dict(identity.statements.details)["dtype"] == "float32"
+    # An engine built directly resolves its own, and says so once too.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         NLIScorer(random_nli_model, device="cpu", precision="bfloat16")
-    fallbacks = [w for w in caught if "no native bf16 units" in str(w.message)]
-    assert len(fallbacks) == 1
-    assert scorer.nli.precision == "float32"
+    assert len(fallback_warnings(caught)) == 1
 
 
 def test_auto_stays_float32_on_every_cpu(cpu_without_bf16, monkeypatch):
@@ -52,3 +64,28 @@ def test_auto_stays_float32_on_every_cpu(cpu_without_bf16, monkeypatch):
     monkeypatch.setattr(devices, "cpu_has_native_bf16", lambda: True)
     assert inference_dtype(CPU, "auto") == torch.float32
     assert inference_dtype(CPU, "bfloat16") == torch.bfloat16
+
+
+def test_the_statement_model_follows_precision_in_float32_by_default(tiny_seq2seq_model, monkeypatch):
+    from capqa.engine.devices import statement_dtype
+
+    assert statement_dtype(CPU, "auto", "t5") == torch.float32
+    monkeypatch.setattr(devices, "cpu_has_native_bf16", lambda: True)
+    assert statement_dtype(CPU, "bfloat16", "mt5") == torch.bfloat16
+    generator = StatementGenerator(tiny_seq2seq_model, device="cpu", max_new_tokens=4)
+    assert next(generator.model.parameters()).dtype == torch.float32
+    assert dict(generator.identity.details)["dtype"] == "float32"
+    halved = StatementGenerator(tiny_seq2seq_model, device="cpu", max_new_tokens=4, precision="bfloat16")
+    assert dict(halved.identity.details)["dtype"] == "bfloat16"
+
+
+def test_a_t5_statement_model_never_runs_in_float16(monkeypatch, caplog):
+    """float16 on a GPU: the NLI model may use it, a T5-family statement model stays float32."""
+    from capqa.engine.devices import statement_dtype
+
+    cuda = torch.device("cuda")
+    monkeypatch.setattr(devices, "inference_dtype", lambda device, precision: torch.float16)
+    with caplog.at_level("WARNING", logger="capqa.engine.devices"):
+        assert statement_dtype(cuda, "float16", "mt5") == torch.float32
+    assert "overflow" in caplog.text
+    assert statement_dtype(cuda, "float16", "bart") == torch.float16

@@ -75,8 +75,9 @@ def test_bad_files_are_refused_with_the_column(statement_rows, random_nli_model,
     with pytest.raises(ValueError, match="has no column 'question', 'gold_answer', 'answer'"):
         cli_main(["score", str(statement_rows), "--out", str(tmp_path / "x.csv"), "--nli-model", random_nli_model])
     empty_cell = tmp_path / "empty.csv"
-    pd.DataFrame({"premise": ["A cat.", "A dog."], "hypothesis": ["A cat.", " "]}).to_csv(empty_cell, index=False)
-    with pytest.raises(ValueError, match=r"`hypothesis\[1\]` is an empty string"):
+    # A blank answer is an answer (it scores 0); a blank gold answer is an error.
+    pd.DataFrame({"premise": ["A cat.", " "], "hypothesis": ["A cat.", "A dog."]}).to_csv(empty_cell, index=False)
+    with pytest.raises(ValueError, match=r"`premise\[1\]\[0\]` is an empty string"):
         run_score(empty_cell, tmp_path / "y.csv", random_nli_model, chunk_size=5)
     with pytest.raises(ValueError, match="must be a .csv or .jsonl file"):
         read_table(tmp_path / "rows.txt")

@@ -59,30 +59,55 @@ def test_every_option_has_its_description():
 # --- hashcode ----------------------------------------------------------------------------------
 
 def test_every_result_carries_a_hashcode_of_what_made_it(rules_metric, random_nli_model):
+    from capqa.identity import folder_content_hash, installed_versions
+
     result = rules_metric.compute(predictions=["Burgas"], references=["Sofia"], questions=[QUESTION])
     hashcode = result["hashcode"]
     assert hashcode.startswith(f"cap-eval={capqa.__version__}|")
-    for part in (f"nli_model={random_nli_model}", "statement_model=rules", "alpha=0.85", "neutral_weight=0.3",
-                 "max_length=512", "precision=float32", "quantize=False", "variant=cap"):
+    versions = installed_versions()
+    # A local folder is named by its name and a hash of its files, never by its path.
+    for part in (f"transformers={versions.transformers}", f"torch={versions.torch}", "nli_model=nli-random",
+                 f"nli_revision=sha256:{folder_content_hash(random_nli_model)}", "nli_dtype=float32",
+                 "quantization=none", "max_length=512", "compact_attention=True",
+                 "statements=rules(version=1,parser=none)", "alpha=0.85", "neutral_weight=0.3", "variant=cap",
+                 "verdict=none"):
         assert part in hashcode.split("|"), (part, hashcode)
+    assert random_nli_model not in hashcode
+    # Without questions no statement is made, and the hashcode says so.
+    statements = rules_metric.compute(predictions=["Burgas is a city."], references=["Sofia is a city."])
+    assert "statements=none" in statements["hashcode"].split("|")
 
 
-def test_hashcode_holds_every_option_that_changes_scores():
-    options = MetricOptions(statement_model="rules", device="cpu")
-    names = [part.split("=")[0] for part in options.hashcode().split("|")[1:]]
-    changing = [spec.name for spec in fields(MetricOptions)
-                if spec.metadata.get("affects_scores", True) and not spec.name.endswith("_revision")]
-    assert names == changing
-    assert "batch_size" not in names and "score_cache_dir" not in names
+def test_an_option_given_to_compute_is_named_and_sent_to_evaluate_load(rules_metric):
+    with pytest.raises(TypeError, match=r"`variant` is an option of the metric, not of compute\(\): give it to "
+                                        r"evaluate.load\(\)"):
+        rules_metric.compute(predictions=["Burgas"], references=["Sofia"], variant="plus")
+    with pytest.raises(TypeError, match="unexpected argument `return_detail`"):
+        rules_metric.compute(predictions=["Burgas"], references=["Sofia"], return_detail=True)
 
 
-def test_hashcode_tells_settings_and_revisions_apart():
-    base = MetricOptions(statement_model="rules", device="cpu")
-    assert "nli_model=cross-encoder/nli-deberta-v3-large@bab4bc71" in base.hashcode()
-    assert MetricOptions(statement_model="rules", device="cpu", alpha=0.5).hashcode() != base.hashcode()
-    assert MetricOptions(statement_model="rules", device="cpu", batch_size=4).hashcode() == base.hashcode()
-    default_statements = MetricOptions(device="cpu", statement_revision="v1").hashcode()
-    assert f"statement_model={statement_model_id()}@v1" in default_statements
+def test_no_statement_model_means_the_rule_converter_said_once(random_nli_model, metric_path, caplog):
+    """While the statement model is unpublished, questions with no statement_model work: the rule
+    converter makes the statements, the log says so once and the hashcode records it."""
+    from capqa.statements import generator
+
+    generator._say_rules_are_the_default.cache_clear()
+    with caplog.at_level("WARNING", logger="capqa.statements.generator"):
+        for _ in range(2):
+            metric = evaluate.load(metric_path, nli_model=random_nli_model, device="cpu")
+            result = metric.compute(predictions=["Burgas"], references=["Sofia"], questions=[QUESTION])
+            assert "statements=rules(version=1,parser=none)" in result["hashcode"].split("|")
+    said = [record for record in caplog.records if "rule-based converter" in record.getMessage()]
+    assert len(said) == 1 and "not published yet" in said[0].getMessage()
+
+
+def test_the_published_model_becomes_the_default_through_the_one_switch(monkeypatch):
+    from capqa import constants
+    from capqa.statements.generator import default_statement_model
+
+    assert default_statement_model() == "rules"
+    monkeypatch.setattr(constants, "STATEMENT_MODEL_PUBLISHED", True)
+    assert default_statement_model() == statement_model_id()
 
 
 # --- add() and compute() -----------------------------------------------------------------------
@@ -98,7 +123,7 @@ def test_add_takes_singular_and_plural_names_like_add_batch(rules_metric):
 
 
 @pytest.mark.parametrize("kwargs, error, message", [
-    (dict(prediction="", reference="Sofia"), ValueError, r"`predictions\[0\]` is an empty string"),
+    (dict(prediction="Burgas", reference=""), ValueError, r"`references\[0\]` is an empty string"),
     (dict(prediction="Burgas", reference=3), TypeError, r"`references\[0\]` must be a string"),
     (dict(prediction="Burgas", reference=[]), ValueError, r"`references\[0\]` is an empty list"),
     (dict(prediction="Burgas"), TypeError, "add\\(\\) needs `reference`"),
@@ -119,8 +144,8 @@ def test_compute_with_inputs_after_add_batch_is_refused(rules_metric):
 
 
 def test_compute_with_inputs_validates_once_through_add_batch(rules_metric):
-    with pytest.raises(ValueError, match=r"`predictions\[0\]` is an empty string"):
-        rules_metric.compute(predictions=[" "], references=["Sofia"])
+    with pytest.raises(ValueError, match=r"`references\[0\]` is an empty string"):
+        rules_metric.compute(predictions=["Burgas"], references=[" "])
     result = rules_metric.compute(predictions=["Burgas"], references=["Sofia"], questions=[QUESTION])
     assert len(result["scores"]) == 1
 
@@ -212,6 +237,16 @@ def test_metric_docstring_describes_every_option(metric_path):
             cap_metric._KWARGS_DESCRIPTION, spec.name
 
 
+def test_metric_docstring_describes_every_result_field(metric_path):
+    import cap_metric
+    from capqa.results import PER_EXAMPLE
+
+    for spec in PER_EXAMPLE:
+        assert f"    {spec.key} (`list`, " in cap_metric._KWARGS_DESCRIPTION and spec.description in \
+            cap_metric._KWARGS_DESCRIPTION, spec.key
+    assert "    hashcode (`str`, always)" in cap_metric._KWARGS_DESCRIPTION
+
+
 def test_readme_says_the_statement_model_is_not_published_and_how_to_install():
     text = README.read_text(encoding="utf-8")
     assert f"`{statement_model_id()}`" in text and "**not published yet**" in text
@@ -230,7 +265,7 @@ def test_readme_first_example_gives_a_score(metric_path, random_nli_model):
     code = code.replace("cap.compute(", "result = cap.compute(", 1)
     namespace = {}
     exec(compile(code, "README.md", "exec"), namespace)
-    assert 0 <= namespace["result"]["cap"] <= 1 and "statement_model=rules" in namespace["result"]["hashcode"]
+    assert 0 <= namespace["result"]["cap"] <= 1 and "statements=rules(" in namespace["result"]["hashcode"]
 
 
 def test_space_metric_file_without_the_package_names_pip_install_cap_eval(tmp_path):

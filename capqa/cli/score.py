@@ -14,8 +14,8 @@ from typing import List, Optional
 import pandas as pd
 
 from capqa.engine.devices import resolve_device
-from capqa.jobs.fingerprint import JobSpec, option_settings
-from capqa.jobs.output import ResumableCsv, read_manifest
+from capqa.jobs.fingerprint import scoring_job
+from capqa.jobs.output import ResumableCsv, check_out_path, read_manifest
 from capqa.jobs.scoring import TableColumns, check_no_output_columns, output_columns, score_into, split_golds
 from capqa.metric_options import add_option_arguments, options_from_args
 from capqa.score_file import job_settings
@@ -49,7 +49,8 @@ def _read_and_check(args: argparse.Namespace, columns: TableColumns) -> pd.DataF
     require_columns(table, [columns.question, columns.gold, columns.answer], f"`{args.input}`")
     for column in (columns.question, columns.answer):
         if column:
-            check_text_list(list(table[column]), column)
+            # A blank answer is an answer that states nothing (it scores 0); a blank question is an error.
+            check_text_list(list(table[column]), column, allow_blank=column == columns.answer)
     check_references(split_golds(table[columns.gold], columns.gold_separator), columns.gold)
     return table
 
@@ -67,20 +68,23 @@ def main(argv: Optional[List[str]] = None) -> int:
     options = options_from_args(args)
     verdict = resolve_verdict(options.verdict, options.variant)
     check_no_output_columns(table.columns, options.variant, verdict)
-    settings = {**option_settings(options, {"device_type": resolve_device(options.device).type}),
-                **job_settings(columns, args.escape_formulas)}
+    own_settings = {**job_settings(columns, args.escape_formulas), "device_type": resolve_device(options.device).type}
     out_columns = list(table.columns) + output_columns(options.variant, verdict)
+    check_out_path(args.out)  # a wrong --out fails in seconds, before the models load
     started = time.perf_counter()
     where = f"rank {ranks.rank} of {ranks.world_size}: " if ranks.distributed else ""
     try:
+        # The job is what the loaded scorer is (capqa.identity), not what the options asked for.
+        scorer = options.build_scorer()
+        identity = scorer.identity_for(columns.question is not None)  # its hashcode is the scored file's
+        job = scoring_job(table, identity, own_settings)
         if ranks.distributed:
-            added = score_distributed(table, options.build_scorer, args.out, settings, out_columns, columns,
+            added = score_distributed(table, scorer, args.out, job, out_columns, columns,
                                       args.chunk_size, args.escape_formulas, ranks)
         else:
-            # The output is locked and checked before the models load: a wrong --out fails in seconds.
-            with ResumableCsv.open(args.out, JobSpec.for_table(table, settings), out_columns) as output:
-                added = (score_into(table, options.build_scorer(), output, columns, args.chunk_size,
-                                    args.escape_formulas) if not output.complete else 0)
+            with ResumableCsv.open(args.out, job, out_columns) as output:
+                added = (score_into(table, scorer, output, columns, args.chunk_size, args.escape_formulas)
+                         if not output.complete else 0)
     except KeyboardInterrupt:
         # Committed chunks are safe and verified on resume: a traceback would only alarm.
         print(f"{where}interrupted: {_kept_rows(args.out, ranks.distributed)}; rerun the same command to resume",

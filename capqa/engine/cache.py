@@ -1,13 +1,15 @@
 """An on-disk cache of NLI probabilities, so that re-scoring the same pairs is nearly free and an
-interrupted job resumes where it stopped (``NLIScorer(cache=...)``, metric option ``score_cache_dir``).
+interrupted job resumes where it stopped (``NLIScorer(score_cache_dir=...)``, metric option
+``score_cache_dir``).
 
 Layout: one SQLite database, ``DIRECTORY/cap-scores.sqlite3`` (``capqa.engine.cache_database``),
-for every model cached in that folder. An entry's key is the sha256 of ``[model, revision,
-precision, premise, hypothesis]`` (canonical JSON), where the revision holds a fingerprint of
-the weight and tokenizer files of a local model and the precision holds the truncation length:
-an entry is found only for exactly the same model, weights, tokenizer, precision, truncation and
-texts. Its value is the three probabilities (float64, stored bit for bit) and a checksum over
-key and value.
+for every model cached in that folder. An entry's key is the sha256 of the cache's identity and
+the exact pair (canonical JSON). The identity is ``capqa.identity.cache_key`` of the NLI scorer's
+identity: the versions of cap-eval, transformers and torch, the model and its commit (or a
+content hash of a local folder's config, weight and tokenizer files), the dtype, quantisation,
+truncation length and attention as installed. An entry is found only for exactly the same
+model, weights, tokenizer, computation and texts. Its value is the three probabilities
+(float64, stored bit for bit) and a checksum over key and value.
 
 Entries are never trusted blindly: one whose checksum does not match (a hand edit, a value moved
 to another key, damage on disk), of the wrong size, not finite or not summing to 1 is treated as
@@ -26,16 +28,13 @@ import os
 import struct
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Dict, Iterable, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, Mapping, Sequence, Tuple, Union
 
 import numpy as np
 
 from capqa.constants import NLI_LABELS
 from capqa.engine.cache_database import ScoreDatabase
 from capqa.validation import check_folder
-
-if TYPE_CHECKING:
-    from capqa.engine.nli import NLIScorer
 
 logger = logging.getLogger(__name__)
 
@@ -49,10 +48,6 @@ _VALUE_BYTES = _VALUE_DTYPE.itemsize * len(NLI_LABELS)
 # a numpy array, and a resumed job reads every entry it has.
 _VALUE_STRUCT = struct.Struct(f"<{len(NLI_LABELS)}d")
 _CHECKSUM_BYTES = 8
-# Files whose size and modification time identify a local model's weights.
-# The tokenizer decides the tokens as much as the weights decide the probabilities.
-_LOCAL_MODEL_FILES = ("config.json", "*.safetensors", "*.bin", "tokenizer.json", "tokenizer_config.json",
-                      "*.model", "vocab.*", "merges.txt")
 
 
 @dataclass
@@ -82,43 +77,27 @@ def check_cache_dir(value: Union[str, os.PathLike], name: str = "score_cache_dir
 
 
 class ScoreCache:
-    """NLI probabilities on disk, for one model, revision and precision.
+    """NLI probabilities on disk, for one NLI identity.
 
     directory: any folder (created when the first entry is stored); one folder can hold several
         models' entries, and several processes on one machine can share it.
-    model: Hub id or local folder. For a local folder the key also holds the size and
-        modification time of its weight and tokenizer files, so rebuilt weights never meet
-        stale scores.
-    revision: the model's commit; give a commit hash, not a branch, for a Hub id (a branch moves).
-    precision: how the model computes ("float32", "bfloat16", "int8-dynamic"), see
-        ``NLIScorer.precision``: each gives slightly different probabilities.
+    identity: {field: value} naming what computes the probabilities: ``capqa.identity.cache_key``
+        of an ``NLIScorer.identity`` (``NLIScorer(score_cache_dir=...)`` builds it so). Values are
+        strings, numbers or booleans; give a Hub model's commit, not a branch (a branch moves).
     """
 
-    def __init__(self, directory: Union[str, os.PathLike], model: Union[str, os.PathLike],
-                 revision: Optional[str] = None, precision: str = "float32"):
+    def __init__(self, directory: Union[str, os.PathLike], identity: Mapping[str, Any]):
         check_cache_dir(directory)
-        for name, value in (("model", model), ("precision", precision)):
-            if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
-                raise ValueError(f"`{name}` must be a non-empty string, got {value!r}")
-        if revision is not None and not isinstance(revision, str):
-            raise TypeError(f"`revision` must be a string or None, got {revision!r}")
-        self.identity = [str(model), _revision_key(model, revision), str(precision)]
+        self.identity = _checked_identity(identity)
         self.directory = Path(directory).expanduser()
         self.database = ScoreDatabase(self.directory)
         self.stats = CacheStats()
+        self._identity_key = [[name, value] for name, value in sorted(self.identity.items())]
         _note_old_entries(self.directory)
-
-    @classmethod
-    def for_scorer(cls, directory: Union[str, os.PathLike], scorer: "NLIScorer") -> "ScoreCache":
-        """The cache for an ``NLIScorer``'s model: the commit it was loaded from when the Hub
-        said, else the revision it was asked for; its precision and truncation length."""
-        revision = getattr(scorer.model.config, "_commit_hash", None) or scorer.revision
-        # Truncation changes the probabilities of long pairs, so it is part of the key.
-        return cls(directory, scorer.model_name, revision, f"{scorer.precision}|max_length={scorer.max_length}")
 
     def key(self, pair: Pair) -> bytes:
         """The entry's key: sha256 of the model identity and the exact pair."""
-        return _sha256(self.identity + list(pair))
+        return _sha256(self._identity_key + list(pair))
 
     def get(self, pairs: Iterable[Pair]) -> Dict[Pair, np.ndarray]:
         """{pair: probabilities} for the pairs with a sound entry."""
@@ -151,7 +130,7 @@ class ScoreCache:
             rows.append((key, values.tobytes(), _checksum(key, values.tobytes())))
         if not rows:
             return
-        if self.database.store(self.identity, rows):
+        if self.database.store(self._identity_key, rows):
             self.stats.writes += len(rows)
         else:
             self.stats.failures += 1
@@ -185,14 +164,16 @@ def _sha256(values):
     return hashlib.sha256(canonical.encode("utf-8")).digest()
 
 
-def _revision_key(model, revision):
-    """The revision, plus a fingerprint of the weight files when ``model`` is a local folder."""
-    folder = Path(model)
-    if not folder.is_dir():
-        return revision
-    stats = sorted((path.name, path.stat().st_size, path.stat().st_mtime_ns)
-                   for pattern in _LOCAL_MODEL_FILES for path in folder.glob(pattern))
-    return f"{revision}|local:{_sha256(stats).hex()[:16]}"
+def _checked_identity(identity):
+    if not isinstance(identity, Mapping) or not identity:
+        raise TypeError(f"`identity` must be a non-empty mapping {{field: value}} (capqa.identity.cache_key), "
+                        f"got {type(identity).__name__} {identity!r}")
+    for name, value in identity.items():
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"`identity` field names must be non-empty strings, got {name!r}")
+        if not isinstance(value, (str, int, float, bool)) or (isinstance(value, float) and not math.isfinite(value)):
+            raise TypeError(f"`identity[{name!r}]` must be a string, number or boolean, got {value!r}")
+    return dict(identity)
 
 
 def _note_old_entries(directory):

@@ -36,7 +36,7 @@ BUSY_TIMEOUT_S = 60.0
 LOOKUP_CHUNK = 500
 
 _SCHEMA = (
-    # What each model_id stands for: canonical JSON of (model, revision, precision).
+    # What each model_id stands for: canonical JSON of the cache identity's [field, value] pairs.
     "CREATE TABLE IF NOT EXISTS models (id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE)",
     # key: sha256 of the model identity and the pair; probabilities: 3 little-endian float64;
     # checksum: over key and probabilities, so an edited or moved value is never trusted.

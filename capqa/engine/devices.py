@@ -17,7 +17,9 @@ logger = logging.getLogger(__name__)
 # AVX512-BF16 (Intel Cooper Lake+, AMD Zen 4+), and Arm's BF16 extension.
 BF16_CPU_FLAGS = ("amx_bf16", "avx512_bf16", "bf16")
 _CPUINFO = Path("/proc/cpuinfo")
-_bf16_fallback_warned = False
+# Model types of the T5 family (T5, mT5 and the statement model): their activations overflow
+# float16's range, giving inf and NaN, so they never run in it.
+T5_FAMILY = ("t5", "mt5", "umt5", "longt5", "switch_transformers")
 
 
 def resolve_device(device: Union[str, torch.device, None] = "auto") -> torch.device:
@@ -48,13 +50,15 @@ PRECISIONS = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": t
 
 
 def inference_dtype(device: torch.device, precision: str = "auto") -> torch.dtype:
-    """The dtype a model computes in on ``device``.
+    """The dtype the NLI model computes in on ``device``: every dtype is resolved here.
 
     "auto": bf16 where the GPU supports it (fp16 otherwise), float32 on CPU and MPS: half
     precision halves memory traffic on GPUs; on CPU float32 keeps scores reproducible to ~1e-7.
     "bfloat16" on CPU: CPUs with AMX/AVX512-BF16 run it ~2x faster, at ~1e-3 of probability;
     on a CPU without such units it is ~7x slower than float32 (emulated), so float32 is used
-    instead, with one warning (see ``cpu_has_native_bf16``). "float16" needs a GPU.
+    instead, with a warning (see ``cpu_has_native_bf16``). "float16" needs a GPU.
+    Callers resolve once and pass the result on as a dtype name (``dtype_name``), so the
+    warning is given once per scorer.
     """
     if precision == "auto":
         if device.type == "cuda":
@@ -68,9 +72,30 @@ def inference_dtype(device: torch.device, precision: str = "auto") -> torch.dtyp
     if precision == "bfloat16" and device.type == "cuda" and not torch.cuda.is_bf16_supported():
         raise ValueError("`precision='bfloat16'` is not supported by this GPU; use 'float16' or 'auto'")
     if precision == "bfloat16" and device.type == "cpu" and cpu_has_native_bf16() is False:
-        _warn_bf16_fallback_once()
+        warnings.warn(f"`precision='bfloat16'`: this CPU has no native bf16 units (none of the CPU flags "
+                      f"{', '.join(BF16_CPU_FLAGS)}), where bf16 runs ~7x slower than float32; float32 is "
+                      f"used instead (scores within ~1e-3 of bf16's)", stacklevel=2)
         return torch.float32
     return PRECISIONS[precision]
+
+
+def statement_dtype(device: torch.device, precision: str = "auto", model_type: Optional[str] = None) -> torch.dtype:
+    """The dtype the statement model generates in: float32 for "auto" (beam search on half
+    precision can change a statement's words), else as ``inference_dtype``, but never float16
+    for a T5-family model (``T5_FAMILY``): float32 then, with a warning."""
+    if precision == "auto":
+        return torch.float32
+    dtype = inference_dtype(device, precision)
+    if dtype == torch.float16 and model_type in T5_FAMILY:
+        logger.warning("`precision='float16'`: the statement model is a %s model, whose activations overflow "
+                       "float16 (inf/NaN); it runs in float32 instead", model_type)
+        return torch.float32
+    return dtype
+
+
+def dtype_name(dtype: torch.dtype) -> str:
+    """"float32", "bfloat16", "float16": a dtype as ``precision`` names it."""
+    return str(dtype).replace("torch.", "")
 
 
 @functools.lru_cache(maxsize=1)
@@ -88,16 +113,6 @@ def cpu_has_native_bf16(cpuinfo: Path = _CPUINFO) -> Optional[bool]:
         if key.strip().lower() in ("flags", "features"):  # x86 says flags, Arm says Features
             flags.update(value.split())
     return any(flag in flags for flag in BF16_CPU_FLAGS)
-
-
-def _warn_bf16_fallback_once():
-    # Once per process: the options and the engine both resolve the dtype.
-    global _bf16_fallback_warned
-    if not _bf16_fallback_warned:
-        _bf16_fallback_warned = True
-        warnings.warn(f"`precision='bfloat16'`: this CPU has no native bf16 units (none of the CPU flags "
-                      f"{', '.join(BF16_CPU_FLAGS)}), where bf16 runs ~7x slower than float32; float32 is "
-                      f"used instead (scores within ~1e-3 of bf16's)", stacklevel=3)
 
 
 def check_quantize(quantize: bool, device: torch.device, dtype: torch.dtype) -> bool:

@@ -23,10 +23,11 @@ from tqdm.auto import tqdm
 
 from capqa.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NLI_LABELS, NLI_MAX_LENGTH
 from capqa.engine.batching import padding_batches
-from capqa.engine.devices import check_quantize, inference_dtype, resolve_device
+from capqa.engine.devices import check_quantize, dtype_name, inference_dtype, resolve_device
 from capqa.engine.loading import load_pretrained
 from capqa.engine.pairs import encode_pairs
 from capqa.engine.relative_attention import compact_relative_attention
+from capqa.identity import NLIIdentity, cache_key, model_source
 from capqa.validation import (check_bool, check_max_length, check_max_length_fits, check_positive_int,
                               check_same_length, check_text_list)
 
@@ -62,6 +63,8 @@ class NLIScorer:
     cache: optional store with ``get(pairs) -> {pair: probabilities}`` and ``put({pair: ...})``
         (see capqa.engine.cache); finished batches are stored as they complete, so an interrupted
         job resumes where it stopped.
+    score_cache_dir: a folder for a ``ScoreCache`` keyed by this scorer's ``identity`` (when no
+        ``cache`` is given).
     quantize: CPU dynamic int8 quantisation of the linear layers (faster on CPU, slightly
         different probabilities; see docs/performance.md).
     precision: "auto" (bf16 on CUDA, fp16 where bf16 is missing, float32 elsewhere), "float32",
@@ -74,7 +77,8 @@ class NLIScorer:
                  device: Union[str, torch.device, None] = "auto", batch_size: int = 32,
                  max_length: int = NLI_MAX_LENGTH, max_tokens: Optional[int] = None,
                  show_progress: Optional[bool] = None, cache: Optional["ScoreCache"] = None,
-                 quantize: bool = False, precision: str = "auto", compact_attention: bool = True) -> None:
+                 quantize: bool = False, precision: str = "auto", compact_attention: bool = True,
+                 score_cache_dir: Optional[Union[str, os.PathLike]] = None) -> None:
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         self.model_name = str(model)
@@ -93,6 +97,7 @@ class NLIScorer:
         self.model = load_pretrained(AutoModelForSequenceClassification, self.model_name, self.revision,
                                      "NLI model", dtype=dtype)
         self.model.to(self.device).eval()
+        loaded_dtype = next(self.model.parameters()).dtype  # what loaded, before any quantisation
         if self.quantize:
             self.model = quantize_linear_layers(self.model)
         # After quantising, so that the check runs on the layers that will compute.
@@ -100,11 +105,25 @@ class NLIScorer:
                                       and compact_relative_attention(self.model, self.max_length))
         self.label_indices = nli_label_indices(self.model.config.id2label)
         check_max_length_fits(self.max_length, self.model_name, self.model.config, self.tokenizer)
+        source = model_source(self.model_name, self.revision)
+        # What loaded and how it computes: the hashcode's and the cache key's NLI part.
+        self.identity = NLIIdentity(source.name, source.revision, dtype_name(loaded_dtype),
+                                    "int8-dynamic" if self.quantize else "none", self.max_length,
+                                    self.compact_attention)
+        if self.cache is None and score_cache_dir is not None:
+            from capqa.engine.cache import ScoreCache
 
-    def predict(self, premises: Sequence[str], hypotheses: Sequence[str]) -> np.ndarray:
-        """(n, 3) float64 array: P(entailment), P(neutral), P(contradiction) per pair."""
-        premises, hypotheses = check_text_list(premises, "premises"), check_text_list(hypotheses, "hypotheses")
-        check_same_length(premises, "premises", hypotheses, "hypotheses")
+            self.cache = ScoreCache(score_cache_dir, cache_key(self.identity))
+
+    def predict(self, premises: Sequence[str], hypotheses: Sequence[str], check_input: bool = True) -> np.ndarray:
+        """(n, 3) float64 array: P(entailment), P(neutral), P(contradiction) per pair.
+
+        check_input: False skips the checks of the texts, for a caller that made them already
+        (``CAPScorer.score``); anything but a list of non-empty strings then fails deep inside.
+        """
+        if check_input:
+            premises, hypotheses = check_text_list(premises, "premises"), check_text_list(hypotheses, "hypotheses")
+            check_same_length(premises, "premises", hypotheses, "hypotheses")
         pairs = list(zip(premises, hypotheses))
         if not pairs:
             return np.zeros((0, len(NLI_LABELS)))

@@ -5,7 +5,7 @@ lighteval calls the metric once per sample with the ``Doc`` and the ``ModelRespo
 is shared per process and options (``capqa.harness.shared``). The gold answers are the doc's golds
 (``Doc.get_golds()``: every listed answer), the question is ``doc.specific["question"]`` (None:
 the texts are statements). lighteval aggregates every metric into its suite average by summing, so
-the options' hashcode (a string) cannot be a metric: it is written into each sample's
+the result's hashcode (a string) cannot be a metric: it is written into each sample's
 ``doc.specific["cap_hashcode"]``, which lighteval's details files keep beside the metrics.
 
 The example task ``lighteval_tasks/cap_open_qa.py`` (Natural Questions open) shows the use;
@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, List, Optional
 import numpy as np
 
 from capqa.harness.shared import score_samples, shared_scorer
+from capqa.results import harness_names
 
 if TYPE_CHECKING:
     from lighteval.metrics.utils.metric_utils import SampleLevelMetricGrouping
@@ -57,11 +58,8 @@ class CAPSampleScoring:
 def metric_names(**options: Any) -> List[str]:
     """The per-sample values these options give: cap, cap_plus (variant plus), correct (a verdict),
     credit (partial credit)."""
-    checked, scorer = shared_scorer(**options)
-    names = ["cap"] + (["cap_plus"] if checked.variant == "plus" else [])
-    if scorer.verdict is not None:
-        names += ["correct"] + (["credit"] if scorer.verdict.graded else [])
-    return names
+    _, scorer = shared_scorer(**options)
+    return harness_names(scorer.variant, scorer.verdict)
 
 
 @lru_cache(maxsize=1)

@@ -3,7 +3,7 @@
 lm-eval passes each document and the model's generation to the task's ``process_results``; the
 function made here scores the generation against the document's gold answers with CAP (one shared
 scorer per process, ``capqa.harness.shared``) and returns ``cap``, ``correct`` (with a verdict)
-and ``cap_hashcode`` (when the metric options have a hashcode): lm-eval writes these into every
+and ``cap_hashcode`` (the result's hashcode): lm-eval writes these into every
 logged sample and aggregates them per task (``mean`` of ``correct`` is the accuracy).
 
 The example task ``lm_eval_tasks/cap_open_qa`` (Natural Questions open, gold answer lists) shows
@@ -44,7 +44,7 @@ def make_process_results(question_field: Optional[str] = "question", answers_fie
 
 
 def single_value(values: list) -> Any:
-    """Aggregation of a per-sample constant (the options' hashcode): the one value all share."""
+    """Aggregation of a per-sample constant (the hashcode): the one value all share."""
     distinct = sorted(set(values))
     if len(distinct) != 1:
         raise ValueError(f"samples were scored with different CAP options: hashcodes {distinct}")

@@ -10,6 +10,7 @@ import os
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from capqa.metric_options import MetricOptions
+from capqa.results import harness_records
 from capqa.scorer import CAPScorer
 
 logger = logging.getLogger(__name__)
@@ -50,12 +51,6 @@ def shared_scorer(**options: Any) -> Tuple[MetricOptions, CAPScorer]:
     return _SCORERS[key]
 
 
-def options_hashcode(options: MetricOptions) -> Optional[str]:
-    """The options' hashcode when ``MetricOptions`` offers one (``hashcode()``), else None."""
-    hashcode = getattr(options, "hashcode", None)
-    return hashcode() if callable(hashcode) else None
-
-
 def gold_list(golds: Union[str, Sequence[str]]) -> List[str]:
     """A harness's gold field as a list of non-blank answers."""
     golds = [golds] if isinstance(golds, str) else list(golds)
@@ -67,40 +62,17 @@ def gold_list(golds: Union[str, Sequence[str]]) -> List[str]:
 
 def score_samples(predictions: Sequence[str], golds: Sequence[Union[str, Sequence[str]]],
                   questions: Optional[Sequence[str]] = None, **options: Any) -> List[dict]:
-    """One record per sample: ``cap`` (and ``cap_plus``), ``correct`` (with a verdict) and
-    ``cap_hashcode`` (when the options have one).
+    """One record per sample: the harness fields of the result schema (``cap``, ``cap_plus``
+    with variant "plus", ``correct`` and ``credit`` with a verdict; ``capqa.results``) and
+    ``cap_hashcode``, the result's hashcode.
 
-    A blank generation (a model that stopped at once) has no statement to compare: it scores 0
-    and is incorrect, without a model call.
+    A blank generation (a model that stopped at once) states nothing: the scorer gives it CAP 0
+    and incorrect, without a model call, as everywhere.
     """
     if len(golds) != len(predictions) or (questions is not None and len(questions) != len(predictions)):
         raise ValueError(f"got {len(predictions)} predictions, {len(golds)} gold lists and "
                          f"{'no' if questions is None else len(questions)} questions: one of each per sample")
     gold_lists = [gold_list(gold) for gold in golds]  # checked before any model loads
-    checked, scorer = shared_scorer(**options)
-    records = [_blank_record(checked, scorer) for _ in predictions]
-    answered = [i for i, prediction in enumerate(predictions) if str(prediction).strip()]
-    if answered:
-        result = scorer.score([str(predictions[i]).strip() for i in answered], [gold_lists[i] for i in answered],
-                              [questions[i] for i in answered] if questions is not None else None)
-        for position, i in enumerate(answered):
-            records[i]["cap"] = result["scores"][position]
-            for key in ("cap_plus", "correct", "credit"):
-                if key in result:
-                    records[i][key] = result[key][position]
-    hashcode = options_hashcode(checked)
-    if hashcode is not None:
-        for record in records:
-            record["cap_hashcode"] = hashcode
-    return records
-
-
-def _blank_record(options: MetricOptions, scorer) -> dict:
-    record = {"cap": 0.0}
-    if options.variant == "plus":
-        record["cap_plus"] = 0.0
-    if scorer.verdict is not None:
-        record["correct"] = False
-        if scorer.verdict.graded:
-            record["credit"] = 0.0
-    return record
+    _, scorer = shared_scorer(**options)
+    result = scorer.score([str(prediction).strip() for prediction in predictions], gold_lists, questions)
+    return harness_records(result, scorer.variant, scorer.verdict)

@@ -15,7 +15,7 @@ import shutil
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Callable, List, Sequence
+from typing import TYPE_CHECKING, List, Sequence
 
 import numpy as np
 import pandas as pd
@@ -24,6 +24,9 @@ from tqdm.auto import tqdm
 from capqa.jobs.fingerprint import JobSpec
 from capqa.jobs.output import ResumableCsv, csv_text, read_manifest
 from capqa.jobs.scoring import TableColumns, score_into
+
+if TYPE_CHECKING:
+    from capqa.scorer import CAPScorer
 
 logger = logging.getLogger(__name__)
 
@@ -104,15 +107,15 @@ def is_complete(out: Path, job: JobSpec, columns: Sequence[str]) -> bool:
             and out.stat().st_size == manifest["chunks"][-1]["bytes"])
 
 
-def score_distributed(table: pd.DataFrame, build_scorer: Callable[[], object], out: Path, settings: dict,
+def score_distributed(table: pd.DataFrame, scorer: "CAPScorer", out: Path, job: JobSpec,
                       out_columns: List[str], columns: TableColumns, chunk_size: int, escape: bool,
                       ranks: Ranks) -> int:
-    """This rank's part of a distributed job; returns the rows this rank scored."""
+    """This rank's part of a distributed ``job``; returns the rows this rank scored."""
     import torch.distributed as dist
 
-    job = JobSpec.for_table(table, settings)
     if is_complete(out, job, out_columns):
         return 0
+    settings = job.settings
     dist.init_process_group("nccl" if settings.get("device_type") == "cuda" else "gloo", timeout=RANK_WAIT)
     try:
         # Rank 0 holds OUT from the start: a wrong or locked --out fails before any scoring.
@@ -121,7 +124,7 @@ def score_distributed(table: pd.DataFrame, build_scorer: Callable[[], object], o
         shard = table.iloc[shards[ranks.rank]]
         part_job = JobSpec.for_table(shard, {**settings, "rank": ranks.rank, "world_size": ranks.world_size})
         with ResumableCsv.open(part_path(out, ranks), part_job, out_columns) as part:
-            scored = (score_into(shard, build_scorer(), part, columns, chunk_size, escape,
+            scored = (score_into(shard, scorer, part, columns, chunk_size, escape,
                                  description=f"CAP rank {ranks.rank}") if not part.complete else 0)
         dist.barrier()
         if merged is not None:

@@ -1,4 +1,5 @@
-"""What makes two runs "the same job": the input rows and every option that changes the output.
+"""What makes two runs "the same job": the input rows and everything that changes the output (the
+scorer's identity, ``capqa.identity``, and the job's own settings).
 
 A resume trusts rows already written only when both match; otherwise it refuses and says what
 changed, so results of two different jobs never mix in one file.
@@ -7,14 +8,12 @@ changed, so results of two different jobs never mix in one file.
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import TYPE_CHECKING, Any, Dict, List
 
 import pandas as pd
 
-# MetricOptions fields that change how fast rows are scored, never what is written (scores
-# agree to float rounding across batch compositions and devices of one kind), so a resume may
-# change them. ``device`` is left out because each distributed rank has its own.
-SPEED_ONLY_OPTIONS = ("batch_size", "max_tokens", "score_cache_dir", "device")
+if TYPE_CHECKING:
+    from capqa.identity import ScorerIdentity
 
 
 def input_digest(table: pd.DataFrame) -> str:
@@ -30,7 +29,8 @@ def input_digest(table: pd.DataFrame) -> str:
 @dataclass(frozen=True)
 class JobSpec:
     """The identity of a scoring job: the input's digest and size, and the settings that
-    determine the output (model ids and revisions, alpha, lambda, variant, columns, escaping)."""
+    determine the output: every field of the scorer's identity (``ScorerIdentity.job_settings``,
+    so that the rows of one file share one hashcode) and the job's own (columns, escaping)."""
 
     input_sha256: str
     input_rows: int
@@ -65,13 +65,7 @@ def _plain(settings: Dict[str, Any]) -> Dict[str, Any]:
     return json.loads(json.dumps(settings, sort_keys=True, default=str))
 
 
-def option_settings(options: Any, extra: Optional[Dict[str, Any]] = None) -> Dict[str, Any]:
-    """The output-determining settings of a ``MetricOptions`` plus the job's own (columns, ...)."""
-    from dataclasses import asdict
-
-    from capqa import __version__
-
-    settings = {name: value for name, value in asdict(options).items() if name not in SPEED_ONLY_OPTIONS}
-    settings["capqa_version"] = __version__
-    settings.update(extra or {})
-    return settings
+def scoring_job(table: pd.DataFrame, identity: "ScorerIdentity", job_settings: Dict[str, Any]) -> JobSpec:
+    """The job of scoring ``table`` with a scorer of ``identity`` (a ``capqa.identity.ScorerIdentity``,
+    for results with or without questions as the job has them), with the job's own settings."""
+    return JobSpec.for_table(table, {**identity.job_settings(), **job_settings})

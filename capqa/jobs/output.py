@@ -59,6 +59,20 @@ def csv_text(records: Sequence[Sequence[str]]) -> str:
     return buffer.getvalue()
 
 
+def check_out_path(out: Union[str, os.PathLike]) -> Path:
+    """``out`` as a Path, if it can be an output file: not a folder, in a folder that exists or
+    can be made (checked again, with the lock, by ``ResumableCsv.open``: a job calls this first
+    so that a wrong --out fails before the models load)."""
+    out = Path(out)
+    if out.is_dir():
+        raise IsADirectoryError(f"`--out` {out} is a folder; give a file name")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise OSError(f"cannot write `--out` {out}: {error.strerror or error}") from None
+    return out
+
+
 @dataclass
 class Chunk:
     """Where a committed chunk ends in the output, and the checksum of its bytes."""
@@ -87,11 +101,8 @@ class ResumableCsv:
     @classmethod
     def open(cls, out: Union[str, os.PathLike], job: JobSpec, columns: Sequence[str]) -> "ResumableCsv":
         """Lock ``out`` and verify what it holds (or start it with the header), before any scoring."""
-        out = Path(out)
-        if out.is_dir():
-            raise IsADirectoryError(f"`--out` {out} is a folder; give a file name")
+        out = check_out_path(out)
         try:
-            out.parent.mkdir(parents=True, exist_ok=True)
             lock_handle = _lock(out)
         except OutputLockedError:
             raise

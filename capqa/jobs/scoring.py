@@ -9,14 +9,13 @@ from tqdm.auto import tqdm
 
 from capqa.jobs.escaping import escape_formulas
 from capqa.jobs.output import LINE_END, ResumableCsv
-from capqa.verdicts.judge import Verdict, verdict_column_names
+from capqa.results import file_columns, output_columns
 
 if TYPE_CHECKING:
     from capqa.scorer import CAPScorer
+    from capqa.verdicts.judge import Verdict
 
 logger = logging.getLogger(__name__)
-
-OUTPUT_COLUMNS = ("cap", "forward", "reverse", "premises", "hypotheses", "best_reference")
 
 
 @dataclass(frozen=True)
@@ -29,13 +28,7 @@ class TableColumns:
     gold_separator: Optional[str] = None
 
 
-def output_columns(variant: str, verdict: Optional[Verdict] = None) -> List[str]:
-    """The columns scoring adds, in order (``verdict``: the scorer's resolved verdict, if any)."""
-    return (list(OUTPUT_COLUMNS) + (["cap_plus"] if variant == "plus" else []) + ["relation", "relation_probability"]
-            + verdict_column_names(verdict))
-
-
-def check_no_output_columns(columns: Sequence[str], variant: str, verdict: Optional[Verdict] = None) -> None:
+def check_no_output_columns(columns: Sequence[str], variant: str, verdict: Optional["Verdict"] = None) -> None:
     """Refuse input columns that scoring would overwrite (a file scored before, say)."""
     clashing = [column for column in output_columns(variant, verdict) if column in columns]
     if clashing:
@@ -68,14 +61,4 @@ def _score_chunk(chunk: pd.DataFrame, scorer, columns: TableColumns) -> pd.DataF
     questions = list(chunk[columns.question]) if columns.question else None
     result = scorer.score(list(chunk[columns.answer]), split_golds(chunk[columns.gold], columns.gold_separator),
                           questions, return_details=True)
-    return chunk.assign(cap=result["scores"], **{key: result[key] for key in OUTPUT_COLUMNS[1:]},
-                        **_calibration_columns(result))
-
-
-def _calibration_columns(result) -> dict:
-    """CAP+ (with variant "plus") and the diagnosed relation, as flat columns."""
-    columns = {"cap_plus": result["cap_plus"]} if "cap_plus" in result else {}
-    columns["relation"] = [relation["label"] for relation in result["relation"]]
-    columns["relation_probability"] = [relation["probability"] for relation in result["relation"]]
-    columns.update({name: result[name] for name in ("correct", "credit") if name in result})
-    return columns
+    return chunk.assign(**file_columns(result, scorer.variant, scorer.verdict))

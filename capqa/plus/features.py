@@ -13,11 +13,9 @@ Both take the raw answers (not the statements made from them).
 """
 
 from functools import lru_cache
-from typing import Sequence
+from typing import Sequence, Tuple
 
 import numpy as np
-
-from capqa.validation import check_same_length, check_text_list
 
 
 @lru_cache(maxsize=1)
@@ -52,11 +50,10 @@ def rouge_l_score(gold: str, prediction: str) -> float:
     return float(_rouge_scorer().score(gold, prediction)["rougeL"].fmeasure)
 
 
-def answer_overlap(golds: Sequence[str], predictions: Sequence[str]) -> np.ndarray:
-    """(bleu, rouge_l): two float arrays, one value per (gold answer, predicted answer) pair."""
-    golds = check_text_list(golds, "golds")
-    predictions = check_text_list(predictions, "predictions")
-    check_same_length(golds, "golds", predictions, "predictions")
+def answer_overlap(golds: Sequence[str], predictions: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
+    """(bleu, rouge_l): two float arrays, one value per (gold answer, predicted answer) pair.
+
+    The texts are the scorer's, checked where they entered (``capqa.validation.validate_inputs``)."""
     bleu = np.array([sentence_bleu_score(g, p) for g, p in zip(golds, predictions)], dtype=float)
     rouge_l = np.array([rouge_l_score(g, p) for g, p in zip(golds, predictions)], dtype=float)
     return bleu, rouge_l

@@ -118,7 +118,8 @@ def check_file_request(table: pd.DataFrame, question_column: str, gold_column: s
     except ValueError as error:
         raise user_error(str(error)) from None
     for column in (question_column, gold_column, answer_column):
-        check_cells(table, column)
+        # A blank answer is an answer that states nothing: it scores 0 (the blank policy).
+        check_cells(table, column, required=column != answer_column)
     if separator:
         pieces = split_golds(table[gold_column], separator)
         bad = np.flatnonzero([any(not piece.strip() for piece in cell) for cell in pieces])

@@ -39,10 +39,16 @@ def check_verdict(verdict: VerdictOption) -> VerdictOption:
 
 @dataclass(frozen=True)
 class Verdict:
-    """A resolved verdict: accept when ``score`` >= ``threshold``; ``credits`` None for a bare number."""
+    """A resolved verdict: accept when ``score`` >= ``threshold``; ``credits`` None for a bare number.
+
+    name: the policy ("strict", ...), "custom" for a {class: credit} mapping, None for a bare number.
+    source: the thresholds file the threshold was read or fitted from (None for a bare number).
+    """
     threshold: float
     score: str = "cap"
     credits: Optional[Mapping[str, float]] = None
+    name: Optional[str] = None
+    source: Optional[str] = None
 
     @property
     def graded(self) -> bool:
@@ -52,7 +58,7 @@ class Verdict:
 def resolve_verdict(verdict: VerdictOption, variant: str = "cap",
                     thresholds_path: Optional[str] = None) -> Optional[Verdict]:
     """The ``Verdict`` the scorer applies, or None; thresholds from the shipped file by default."""
-    from capqa.verdicts.thresholds import threshold_for
+    from capqa.verdicts.thresholds import THRESHOLDS_FILE, threshold_for
 
     verdict = check_verdict(verdict)
     if verdict is None:
@@ -60,41 +66,29 @@ def resolve_verdict(verdict: VerdictOption, variant: str = "cap",
     score = "cap_plus" if variant == "plus" else "cap"
     if isinstance(verdict, float):
         return Verdict(verdict, score)
-    return Verdict(threshold_for(verdict, score, thresholds_path), score, policy_credits(verdict, "verdict"))
+    return Verdict(threshold_for(verdict, score, thresholds_path), score, policy_credits(verdict, "verdict"),
+                   verdict if isinstance(verdict, str) else "custom", str(thresholds_path or THRESHOLDS_FILE))
 
 
 def judge(verdict: Verdict, result: dict, credit_inputs: Callable[[], tuple]) -> dict:
-    """The verdict fields for a scorer ``result``.
+    """The per-example verdict fields (``correct``, and ``credit`` when graded) for a scorer
+    ``result``; their means are the result schema's (``capqa.results``).
 
     credit_inputs: returns (probabilities_forward, probabilities_reverse, bleu, rouge_l) of the
-    example's best gold; called only when credit is needed.
+    example's chosen gold; called only when credit is needed.
     """
     # The scorer's per-example lists: CAP under "scores", CAP+ under "cap_plus".
     column = "scores" if verdict.score == "cap" else verdict.score
     scores = np.round(np.asarray(result[column], dtype=float), COMPARISON_DECIMALS)
     correct = scores >= verdict.threshold
-    fields = {"correct": correct.tolist(), "accuracy": float(correct.mean()) if correct.size else None}
+    fields = {"correct": correct.tolist()}
     if verdict.graded:
         from capqa.plus.calibration import relation_probabilities
 
         credit = (relation_probabilities(*credit_inputs()) @ np.array([verdict.credits[label] for label in LABELS])
                   if correct.size else np.zeros(0))
-        fields.update(credit=credit.tolist(), mean_credit=float(credit.mean()) if credit.size else None)
+        fields["credit"] = credit.tolist()
     return fields
-
-
-def empty_verdict_fields(verdict: Optional[Verdict]) -> dict:
-    """The verdict fields for no examples."""
-    if verdict is None:
-        return {}
-    return {"correct": [], "accuracy": None, **({"credit": [], "mean_credit": None} if verdict.graded else {})}
-
-
-def verdict_column_names(verdict: Optional[Verdict]) -> list:
-    """The per-example verdict columns a scored file gets, in order."""
-    if verdict is None:
-        return []
-    return ["correct", "credit"] if verdict.graded else ["correct"]
 
 
 def parse_verdict_argument(text: str) -> VerdictOption:
