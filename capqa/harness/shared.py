@@ -7,15 +7,24 @@ each call would dominate the run, so scorers are kept per distinct set of metric
 import json
 import logging
 import os
+import threading
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from capqa.metric_options import MetricOptions
 from capqa.scorer import CAPScorer
+from capqa.validation import _is_visible, check_text_list
 
 logger = logging.getLogger(__name__)
 
 OPTIONS_ENVIRONMENT_VARIABLE = "CAP_HARNESS_OPTIONS"
 _SCORERS: Dict[str, tuple] = {}
+# One model call at a time per process: the async adapters score in worker threads, and a scorer
+# (its models, its cache) is not made to be called from two threads at once. Re-entrant, so that a
+# batch drained under it may call score_samples.
+SCORING_LOCK = threading.RLock()
+# The blank-prediction policy (PLAN.md point 4): the relation and its explanation.
+BLANK_RELATION = "invalid"
+BLANK_EXPLANATION = "the answer is blank: it states nothing, so it is scored as a wrong answer (CAP 0)"
 
 
 def _options_key(options: dict) -> str:
@@ -58,6 +67,8 @@ def options_hashcode(options: MetricOptions) -> Optional[str]:
 
 def gold_list(golds: Union[str, Sequence[str]]) -> List[str]:
     """A harness's gold field as a list of non-blank answers."""
+    if not isinstance(golds, str) and not hasattr(golds, "__iter__"):
+        raise TypeError(f"a sample's gold answers must be a string or a list of strings, got {golds!r}")
     golds = [golds] if isinstance(golds, str) else list(golds)
     kept = [str(gold) for gold in golds if str(gold).strip()]
     if not kept:
@@ -65,29 +76,47 @@ def gold_list(golds: Union[str, Sequence[str]]) -> List[str]:
     return kept
 
 
-def score_samples(predictions: Sequence[str], golds: Sequence[Union[str, Sequence[str]]],
-                  questions: Optional[Sequence[str]] = None, **options: Any) -> List[dict]:
-    """One record per sample: ``cap`` (and ``cap_plus``), ``correct`` (with a verdict) and
-    ``cap_hashcode`` (when the options have one).
+def is_blank(text: Any) -> bool:
+    """Whether a prediction states nothing: empty, whitespace, or only invisible characters
+    (zero-width spaces, BOM, control characters)."""
+    return not any(map(_is_visible, str(text)))
 
-    A blank generation (a model that stopped at once) has no statement to compare: it scores 0
-    and is incorrect, without a model call.
+
+def score_samples(predictions: Sequence[str], golds: Sequence[Union[str, Sequence[str]]],
+                  questions: Optional[Sequence[str]] = None, relations: bool = False,
+                  **options: Any) -> List[dict]:
+    """One record per sample: ``cap`` (and ``cap_plus``), ``correct`` (with a verdict) and
+    ``cap_hashcode`` (when the options have one); with ``relations``, also ``relation`` (the most
+    likely class against the gold that counted) and its one-sentence ``explanation``.
+
+    A blank generation (a model that stopped at once) states nothing: it scores 0, is incorrect,
+    and its relation is ``invalid``, without a model call; their count is logged (a warning).
     """
     if len(golds) != len(predictions) or (questions is not None and len(questions) != len(predictions)):
         raise ValueError(f"got {len(predictions)} predictions, {len(golds)} gold lists and "
                          f"{'no' if questions is None else len(questions)} questions: one of each per sample")
     gold_lists = [gold_list(gold) for gold in golds]  # checked before any model loads
+    if questions is not None:
+        questions = check_text_list(questions, "questions")  # a blank question is an error, not a blank answer
     checked, scorer = shared_scorer(**options)
-    records = [_blank_record(checked, scorer) for _ in predictions]
-    answered = [i for i, prediction in enumerate(predictions) if str(prediction).strip()]
+    records = [_blank_record(checked, scorer, relations) for _ in predictions]
+    answered = [i for i, prediction in enumerate(predictions) if not is_blank(prediction)]
+    if len(answered) < len(predictions):
+        logger.warning("%d of %d predictions are blank: each scores CAP 0 and is incorrect, without a model call",
+                       len(predictions) - len(answered), len(predictions))
     if answered:
-        result = scorer.score([str(predictions[i]).strip() for i in answered], [gold_lists[i] for i in answered],
-                              [questions[i] for i in answered] if questions is not None else None)
+        with SCORING_LOCK:
+            result = scorer.score([str(predictions[i]).strip() for i in answered], [gold_lists[i] for i in answered],
+                                  [questions[i] for i in answered] if questions is not None else None,
+                                  return_details=relations)
         for position, i in enumerate(answered):
             records[i]["cap"] = result["scores"][position]
             for key in ("cap_plus", "correct", "credit"):
                 if key in result:
                     records[i][key] = result[key][position]
+            if relations:
+                relation = result["relation"][position]
+                records[i].update(relation=relation["label"], explanation=relation["explanation"])
     hashcode = options_hashcode(checked)
     if hashcode is not None:
         for record in records:
@@ -95,7 +124,7 @@ def score_samples(predictions: Sequence[str], golds: Sequence[Union[str, Sequenc
     return records
 
 
-def _blank_record(options: MetricOptions, scorer) -> dict:
+def _blank_record(options: MetricOptions, scorer, relations: bool) -> dict:
     record = {"cap": 0.0}
     if options.variant == "plus":
         record["cap_plus"] = 0.0
@@ -103,4 +132,6 @@ def _blank_record(options: MetricOptions, scorer) -> dict:
         record["correct"] = False
         if scorer.verdict.graded:
             record["credit"] = 0.0
+    if relations:
+        record.update(relation=BLANK_RELATION, explanation=BLANK_EXPLANATION)
     return record
