@@ -22,7 +22,10 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 # xxhash, which xxhash 4 refuses. Its venv takes huggingface_hub 1.x (transformers 5.24 and datasets
 # 5.2 accept >= 1.31) and xxhash 3.
 HARNESS_REQUIREMENTS = {"lm-eval": ["lm-eval==0.4.13"],
-                        "lighteval": ["lighteval==0.13.0", "huggingface_hub>=1.31,<2", "xxhash<4"]}
+                        "lighteval": ["lighteval==0.13.0", "huggingface_hub>=1.31,<2", "xxhash<4"],
+                        "inspect-ai": ["inspect-ai==0.3.285"],
+                        "ragas": ["ragas==0.4.3", "langchain-community<0.4"],
+                        "deepeval": ["deepeval==4.3.1"]}
 INSTALL_TIMEOUT_S = 900
 
 
