@@ -7,6 +7,7 @@ harness needs in another version is installed into, and wins inside, the harness
 never uninstalls the project's copies: they are outside the harness environment.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -62,3 +63,9 @@ def run_in_harness(name: str, script: str, *args: str, env: dict, timeout: int =
                                "TOKENIZERS_PARALLELISM": "false", **env})
     if done.returncode != 0:
         pytest.fail(f"{script} failed in the {name} venv:\n{done.stdout[-3000:]}\n{done.stderr[-6000:]}")
+
+
+def jsonl_file(path: Path, rows: list) -> Path:
+    """``rows`` as a JSON-lines file at ``path``: the local data a harness run reads."""
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return path

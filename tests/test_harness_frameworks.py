@@ -14,12 +14,12 @@ import numpy as np
 import pytest
 
 from capqa.harness import shared
-from capqa.harness.batching import ScoringQueue
+from capqa.harness.batching import ScoringQueue, shared_queue
 from capqa.harness.shared import BLANK_EXPLANATION, score_samples, shared_scorer
 from capqa.metric_options import MetricOptions
 from capqa.verdicts.judge import resolve_verdict
 from conftest import KNOWN_PROBABILITIES, MODEL_ATOL
-from harness_venv import run_in_harness
+from harness_venv import jsonl_file, run_in_harness
 
 # Five questions with their gold answers and the answer scored: right, right in other words,
 # wrong, blank (a zero-width space and a space: it states nothing), wrong.
@@ -39,9 +39,7 @@ KNOWN_CAP = KNOWN_PROBABILITIES["entailment"] + 0.3 * KNOWN_PROBABILITIES["neutr
 
 @pytest.fixture(scope="module")
 def answered_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("frameworks") / "answered.jsonl"
-    path.write_text("".join(json.dumps(row) + "\n" for row in ANSWERED))
-    return path
+    return jsonl_file(tmp_path_factory.mktemp("frameworks") / "answered.jsonl", ANSWERED)
 
 
 @pytest.fixture(scope="module")
@@ -134,6 +132,7 @@ def test_deepeval_evaluate_and_assert_test_judge_with_cap(answered_file, cap_opt
         assert (data["name"], data["threshold"], data["evaluation_model"]) == ("CAP", strict, hashcode)
         assert data["score"] == pytest.approx(record["cap"], abs=MODEL_ATOL)
         assert (data["success"], data["reason"], data["error"]) == (record["correct"], record["explanation"], None)
+    assert sum(output["batch_sizes"]) == len(ANSWERED)  # every case scored once, the copies' in one queue
     outcomes = output["assert_test"]
     assert outcomes["answered_lenient"] is None and outcomes["answered_threshold_0.7"] is None
     assert f"CAP (score: {KNOWN_CAP:.3f}" in outcomes["answered_strict"]
@@ -145,7 +144,9 @@ def test_deepeval_evaluate_and_assert_test_judge_with_cap(answered_file, cap_opt
 
 
 def test_concurrent_requests_are_scored_in_one_batch_off_the_event_loop(cap_options, caplog):
-    queue = ScoringQueue(verdict="strict", **cap_options)
+    queue = shared_queue(verdict="strict", **cap_options)
+    assert shared_queue(verdict="strict", **cap_options) is queue
+    assert shared_queue(verdict="lenient", **cap_options) is not queue
     shared_scorer(verdict="strict", **cap_options)  # loaded before, as the adapters do
 
     async def score_all():

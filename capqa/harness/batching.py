@@ -13,9 +13,9 @@ were grouped (up to float rounding, as for any batch size).
 import asyncio
 import logging
 import threading
-from typing import Any, Awaitable, Callable, List, Optional, Sequence, Union
+from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Union
 
-from capqa.harness.shared import SCORING_LOCK, gold_list, score_samples
+from capqa.harness.shared import SCORING_LOCK, gold_list, options_key, score_samples
 from capqa.validation import check_text
 
 logger = logging.getLogger(__name__)
@@ -31,24 +31,36 @@ class _Request:
 
 
 ThreadRunner = Callable[..., Awaitable[Any]]
+_QUEUES: Dict[str, "ScoringQueue"] = {}
+_QUEUES_LOCK = threading.Lock()
+
+
+def shared_queue(**options: Any) -> "ScoringQueue":
+    """The one queue of these options in this process: DeepEval, say, copies its metric for every
+    test case, and the copies' samples must meet in the same queue to be batched together."""
+    key = options_key(options)
+    with _QUEUES_LOCK:
+        if key not in _QUEUES:
+            _QUEUES[key] = ScoringQueue(**options)
+        return _QUEUES[key]
 
 
 class ScoringQueue:
-    """Per-sample async scoring with the shared scorer of ``options`` (``shared.shared_scorer``).
+    """Per-sample async scoring with the shared scorer of ``options`` (``shared.shared_scorer``);
+    the adapters take theirs from ``shared_queue``."""
 
-    run_in_thread: how the framework's event loop awaits a function run in a worker thread:
-    ``asyncio.to_thread`` (the default), or ``anyio.to_thread.run_sync`` where the loop may be trio's.
-    """
-
-    def __init__(self, run_in_thread: ThreadRunner = asyncio.to_thread, **options: Any) -> None:
+    def __init__(self, **options: Any) -> None:
         self.options = options
-        self._run_in_thread = run_in_thread
         self._pending: List[_Request] = []
         self._pending_lock = threading.Lock()
 
-    async def score(self, prediction: str, golds: Union[str, Sequence[str]],
-                    question: Optional[str] = None) -> dict:
-        """The ``score_samples`` record (with the relation) of one sample."""
+    async def score(self, prediction: str, golds: Union[str, Sequence[str]], question: Optional[str] = None,
+                    run_in_thread: ThreadRunner = asyncio.to_thread) -> dict:
+        """The ``score_samples`` record (with the relation) of one sample.
+
+        run_in_thread: how the framework's event loop awaits a function run in a worker thread:
+        ``asyncio.to_thread`` (the default), or ``anyio.to_thread.run_sync`` where the loop may be trio's.
+        """
         # Checked here, so that one bad sample fails alone and not the batch it would join.
         if not isinstance(prediction, str):
             raise TypeError(f"the answer to score must be a string, got {type(prediction).__name__} {prediction!r}")
@@ -57,7 +69,7 @@ class ScoringQueue:
         request = _Request(prediction, gold_list(golds), question)
         with self._pending_lock:
             self._pending.append(request)
-        await self._run_in_thread(self._score_until_done, request)
+        await run_in_thread(self._score_until_done, request)
         if request.error is not None:
             raise request.error
         return request.record

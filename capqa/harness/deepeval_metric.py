@@ -14,8 +14,8 @@ verdict) choose another. The scorer is shared per process and options (``capqa.h
 
 from typing import Any, Dict, Mapping, Optional
 
-from capqa.harness.batching import ScoringQueue
-from capqa.harness.shared import harness_options, options_hashcode, score_samples, shared_scorer
+from capqa.harness.batching import shared_queue
+from capqa.harness.shared import harness_options, needs_extra, options_hashcode, score_samples, shared_scorer
 from capqa.verdicts.judge import resolve_verdict
 
 DEFAULT_VERDICT = "strict"
@@ -24,7 +24,7 @@ try:
     from deepeval.metrics import BaseMetric
     from deepeval.metrics.utils import check_llm_test_case_params
     from deepeval.test_case import LLMTestCase, SingleTurnParams
-except ImportError as error:  # capqa imports without the extra; the metric says what to install
+except ImportError as error:  # capqa imports without the extra (shared.needs_extra)
     _IMPORT_ERROR: Optional[ImportError] = error
 else:
     _IMPORT_ERROR = None
@@ -66,7 +66,7 @@ if _IMPORT_ERROR is None:
             checked, scorer = shared_scorer(**self._scoring)
             self.threshold = scorer.verdict.threshold
             self._score_name = scorer.verdict.score  # "cap", or "cap_plus" with variant="plus"
-            self._queue = ScoringQueue(**self._scoring)
+            self._queue = shared_queue(**self._scoring)
             self.evaluation_model = options_hashcode(checked)
             self.relation: Optional[str] = None
 
@@ -102,8 +102,4 @@ if _IMPORT_ERROR is None:
                 self.success = False
             return self.success
 else:
-    class CAPMetric:  # type: ignore[no-redef]
-        """Needs DeepEval: ``pip install 'cap-eval[deepeval]'``."""
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            raise ImportError("the DeepEval metric needs deepeval: pip install 'cap-eval[deepeval]'") from _IMPORT_ERROR
+    CAPMetric = needs_extra("deepeval", "deepeval", _IMPORT_ERROR)

@@ -13,8 +13,8 @@ once per sample and has no batch-scoring interface.
 
 from typing import Any, Optional
 
-from capqa.harness.batching import ScoringQueue
-from capqa.harness.shared import is_blank, options_hashcode, shared_scorer
+from capqa.harness.batching import shared_queue
+from capqa.harness.shared import is_blank, needs_extra, options_hashcode, shared_scorer
 
 # Where the question for the statement converter comes from: the sample's input text ("input"),
 # a key of the sample's metadata, or None (the answer and the targets already are statements).
@@ -24,7 +24,7 @@ try:
     import anyio.to_thread
     from inspect_ai.scorer import CORRECT, INCORRECT, Score, Scorer, Target, accuracy, mean, scorer, stderr
     from inspect_ai.solver import TaskState
-except ImportError as error:  # capqa imports without the extra; the scorer says what to install
+except ImportError as error:  # capqa imports without the extra (shared.needs_extra)
     _IMPORT_ERROR: Optional[ImportError] = error
 else:
     _IMPORT_ERROR = None
@@ -57,14 +57,15 @@ if _IMPORT_ERROR is None:
         (default), 'lenient', 'graded', a threshold or {class: credit}, or None for CAP alone;
         options: the other CAP metric options, merged over ``CAP_HARNESS_OPTIONS``.
         """
-        queue = ScoringQueue(run_in_thread=anyio.to_thread.run_sync, verdict=verdict, **options)
+        queue = shared_queue(verdict=verdict, **options)
         # Loaded at task creation: a bad option or a missing model fails before any generation.
         checked, _ = shared_scorer(verdict=verdict, **options)
         hashcode = options_hashcode(checked)
 
         async def score(state: TaskState, target: Target) -> Score:
             answer = state.output.completion
-            record = await queue.score(answer, list(target.target), _question(state, question_field))
+            record = await queue.score(answer, list(target.target), _question(state, question_field),
+                                       run_in_thread=anyio.to_thread.run_sync)
             value = {key: record[key] for key in ("cap", "cap_plus", "credit") if key in record}
             if "correct" in record:
                 value["correct"] = CORRECT if record["correct"] else INCORRECT
@@ -74,6 +75,4 @@ if _IMPORT_ERROR is None:
 
         return score
 else:
-    def cap_scorer(question_field: Optional[str] = INPUT, verdict: Any = "strict", **options: Any) -> Any:
-        """Needs inspect-ai: ``pip install 'cap-eval[inspect]'``."""
-        raise ImportError("the inspect-ai scorer needs inspect-ai: pip install 'cap-eval[inspect]'") from _IMPORT_ERROR
+    cap_scorer = needs_extra("inspect-ai", "inspect", _IMPORT_ERROR)

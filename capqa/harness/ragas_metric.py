@@ -15,8 +15,8 @@ may be a list of gold answers (the best one counts). The scorer is shared per pr
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
-from capqa.harness.batching import ScoringQueue
-from capqa.harness.shared import gold_list, options_hashcode, score_samples, shared_scorer
+from capqa.harness.batching import shared_queue
+from capqa.harness.shared import gold_list, needs_extra, options_hashcode, score_samples, shared_scorer
 
 RELATION_TRACE = "cap_relation"
 
@@ -26,7 +26,7 @@ try:
     from ragas.metrics.base import MetricType, SingleTurnMetric
     from ragas.metrics.result import MetricResult
     from ragas.run_config import RunConfig
-except ImportError as error:  # capqa imports without the extra; the metric says what to install
+except ImportError as error:  # capqa imports without the extra (shared.needs_extra)
     _IMPORT_ERROR: Optional[ImportError] = error
 else:
     _IMPORT_ERROR = None
@@ -60,7 +60,7 @@ if _IMPORT_ERROR is None:
             super().__post_init__()
             if not self.questions:
                 self._required_columns = {MetricType.SINGLE_TURN: {"response", "reference"}}
-            self._queue = ScoringQueue(**self.options)
+            self._queue = shared_queue(**self.options)
 
         def init(self, run_config: "RunConfig") -> None:
             # evaluate() calls this before any row: the model loads here, not within a row's timeout.
@@ -98,8 +98,4 @@ if _IMPORT_ERROR is None:
                 [row.get("reference") for row in inputs], questions, relations=True, **self.options)
             return [MetricResult(value=record["cap"], reason=record["explanation"]) for record in records]
 else:
-    class CAPMetric:  # type: ignore[no-redef]
-        """Needs RAGAS: ``pip install 'cap-eval[ragas]'``."""
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            raise ImportError("the RAGAS metric needs ragas: pip install 'cap-eval[ragas]'") from _IMPORT_ERROR
+    CAPMetric = needs_extra("ragas", "ragas", _IMPORT_ERROR)

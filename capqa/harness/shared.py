@@ -8,7 +8,7 @@ import json
 import logging
 import os
 import threading
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
 
 from capqa.metric_options import MetricOptions
 from capqa.scorer import CAPScorer
@@ -27,7 +27,16 @@ BLANK_RELATION = "invalid"
 BLANK_EXPLANATION = "the answer is blank: it states nothing, so it is scored as a wrong answer (CAP 0)"
 
 
-def _options_key(options: dict) -> str:
+def needs_extra(framework: str, extra: str, error: ImportError) -> Callable[..., NoReturn]:
+    """The stand-in for an adapter whose framework is not installed: capqa imports without the
+    extra, and calling the adapter says what to install."""
+    def missing(*args: Any, **kwargs: Any) -> NoReturn:
+        raise ImportError(f"this adapter needs {framework}: pip install 'cap-eval[{extra}]'") from error
+
+    return missing
+
+
+def options_key(options: dict) -> str:
     # Options may hold a {class: credit} mapping: a JSON text is a stable, hashable key.
     return json.dumps(options, sort_keys=True, default=str)
 
@@ -51,7 +60,7 @@ def harness_options(**options: Any) -> dict:
 def shared_scorer(**options: Any) -> Tuple[MetricOptions, CAPScorer]:
     """(MetricOptions, CAPScorer) for these options, built once per process."""
     options = harness_options(**options)
-    key = _options_key(options)
+    key = options_key(options)
     if key not in _SCORERS:
         checked = MetricOptions(**options)
         logger.info("loading the CAP scorer for the harness (NLI model %s)", checked.nli_model)

@@ -38,13 +38,15 @@ def main():
     from deepeval import evaluate
     from deepeval.evaluate.configs import DisplayConfig
 
+    from batch_log import BatchSizes  # beside this script
     from capqa.harness.deepeval_metric import CAPMetric
     from capqa.harness.shared import is_blank
 
     rows = [json.loads(line) for line in examples.read_text().splitlines()]
     cases = test_cases(rows)
-    result = evaluate(test_cases=cases, metrics=[CAPMetric()],
-                      display_config=DisplayConfig(show_indicator=False, print_results=False))
+    with BatchSizes() as batch_sizes:  # DeepEval copies the metric per case: the copies share one queue
+        result = evaluate(test_cases=cases, metrics=[CAPMetric()],
+                          display_config=DisplayConfig(show_indicator=False, print_results=False))
     evaluated = [{"input": test.input, "actual_output": test.actual_output, "expected_output": test.expected_output,
                   "success": test.success, "metrics": [data.model_dump() for data in test.metrics_data]}
                  for test in result.test_results]
@@ -58,7 +60,7 @@ def main():
     direct = CAPMetric(options=known)
     direct.measure(answered)
     (workdir / "deepeval_output.json").write_text(json.dumps({
-        "evaluated": evaluated, "assert_test": outcomes,
+        "evaluated": evaluated, "batch_sizes": batch_sizes, "assert_test": outcomes,
         "measure": {"score": direct.score, "success": direct.success, "reason": direct.reason,
                     "relation": direct.relation, "threshold": direct.threshold}}, indent=1, default=str))
 

@@ -10,7 +10,6 @@ the batches CAP scored.
 """
 
 import json
-import logging
 import sys
 from pathlib import Path
 
@@ -19,19 +18,9 @@ from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import generate
 
+from batch_log import BatchSizes  # beside this script
+
 from capqa.harness.inspect_scorer import cap_scorer
-
-
-class BatchSizes(logging.Handler):
-    """The size of each batch CAP scored, from capqa.harness.batching's debug line."""
-
-    def __init__(self):
-        super().__init__(logging.DEBUG)
-        self.sizes = []
-
-    def emit(self, record):
-        if record.msg.startswith("scoring a batch of"):
-            self.sizes.append(record.args[0])
 
 
 def mock_model(responses):
@@ -50,14 +39,11 @@ def mock_model(responses):
 def main():
     workdir, examples, verdict = Path(sys.argv[1]), Path(sys.argv[2]), json.loads(sys.argv[3])
     rows = [json.loads(line) for line in examples.read_text().splitlines()]
-    batches = BatchSizes()
-    batching_logger = logging.getLogger("capqa.harness.batching")
-    batching_logger.setLevel(logging.DEBUG)
-    batching_logger.addHandler(batches)
     task = Task(dataset=[Sample(input=row["question"], target=row["answer"], id=i) for i, row in enumerate(rows)],
                 solver=generate(), scorer=cap_scorer(verdict=verdict))
-    (log,) = eval(task, model=mock_model({row["question"]: row["response"] for row in rows}),
-                  log_dir=str(workdir / "logs"), display="none", max_samples=len(rows))
+    with BatchSizes() as batch_sizes:
+        (log,) = eval(task, model=mock_model({row["question"]: row["response"] for row in rows}),
+                      log_dir=str(workdir / "logs"), display="none", max_samples=len(rows))
     scores = log.results.scores if log.results else []
     samples = [{"question": sample.input, "targets": sample.target, "completion": sample.output.completion,
                 "score": {name: s.model_dump() for name, s in sample.scores.items()}} for sample in log.samples or []]
@@ -65,7 +51,7 @@ def main():
         "status": log.status, "error": str(log.error) if log.error else None,
         "scorer": scores[0].scorer if scores else None,
         "metrics": {score.name: {name: metric.value for name, metric in score.metrics.items()} for score in scores},
-        "samples": samples, "batch_sizes": batches.sizes}, indent=1, default=str))
+        "samples": samples, "batch_sizes": batch_sizes}, indent=1, default=str))
 
 
 if __name__ == "__main__":
