@@ -12,11 +12,12 @@ may be a list of gold answers (the best one counts). The scorer is shared per pr
 (``capqa.harness.batching``).
 """
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from capqa.harness.batching import shared_queue
-from capqa.harness.shared import gold_list, needs_extra, options_hashcode, score_samples, shared_scorer
+from capqa.harness.shared import gold_list, needs_extra, score_samples, shared_scorer
 
 RELATION_TRACE = "cap_relation"
 
@@ -32,8 +33,8 @@ else:
     _IMPORT_ERROR = None
 
 
-def _trace_output(record: dict, hashcode: Optional[str]) -> dict:
-    output = {"reason": record["explanation"], "relation": record["relation"], "hashcode": hashcode}
+def _trace_output(record: dict) -> dict:
+    output = {"reason": record["explanation"], "relation": record["relation"], "hashcode": record.get("cap_hashcode")}
     return {**output, **{key: record[key] for key in ("cap_plus", "correct", "credit") if key in record}}
 
 
@@ -66,10 +67,6 @@ if _IMPORT_ERROR is None:
             # evaluate() calls this before any row: the model loads here, not within a row's timeout.
             shared_scorer(**self.options)
 
-        @property
-        def hashcode(self) -> Optional[str]:
-            return options_hashcode(shared_scorer(**self.options)[0])
-
         def _question(self, user_input: Optional[str]) -> Optional[str]:
             return _text(user_input, "user_input") if self.questions else None
 
@@ -78,7 +75,7 @@ if _IMPORT_ERROR is None:
                                              self._question(sample.user_input))
             relation_run, _ = new_group(RELATION_TRACE, inputs={"data": {"response": sample.response}},
                                         callbacks=callbacks, metadata={"type": ChainType.RAGAS_PROMPT})
-            relation_run.on_chain_end({"output": _trace_output(record, self.hashcode)})
+            relation_run.on_chain_end({"output": _trace_output(record)})
             return record["cap"]
 
         async def ascore(self, response: str, reference: Union[str, Sequence[str]],
@@ -90,8 +87,6 @@ if _IMPORT_ERROR is None:
 
         async def abatch_score(self, inputs: List[Mapping[str, Any]]) -> List["MetricResult"]:
             """CAP of every row (dicts of ``response``, ``reference`` and ``user_input``) in one batch."""
-            import asyncio
-
             questions = [self._question(row.get("user_input")) for row in inputs] if self.questions else None
             records = await asyncio.to_thread(
                 score_samples, [_text(row.get("response"), "response") for row in inputs],
