@@ -7,6 +7,7 @@ harness needs in another version is installed into, and wins inside, the harness
 never uninstalls the project's copies: they are outside the harness environment.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -22,7 +23,10 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 # xxhash, which xxhash 4 refuses. Its venv takes huggingface_hub 1.x (transformers 5.24 and datasets
 # 5.2 accept >= 1.31) and xxhash 3.
 HARNESS_REQUIREMENTS = {"lm-eval": ["lm-eval==0.4.13"],
-                        "lighteval": ["lighteval==0.13.0", "huggingface_hub>=1.31,<2", "xxhash<4"]}
+                        "lighteval": ["lighteval==0.13.0", "huggingface_hub>=1.31,<2", "xxhash<4"],
+                        "inspect-ai": ["inspect-ai==0.3.285"],
+                        "ragas": ["ragas==0.4.3", "langchain-community<0.4"],
+                        "deepeval": ["deepeval==4.3.1"]}
 INSTALL_TIMEOUT_S = 900
 
 
@@ -59,3 +63,9 @@ def run_in_harness(name: str, script: str, *args: str, env: dict, timeout: int =
                                "TOKENIZERS_PARALLELISM": "false", **env})
     if done.returncode != 0:
         pytest.fail(f"{script} failed in the {name} venv:\n{done.stdout[-3000:]}\n{done.stderr[-6000:]}")
+
+
+def jsonl_file(path: Path, rows: list) -> Path:
+    """``rows`` as a JSON-lines file at ``path``: the local data a harness run reads."""
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return path

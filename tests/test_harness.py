@@ -15,7 +15,7 @@ import torch
 from capqa.harness.shared import harness_options, score_samples, shared_scorer
 from capqa.verdicts.judge import resolve_verdict
 from conftest import MODEL_ATOL
-from harness_venv import run_in_harness
+from harness_venv import jsonl_file, run_in_harness
 
 # Five real-looking open QA items, each with its list of gold answers (the layout of nq_open).
 QA_ITEMS = [
@@ -29,9 +29,7 @@ QA_ITEMS = [
 
 @pytest.fixture(scope="module")
 def qa_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("harness") / "qa.jsonl"
-    path.write_text("".join(json.dumps(item) + "\n" for item in QA_ITEMS))
-    return path
+    return jsonl_file(tmp_path_factory.mktemp("harness") / "qa.jsonl", QA_ITEMS)
 
 
 @pytest.fixture(scope="module")

@@ -1,1 +1,2 @@
-"""CAP inside the LLM evaluation harnesses: lm-evaluation-harness and lighteval adapters."""
+"""CAP inside the LLM evaluation frameworks: lm-evaluation-harness, lighteval, inspect-ai, RAGAS and
+DeepEval adapters (docs/harnesses.md)."""

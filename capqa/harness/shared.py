@@ -7,19 +7,34 @@ each call would dominate the run, so scorers are kept per distinct set of metric
 import json
 import logging
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+import threading
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
 
 from capqa.metric_options import MetricOptions
 from capqa.results import harness_records
 from capqa.scorer import CAPScorer
+from capqa.validation import is_blank  # noqa: F401  (the adapters' blank test is the library's)
 
 logger = logging.getLogger(__name__)
 
 OPTIONS_ENVIRONMENT_VARIABLE = "CAP_HARNESS_OPTIONS"
 _SCORERS: Dict[str, tuple] = {}
+# One model call at a time per process: the async adapters score in worker threads, and a scorer
+# (its models, its cache) is not made to be called from two threads at once. Re-entrant, so that a
+# batch drained under it may call score_samples.
+SCORING_LOCK = threading.RLock()
 
 
-def _options_key(options: dict) -> str:
+def needs_extra(framework: str, extra: str, error: ImportError) -> Callable[..., NoReturn]:
+    """The stand-in for an adapter whose framework is not installed: capqa imports without the
+    extra, and calling the adapter says what to install."""
+    def missing(*args: Any, **kwargs: Any) -> NoReturn:
+        raise ImportError(f"this adapter needs {framework}: pip install 'cap-eval[{extra}]'") from error
+
+    return missing
+
+
+def options_key(options: dict) -> str:
     # Options may hold a {class: credit} mapping: a JSON text is a stable, hashable key.
     return json.dumps(options, sort_keys=True, default=str)
 
@@ -43,7 +58,7 @@ def harness_options(**options: Any) -> dict:
 def shared_scorer(**options: Any) -> Tuple[MetricOptions, CAPScorer]:
     """(MetricOptions, CAPScorer) for these options, built once per process."""
     options = harness_options(**options)
-    key = _options_key(options)
+    key = options_key(options)
     if key not in _SCORERS:
         checked = MetricOptions(**options)
         logger.info("loading the CAP scorer for the harness (NLI model %s)", checked.nli_model)
@@ -53,6 +68,8 @@ def shared_scorer(**options: Any) -> Tuple[MetricOptions, CAPScorer]:
 
 def gold_list(golds: Union[str, Sequence[str]]) -> List[str]:
     """A harness's gold field as a list of non-blank answers."""
+    if not isinstance(golds, str) and not hasattr(golds, "__iter__"):
+        raise TypeError(f"a sample's gold answers must be a string or a list of strings, got {golds!r}")
     golds = [golds] if isinstance(golds, str) else list(golds)
     kept = [str(gold) for gold in golds if str(gold).strip()]
     if not kept:
@@ -61,18 +78,26 @@ def gold_list(golds: Union[str, Sequence[str]]) -> List[str]:
 
 
 def score_samples(predictions: Sequence[str], golds: Sequence[Union[str, Sequence[str]]],
-                  questions: Optional[Sequence[str]] = None, **options: Any) -> List[dict]:
+                  questions: Optional[Sequence[str]] = None, relations: bool = False,
+                  **options: Any) -> List[dict]:
     """One record per sample: the harness fields of the result schema (``cap``, ``cap_plus``
     with variant "plus", ``correct`` and ``credit`` with a verdict; ``capqa.results``) and
-    ``cap_hashcode``, the result's hashcode.
+    ``cap_hashcode``, the result's hashcode; with ``relations``, also ``relation`` (the most
+    likely class against the gold that counted) and its one-sentence ``explanation``.
 
-    A blank generation (a model that stopped at once) states nothing: the scorer gives it CAP 0
-    and incorrect, without a model call, as everywhere.
+    A blank generation (a model that stopped at once) states nothing: the scorer gives it CAP 0,
+    incorrect and the relation ``invalid``, without a model call, as everywhere.
     """
     if len(golds) != len(predictions) or (questions is not None and len(questions) != len(predictions)):
         raise ValueError(f"got {len(predictions)} predictions, {len(golds)} gold lists and "
                          f"{'no' if questions is None else len(questions)} questions: one of each per sample")
     gold_lists = [gold_list(gold) for gold in golds]  # checked before any model loads
     _, scorer = shared_scorer(**options)
-    result = scorer.score([str(prediction).strip() for prediction in predictions], gold_lists, questions)
-    return harness_records(result, scorer.variant, scorer.verdict)
+    with SCORING_LOCK:
+        result = scorer.score([str(prediction).strip() for prediction in predictions], gold_lists, questions,
+                              return_details=relations)
+    records = harness_records(result, scorer.variant, scorer.verdict)
+    if relations:
+        for record, relation in zip(records, result["relation"]):
+            record.update(relation=relation["label"], explanation=relation["explanation"])
+    return records
