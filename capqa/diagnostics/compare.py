@@ -18,7 +18,7 @@ examples or were scored under different hashcodes, and returns a ``Comparison``:
 
 import logging
 from collections import Counter
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from itertools import combinations
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -28,7 +28,8 @@ import pandas as pd
 from capqa.constants import LABELS
 from capqa.diagnostics.monotonicity import CONFIDENCE
 from capqa.diagnostics.significance import (DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED, Estimate,
-                                            approximate_randomisation, bootstrap_means, estimate, holm)
+                                            bootstrap_means, estimate, holm,
+                                            randomisation_p_values)
 from capqa.diagnostics.summary import metric_values, present_metrics
 from capqa.validation import check_positive_int
 
@@ -184,12 +185,7 @@ def compare_systems(systems: Sequence[ScoredSystem], alignment: Alignment = Alig
     results = [SystemResult(system.name, system.hashcode,
                             {metric: estimate(values[m, s], resampled[m, s]) for m, metric in enumerate(metrics)})
                for s, system in enumerate(systems)]
-    pairs = []
-    for m, metric in enumerate(metrics):
-        found = [_pair(systems, values[m], resampled[m], i, j, metric, n_permutations, seed, clusters)
-                 for i, j in combinations(range(len(systems)), 2)]
-        pairs += [replace(pair, p_adjusted=float(adjusted))
-                  for pair, adjusted in zip(found, holm([pair.p_value for pair in found]))]
+    pairs = _pairs(systems, metrics, values, resampled, n_permutations, seed, clusters)
     cap = values[metrics.index("cap")]
     settings = ComparisonSettings(rows=len(tables[0]), alignment=alignment.describe(), n_resamples=n_resamples,
                                   n_permutations=n_permutations, seed=seed, cluster=cluster, clusters=n_clusters,
@@ -306,10 +302,18 @@ def align(systems: Sequence[ScoredSystem], alignment: Alignment = Alignment()) -
     return tables
 
 
-def _pair(systems, values, resampled, i, j, metric, n_permutations, seed, clusters) -> PairResult:
-    difference = estimate(values[j] - values[i], resampled[j] - resampled[i])
-    p_value = approximate_randomisation(values[i], values[j], n_permutations, seed, clusters)
-    return PairResult(systems[i].name, systems[j].name, metric, difference, p_value, p_value)
+def _pairs(systems, metrics, values, resampled, n_permutations, seed, clusters) -> List[PairResult]:
+    """Every pair of systems on every metric; Holm's adjustment runs over the pairs of one metric."""
+    tests = [(m, i, j) for m in range(len(metrics)) for i, j in combinations(range(len(systems)), 2)]
+    p_values = randomisation_p_values(np.stack([values[m, j] - values[m, i] for m, i, j in tests]),
+                                      n_permutations, seed, clusters)
+    adjusted = np.empty_like(p_values)
+    for m in range(len(metrics)):
+        family = [t for t, test in enumerate(tests) if test[0] == m]
+        adjusted[family] = holm(p_values[family])
+    return [PairResult(systems[i].name, systems[j].name, metrics[m],
+                       estimate(values[m, j] - values[m, i], resampled[m, j] - resampled[m, i]),
+                       float(p_values[t]), float(adjusted[t])) for t, (m, i, j) in enumerate(tests)]
 
 
 def _estimates_or_none(values: np.ndarray, n_resamples: int, seed: int, clusters: Optional[list]) -> List[Estimate]:

@@ -124,19 +124,28 @@ def approximate_randomisation(first: Sequence[float], second: Sequence[float],
     observed one) / (1 + trials), so p is never 0, and identical systems give p = 1.
     """
     differences = np.asarray(second, dtype=np.float64) - np.asarray(first, dtype=np.float64)
+    return float(randomisation_p_values(differences[None], n_permutations, seed, clusters)[0])
+
+
+def randomisation_p_values(differences: np.ndarray, n_permutations: int = DEFAULT_PERMUTATIONS,
+                           seed: int = DEFAULT_SEED, clusters: Optional[Sequence] = None) -> np.ndarray:
+    """``approximate_randomisation`` of each row of ``differences`` (tests x rows: second minus
+    first), all tests on the same random swaps (drawn once, however many pairs and metrics)."""
+    differences = np.atleast_2d(np.asarray(differences, dtype=np.float64))
     n_permutations = check_positive_int(n_permutations, "n_permutations")
-    indices = cluster_indices(clusters, len(differences))
-    units = _units(len(differences), indices)
-    # A swap flips the sign of a unit's summed difference: work on one sum per unit.
-    unit_sums = differences if indices is None else np.bincount(indices, weights=differences, minlength=units)
-    observed = abs(unit_sums.sum())
-    tolerance = _TIE_TOLERANCE * max(np.abs(unit_sums).sum(), 1e-300)
+    indices = cluster_indices(clusters, differences.shape[1])
+    units = _units(differences.shape[1], indices)
+    # A swap flips the sign of a unit's summed difference: work on one sum per unit and test.
+    unit_sums = differences if indices is None else np.stack(
+        [np.bincount(indices, weights=row, minlength=units) for row in differences])
+    observed = np.abs(unit_sums.sum(axis=1))
+    tolerance = _TIE_TOLERANCE * np.maximum(np.abs(unit_sums).sum(axis=1), 1e-300)
     rng = np.random.default_rng(seed)
     block = int(np.clip(MAX_BLOCK_DRAWS // units, 1, BOOTSTRAP_BLOCK))
-    as_large = 0
+    as_large = np.zeros(len(differences), dtype=np.int64)
     for start in range(0, n_permutations, block):
         signs = rng.integers(0, 2, size=(min(block, n_permutations - start), units), dtype=np.int8) * 2 - 1
-        as_large += int(np.count_nonzero(np.abs(signs @ unit_sums) >= observed - tolerance))
+        as_large += np.count_nonzero(np.abs(signs @ unit_sums.T) >= observed - tolerance, axis=0)
     return (1 + as_large) / (1 + n_permutations)
 
 
