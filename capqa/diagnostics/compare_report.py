@@ -9,7 +9,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, List, Optional
+from typing import TYPE_CHECKING, Callable, List, Optional
 
 from capqa.diagnostics.compare import Comparison
 from capqa.diagnostics.significance import Estimate
@@ -123,12 +123,22 @@ def _markdown_cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def _markdown(tables: List[Table], note: str) -> str:
+def markdown_report(result: Comparison, escape: Optional[Callable[[str], str]] = None) -> str:
+    """The comparison as Markdown. ``escape``: applied to every title, cell and the note (the
+    Space escapes every Markdown mark of text from a visitor's files); by default only the
+    cells' ``|`` are escaped, and the note keeps its `code`."""
+    if escape is None:
+        return _markdown(report_tables(result), report_note(result))
+    return _markdown(report_tables(result), escape(report_note(result)), escape)
+
+
+def _markdown(tables: List[Table], note: str, escape: Callable[[str], str] = _markdown_cell) -> str:
+    """``note`` goes in as it is."""
     blocks = []
     for table in tables:
-        lines = [f"**{table.title}**", "", "| " + " | ".join(map(_markdown_cell, table.header)) + " |",
+        lines = [f"**{escape(table.title)}**", "", "| " + " | ".join(map(escape, table.header)) + " |",
                  "|" + "|".join("---" if c == 0 else "---:" for c in range(len(table.header))) + "|"]
-        lines += ["| " + " | ".join(map(_markdown_cell, row)) + " |" for row in table.rows]
+        lines += ["| " + " | ".join(map(escape, row)) + " |" for row in table.rows]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks + [f"*Note:* {note}"])
 

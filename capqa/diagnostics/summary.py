@@ -106,7 +106,7 @@ class ScoreSummary:
 
     def lines(self) -> list:
         """(label, value) pairs, the same for the text and the Markdown forms."""
-        blank = f" ({self.blank_predictions:,} blank predictions)" if self.blank_predictions else ""
+        blank = "" if self.blank_predictions is None else f" ({self.blank_predictions:,} blank predictions)"
         lines = [("rows", f"{self.rows:,}{blank}")]
         for metric, value in self.metrics.items():
             lines.append((METRIC_NAMES[metric], f"{value.mean:.4f}  {value.interval_text()}"))
@@ -119,7 +119,10 @@ class ScoreSummary:
         return "\n".join([f"{label + ':':<{width}} {value}" for label, value in self.lines()] + [note])
 
     def to_markdown(self) -> str:
-        rows = [f"| {label} | {value if label != 'hashcode' else f'`{value}`'} |" for label, value in self.lines()]
+        def cell(text: str) -> str:  # a cell's | is escaped, even in `code` (GitHub's and gradio's Markdown)
+            return text.replace("|", "\\|")
+
+        rows = [f"| {label} | {cell(f'`{value}`' if label == 'hashcode' else value)} |" for label, value in self.lines()]
         return "\n".join(["| | |", "|---|---|", *rows,
                           "", f"CIs: percentile bootstrap, {self.n_resamples:,} resamples, seed {self.seed}."])
 
