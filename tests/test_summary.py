@@ -88,6 +88,10 @@ def test_compare_scores_unscored_files_then_compares_them(workdir, random_nli_mo
     assert main(["compare", "a.cap.csv", "b.cap.csv", "--names", "a", "b", "--by", "dataset"]) == 0
     again = capsys.readouterr()
     assert again.out == first.out and "scoring" not in again.err
+    # Metric options only score unscored inputs: given with scored ones, they change nothing, and it says so.
+    assert main(["compare", "a.cap.csv", "b.cap.csv", "--names", "a", "b", "--by", "dataset", "--alpha", "0.5"]) == 0
+    ignored = capsys.readouterr()
+    assert ignored.out == first.out and "the metric options given are used only to score unscored" in ignored.err
 
 
 def test_compare_refuses_mixed_settings_and_stale_summaries(workdir, random_nli_model, capsys, cli_errors_raise):

@@ -10,7 +10,7 @@ import argparse
 import contextlib
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import pandas as pd
 
@@ -59,21 +59,20 @@ def _score_arguments(rest: List[str]) -> argparse.Namespace:
     return parser.parse_args(["INPUT", "--out", "OUT", *rest])
 
 
-def _scored_system(path: Path, name: str, rest: List[str], scored_dir: Optional[Path]) -> Optional[ScoredSystem]:
-    """The system of ``path``: the file itself when it is scored, else the file ``score`` writes
-    for it (scoring it now); None when that scoring was interrupted."""
+def _scored_system(path: Path, name: str, rest: List[str],
+                   scored_dir: Optional[Path]) -> Tuple[Optional[ScoredSystem], bool]:
+    """(the system of ``path``, whether it was scored now): the file itself when it is scored,
+    else the file ``score`` writes for it; None when that scoring was interrupted."""
     from capqa.cli.score import main as score
 
     table = read_table(path)
-    if "cap" not in table.columns:
-        out = (scored_dir or path.parent) / f"{path.stem}.cap.csv"
-        print(f"{path} is not scored yet: scoring it into {out}", file=sys.stderr)
-        with contextlib.redirect_stdout(sys.stderr):  # stdout is for the comparison alone
-            status = score([str(path), "--out", str(out), *rest])
-        if status != 0:
-            return None
-        path, table = out, read_table(out)
-    return system_of(path, table, name)
+    if "cap" in table.columns:
+        return system_of(path, table, name), False
+    out = (scored_dir or path.parent) / f"{path.stem}.cap.csv"
+    print(f"{path} is not scored yet: scoring it into {out}", file=sys.stderr)
+    with contextlib.redirect_stdout(sys.stderr):  # stdout is for the comparison alone
+        status = score([str(path), "--out", str(out), *rest])
+    return (system_of(out, read_table(out), name) if status == 0 else None), True
 
 
 def _names(paths: List[Path], names: Optional[List[str]]) -> List[str]:
@@ -102,12 +101,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     if len(args.inputs) < 2:
         raise ValueError(f"compare needs at least two input files, got {len(args.inputs)}")
     names = _names(args.inputs, args.names)
-    systems = []
+    systems, scored_now = [], False
     for path, name in zip(args.inputs, names):
-        system = _scored_system(path, name, rest, args.scored_dir)
+        system, scored = _scored_system(path, name, rest, args.scored_dir)
         if system is None:
             return EXIT_INTERRUPTED
         systems.append(system)
+        scored_now = scored_now or scored
+    if rest and not scored_now:
+        print("note: every input was scored already; the metric options given are used only to score unscored "
+              "inputs, so they changed nothing here (each file's hashcode says what scored it)", file=sys.stderr)
     alignment = Alignment(args.id_column, score_args.question_column or None, score_args.gold_column)
     result = compare_systems(systems, alignment, by=args.by, cluster=args.cluster, n_resamples=args.resamples,
                              n_permutations=args.permutations, seed=args.seed,
