@@ -37,7 +37,7 @@ def test_the_cost_table_says_which_rows_are_measured_and_which_projected(tmp_pat
                           "torch_threads": 2, "device": "cpu"},
               "statements": {"answers_per_hour": 3.6e6},
               "cpu": {"float32": {"answers_per_hour": 1000.0}, "int8": {"answers_per_hour": 2000.0}},
-              "work": {"flops": 100 * 60e9, "distinct_pairs": 190, "mean_tokens": 48}}
+              "work": {"flops": 1000 * 60e9, "distinct_pairs": 1900, "mean_tokens": 48, "rows": 1000}}
     record["gpu_projection"] = gpu_projection(record)
     a100 = record["gpu_projection"]["NVIDIA A100 SXM (bf16)"]
     assert a100["nli_answers_per_hour"] == pytest.approx(3600 * ASSUMED_UTILISATION * 312e12 / 60e9)

@@ -105,8 +105,9 @@ def measure_cost(rows: int = 120, runs: int = 3, size: str = "large", precisions
             "answers_per_hour": 3600 * len(frame) / statistics.median(seconds),
             # Process CPU time, all threads: what a busy shared machine does not inflate.
             "answers_per_core_hour": 3600 * len(frame) / statistics.median(cpu_seconds)}
-        if "work" not in record:
-            record["work"] = _nli_flops(scorer, questions, golds, answers)
+        if "work" not in record:  # the FLOPs of the whole sample: a large file is batched as tightly
+            record["work"] = {**_nli_flops(scorer, list(corpus["question"]), list(corpus["gold_answer"]),
+                                           list(corpus["answer"])), "rows": len(corpus)}
     record["gpu_projection"] = gpu_projection(record)
     # Other processes slow a shared machine: say how busy it was (1-minute load at start and end).
     record["load_average"] = [started_load, os.getloadavg()[0]]
@@ -131,7 +132,7 @@ def cpu_model() -> str:
 def gpu_projection(record: Dict[str, Any], utilisation: float = ASSUMED_UTILISATION) -> Dict[str, Dict[str, float]]:
     """Answers per hour per GPU at ``utilisation`` of its peak, NLI alone and with the rule
     statements (one CPU process, as measured) run before it in the same process."""
-    flops_per_answer = record["work"]["flops"] / record["rows"]
+    flops_per_answer = record["work"]["flops"] / record["work"]["rows"]
     statements_per_hour = record["statements"]["answers_per_hour"]
     projection = {}
     for gpu, peak in GPU_PEAK_TFLOPS.items():
@@ -185,8 +186,9 @@ def cost_table_markdown(path: Union[str, os.PathLike] = COST_FIGURES) -> str:
               f"{record['load_average'][1]:.1f} at the end, on {machine['cores']} cores shared with other jobs: "
               "the wall-clock rows are what this busy machine gave; the per-core rows count the process's own "
               "CPU time, which a busy machine inflates much less). "
-              f"The NLI work is {work['flops'] / record['rows'] / 1e9:,.1f} GFLOPs per answer "
-              f"({work['distinct_pairs']} distinct pairs, {work['mean_tokens']:.0f} tokens on average). "
+              f"The NLI work, counted on all {work['rows']:,} sample rows as the engine batches them, is "
+              f"{work['flops'] / work['rows'] / 1e9:,.1f} GFLOPs per answer ({work['distinct_pairs']:,} distinct "
+              f"pairs, {work['mean_tokens']:.0f} tokens on average). "
               f"The rule statements alone run at {_rate(record['statements']['answers_per_hour'])} answers per hour "
               f"on one process{_statements_note(record)}. No GPU was available: its rows are projections, "
               "not measurements."]

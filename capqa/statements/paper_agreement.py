@@ -79,11 +79,9 @@ def rules_vs_paper_markdown(path: Union[str, os.PathLike] = SAMPLE_CSV,
 def rules_vs_paper_line(path: Union[str, os.PathLike] = SAMPLE_CSV, scores: Optional[pd.DataFrame] = None) -> str:
     """The README's limitation (one Markdown bullet) with the overall figures."""
     row = _figures(rules_vs_paper(path) if scores is None else scores)["all"]
-    text = (f"- **Rule statements, not the paper's model's.** The paper's 77.70 % used its statement model, "
-            f"which is not published. On the {row['rows']:,} CAP-Correctness sample rows, the rule-based "
-            f"converter writes the paper's model's statement (after lower-casing and removing punctuation) for "
-            f"{100 * row['gold_exact_match']:.1f} % of gold and {100 * row['predicted_exact_match']:.1f} % of "
-            f"predicted answers, token F1 {row['gold_token_f1']:.3f} and {row['predicted_token_f1']:.3f} "
-            "(per class: [docs/scale.md](docs/scale.md)). CAP's pairwise accuracy with rule statements is not "
-            "measured yet: that needs the real NLI model's scores of the rules' statements.")
+    text = (f"- **Rule statements, not the paper's model's** (which gave the 77.70 % and is not published): on "
+            f"the {row['rows']:,} CAP-Correctness sample rows the rules write that model's statement (case and "
+            f"punctuation aside) for {100 * row['gold_exact_match']:.1f} % of gold and {100 * row['predicted_exact_match']:.1f} % of "
+            f"predicted answers (token F1 {row['gold_token_f1']:.3f}, {row['predicted_token_f1']:.3f}; per class in "
+            "[docs/scale.md](docs/scale.md)); CAP's pairwise accuracy with them needs the real NLI model.")
     return textwrap.fill(text, width=100, subsequent_indent="  ", break_on_hyphens=False) + "\n"
