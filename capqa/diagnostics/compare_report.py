@@ -162,19 +162,22 @@ def _latex(tables: List[Table], note: str) -> str:
 
 
 def forest_plot(result: Comparison, metrics: Optional[List[str]] = None) -> "Figure":
-    """Each pair's difference with its CI, one panel per metric, a line at 0 (no pyplot state)."""
+    """Each pair's difference with its CI, one panel per metric (two per row), a line at 0 (no
+    pyplot state)."""
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     metrics = metrics or result.metrics
     labels = list(dict.fromkeys(f"{p.second} − {p.first}" for p in result.pairs))
-    figure = Figure(figsize=(4.2 * len(metrics), 0.5 * len(labels) + 1.6))
-    axes = figure.subplots(1, len(metrics), sharey=True, squeeze=False)[0]
+    columns = min(len(metrics), 2)
+    rows = math.ceil(len(metrics) / columns)
+    figure = Figure(figsize=(5.0 * columns, rows * (0.5 * len(labels) + 1.4) + 0.4))
+    axes = figure.subplots(rows, columns, squeeze=False).ravel()
     for axis, metric in zip(axes, metrics):
         pairs = [p for p in result.pairs if p.metric == metric]
         for y, pair in enumerate(pairs):
-            low, high = pair.difference.low, pair.difference.high
             color = "#1f4e9c" if pair.p_adjusted < SIGNIFICANCE_LEVEL else "#888888"
-            axis.plot([low, high], [y, y], color=color, linewidth=2)
+            axis.plot([pair.difference.low, pair.difference.high], [y, y], color=color, linewidth=2)
             axis.plot(pair.difference.mean, y, "o", color=color)
             axis.annotate(f"p={_p(pair.p_adjusted)}", (pair.difference.mean, y), textcoords="offset points",
                           xytext=(0, 7), ha="center", fontsize=8)
@@ -182,7 +185,10 @@ def forest_plot(result: Comparison, metrics: Optional[List[str]] = None) -> "Fig
         axis.set_yticks(range(len(labels)), labels)
         axis.set_ylim(-0.7, len(labels) - 0.3)
         axis.invert_yaxis()
+        axis.xaxis.set_major_locator(MaxNLocator(nbins=5))
         axis.set_xlabel(f"difference in {METRIC_NAMES[metric]} ({round(100 * result.settings.confidence)}% CI)")
+    for axis in axes[len(metrics):]:
+        axis.set_visible(False)
     figure.suptitle(f"Paired differences ({result.settings.correction}-adjusted p; blue: p < {SIGNIFICANCE_LEVEL})",
                     fontsize=10)
     figure.tight_layout()
