@@ -181,6 +181,8 @@ def build_demo(settings, loader):
                 build_score_tab(loader)
             with gr.Tab("Score a file", id="file"):
                 build_file_tab(loader)
+            with gr.Tab("Compare systems", id="compare"):
+                space.build_compare_tab()
             with gr.Tab("Benchmark", id="benchmark") as benchmark_tab:
                 build_benchmark_tab(settings, benchmark_tab)
             with gr.Tab("About", id="about"):

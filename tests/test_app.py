@@ -173,11 +173,27 @@ def test_score_file_explains_bad_files(client, tmp_path):
             client.predict(upload, "question", "gold_answer", "answer", label, "", api_name="/score_file")
 
 
+def test_compare_endpoint_compares_files_the_space_scored(client, tmp_path):
+    table = examples_table(label=False)
+    worse = table.assign(answer=[" ".join(answer.split()[:1]) + " perhaps" for answer in table["answer"]])
+    downloads = [client.predict(_write(tmp_path, f"{name}.csv", frame), "question", "gold_answer", "answer",
+                                NO_LABEL, "", api_name="/score_file")[2] for name, frame in (("a", table), ("b", worse))]
+    summary = client.predict(_write(tmp_path, "a.csv", table), "question", "gold_answer", "answer", NO_LABEL, "",
+                             api_name="/score_file")[0]
+    assert "95% CI" in summary and "hashcode" in summary
+    # Downloads carry no summary: their hashcode is unknown, so the comparison says so when allowed.
+    with pytest.raises(AppError, match="has no hashcode"):
+        client.predict([handle_file(path) for path in downloads], "(none)", [], "(none)", False, api_name="/compare")
+    report, plot = client.predict([handle_file(path) for path in downloads], "(none)", [], "question", True,
+                                  api_name="/compare")
+    assert "MIXED SETTINGS" in report and " − " in report and plot is not None
+
+
 # --- Hardening ---------------------------------------------------------------------------------
 
 def test_api_endpoints_inputs_and_outputs_are_named(client):
     endpoints = client.view_api(print_info=False, return_format="dict")["named_endpoints"]
-    assert {"/score", "/score_file"} <= set(endpoints)
+    assert {"/score", "/score_file", "/compare"} <= set(endpoints)
     assert [item["label"] for item in endpoints["/score"]["returns"]] == [
         "CAP", "CAP+ (calibrated)", "Gold statement", "Predicted statement", "Forward score",
         "Reverse score", "NLI probabilities", "Reading", "Details"]

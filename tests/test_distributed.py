@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from capqa.diagnostics.summary import read_summary
 from capqa.jobs.distributed import row_costs, shard_rows
 from capqa.jobs.output import read_manifest
 from capqa.jobs.scoring import TableColumns
@@ -136,6 +137,10 @@ def test_two_torchrun_ranks_write_the_single_process_file(id_rows, random_nli_mo
     assert "rank 0 of 2: scored" in log and "rank 1 of 2: scored" in log
     assert_same_scored_file(out, single_process_output)
     assert not (tmp_path / "scored.csv.parts").exists()  # merged, then cleaned up
+    # Rank 0 summarises the merged output, once: every row, the single process's hashcode.
+    summary, single = read_summary(out), read_summary(single_process_output)
+    assert summary.rows == len(pd.read_csv(out)) and summary.hashcode == single.hashcode
+    assert summary.cap.mean == pytest.approx(single.cap.mean, abs=MODEL_ATOL)
     # The distributed output is the same job as a single-process one: a rerun has nothing to do.
     assert "scored 0 new rows" in run(score_command(id_rows, out, random_nli_model))
 

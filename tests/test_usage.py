@@ -251,7 +251,7 @@ def test_readme_says_the_statement_model_is_not_published_and_how_to_install():
     text = README.read_text(encoding="utf-8")
     assert f"`{statement_model_id()}`" in text and "**not published yet**" in text
     assert "pip install cap-eval" in text
-    assert len(text.splitlines()) <= 200
+    assert len(text.splitlines()) < 250  # the metric card stays short; details live in docs/
 
 
 def test_readme_first_example_gives_a_score(metric_path, random_nli_model):

@@ -24,6 +24,7 @@ EXIT_INTERRUPTED = 130  # the shell's convention for SIGINT
 # an exit code.
 COMMANDS = {
     "score": ("capqa.cli.score", "main", "score a CSV/JSONL file of (question, gold, answer) rows"),
+    "compare": ("capqa.cli.compare", "main", "compare systems' scores: CIs, paired significance, breakdowns"),
     "diagnose": ("capqa.cli.diagnose", "main", "monotonicity diagnostic of metric scores against labels"),
     "train-statements": ("capqa.cli.train_statements", "main", "fine-tune the statement model"),
     "eval-statements": ("capqa.cli.eval_statements", "main", "evaluate generated statements"),

@@ -9,6 +9,7 @@ One module per part of the Space:
 - ``text``: length caps, refused API values (non-strings, lone surrogates), HTML/Markdown escaping;
 - ``answer``: the "Score an answer" tab (``score_outputs`` is the ``/score`` endpoint);
 - ``file_job``, ``job_folders``: the "Score a file" tab (``/score_file``) and its job folders;
+- ``compare``: the "Compare systems" tab (``/compare``), and the summary of a scored file;
 - ``benchmark``: the Benchmark tab, from the paper's published per-row scores;
 - ``verdicts``: a scored answer's verdict and the test-split verdict table (from ``capqa.verdicts``);
 - ``about``: the About tab.
@@ -22,6 +23,7 @@ from capqa.space.answer import (EXAMPLES, check_answer_inputs, direction_probabi
                                 probabilities_figure, score_answer, score_outputs)
 from capqa.space.benchmark import (ALL, BENCHMARK_DATASETS, BENCHMARK_METRICS, BENCHMARK_SPLITS, COMET_NAME,
                                    benchmark_tables, benchmark_view, filter_benchmark, load_benchmark_scores)
+from capqa.space.compare import build_compare_tab, compare_uploads
 from capqa.space.file_job import (MAX_FILE_ROWS, NO_LABEL, PREVIEW_COLUMN_WIDTHS, PREVIEW_ROWS,
                                   check_file_inputs, clean_job_folders, file_columns, file_report, guess_column,
                                   score_file)
@@ -38,6 +40,7 @@ __all__ = [
     "PREVIEW_COLUMN_WIDTHS", "PREVIEW_ROWS", "SPACE_VARIANT", "ModelLoader", "ModelsUnavailable", "SpaceSettings",
     "text_field",
     "about_markdown", "benchmark_tables", "benchmark_view", "check_answer_inputs", "check_file_inputs",
+    "build_compare_tab", "compare_uploads",
     "clean_job_folders",
     "direction_probabilities", "escape_markdown", "file_columns", "file_report", "filter_benchmark",
     "guess_column", "load_benchmark_scores", "load_failure", "parse_golds", "plain_reading",

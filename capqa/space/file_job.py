@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from capqa.score_file import check_no_output_columns, score_table, split_golds
+from capqa.space.compare import scored_file_summary
 from capqa.space.job_folders import JobFolders
 from capqa.space.settings import SPACE_VARIANT
 from capqa.space.text import MAX_TEXT_CHARS, check_text_value, escape_markdown, first_surrogate, user_error
@@ -209,7 +210,8 @@ def score_file(loader: "ModelLoader", path: Any, question_column: Any, gold_colu
         shutil.move(folder / name, download)
     summary = (f"Scored **{len(scored):,} rows** in {seconds:.1f} s: mean CAP "
                f"**{scored['cap'].mean():.4f}**. The table shows the first "
-               f"{min(len(scored), PREVIEW_ROWS):,} rows; download the file for all of them.")
+               f"{min(len(scored), PREVIEW_ROWS):,} rows; download the file for all of them.\n\n"
+               + scored_file_summary(scored, scorer, loader, answer_column))
     preview = _preview(scored, question_column, gold_column, answer_column, label_column)
     report_text, figure = ("", None)
     if label_column:

@@ -1,0 +1,195 @@
+"""A ``Comparison`` as tables (text, Markdown, LaTeX, JSON) and as a forest plot of the differences.
+
+Every format renders the same ``report_tables``: the systems, the pairs, the breakdowns and the
+relation classes, then a note that says how intervals and p-values were computed and which
+hashcode scored the systems (or, with mixed settings, that they differ).
+"""
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, List, Optional
+
+from capqa.diagnostics.compare import Comparison
+from capqa.diagnostics.significance import Estimate
+from capqa.diagnostics.summary import METRIC_NAMES
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+FORMATS = ("text", "markdown", "latex", "json")
+SIGNIFICANCE_LEVEL = 0.05
+_LATEX_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "|": r"\textbar{}",
+                  "<": "$<$", ">": "$>$", "−": "$-$"}
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    header: List[str]
+    rows: List[List[str]]
+
+
+def _interval(value: Estimate) -> str:
+    return f"[{value.low:.4f}, {value.high:.4f}]" if value.has_interval else "(no CI)"
+
+
+def _mean(value: Estimate) -> str:
+    return f"{value.mean:.4f} {_interval(value)}"
+
+
+def _p(value: float) -> str:
+    return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
+
+
+def report_tables(result: Comparison) -> List[Table]:
+    settings = result.settings
+    names = [METRIC_NAMES[metric] for metric in result.metrics]
+    tables = [Table(f"Systems: mean with {round(100 * settings.confidence)}% CI ({settings.rows:,} examples)",
+                    ["system", *names], [[s.name, *(_mean(s.metrics[m]) for m in result.metrics)]
+                                         for s in result.systems])]
+    tables.append(Table(
+        "Pairs: difference (second − first) with paired-bootstrap CI; approximate-randomisation p-value, "
+        f"{settings.correction}-adjusted over the {len(result.pairs) // max(len(result.metrics), 1)} pair(s) of each metric",
+        ["pair", "metric", "difference", f"{round(100 * settings.confidence)}% CI", "p", f"p ({settings.correction})", ""],
+        [[f"{p.second} − {p.first}", METRIC_NAMES[p.metric], f"{p.difference.mean:+.4f}", _interval(p.difference),
+          _p(p.p_value), _p(p.p_adjusted), "*" if p.p_adjusted < SIGNIFICANCE_LEVEL else ""] for p in result.pairs]))
+    for column in dict.fromkeys(group.column for group in result.groups):
+        groups = [group for group in result.groups if group.column == column]
+        tables.append(Table(f"Mean CAP by `{column}` (from `{result.systems[0].name}`)",
+                            [column, "rows", *(s.name for s in result.systems)],
+                            [[g.value, f"{g.rows:,}", *(_mean(g.cap[s.name]) for s in result.systems)] for g in groups]))
+    if result.relations:
+        tables.append(Table("Where each system loses points: its rows per diagnosed relation, their mean CAP, "
+                            "and their share of all points lost (sum of 1 − CAP)",
+                            ["system", "relation", "rows", "mean CAP", "share of lost points"],
+                            [[r.system, r.relation, f"{r.rows:,}", f"{r.mean_cap:.4f}", f"{100 * r.lost_share:.1f}%"]
+                             for r in result.relations]))
+    return tables
+
+
+def report_note(result: Comparison) -> str:
+    """How the figures were computed, and what scored the systems."""
+    settings = result.settings
+    unit = (f"clusters of `{settings.cluster}` ({settings.clusters:,} clusters) resampled and permuted whole"
+            if settings.cluster else "rows resampled independently")
+    parts = [f"{settings.rows:,} examples, {settings.alignment}; percentile bootstrap, {settings.n_resamples:,} "
+             f"resamples; approximate randomisation, {settings.n_permutations:,} trials; {unit}; seed {settings.seed}; "
+             f"* = {settings.correction}-adjusted p < {SIGNIFICANCE_LEVEL}."]
+    hashcodes = list(dict.fromkeys(s.hashcode for s in result.systems))
+    if settings.mixed_settings:
+        parts.append("MIXED SETTINGS (--allow-mixed-settings): the systems were not all scored under one hashcode: "
+                     + "; ".join(f"{s.name}: `{s.hashcode or 'unknown'}`" for s in result.systems) + ".")
+    else:
+        parts.append(f"Scored under hashcode `{hashcodes[0]}`.")
+    return " ".join(parts)
+
+
+def format_comparison(result: Comparison, format: str = "text") -> str:
+    """The comparison in ``format``: one of FORMATS."""
+    if format not in FORMATS:
+        raise ValueError(f"`format` must be one of {', '.join(FORMATS)}, got {format!r}")
+    if format == "json":
+        return json.dumps(_finite(result.to_json()), indent=2)
+    tables, note = report_tables(result), report_note(result)
+    render = {"text": _text, "markdown": _markdown, "latex": _latex}[format]
+    return render(tables, note)
+
+
+def _finite(value):
+    """NaN (an interval that does not exist) as null: JSON has no NaN."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_finite(item) for item in value]
+    return value
+
+
+def _text(tables: List[Table], note: str) -> str:
+    blocks = []
+    for table in tables:
+        widths = [max(len(row[c]) for row in [table.header, *table.rows]) for c in range(len(table.header))]
+        lines = [table.title, "  ".join(cell.ljust(width) for cell, width in zip(table.header, widths)).rstrip()]
+        lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in table.rows]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks + [f"Note: {note}"])
+
+
+def _markdown_cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def markdown_report(result: Comparison, escape: Optional[Callable[[str], str]] = None) -> str:
+    """The comparison as Markdown. ``escape``: applied to every title, cell and the note (the
+    Space escapes every Markdown mark of text from a visitor's files); by default only the
+    cells' ``|`` are escaped, and the note keeps its `code`."""
+    if escape is None:
+        return _markdown(report_tables(result), report_note(result))
+    return _markdown(report_tables(result), escape(report_note(result)), escape)
+
+
+def _markdown(tables: List[Table], note: str, escape: Callable[[str], str] = _markdown_cell) -> str:
+    """``note`` goes in as it is."""
+    blocks = []
+    for table in tables:
+        lines = [f"**{escape(table.title)}**", "", "| " + " | ".join(map(escape, table.header)) + " |",
+                 "|" + "|".join("---" if c == 0 else "---:" for c in range(len(table.header))) + "|"]
+        lines += ["| " + " | ".join(map(escape, row)) + " |" for row in table.rows]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks + [f"*Note:* {note}"])
+
+
+def _latex_text(text: str) -> str:
+    """``text`` with LaTeX's special characters escaped, and `code` in typewriter type."""
+    escaped = "".join(_LATEX_ESCAPES.get(char, char) for char in text)
+    return re.sub(r"`([^`]*)`", r"\\texttt{\1}", escaped)
+
+
+def _latex(tables: List[Table], note: str) -> str:
+    blocks = []
+    for table in tables:
+        spec = "l" + "r" * (len(table.header) - 1)
+        lines = [f"% {table.title}", r"\begin{tabular}{" + spec + "}", r"\toprule",
+                 " & ".join(map(_latex_text, table.header)) + r" \\", r"\midrule"]
+        lines += [" & ".join(map(_latex_text, row)) + r" \\" for row in table.rows]
+        lines += [r"\bottomrule", r"\end{tabular}"]
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks + [r"\par\footnotesize Note: " + _latex_text(note)])
+
+
+def forest_plot(result: Comparison, metrics: Optional[List[str]] = None) -> "Figure":
+    """Each pair's difference with its CI, one panel per metric (two per row), a line at 0 (no
+    pyplot state)."""
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    metrics = metrics or result.metrics
+    labels = list(dict.fromkeys(f"{p.second} − {p.first}" for p in result.pairs))
+    columns = min(len(metrics), 2)
+    rows = math.ceil(len(metrics) / columns)
+    figure = Figure(figsize=(5.0 * columns, rows * (0.5 * len(labels) + 1.4) + 0.4))
+    axes = figure.subplots(rows, columns, squeeze=False).ravel()
+    for axis, metric in zip(axes, metrics):
+        pairs = [p for p in result.pairs if p.metric == metric]
+        for y, pair in enumerate(pairs):
+            color = "#1f4e9c" if pair.p_adjusted < SIGNIFICANCE_LEVEL else "#888888"
+            axis.plot([pair.difference.low, pair.difference.high], [y, y], color=color, linewidth=2)
+            axis.plot(pair.difference.mean, y, "o", color=color)
+            axis.annotate(f"p={_p(pair.p_adjusted)}", (pair.difference.mean, y), textcoords="offset points",
+                          xytext=(0, 7), ha="center", fontsize=8)
+        axis.axvline(0, color="#333333", linestyle="--", linewidth=1)
+        axis.set_yticks(range(len(labels)), labels)
+        axis.set_ylim(-0.7, len(labels) - 0.3)
+        axis.invert_yaxis()
+        axis.xaxis.set_major_locator(MaxNLocator(nbins=5))
+        axis.set_xlabel(f"difference in {METRIC_NAMES[metric]} ({round(100 * result.settings.confidence)}% CI)")
+    for axis in axes[len(metrics):]:
+        axis.set_visible(False)
+    figure.suptitle(f"Paired differences ({result.settings.correction}-adjusted p; blue: p < {SIGNIFICANCE_LEVEL})",
+                    fontsize=10)
+    figure.tight_layout()
+    return figure
