@@ -17,7 +17,6 @@ from capqa.harness import shared
 from capqa.harness.batching import ScoringQueue, shared_queue
 from capqa.harness.shared import score_samples, shared_scorer
 from capqa.results import BLANK_EXPLANATION
-from capqa.metric_options import MetricOptions
 from capqa.verdicts.judge import resolve_verdict
 from conftest import KNOWN_PROBABILITIES, MODEL_ATOL
 from harness_venv import jsonl_file, run_in_harness
@@ -74,7 +73,7 @@ def test_inspect_eval_scores_a_task_with_the_cap_scorer(answered_file, cap_optio
     assert output["status"] == "success", output["error"]
     assert output["scorer"] == "cap" and len(output["samples"]) == len(ANSWERED)
     records = {row["question"]: record for row, record in zip(ANSWERED, expected(cap_options, "lenient"))}
-    hashcode = MetricOptions(verdict="lenient", **cap_options).hashcode()
+    hashcode = shared_scorer(verdict="lenient", **cap_options)[1].hashcode  # scored with questions
     caps, correct = [], []
     for sample in output["samples"]:
         row = next(row for row in ANSWERED if row["question"] == sample["question"])
@@ -104,7 +103,7 @@ def test_ragas_evaluate_scores_a_dataset_without_an_llm(answered_file, cap_optio
                    env=environment(cap_options, RAGAS_DO_NOT_TRACK="true"))
     output = json.loads((tmp_path / "ragas_output.json").read_text())
     records = expected(cap_options, "strict", every_gold=False)
-    hashcode = MetricOptions(verdict="strict", **cap_options).hashcode()
+    hashcode = shared_scorer(verdict="strict", **cap_options)[1].hashcode  # scored with questions
     assert [row["response"] for row in output["rows"]] == [row["response"] for row in ANSWERED]
     np.testing.assert_allclose([row["cap"] for row in output["rows"]], [r["cap"] for r in records], atol=MODEL_ATOL)
     assert output["relations"] == [{"reason": r["explanation"], "relation": r["relation"], "hashcode": hashcode,
@@ -126,7 +125,7 @@ def test_deepeval_evaluate_and_assert_test_judge_with_cap(answered_file, cap_opt
     output = json.loads((tmp_path / "deepeval_output.json").read_text())
     records = expected(cap_options, "strict", every_gold=False)
     strict = resolve_verdict("strict").threshold
-    hashcode = MetricOptions(verdict="strict", **cap_options).hashcode()
+    hashcode = shared_scorer(verdict="strict", **cap_options)[1].hashcode  # scored with questions
     by_answer = {test["actual_output"]: test for test in output["evaluated"]}
     for row, record in zip(ANSWERED, records):
         (data,) = by_answer[row["response"]]["metrics"]

@@ -69,7 +69,7 @@ def test_score_prints_and_writes_its_summary(workdir, random_nli_model, capsys):
     scored = pd.read_csv(workdir / "a-cap.csv")
     assert summary.rows == 5 and summary.cap.mean == pytest.approx(scored["cap"].mean())
     assert summary.metrics["accuracy"].mean == pytest.approx(scored["correct"].mean())
-    assert summary.hashcode.startswith("cap-eval=") and "statement_model=rules" in summary.hashcode
+    assert summary.hashcode.startswith("cap-eval=") and "|statements=rules(" in summary.hashcode
     assert f"hashcode: {summary.hashcode}" in printed and "accuracy:" in printed and "CAP:" in printed
     assert summary_path(workdir / "a-cap.csv").name == "a-cap.csv.summary.json"
 

@@ -93,16 +93,16 @@ def main(argv: Optional[List[str]] = None) -> int:
     seconds = time.perf_counter() - started  # models loaded and rows scored (and merged), not imports
     print(f"{where}scored {added} new rows in {seconds:.1f} s; {args.out} has {len(table)} rows", file=sys.stderr)
     if not ranks.distributed or ranks.rank == 0:
-        _print_summary(args, options, output_columns(options.variant, verdict))
+        _print_summary(args, identity.hashcode(), output_columns(options.variant, verdict))
     return 0
 
 
-def _print_summary(args: argparse.Namespace, options, scored_columns: List[str]) -> None:
-    """The whole output's summary (mean CAP with its CI, ..., the hashcode) on stdout, and as
-    OUT.summary.json beside it for `compare`."""
-    from capqa.diagnostics.summary import scoring_hashcode, summarise_scored_file, write_summary
+def _print_summary(args: argparse.Namespace, hashcode: str, scored_columns: List[str]) -> None:
+    """The whole output's summary (mean CAP with its CI, ..., the hashcode of the loaded scorer)
+    on stdout, and as OUT.summary.json beside it for `compare`."""
+    from capqa.diagnostics.summary import summarise_scored_file, write_summary
 
-    summary = summarise_scored_file(args.out, scoring_hashcode(options=options), args.answer_column, scored_columns)
+    summary = summarise_scored_file(args.out, hashcode, args.answer_column, scored_columns)
     print(f"summary written to {write_summary(summary, args.out)}", file=sys.stderr)
     print(summary.to_text())
 

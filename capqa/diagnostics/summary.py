@@ -19,7 +19,7 @@ import pandas as pd
 
 from capqa.diagnostics.monotonicity import CONFIDENCE
 from capqa.diagnostics.significance import DEFAULT_RESAMPLES, DEFAULT_SEED, Estimate, bootstrap_means, estimate
-from capqa.validation import _is_visible
+from capqa.validation import is_blank
 
 logger = logging.getLogger(__name__)
 
@@ -29,16 +29,6 @@ SUMMARY_FORMAT = 1
 METRIC_COLUMNS = {"cap": "cap", "cap_plus": "cap_plus", "accuracy": "correct", "credit": "credit"}
 METRIC_NAMES = {"cap": "CAP", "cap_plus": "CAP+", "accuracy": "accuracy", "credit": "mean credit"}
 _TRUTH = {"True": 1.0, "False": 0.0, "true": 1.0, "false": 0.0, True: 1.0, False: 0.0, 1: 1.0, 0: 0.0}
-
-
-def scoring_hashcode(scorer: Any = None, options: Any = None) -> Optional[str]:
-    """The hashcode of what produced the scores: the scorer's own when it has one, else the
-    metric options' (the one place this module family asks for it)."""
-    hashcode = getattr(scorer, "hashcode", None)
-    if isinstance(hashcode, str):
-        return hashcode
-    built = getattr(options, "hashcode", None)
-    return built() if callable(built) else None
 
 
 def summary_path(out: Union[str, os.PathLike]) -> Path:
@@ -71,7 +61,7 @@ def present_metrics(columns: Sequence[str]) -> list:
 
 def count_blank(texts: Sequence[str]) -> int:
     """Texts that state nothing: empty, whitespace, or only invisible characters."""
-    return sum(1 for text in texts if not any(map(_is_visible, str(text))))
+    return sum(1 for text in texts if is_blank(str(text)))
 
 
 @dataclass(frozen=True)

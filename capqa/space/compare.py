@@ -16,8 +16,7 @@ import pandas as pd
 
 from capqa.diagnostics.compare import Alignment, ScoredSystem, compare_systems
 from capqa.diagnostics.compare_report import forest_plot, markdown_report
-from capqa.diagnostics.summary import (SUMMARY_SUFFIX, ScoreSummary, present_metrics, scoring_hashcode,
-                                      summarise_scores)
+from capqa.diagnostics.summary import SUMMARY_SUFFIX, ScoreSummary, present_metrics, summarise_scores
 from capqa.jobs.scoring import output_columns
 from capqa.space.text import check_text_value, escape_markdown, user_error
 
@@ -35,11 +34,11 @@ TABLE_SUFFIXES = (".csv", ".jsonl")
 
 
 def scored_file_summary(scored: pd.DataFrame, scorer: "CAPScorer", loader: "ModelLoader",
-                        answer_column: str) -> str:
-    """The summary of a file the Space scored (Markdown): means with CIs, rows, the hashcode
-    (server paths named, not shown)."""
-    hashcode = scoring_hashcode(scorer, loader.settings.metric_options())
-    summary = summarise_scores(scored, loader.settings.redact(hashcode) if hashcode else None, answer_column,
+                        answer_column: str, questions: bool) -> str:
+    """The summary of a file the Space scored (Markdown): means with CIs, rows, the hashcode of
+    what scored it (with or without ``questions``; server paths named, not shown)."""
+    hashcode = scorer.identity_for(questions).hashcode()
+    summary = summarise_scores(scored, loader.settings.redact(hashcode), answer_column,
                                metrics=_scored_metrics(scorer))
     return summary.to_markdown()
 

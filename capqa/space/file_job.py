@@ -211,7 +211,7 @@ def score_file(loader: "ModelLoader", path: Any, question_column: Any, gold_colu
     summary = (f"Scored **{len(scored):,} rows** in {seconds:.1f} s: mean CAP "
                f"**{scored['cap'].mean():.4f}**. The table shows the first "
                f"{min(len(scored), PREVIEW_ROWS):,} rows; download the file for all of them.\n\n"
-               + scored_file_summary(scored, scorer, loader, answer_column))
+               + scored_file_summary(scored, scorer, loader, answer_column, bool(question_column)))
     preview = _preview(scored, question_column, gold_column, answer_column, label_column)
     report_text, figure = ("", None)
     if label_column:
