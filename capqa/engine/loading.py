@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from capqa.engine.hub_probe import hub_reachable
+
 logger = logging.getLogger(__name__)
 
 # What can be done instead, by the kind of model (the first word of ``what``).
@@ -24,6 +26,9 @@ _WAYS_FORWARD = {
 _DEFAULT_WAY_FORWARD = "pass a local model folder instead"
 # A Hub id: "name" or "namespace/name" of letters, digits, '-', '_' and '.'.
 _HUB_ID = re.compile(r"^[\w.-]+(/[\w.-]+)?$")
+# The cause when the Hub does not answer and the cache has no copy (its headline: up to "; ").
+_UNREACHABLE = ("the Hugging Face Hub could not be reached and the cache holds no copy of it; with a copy in "
+                "the cache, HF_HUB_OFFLINE=1 uses it without waiting for the Hub")
 
 
 class ModelLoadError(OSError):
@@ -49,17 +54,38 @@ def find_load_error(error: BaseException) -> Optional[ModelLoadError]:
     return next((link for link in _error_chain(error) if isinstance(link, ModelLoadError)), None)
 
 
+class UnusableModel(ModelLoadError, ValueError):
+    """A model that loads but cannot serve its purpose (an NLI model without exactly the three NLI
+    labels, a tokenizer without a pad token, ...): a load error, and a bad option value too."""
+
+
+def model_error(name: str, revision: Optional[str], what: str, cause: str,
+                kind: type = ModelLoadError) -> ModelLoadError:
+    """The error for ``what`` (e.g. "NLI model") ``name`` failing because of ``cause``, worded as
+    every load failure is: the model, the cause, the ways forward."""
+    return kind(_message(name, revision, what, cause), name, what, cause)
+
+
 def load_pretrained(loader: Any, name: str, revision: Optional[str], what: str, **kwargs: Any) -> Any:
     """``loader.from_pretrained(name, revision=...)``, or a ``ModelLoadError`` that says why not
-    and what to do instead. ``what`` names the model ("statement model", "NLI tokenizer", ...)."""
+    and what to do instead. ``what`` names the model ("statement model", "NLI tokenizer", ...).
+
+    Any failure inside ``from_pretrained`` is a load failure: truncated or garbage weights
+    (``SafetensorError``), a head of the wrong shape (``RuntimeError``), a config that does not
+    build (``TypeError``, ``ZeroDivisionError``), a tokenizer file that does not parse. A Hub id
+    is loaded from the local cache only when the Hub does not answer (``capqa.engine.hub_probe``)."""
     local_problem = _local_path_problem(name)
     if local_problem:
-        raise ModelLoadError(_message(name, revision, what, local_problem), name, what, local_problem)
+        raise model_error(name, revision, what, local_problem)
+    hub_unreachable = _is_hub_id(name) and not hub_offline() and not hub_reachable()
+    if hub_unreachable:
+        kwargs = {**kwargs, "local_files_only": True}
     try:
         return loader.from_pretrained(name, revision=revision, **kwargs)
-    except (OSError, ValueError) as error:
-        cause = _cause(name, error)
-        raise ModelLoadError(_message(name, revision, what, cause), name, what, cause) from error
+    except Exception as error:  # noqa: BLE001 (whatever a broken model raises, it gets the same message)
+        logger.debug("loading %s %r failed", what, name, exc_info=True)
+        cause = _UNREACHABLE if hub_unreachable and _not_in_cache(error) else _cause(name, error)
+        raise model_error(name, revision, what, cause) from error
 
 
 def hub_offline() -> bool:
@@ -74,6 +100,11 @@ def _looks_like_path(name: str) -> bool:
     """A name that can only be a local path: absolute, ./ or ~, backslashes, or not a valid Hub id."""
     return (name.startswith(("/", ".", "~")) or "\\" in name or os.path.isabs(name)
             or not _HUB_ID.match(name) or "--" in name or ".." in name)
+
+
+def _is_hub_id(name: str) -> bool:
+    """A name that from_pretrained looks up on the Hub: not an existing path, not path-like."""
+    return not Path(name).expanduser().exists() and not _looks_like_path(name)
 
 
 def _local_path_problem(name: str) -> Optional[str]:
@@ -113,9 +144,16 @@ def _cause(name: str, error: BaseException) -> str:
         if hub_offline():
             return ("HF_HUB_OFFLINE is set and the Hugging Face cache holds no copy of it; "
                     "a cached copy needs one download with the Hub reachable")
-        return ("the Hugging Face Hub could not be reached and the cache holds no copy of it "
-                "(with a copy in the cache, HF_HUB_OFFLINE=1 uses it without retrying the Hub)")
+        return _UNREACHABLE
     return f"{type(error).__name__}: {_first_line(error)}"
+
+
+def _not_in_cache(error: BaseException) -> bool:
+    """Whether a ``local_files_only`` load failed for want of a cached copy (not a broken one)."""
+    from huggingface_hub import errors
+
+    return any(isinstance(link, errors.LocalEntryNotFoundError) or "local_files_only" in str(link)
+               or "couldn't connect" in str(link) or "offline mode" in str(link) for link in _error_chain(error))
 
 
 def _first_line(error: BaseException) -> str:
