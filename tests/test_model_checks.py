@@ -7,9 +7,11 @@ the cause, in the metric, the engine, the `score` command (one `error:` line) an
 """
 
 import json
+import os
 import shutil
 
 import evaluate
+import numpy as np
 import pytest
 import torch
 
@@ -17,6 +19,7 @@ from capqa.cli import main as cli_main
 from capqa.dev.offline_models import build_nli_model, build_tokenizer
 from capqa.engine.loading import ModelLoadError, UnusableModel
 from capqa.engine.nli import NLIScorer
+from conftest import MODEL_ATOL
 
 FOUR_LABELS = {0: "entailment", 1: "neutral", 2: "contradiction", 3: "other"}
 
@@ -107,6 +110,9 @@ BROKEN = [
      r"turns ordinary text into unknown tokens only"),
     ("no-pad-token", edit_json("tokenizer_config.json", pad_token=None),
      r"the tokenizer of `nli_model` has no pad token"),
+    ("fifo-config", lambda folder: ((folder / "config.json").unlink(), os.mkfifo(folder / "config.json")),
+     r"'config.json' in the local folder is not a regular file"),  # reading it waited forever
+    ("looping-link", lambda folder: os.symlink("loop", folder / "loop"), r"'loop' in the local folder is a broken link"),
 ]
 
 
@@ -234,3 +240,14 @@ def test_a_sound_folder_still_loads_and_scores(random_nli_model):
     scorer = NLIScorer(random_nli_model, device="cpu")
     probabilities = scorer.predict(["Sofia is a city."], ["Burgas is a city."])
     assert probabilities.shape == (1, 3) and abs(probabilities.sum() - 1) < 1e-6
+
+
+def test_a_tokenizer_that_pads_on_the_left_scores_a_pair_the_same_in_any_batch(broken):
+    """With padding_side="left", DeBERTa's absolute positions moved under a short pair whenever a
+    longer one shared its batch: its probabilities changed by up to 0.99."""
+    folder = broken("pads-left", edit_json("tokenizer_config.json", padding_side="left"))
+    alone = NLIScorer(folder, device="cpu").predict(["Paris is a city."], ["Paris is big."])
+    batched = NLIScorer(folder, device="cpu", batch_size=8).predict(
+        ["Paris is a city.", "The quick brown fox jumps over the lazy dog near the river bank today."],
+        ["Paris is big.", "A fox jumps over a dog."])
+    np.testing.assert_allclose(batched[0], alone[0], atol=MODEL_ATOL)

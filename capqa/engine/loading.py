@@ -8,6 +8,7 @@ without a cached copy, no such local folder, a folder that is not a model) and t
 import logging
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any, Optional
 
@@ -111,12 +112,29 @@ def _local_path_problem(name: str) -> Optional[str]:
     """Why the local path ``name`` cannot hold a model, or None (a model folder, or a Hub id)."""
     path = Path(name).expanduser()
     if path.is_dir():
+        irregular = _irregular_entry(path)
+        if irregular:
+            return irregular
         return None if (path / "config.json").is_file() or any(path.glob("tokenizer*")) else (
             f"the local folder {name!r} is not a model folder (it has no config.json)")
     if path.exists():
         return f"{name!r} is a file, not a model folder"
     if _looks_like_path(name):
         return f"there is no such local folder: {name!r}"
+    return None
+
+
+def _irregular_entry(folder: Path) -> Optional[str]:
+    """Why an entry of a model folder cannot be read as a file: a FIFO or device (reading it would
+    wait forever), a broken or looping link. Folders and links to regular files (the Hugging Face
+    cache's layout) are fine."""
+    for entry in sorted(folder.iterdir()):
+        try:
+            mode = entry.stat().st_mode
+        except OSError as error:
+            return f"{entry.name!r} in the local folder is a broken link ({error.strerror})"
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            return f"{entry.name!r} in the local folder is not a regular file (a FIFO, socket or device)"
     return None
 
 

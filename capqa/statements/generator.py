@@ -16,7 +16,7 @@ from capqa.engine.devices import inference_dtype, resolve_device
 from capqa.engine.batching import batched_features
 from capqa.engine.pairs import windowed_texts
 from capqa.engine.loading import load_pretrained
-from capqa.engine.model_checks import check_pad_token, load_model
+from capqa.engine.model_checks import check_pad_token, load_model, pad_on_the_right
 from capqa.validation import check_positive_int, check_same_length, check_text_list
 
 _WHITESPACE = re.compile(r"\s+")
@@ -57,6 +57,7 @@ class StatementGenerator:
         self.device = resolve_device(device)
         self.tokenizer = load_pretrained(AutoTokenizer, self.model_name, self.revision, "statement tokenizer")
         check_pad_token(self.tokenizer, self.model_name, self.revision, "statement tokenizer", "statement_model")
+        pad_on_the_right(self.tokenizer, self.model_name)
         self.model = load_model(AutoModelForSeq2SeqLM, self.model_name, self.revision,
                                 "statement model", dtype=inference_dtype(self.device))
         if not self.model.config.is_encoder_decoder:
