@@ -153,7 +153,7 @@ def _cause(name: str, error: BaseException) -> str:
 
     chain = list(_error_chain(error))
     if Path(name).expanduser().is_dir():
-        return f"the local folder is not a complete model ({type(error).__name__}: {_first_line(error)})"
+        return f"the local folder is not a complete model ({type(error).__name__}: {first_line(error)})"
     if any(isinstance(link, (errors.RepositoryNotFoundError, errors.RevisionNotFoundError, errors.GatedRepoError))
            for link in chain) or "not a valid model identifier" in str(error):
         return ("it was not found on the Hugging Face Hub (not published, private, gated or misspelt, "
@@ -163,7 +163,7 @@ def _cause(name: str, error: BaseException) -> str:
             return ("HF_HUB_OFFLINE is set and the Hugging Face cache holds no copy of it; "
                     "a cached copy needs one download with the Hub reachable")
         return _UNREACHABLE
-    return f"{type(error).__name__}: {_first_line(error)}"
+    return f"{type(error).__name__}: {first_line(error)}"
 
 
 def _not_in_cache(error: BaseException) -> bool:
@@ -174,7 +174,8 @@ def _not_in_cache(error: BaseException) -> bool:
                or "couldn't connect" in str(link) or "offline mode" in str(link) for link in _error_chain(error))
 
 
-def _first_line(error: BaseException) -> str:
+def first_line(error: BaseException) -> str:
+    """The first line of an error's message (a cause must fit in one line)."""
     return (str(error).strip().splitlines() or [""])[0]
 
 

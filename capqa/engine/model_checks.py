@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, List, Mapping, Optional
 import numpy as np
 
 from capqa.constants import NLI_LABELS
-from capqa.engine.loading import UnusableModel, load_pretrained, model_error
+from capqa.engine.loading import UnusableModel, first_line, load_pretrained, model_error
 from capqa.validation import check_max_length_fits
 
 if TYPE_CHECKING:
@@ -149,22 +149,36 @@ def _check_weights_cover_config(loader, name, revision, what):
     if not weight_bytes:
         return  # from_pretrained says which file is missing
     config = load_pretrained(AutoConfig, name, revision, what)
+    # First a bound from the config alone: building 10**5 layers even on the meta device takes
+    # minutes and gigabytes of Python objects. Each layer holds at least hidden_size**2 weights
+    # (attention alone has four such matrices), so this never exceeds a real model's count.
+    _refuse_oversized(name, revision, what, _config_int(config, "num_hidden_layers")
+                      * _config_int(config, "hidden_size") ** 2, weight_bytes)
     try:
         with torch.device("meta"):
             skeleton = loader.from_config(config)
     except Exception as error:  # noqa: BLE001 (a config that does not build is a broken folder)
         raise model_error(name, revision, what, f"its config.json does not build a model "
-                                                f"({type(error).__name__}: {_first_line(error)})") from error
-    parameters = sum(parameter.numel() for parameter in skeleton.parameters())
+                                                f"({type(error).__name__}: {first_line(error)})") from error
+    _refuse_oversized(name, revision, what, sum(parameter.numel() for parameter in skeleton.parameters()),
+                      weight_bytes)
+
+
+def _refuse_oversized(name, revision, what, parameters, weight_bytes):
     if parameters > _PARAMETERS_PER_WEIGHT_BYTE * weight_bytes:
         raise model_error(name, revision, what,
-                          f"its config.json describes a model of {parameters:,} parameters, but its weight files "
-                          f"hold only {weight_bytes:,} bytes; the config does not belong to these weights",
+                          f"its config.json describes a model of at least {parameters:,} parameters, but its weight "
+                          f"files hold only {weight_bytes:,} bytes; the config does not belong to these weights",
                           UnusableModel)
 
 
-def _first_line(error):
-    return (str(error).strip().splitlines() or [""])[0]
+def _config_int(config, key):
+    """A positive integer of the config (through its attribute map: d_model, n_layer, ...), else 0."""
+    try:
+        value = getattr(config, key, 0)
+    except Exception:  # noqa: BLE001 (a config property that fails to compute counts as absent)
+        return 0
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
 # --- A loaded NLI model ----------------------------------------------------------------------
@@ -190,7 +204,7 @@ def check_loaded_nli(scorer: "NLIScorer") -> None:
         raise model_error(name, revision, "NLI model", str(error), UnusableModel) from None
     except Exception as error:  # noqa: BLE001 (any failure on a first pair is the model's)
         raise model_error(name, revision, "NLI model", f"it fails on a first test pair "
-                                                       f"({type(error).__name__}: {_first_line(error)})",
+                                                       f"({type(error).__name__}: {first_line(error)})",
                           UnusableModel) from error
 
 
@@ -236,7 +250,8 @@ def check_probabilities(probabilities: np.ndarray, name: str, precision: str) ->
     that neither a result nor the score cache ever holds NaN."""
     finite = np.isfinite(probabilities).all(axis=1)
     if not finite.all():
+        overflow = "" if precision == "float32" else f", or {precision} overflows (try precision=\"float32\")"
         raise ValueError(f"`nli_model` {name!r} gave non-finite probabilities (NaN or inf) for "
-                         f"{int((~finite).sum())} of {len(finite)} pairs in {precision}: its weights hold NaN or "
-                         f"inf, or {precision} overflows (try precision=\"float32\")")
+                         f"{int((~finite).sum())} of {len(finite)} pairs in {precision}: its weights or config "
+                         f"values (e.g. a negative layer_norm_eps) make NaN or inf{overflow}")
     return probabilities
