@@ -231,3 +231,33 @@ def test_a_plan_never_holds_a_link_whoever_built_it(tmp_path):
         publish.UploadPlan("org/repo", "model", ((Path(tmp_path / "link.json"), "config.json"),))
     with pytest.raises(ValueError, match="control or invisible characters"):
         publish.UploadPlan("org/repo", "model", ((target, "config\n.json"),))
+
+
+def test_build_datasets_names_an_out_that_is_a_file_and_a_dropped_rows_fifo(tmp_path):
+    (tmp_path / "outfile").write_text("x")
+    with pytest.raises(ValueError, match=r"outfile is a file, not a folder"):
+        build_statements(STATEMENTS, tmp_path / "outfile")
+    out = tmp_path / "out"
+    out.mkdir()
+    os.mkfifo(out / "dropped_rows.csv")  # opening it for writing waited for a reader forever
+    code = cli_main(["build-datasets", "--correctness", str(data_path("cap_correctness_sample.csv")),
+                     "--splits", str(data_path("cap_correctness_splits.csv")), "--out", str(out)])
+    assert code == 1
+
+
+def test_publish_datasets_refuses_a_linked_repo_folder(tmp_path, victim):
+    out = tmp_path / "built"
+    build_correctness(data_path("cap_correctness_sample.csv"), data_path("cap_correctness_splits.csv"), out)
+    build_statements(STATEMENTS, out)
+    os.rename(out / STATEMENTS_NAME, victim / STATEMENTS_NAME)
+    os.symlink(victim / STATEMENTS_NAME, out / STATEMENTS_NAME)
+    with pytest.raises(ValueError, match=r"CAP-Statements is a symbolic link; publish uploads regular files only"):
+        publish.datasets_plans(out)
+
+
+def test_publish_model_refuses_a_config_that_is_not_a_regular_file(tmp_path):
+    folder = model_folder(tmp_path / "model")
+    (folder / "config.json").unlink()
+    os.mkfifo(folder / "config.json")
+    with pytest.raises(ValueError, match=r"config.json is not a regular file"):
+        publish.model_plan(folder)

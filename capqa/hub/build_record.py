@@ -35,13 +35,17 @@ def prepare_repo_folder(repo_dir: Path, overwrite: bool) -> None:
     """Make ``repo_dir`` ready for a build: new or empty, or (with ``overwrite``) holding an earlier
     build, whose recorded files are deleted. Anything else is refused with what is in the way."""
     _refuse_links(repo_dir, repo_dir / "data")
-    if repo_dir.exists() and not repo_dir.is_dir():
-        raise ValueError(f"`out`: {repo_dir} is a file, not a folder; choose another --out")
+    for folder in (repo_dir.parent, repo_dir):
+        if folder.exists() and not folder.is_dir():
+            raise ValueError(f"`out`: {folder} is a file, not a folder; choose another --out")
     if repo_dir.is_dir() and any(repo_dir.iterdir()):
         if not overwrite:
             raise ValueError(f"`out`: {repo_dir} already exists and is not empty; "
                              "pass --overwrite to replace the build there")
         _remove_earlier_build(repo_dir)
+    if (repo_dir / "data").exists() and not (repo_dir / "data").is_dir():
+        raise ValueError(f"`out`: {repo_dir / 'data'} is not a folder, and no build wrote it; move it away, "
+                         "or choose another --out")
     (repo_dir / "data").mkdir(parents=True, exist_ok=True)
 
 

@@ -342,8 +342,8 @@ def record_dropped(dropped: Sequence[DroppedRow], out_dir: PathLike) -> str:
         descriptor = os.open(listing, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK
                              | getattr(os, "O_NOFOLLOW", 0), 0o644)  # O_NONBLOCK: a FIFO there fails, not hangs
     except OSError as error:
-        raise ValueError(f"`out`: cannot write {listing} ({error.strerror}); a symbolic link there is never "
-                         "followed: remove it, or choose another --out") from None
+        raise ValueError(f"`out`: cannot write {listing} ({error.strerror}): it must be a regular file (a symbolic "
+                         "link there is never followed); remove it, or choose another --out") from None
     with open(descriptor, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(["file", "row", "kind", "reason"])

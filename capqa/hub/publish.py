@@ -117,6 +117,7 @@ def datasets_plans(folder: Union[str, os.PathLike]) -> List[UploadPlan]:
     plans = []
     for name, repo_id in ((CORRECTNESS_NAME, constants.correctness_dataset_id()),
                           (STATEMENTS_NAME, constants.statements_dataset_id())):
+        _refuse_linked_source(folder, name, "`folder`")  # walking a linked repo folder would plan its target
         repo_dir = _require_folder(folder / name, "folder", ["README.md", "data"])
         if not any((repo_dir / "data").glob("*.parquet")):
             raise ValueError(f"`folder`: {repo_dir / 'data'} has no Parquet files; "
@@ -149,6 +150,9 @@ def model_plan(folder: Union[str, os.PathLike], source_root: Union[str, os.PathL
     written under ``staging``; a folder without measured figures is refused."""
     folder = _require_folder(folder, "folder", ["config.json"])
     files, left_out = allowed_files(folder, "model")
+    if not any(path_in_repo == "config.json" for _, path_in_repo in files):
+        raise ValueError(f"`folder`: {folder / 'config.json'} is not a regular file; a model is published with its "
+                         "config.json")
     if any(path_in_repo == TRAINING_SUMMARY for _, path_in_repo in files):
         check_no_local_paths(folder / TRAINING_SUMMARY)
     files = [(local, path) for local, path in files if path != "README.md" or card is None]
@@ -209,15 +213,14 @@ def assemble_space(out_dir: Union[str, os.PathLike], source_root: Union[str, os.
     return out_dir
 
 
-def _refuse_linked_source(source_root, relative):
-    """Refuse ``source_root/relative`` when it, or a folder on the way to it, is a symlink."""
-    path = source_root
+def _refuse_linked_source(root, relative, argument="`--source-root`"):
+    """Refuse ``root/relative`` when it, or a folder on the way to it, is a symlink."""
+    path = Path(root)
     for part in Path(relative).parts:
         path = path / part
         if path.is_symlink():
-            raise ValueError(f"`--source-root`: {printable(str(path))} is a symbolic link; the Space is assembled "
-                             "from regular files only, never from what a link points to. Replace the link with "
-                             "the file itself")
+            raise ValueError(f"{argument}: {printable(str(path))} is a symbolic link; publish uploads regular files "
+                             "only, never what a link points to. Replace the link with the file or folder itself")
 
 
 def space_plan(assembled_dir: Path) -> UploadPlan:
