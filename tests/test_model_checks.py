@@ -263,3 +263,10 @@ def test_a_tokenizer_that_pads_on_the_left_scores_a_pair_the_same_in_any_batch(b
         ["Paris is a city.", "The quick brown fox jumps over the lazy dog near the river bank today."],
         ["Paris is big.", "A fox jumps over a dog."])
     np.testing.assert_allclose(batched[0], alone[0], atol=MODEL_ATOL)
+
+
+@pytest.mark.parametrize("name", ["org/" + "a" * 5000, "/tmp/" + "b" * 300, "no\x00such", "two\nlines"])
+def test_a_name_the_file_system_cannot_look_up_is_a_load_error_of_bounded_length(name, metric_path):
+    with pytest.raises(ModelLoadError) as raised:
+        evaluate.load(metric_path, nli_model=name, statement_model="rules")
+    assert len(str(raised.value)) < 1500 and "Instead, pass a local folder" in str(raised.value)

@@ -103,14 +103,35 @@ def _looks_like_path(name: str) -> bool:
             or not _HUB_ID.match(name) or "--" in name or ".." in name)
 
 
+def is_local_folder(name: str) -> bool:
+    """Whether ``name`` is an existing folder (False for a path the system cannot even look up)."""
+    try:
+        return Path(name).expanduser().is_dir()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+        return False
+
+
 def _is_hub_id(name: str) -> bool:
     """A name that from_pretrained looks up on the Hub: not an existing path, not path-like."""
-    return not Path(name).expanduser().exists() and not _looks_like_path(name)
+    return not _looks_like_path(name) and not _exists(Path(name).expanduser())
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
 
 
 def _local_path_problem(name: str) -> Optional[str]:
     """Why the local path ``name`` cannot hold a model, or None (a model folder, or a Hub id)."""
-    path = Path(name).expanduser()
+    try:
+        return _path_problem(name, Path(name).expanduser())
+    except OSError as error:  # e.g. a name longer than the file system allows
+        return f"{name[:80]!r}{'...' if len(name) > 80 else ''} is not a usable path ({error.strerror})"
+
+
+def _path_problem(name: str, path: Path) -> Optional[str]:
     if path.is_dir():
         irregular = _irregular_entry(path)
         if irregular:
@@ -152,7 +173,7 @@ def _cause(name: str, error: BaseException) -> str:
     from huggingface_hub import errors
 
     chain = list(_error_chain(error))
-    if Path(name).expanduser().is_dir():
+    if is_local_folder(name):
         return f"the local folder is not a complete model ({type(error).__name__}: {first_line(error)})"
     if any(isinstance(link, (errors.RepositoryNotFoundError, errors.RevisionNotFoundError, errors.GatedRepoError))
            for link in chain) or "not a valid model identifier" in str(error):
@@ -175,8 +196,9 @@ def _not_in_cache(error: BaseException) -> bool:
 
 
 def first_line(error: BaseException) -> str:
-    """The first line of an error's message (a cause must fit in one line)."""
-    return (str(error).strip().splitlines() or [""])[0]
+    """The first line of an error's message, cut to 500 characters (a cause must fit in one line)."""
+    line = (str(error).strip().splitlines() or [""])[0]
+    return line if len(line) <= 500 else line[:500] + "..."
 
 
 def _message(name: str, revision: Optional[str], what: str, cause: str) -> str:
@@ -184,6 +206,11 @@ def _message(name: str, revision: Optional[str], what: str, cause: str) -> str:
 
     kind = what.split()[0]
     way_forward = _WAYS_FORWARD.get(kind, _DEFAULT_WAY_FORWARD)
-    at = f" at revision {revision!r}" if revision else ""
+    at = f" at revision {_quoted(revision)}" if revision else ""
     note = " (the default statement model, which is not published yet)" if name == statement_model_id() else ""
-    return f"could not load the {what} {name!r}{at}{note}: {cause}. Instead, {way_forward}."
+    return f"could not load the {what} {_quoted(name)}{at}{note}: {cause}. Instead, {way_forward}."
+
+
+def _quoted(text: str, limit: int = 300) -> str:
+    """``text`` quoted, cut to ``limit`` characters: a name pasted by mistake is not a 1 MB message."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text):,} characters)"

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, List, Mapping, Optional
 import numpy as np
 
 from capqa.constants import NLI_LABELS
-from capqa.engine.loading import UnusableModel, first_line, load_pretrained, model_error
+from capqa.engine.loading import UnusableModel, first_line, is_local_folder, load_pretrained, model_error
 from capqa.validation import check_max_length_fits
 
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ def load_model(loader: Any, name: str, revision: Optional[str], what: str, **kwa
     """``load_pretrained`` for a model class (``AutoModelFor...``), refusing weights that do not
     fit its config: far fewer bytes than the config's parameters (checked on the meta device,
     before anything is allocated), or tensors that are missing or of another shape."""
-    if Path(name).expanduser().is_dir():
+    if is_local_folder(name):
         _check_weights_cover_config(loader, name, revision, what)
     model, info = load_pretrained(loader, name, revision, what, output_loading_info=True,
                                   ignore_mismatched_sizes=True, **kwargs)
