@@ -190,15 +190,6 @@ def test_a_multi_label_classifier_is_refused(broken, metric_path):
         evaluate.load(metric_path, nli_model=folder, statement_model="rules")
 
 
-def test_the_score_command_refuses_a_fourth_label_before_it_starts_a_job(four_label_model, tmp_path, capsys):
-    rows = tmp_path / "rows.csv"
-    rows.write_text("gold,answer\nSofia is a city.,Burgas is a city.\n")
-    status = cli_main(["score", str(rows), "--out", str(tmp_path / "scored.csv"), "--question-column", "",
-                       "--gold-column", "gold", "--device", "cpu", "--nli-model", four_label_model])
-    assert status == 1 and "not NLI labels: 'other'" in capsys.readouterr().err
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["rows.csv"]  # no job left to block a retry
-
-
 # --- 27.6: facts of the config, at evaluate.load ------------------------------------------------
 
 @pytest.mark.parametrize("max_length", [513, 10**6])

@@ -63,7 +63,7 @@ def test_the_command_line_loads_the_pinned_commit(recorded_loads, tmp_path):
     pd.DataFrame({"gold": ["Sofia is a city in Bulgaria."], "answer": ["Burgas is a city in Bulgaria."]}).to_csv(rows, index=False)
     assert cli_main(["score", str(rows), "--out", str(tmp_path / "scored.csv"), "--question-column", "",
                      "--gold-column", "gold", "--device", "cpu"]) == 0
-    assert default_model_loads(recorded_loads) == PINNED | {("AutoConfig", DEFAULT_NLI_REVISION)}
+    assert default_model_loads(recorded_loads) == PINNED
 
 
 def test_compact_attention_is_an_option_of_the_metric_and_the_command_line(random_nli_model, tmp_path, monkeypatch):

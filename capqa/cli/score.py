@@ -65,7 +65,6 @@ def main(argv: Optional[List[str]] = None) -> int:
     if ranks.distributed:
         args.device = rank_device(args.device, ranks)
     options = options_from_args(args)
-    options.check_nli_model()  # its config (labels, position limit, a Hub that does not answer), before any job
     verdict = resolve_verdict(options.verdict, options.variant)
     check_no_output_columns(table.columns, options.variant, verdict)
     settings = {**option_settings(options, {"device_type": resolve_device(options.device).type}),
