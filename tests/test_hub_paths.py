@@ -119,13 +119,14 @@ def test_a_linked_space_source_is_refused_never_its_target_uploaded(tmp_path, li
 
 def test_the_space_plans_package_data_by_name_only(tmp_path):
     source = stand_in_repo(tmp_path / "repo")
-    for name in ("capqa/secrets.json", "capqa/dev/credentials.yaml", "capqa/plus/params/extra.json", *SPACE_PACKAGE_DATA):
+    planted = ("capqa/secrets.json", "capqa/dev/credentials.yaml", "capqa/plus/params/extra.json")
+    for name in planted + SPACE_PACKAGE_DATA:
         (source / name).parent.mkdir(parents=True, exist_ok=True)
         (source / name).write_text("{}")
     plan = publish.space_plan(publish.assemble_space(tmp_path / "space", source_root=source))
     planned = [path for _, path in plan.files]
     assert all(name in planned for name in SPACE_PACKAGE_DATA)
-    for name in ("capqa/secrets.json", "capqa/dev/credentials.yaml", "capqa/plus/params/extra.json"):
+    for name in planted:
         assert name not in planned and f"left out: {name} (not part of a space)" in plan.describe()
 
 

@@ -133,8 +133,9 @@ def check_plan_file(local: Path, path_in_repo: str) -> None:
         raise ValueError(f"{printable(path_in_repo)!r} has control or invisible characters in its name; "
                          "rename it: such a name is never uploaded")
     if Path(local).is_symlink() or not Path(local).is_file():
-        raise ValueError(f"{printable(str(local))} is {'a symbolic link' if Path(local).is_symlink() else 'not a file'}; "
-                         "publish uploads regular files only, never what a link points to")
+        kind = "a symbolic link" if Path(local).is_symlink() else "not a file"
+        raise ValueError(f"{printable(str(local))} is {kind}; publish uploads regular files only, never what a link "
+                         "points to")
     if PurePosixPath(path_in_repo).name == "README.md":
         check_card_has_no_local_paths(Path(local))
 

@@ -110,5 +110,5 @@ def _why(kind: str, relative: str, recorded: Dict[str, str]) -> str:
         return f"{relative} (not a regular file)"
     if relative in recorded:
         return f"{relative} (changed since the build wrote it)"
-    return f"{relative} (not written by a build)" if recorded else f"{relative} (no build record: not written by a build)"
+    return f"{relative} ({'' if recorded else 'no build record: '}not written by a build)"
 
