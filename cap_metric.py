@@ -70,8 +70,10 @@ _KWARGS_DESCRIPTION = _INPUTS_DESCRIPTION + capqa.metric_options.options_docstri
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
 class Cap(evaluate.Metric):
     def __init__(self, **kwargs):
-        # Options are checked now, so a typo fails at load time; models load on first use.
+        # Options and the NLI model's config are checked now, so a mistake fails at load time;
+        # models load on first use.
         self.options, evaluate_arguments = capqa.metric_options.MetricOptions.split_init_arguments(kwargs)
+        self.options.check_nli_model()  # its config: labels, position limit, a Hub that does not answer
         self._scorer = None
         super().__init__(**evaluate_arguments)
 

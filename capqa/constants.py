@@ -5,6 +5,7 @@
 """
 
 import os
+import re
 
 # --- The CAP formula -------------------------------------------------------------------------
 #   D(a -> b) = P_entail(a -> b) + NEUTRAL_WEIGHT * P_neutral(a -> b)
@@ -77,9 +78,20 @@ COMPARISON_DECIMALS = 10
 _DEFAULT_HUB_NAMESPACE = "cap-eval"
 
 
+# A Hub user or organisation name, as huggingface_hub's repo-id check allows it: ASCII letters,
+# digits, '-', '_' and '.', starting and ending with a letter or digit, no '--' or '..', <= 96.
+_HUB_NAMESPACE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]{0,94}[A-Za-z0-9])?")
+
+
 def hub_namespace() -> str:
-    """The Hub namespace of the project's artifacts; ``CAP_HUB_NAMESPACE`` overrides it."""
-    return os.environ.get("CAP_HUB_NAMESPACE", "").strip() or _DEFAULT_HUB_NAMESPACE
+    """The Hub namespace of the project's artifacts; ``CAP_HUB_NAMESPACE`` overrides it, and must
+    be a Hub user or organisation name (every repo id of the project is built from it)."""
+    namespace = os.environ.get("CAP_HUB_NAMESPACE", "").strip() or _DEFAULT_HUB_NAMESPACE
+    if not _HUB_NAMESPACE.fullmatch(namespace) or "--" in namespace or ".." in namespace:
+        raise ValueError(f"`CAP_HUB_NAMESPACE` must be a Hub user or organisation name (ASCII letters, digits, "
+                         f"'-', '_' and '.', starting and ending with a letter or digit, at most 96 characters), "
+                         f"got {namespace[:100]!r}")
+    return namespace
 
 
 def statement_model_id() -> str:

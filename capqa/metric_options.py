@@ -42,7 +42,8 @@ class MetricOptions:
     """Validated init options of the CAP metric; ``build_scorer`` loads the models."""
 
     nli_model: Optional[str] = option(
-        None, f"NLI classifier: a Hub id or a local folder (labels read from config.id2label); "
+        None, f"NLI classifier: a Hub id or a local folder, with exactly the labels entailment, neutral and "
+              f"contradiction in config.id2label (a fourth label is refused, not renormalised); "
               f"default {DEFAULT_NLI_MODEL}")
     nli_revision: Optional[str] = option(
         None, "Hub revision of the NLI model; the default model is pinned to the paper's commit")
@@ -122,6 +123,13 @@ class MetricOptions:
             raise TypeError(_unknown_options_message(unknown, names))
         options = cls(**{name: value for name, value in kwargs.items() if name in names})
         return options, {name: value for name, value in kwargs.items() if name not in names}
+
+    def check_nli_model(self) -> None:
+        """Read the NLI model's config now (a small file; models load on first use) and refuse one
+        that cannot serve, or whose position limit ``max_length`` exceeds: errors at load time."""
+        from capqa.engine.model_checks import check_nli_config
+
+        check_nli_config(self.nli_model, self.nli_revision, self.max_length)
 
     def build_scorer(self) -> CAPScorer:
         from capqa.engine.nli import NLIScorer

@@ -183,18 +183,16 @@ def test_alpha_must_be_a_number(metric_path):
         evaluate.load(metric_path, alpha="high")
 
 
-def test_model_without_nli_labels_is_refused(models_dir, metric_path):
+def test_model_without_nli_labels_is_refused_at_load(models_dir, metric_path):
     folder = build_nli_model(models_dir / "nli-unlabelled", id2label={0: "LABEL_0", 1: "LABEL_1", 2: "LABEL_2"})
-    metric = evaluate.load(metric_path, nli_model=str(folder))
     with pytest.raises(ValueError, match="`nli_model` must be an NLI classifier"):
-        metric.compute(predictions=["a b"], references=["c d"])
+        evaluate.load(metric_path, nli_model=str(folder))
 
 
-def test_missing_nli_folder_says_no_such_folder_and_what_to_do(tmp_path, metric_path):
+def test_missing_nli_folder_says_no_such_folder_and_what_to_do_at_load(tmp_path, metric_path):
     missing = str(tmp_path / "no-such-model")
-    metric = evaluate.load(metric_path, nli_model=missing)
     with pytest.raises(OSError, match=f"NLI .*{missing}.*there is no such local folder.*local folder of an NLI"):
-        metric.compute(predictions=["a b"], references=["c d"])
+        evaluate.load(metric_path, nli_model=missing)
 
 
 def test_plus_variant_adds_calibrated_scores_and_relations(random_nli_model, metric_path):

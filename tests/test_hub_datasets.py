@@ -283,7 +283,13 @@ def test_an_earlier_build_is_not_mixed_with_a_new_one(built, tmp_path):
     code, _, stderr = run_cli("build-datasets", "--statements", str(data_path("cap_statements_sample.csv")),
                               "--out", str(out_dir))
     assert code == 1 and "pass --overwrite" in stderr
-    (out_dir / STATEMENTS_NAME / "data" / "stale.parquet").write_bytes(b"old")
+    # A Parquet file no build wrote would be published with the new build: refused, and kept.
+    stale = out_dir / STATEMENTS_NAME / "data" / "stale.parquet"
+    stale.write_bytes(b"old")
+    code, _, stderr = run_cli("build-datasets", "--statements", str(data_path("cap_statements_sample.csv")),
+                              "--out", str(out_dir), "--overwrite")
+    assert code == 1 and "data/stale.parquet (not written by a build)" in stderr and stale.read_bytes() == b"old"
+    stale.unlink()
     code, _, _ = run_cli("build-datasets", "--statements", str(data_path("cap_statements_sample.csv")),
                          "--out", str(out_dir), "--overwrite")
     assert code == 0

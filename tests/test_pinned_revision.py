@@ -15,10 +15,10 @@ from capqa.metric_options import MetricOptions
 def recorded_loads(monkeypatch, random_nli_model):
     """Every ``from_pretrained`` call of the NLI engine as (class, name, revision); the Hub is out
     of reach, so the local random model stands in for the weights."""
-    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+    from transformers import AutoConfig, AutoModelForSequenceClassification, AutoTokenizer
 
     calls = []
-    for loader in (AutoTokenizer, AutoModelForSequenceClassification):
+    for loader in (AutoConfig, AutoTokenizer, AutoModelForSequenceClassification):
         stock = loader.from_pretrained
 
         def recording(name, *args, revision=None, _stock=stock, _loader=loader, **kwargs):
@@ -54,7 +54,8 @@ def test_the_metric_and_the_space_options_load_the_pinned_commit(recorded_loads,
     recorded_loads.clear()
     evaluate.load(metric_path, device="cpu", statement_model="rules").compute(
         predictions=["Burgas is a city in Bulgaria."], references=["Sofia is a city in Bulgaria."])
-    assert default_model_loads(recorded_loads) == PINNED
+    # The metric reads the config at load time (labels, position limit): of the pinned commit too.
+    assert default_model_loads(recorded_loads) == PINNED | {("AutoConfig", DEFAULT_NLI_REVISION)}
 
 
 def test_the_hashcode_names_the_default_model_and_its_pinned_commit(recorded_loads):

@@ -21,6 +21,7 @@ from huggingface_hub import ModelCard
 from capqa.cli import publish as publish_cli
 from capqa.constants import STATEMENT_BASE_MODEL
 from capqa.hub import publish
+from capqa.hub.allowlist import BUILD_RECORD
 from capqa.hub.datasets import build_correctness, build_statements
 from conftest import REPO_ROOT, data_path
 
@@ -103,8 +104,10 @@ def built_folder(tmp_path_factory):
 
 
 def expected_files(folder):
+    """The built files (the build's own record of them stays local)."""
     folder = Path(folder)
-    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in folder.rglob("*")
+            if path.is_file() and path.name != BUILD_RECORD}
 
 
 # --- Datasets --------------------------------------------------------------------------------
@@ -170,7 +173,7 @@ def stand_in_repo(root):
         "requirements.txt": "evaluate==0.4.6\n",
         "capqa/__init__.py": "",
         "capqa/constants.py": "ALPHA = 0.85\n",
-        "capqa/params/cap_plus.json": "{}\n",
+        "capqa/plus/params/cap_plus.json": "{}\n",
         "capqa/__pycache__/constants.cpython-311.pyc": "bytecode",
         "data/paper_scores.csv": "split,dataset,label,cap\n",
     }
@@ -181,7 +184,7 @@ def stand_in_repo(root):
 
 
 SPACE_LAYOUT = ["README.md", "app.py", "cap.py", "capqa/__init__.py", "capqa/constants.py",
-                "capqa/params/cap_plus.json", "monotonicity.py", "paper_scores.csv", "requirements.txt"]
+                "capqa/plus/params/cap_plus.json", "monotonicity.py", "paper_scores.csv", "requirements.txt"]
 
 
 def test_assemble_space_copies_files_under_their_space_names(tmp_path):

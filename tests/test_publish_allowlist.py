@@ -99,7 +99,7 @@ def test_a_space_plan_is_its_allow_list_only(tmp_path, outside):
     plan = publish.space_plan(space)
     assert [path for _, path in plan.files] == [
         "README.md", "app.py", "cap.py", "capqa/__init__.py", "capqa/constants.py",
-        "capqa/params/cap_plus.json", "monotonicity.py", "paper_scores.csv", "requirements.txt"]
+        "capqa/plus/params/cap_plus.json", "monotonicity.py", "paper_scores.csv", "requirements.txt"]
     assert_nothing_planted_is_planned(plan, outside)
 
 
@@ -127,17 +127,27 @@ def test_dataset_plans_are_their_allow_list_only(tmp_path, outside):
         assert_nothing_planted_is_planned(plan, outside)
 
 
-def test_build_datasets_overwrite_empties_the_repo_folder_first(tmp_path, outside):
+def test_build_datasets_overwrite_replaces_only_the_builds_own_files(tmp_path, outside):
+    """Issue 27, item 12: --overwrite deletes only what a build wrote, never through a link."""
     out = tmp_path / "built"
     build_statements(data_path("cap_statements_sample.csv"), out)
     repo = out / "CAP-Statements"
     plant(repo, outside)
     (out / "kept-beside.txt").write_text("not the build's")  # --out itself is never emptied
+    before = {path.relative_to(repo).as_posix() for path in repo.rglob("*")}
+    # data/linked.parquet would be published with the new build: refused, nothing deleted.
+    with pytest.raises(ValueError, match=r"data/linked.parquet \(a symbolic link\).*Move them away"):
+        build_statements(data_path("cap_statements_sample.csv"), out, overwrite=True)
+    assert {path.relative_to(repo).as_posix() for path in repo.rglob("*")} == before
+    (repo / "data" / "linked.parquet").unlink()
     build_statements(data_path("cap_statements_sample.csv"), out, overwrite=True)
-    assert sorted(path.relative_to(repo).as_posix() for path in repo.rglob("*")) == [
-        "README.md", "data", "data/dev.parquet", "data/test.parquet", "data/train.parquet"]
-    assert (outside / "passwd").read_text() == "root:x:0:0"  # links removed, never their targets
-    assert (outside / "folder" / "model.safetensors").exists()
+    # The build's files are new; what it did not write is where it was (and publish leaves it out).
+    assert sorted(path.relative_to(repo).as_posix() for path in (repo / "data").glob("*")) == [
+        "data/dev.parquet", "data/test.parquet", "data/train.parquet"]
+    for name in PLANTED:
+        assert (repo / name).read_text() == "do not publish", name
+    assert all((repo / name).is_symlink() for name in LINKS if name != "data/linked.parquet")
+    assert (outside / "passwd").read_text() == "root:x:0:0" and (outside / "folder" / "model.safetensors").exists()
     assert (out / "kept-beside.txt").exists()
 
 

@@ -8,8 +8,11 @@ without a cached copy, no such local folder, a folder that is not a model) and t
 import logging
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any, Optional
+
+from capqa.engine.hub_probe import hub_reachable
 
 logger = logging.getLogger(__name__)
 
@@ -24,6 +27,9 @@ _WAYS_FORWARD = {
 _DEFAULT_WAY_FORWARD = "pass a local model folder instead"
 # A Hub id: "name" or "namespace/name" of letters, digits, '-', '_' and '.'.
 _HUB_ID = re.compile(r"^[\w.-]+(/[\w.-]+)?$")
+# The cause when the Hub does not answer and the cache has no copy (its headline: up to "; ").
+_UNREACHABLE = ("the Hugging Face Hub could not be reached and the cache holds no copy of it; with a copy in "
+                "the cache, HF_HUB_OFFLINE=1 uses it without waiting for the Hub")
 
 
 class ModelLoadError(OSError):
@@ -49,17 +55,38 @@ def find_load_error(error: BaseException) -> Optional[ModelLoadError]:
     return next((link for link in _error_chain(error) if isinstance(link, ModelLoadError)), None)
 
 
+class UnusableModel(ModelLoadError, ValueError):
+    """A model that loads but cannot serve its purpose (an NLI model without exactly the three NLI
+    labels, a tokenizer without a pad token, ...): a load error, and a bad option value too."""
+
+
+def model_error(name: str, revision: Optional[str], what: str, cause: str,
+                kind: type = ModelLoadError) -> ModelLoadError:
+    """The error for ``what`` (e.g. "NLI model") ``name`` failing because of ``cause``, worded as
+    every load failure is: the model, the cause, the ways forward."""
+    return kind(_message(name, revision, what, cause), name, what, cause)
+
+
 def load_pretrained(loader: Any, name: str, revision: Optional[str], what: str, **kwargs: Any) -> Any:
     """``loader.from_pretrained(name, revision=...)``, or a ``ModelLoadError`` that says why not
-    and what to do instead. ``what`` names the model ("statement model", "NLI tokenizer", ...)."""
+    and what to do instead. ``what`` names the model ("statement model", "NLI tokenizer", ...).
+
+    Any failure inside ``from_pretrained`` is a load failure: truncated or garbage weights
+    (``SafetensorError``), a head of the wrong shape (``RuntimeError``), a config that does not
+    build (``TypeError``, ``ZeroDivisionError``), a tokenizer file that does not parse. A Hub id
+    is loaded from the local cache only when the Hub does not answer (``capqa.engine.hub_probe``)."""
     local_problem = _local_path_problem(name)
     if local_problem:
-        raise ModelLoadError(_message(name, revision, what, local_problem), name, what, local_problem)
+        raise model_error(name, revision, what, local_problem)
+    hub_unreachable = _is_hub_id(name) and not hub_offline() and not hub_reachable()
+    if hub_unreachable:
+        kwargs = {**kwargs, "local_files_only": True}
     try:
         return loader.from_pretrained(name, revision=revision, **kwargs)
-    except (OSError, ValueError) as error:
-        cause = _cause(name, error)
-        raise ModelLoadError(_message(name, revision, what, cause), name, what, cause) from error
+    except Exception as error:  # noqa: BLE001 (whatever a broken model raises, it gets the same message)
+        logger.debug("loading %s %r failed", what, name, exc_info=True)
+        cause = _UNREACHABLE if hub_unreachable and _not_in_cache(error) else _cause(name, error)
+        raise model_error(name, revision, what, cause) from error
 
 
 def hub_offline() -> bool:
@@ -76,16 +103,59 @@ def _looks_like_path(name: str) -> bool:
             or not _HUB_ID.match(name) or "--" in name or ".." in name)
 
 
+def is_local_folder(name: str) -> bool:
+    """Whether ``name`` is an existing folder (False for a path the system cannot even look up)."""
+    try:
+        return Path(name).expanduser().is_dir()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+        return False
+
+
+def _is_hub_id(name: str) -> bool:
+    """A name that from_pretrained looks up on the Hub: not an existing path, not path-like."""
+    return not _looks_like_path(name) and not _exists(Path(name).expanduser())
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
 def _local_path_problem(name: str) -> Optional[str]:
     """Why the local path ``name`` cannot hold a model, or None (a model folder, or a Hub id)."""
-    path = Path(name).expanduser()
+    try:
+        return _path_problem(name, Path(name).expanduser())
+    except OSError as error:  # e.g. a name longer than the file system allows
+        return f"{name[:80]!r}{'...' if len(name) > 80 else ''} is not a usable path ({error.strerror})"
+
+
+def _path_problem(name: str, path: Path) -> Optional[str]:
     if path.is_dir():
+        irregular = _irregular_entry(path)
+        if irregular:
+            return irregular
         return None if (path / "config.json").is_file() or any(path.glob("tokenizer*")) else (
             f"the local folder {name!r} is not a model folder (it has no config.json)")
     if path.exists():
         return f"{name!r} is a file, not a model folder"
     if _looks_like_path(name):
         return f"there is no such local folder: {name!r}"
+    return None
+
+
+def _irregular_entry(folder: Path) -> Optional[str]:
+    """Why an entry of a model folder cannot be read as a file: a FIFO or device (reading it would
+    wait forever), a broken or looping link. Folders and links to regular files (the Hugging Face
+    cache's layout) are fine."""
+    for entry in sorted(folder.iterdir()):
+        try:
+            mode = entry.stat().st_mode
+        except OSError as error:
+            return f"{entry.name!r} in the local folder is a broken link ({error.strerror})"
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            return f"{entry.name!r} in the local folder is not a regular file (a FIFO, socket or device)"
     return None
 
 
@@ -103,8 +173,8 @@ def _cause(name: str, error: BaseException) -> str:
     from huggingface_hub import errors
 
     chain = list(_error_chain(error))
-    if Path(name).expanduser().is_dir():
-        return f"the local folder is not a complete model ({type(error).__name__}: {_first_line(error)})"
+    if is_local_folder(name):
+        return f"the local folder is not a complete model ({type(error).__name__}: {first_line(error)})"
     if any(isinstance(link, (errors.RepositoryNotFoundError, errors.RevisionNotFoundError, errors.GatedRepoError))
            for link in chain) or "not a valid model identifier" in str(error):
         return ("it was not found on the Hugging Face Hub (not published, private, gated or misspelt, "
@@ -113,13 +183,22 @@ def _cause(name: str, error: BaseException) -> str:
         if hub_offline():
             return ("HF_HUB_OFFLINE is set and the Hugging Face cache holds no copy of it; "
                     "a cached copy needs one download with the Hub reachable")
-        return ("the Hugging Face Hub could not be reached and the cache holds no copy of it "
-                "(with a copy in the cache, HF_HUB_OFFLINE=1 uses it without retrying the Hub)")
-    return f"{type(error).__name__}: {_first_line(error)}"
+        return _UNREACHABLE
+    return f"{type(error).__name__}: {first_line(error)}"
 
 
-def _first_line(error: BaseException) -> str:
-    return (str(error).strip().splitlines() or [""])[0]
+def _not_in_cache(error: BaseException) -> bool:
+    """Whether a ``local_files_only`` load failed for want of a cached copy (not a broken one)."""
+    from huggingface_hub import errors
+
+    return any(isinstance(link, errors.LocalEntryNotFoundError) or "local_files_only" in str(link)
+               or "couldn't connect" in str(link) or "offline mode" in str(link) for link in _error_chain(error))
+
+
+def first_line(error: BaseException) -> str:
+    """The first line of an error's message, cut to 500 characters (a cause must fit in one line)."""
+    line = (str(error).strip().splitlines() or [""])[0]
+    return line if len(line) <= 500 else line[:500] + "..."
 
 
 def _message(name: str, revision: Optional[str], what: str, cause: str) -> str:
@@ -127,6 +206,11 @@ def _message(name: str, revision: Optional[str], what: str, cause: str) -> str:
 
     kind = what.split()[0]
     way_forward = _WAYS_FORWARD.get(kind, _DEFAULT_WAY_FORWARD)
-    at = f" at revision {revision!r}" if revision else ""
+    at = f" at revision {_quoted(revision)}" if revision else ""
     note = " (the default statement model, which is not published yet)" if name == statement_model_id() else ""
-    return f"could not load the {what} {name!r}{at}{note}: {cause}. Instead, {way_forward}."
+    return f"could not load the {what} {_quoted(name)}{at}{note}: {cause}. Instead, {way_forward}."
+
+
+def _quoted(text: str, limit: int = 300) -> str:
+    """``text`` quoted, cut to ``limit`` characters: a name pasted by mistake is not a 1 MB message."""
+    return repr(text) if len(text) <= limit else f"{text[:limit]!r}... ({len(text):,} characters)"

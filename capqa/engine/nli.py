@@ -15,7 +15,7 @@ order the model uses. What makes it fast on many pairs:
 
 import os
 import warnings
-from typing import TYPE_CHECKING, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import torch
@@ -25,6 +25,8 @@ from capqa.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NLI_LABELS,
 from capqa.engine.batching import padding_batches
 from capqa.engine.devices import check_quantize, dtype_name, inference_dtype, resolve_device
 from capqa.engine.loading import load_pretrained
+from capqa.engine.model_checks import check_loaded_nli, check_probabilities, checked_label_indices, load_model
+from capqa.engine.model_checks import nli_label_indices  # noqa: F401 (importable from here, as it always was)
 from capqa.engine.pairs import encode_pairs
 from capqa.engine.relative_attention import compact_relative_attention
 from capqa.identity import NLIIdentity, cache_key, model_source
@@ -34,26 +36,8 @@ from capqa.validation import (check_bool, check_max_length, check_max_length_fit
 if TYPE_CHECKING:
     from capqa.engine.cache import ScoreCache
 
-# Prefixes of the label spellings used by NLI models on the Hub ("ENTAILMENT", "entailed", ...).
-_LABEL_PREFIXES = {"entail": "entailment", "neutral": "neutral", "contradict": "contradiction"}
 # Show a progress bar from this many pairs on, unless the caller decides.
 _PROGRESS_MIN_PAIRS = 512
-
-
-def nli_label_indices(id2label: Mapping[int, str]) -> List[int]:
-    """Indices of (entailment, neutral, contradiction) in the model's output, from id2label."""
-    found = {}
-    for index, name in id2label.items():
-        normalised = str(name).strip().lower()
-        for prefix, label in _LABEL_PREFIXES.items():
-            if normalised.startswith(prefix):
-                found.setdefault(label, int(index))
-    missing = [label for label in NLI_LABELS if label not in found]
-    if missing:
-        raise ValueError(
-            f"`nli_model` must be an NLI classifier with entailment, neutral and contradiction labels; "
-            f"its config.id2label is {dict(id2label)} (missing: {', '.join(missing)})")
-    return [found[label] for label in NLI_LABELS]
 
 
 class NLIScorer:
@@ -94,8 +78,8 @@ class NLIScorer:
         self.tokenizer = load_pretrained(AutoTokenizer, self.model_name, self.revision, "NLI tokenizer")
         dtype = inference_dtype(self.device, precision)
         self.quantize = check_quantize(quantize, self.device, dtype)
-        self.model = load_pretrained(AutoModelForSequenceClassification, self.model_name, self.revision,
-                                     "NLI model", dtype=dtype)
+        self.model = load_model(AutoModelForSequenceClassification, self.model_name, self.revision,
+                                "NLI model", dtype=dtype)
         self.model.to(self.device).eval()
         loaded_dtype = next(self.model.parameters()).dtype  # what loaded, before any quantisation
         if self.quantize:
@@ -103,8 +87,9 @@ class NLIScorer:
         # After quantising, so that the check runs on the layers that will compute.
         self.compact_attention = bool(check_bool(compact_attention, "compact_attention")
                                       and compact_relative_attention(self.model, self.max_length))
-        self.label_indices = nli_label_indices(self.model.config.id2label)
+        self.label_indices = checked_label_indices(self.model_name, self.revision, self.model.config)
         check_max_length_fits(self.max_length, self.model_name, self.model.config, self.tokenizer)
+        check_loaded_nli(self)  # pad token, vocabulary, a first pair: fail now, not on the first batch
         source = model_source(self.model_name, self.revision)
         # What loaded and how it computes: the hashcode's and the cache key's NLI part.
         self.identity = NLIIdentity(source.name, source.revision, dtype_name(loaded_dtype),
@@ -166,7 +151,7 @@ class NLIScorer:
         inputs = self.tokenizer.pad(features, return_tensors="pt").to(self.device)
         logits = self.model(**inputs).logits.float()
         probabilities = torch.softmax(logits, dim=-1)[:, self.label_indices]
-        return probabilities.double().cpu().numpy()
+        return check_probabilities(probabilities.double().cpu().numpy(), self.model_name, self.precision)
 
 
 def quantize_linear_layers(model: torch.nn.Module) -> torch.nn.Module:

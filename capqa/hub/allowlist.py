@@ -17,6 +17,8 @@ folder itself.
 
 import json
 import os
+import re
+import unicodedata
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import Iterable, Optional
@@ -32,13 +34,29 @@ MODEL_FILES = (
     "training_summary.json", "training_loss.png",
 )
 DATASET_FILES = ("README.md", "data/*.parquet")
+# The package's data files, by name (a pattern such as capqa/**/*.json would plan a secrets.json
+# dropped into the package); tests/test_hub_paths.py checks that these are pyproject's package data.
+SPACE_PACKAGE_DATA = (
+    "capqa/plus/params/cap_plus.json", "capqa/plus/params/relation_classifier.json",
+    "capqa/verdicts/params/thresholds.json", "capqa/harness/lm_eval_tasks/cap_open_qa/cap_open_qa.yaml",
+)
 SPACE_FILES = (
     "README.md", "app.py", "cap.py", "monotonicity.py", "requirements.txt", "paper_scores.csv",
     # The package the app and metric import: its modules and the data files it ships.
-    "capqa/**/*.py", "capqa/**/*.json", "capqa/**/*.yaml",
+    "capqa/**/*.py", *SPACE_PACKAGE_DATA,
 )
 ALLOWED = {"model": MODEL_FILES, "dataset": DATASET_FILES, "space": SPACE_FILES}
+# Control, format, line/paragraph separator and surrogate characters (see ``is_plain_name``).
+_UNPRINTABLE = ("Cc", "Cf", "Zl", "Zp", "Cs")
+# A path of this machine in a card's text: an absolute path under a root where homes, data and
+# scratch space live, a home-relative or Windows drive path, or a file:// URL; not preceded by a
+# character that would make it part of a URL or a longer path (https://host/home/... is fine).
+_LOCAL_PATH_IN_TEXT = re.compile(
+    r"(?<![\w./:~-])(?:/(?:root|home|Users|tmp|var|mnt|media|opt|srv|private|scratch|work|data|gpfs|lustre|nfs|"
+    r"run|Volumes|workspace|content|kaggle)/|~/|[A-Za-z]:\\|file://)[^\s)\]>'\"`]*")
 TRAINING_SUMMARY = "training_summary.json"
+# What build-datasets wrote into a repo folder (capqa.hub.build_record): never uploaded, not listed.
+BUILD_RECORD = ".capqa-build.json"
 
 
 def _matches(path: str, pattern: str) -> bool:
@@ -83,7 +101,9 @@ def allowed_files(folder: Path, artifact: str) -> tuple:
     allow-list, sorted by path, and the paths left out, each with why."""
     files, left_out = [], []
     for kind, local, relative in walk_regular_files(folder):
-        if kind == "symlink":
+        if not is_plain_name(relative):
+            left_out.append(f"{printable(relative)} (a name with control or invisible characters: never planned)")
+        elif kind == "symlink":
             left_out.append(f"{relative} (a symlink: never followed)")
         elif kind != "file":
             left_out.append(f"{relative} (not a regular file)")
@@ -94,10 +114,51 @@ def allowed_files(folder: Path, artifact: str) -> tuple:
     return sorted(files, key=lambda pair: pair[1]), left_out
 
 
+def is_plain_name(text: str) -> bool:
+    """No control, format (bidi, zero-width), line-separator or surrogate characters: a name that
+    prints as what it is, on one line."""
+    return not any(unicodedata.category(character) in _UNPRINTABLE for character in text)
+
+
+def printable(text: str) -> str:
+    """``text`` with each character that ``is_plain_name`` refuses written as an escape (\\n, \\u202e)."""
+    return "".join(character.encode("unicode_escape", "backslashreplace").decode("ascii")
+                   if unicodedata.category(character) in _UNPRINTABLE else character for character in text)
+
+
+def check_plan_file(local: Path, path_in_repo: str) -> None:
+    """Refuse a planned file that is a link (its target would be uploaded), that is not a regular
+    file, whose name does not print as itself, or a card that holds a path of this machine."""
+    if not is_plain_name(path_in_repo):
+        raise ValueError(f"{printable(path_in_repo)!r} has control or invisible characters in its name; "
+                         "rename it: such a name is never uploaded")
+    if Path(local).is_symlink() or not Path(local).is_file():
+        kind = "a symbolic link" if Path(local).is_symlink() else "not a file"
+        raise ValueError(f"{printable(str(local))} is {kind}; publish uploads regular files only, never what a link "
+                         "points to")
+    if PurePosixPath(path_in_repo).name == "README.md":
+        check_card_has_no_local_paths(Path(local))
+
+
+def check_card_has_no_local_paths(card: Path) -> Path:
+    """Refuse a card that would publish a path of this machine (/root/..., /home/..., ~/..., C:\\...)."""
+    try:
+        text = card.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"{printable(str(card))} is not a readable UTF-8 card: {error}") from None
+    found = sorted({match.group(0).rstrip(".,;:)]}'\"`") for match in _LOCAL_PATH_IN_TEXT.finditer(text)})
+    if found:
+        shown = ", ".join(repr(printable(path)) for path in found[:5])
+        raise ValueError(f"{printable(str(card))} holds a local path, which would be published: {shown}. "
+                         "Replace it with a Hub id or a path inside the repo, or remove it")
+    return card
+
+
 def _is_cache(relative: str) -> bool:
-    # Bytecode and editor/VCS state are not worth a line in the dry run.
+    # Bytecode, editor/VCS state and the build record are not worth a line in the dry run.
     parts = PurePosixPath(relative).parts
-    return relative.endswith(".pyc") or any(part in ("__pycache__", ".git") for part in parts)
+    return relative.endswith(".pyc") or relative == BUILD_RECORD or any(part in ("__pycache__", ".git")
+                                                                         for part in parts)
 
 
 def looks_like_local_path(text: str) -> bool:

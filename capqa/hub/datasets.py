@@ -12,7 +12,7 @@ silently: each dropped row is reported with its reason (see ``DroppedRow``).
 import csv
 import hashlib
 import logging
-import shutil
+import os
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, NamedTuple, Sequence, Tuple, Union
@@ -21,6 +21,7 @@ import pandas as pd
 
 from capqa.paths import REPO_ROOT
 from capqa.constants import LABELS
+from capqa.hub.build_record import prepare_repo_folder, record_build
 from capqa.hub.upstream import (canonical_labels, cell_location, empty_cell_problems, nulls_for_empty, parse_row_ids,
                                 raise_problems, read_upstream_csv, unique_ids)
 
@@ -216,22 +217,6 @@ def data_files_config(splits: Iterable[str]) -> List[Dict[str, Any]]:
              "data_files": [{"split": split, "path": f"data/{split}.parquet"} for split in splits]}]
 
 
-def _prepare_out_dir(repo_dir, overwrite):
-    """Refuse to mix a new build with an old one; with ``overwrite``, empty the repo folder first,
-    so that no stray file of an earlier build (or dropped there) is published with the new one.
-    Only the repo folder this build owns (``<out>/CAP-...``) is emptied, never ``--out`` itself."""
-    if repo_dir.exists() and any(repo_dir.iterdir()):
-        if not overwrite:
-            raise ValueError(f"`out`: {repo_dir} already exists and is not empty; "
-                             "pass --overwrite to replace the build there")
-        for entry in repo_dir.iterdir():
-            if entry.is_dir() and not entry.is_symlink():
-                shutil.rmtree(entry)
-            else:
-                entry.unlink()  # a symlink is removed, never what it points to
-    (repo_dir / "data").mkdir(parents=True, exist_ok=True)
-
-
 def features_yaml(features: "Features") -> list:
     """The card's ``dataset_info.features`` in the Hub's YAML layout, from public attributes only.
 
@@ -267,12 +252,14 @@ def write_repo(repo_dir: PathLike, card_template: PathLike, frames: Mapping[str,
         raise ValueError(f"no rows left to write to {repo_dir.name}")
     if empty:  # an empty Parquet split cannot be loaded, so it is left out of the repo
         logger.warning("%s: split(s) %s have no rows and are not written", repo_dir.name, ", ".join(empty))
-    _prepare_out_dir(repo_dir, overwrite)
-    split_infos = []
+    # A new build is never mixed with an old one, and --overwrite deletes only what a build wrote.
+    prepare_repo_folder(repo_dir, overwrite)
+    split_infos, written = [], [repo_dir / "README.md"]
     for split, frame in frames.items():
         dataset = Dataset.from_dict({column: frame[column].tolist() for column in features},
                                     features=features)
-        dataset.to_parquet(repo_dir / "data" / f"{split}.parquet")
+        written.append(repo_dir / "data" / f"{split}.parquet")
+        dataset.to_parquet(written[-1])
         split_infos.append({"name": split, "num_bytes": dataset.data.nbytes,
                             "num_examples": len(dataset)})
     card = DatasetCard.load(card_template)
@@ -284,6 +271,7 @@ def write_repo(repo_dir: PathLike, card_template: PathLike, frames: Mapping[str,
         "dataset_size": sum(info["num_bytes"] for info in split_infos),
     }
     card.save(repo_dir / "README.md")
+    record_build(repo_dir, written)
     return repo_dir
 
 
@@ -350,7 +338,13 @@ def record_dropped(dropped: Sequence[DroppedRow], out_dir: PathLike) -> str:
     if not dropped:
         return f"{CORRECTNESS_NAME}: no row dropped"
     listing = Path(out_dir) / DROPPED_ROWS_FILE
-    with open(listing, "w", newline="", encoding="utf-8") as handle:
+    try:  # never through a link: a planted dropped_rows.csv -> victim would be truncated
+        descriptor = os.open(listing, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK
+                             | getattr(os, "O_NOFOLLOW", 0), 0o644)  # O_NONBLOCK: a FIFO there fails, not hangs
+    except OSError as error:
+        raise ValueError(f"`out`: cannot write {listing} ({error.strerror}): it must be a regular file (a symbolic "
+                         "link there is never followed); remove it, or choose another --out") from None
+    with open(descriptor, "w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
         writer.writerow(["file", "row", "kind", "reason"])
         writer.writerows(dropped)

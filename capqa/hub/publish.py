@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, List, Optional, Tuple, Union
 
 from capqa import constants
 from capqa.paths import DATA_DIR, REPO_ROOT
-from capqa.hub.allowlist import TRAINING_SUMMARY, allowed_files, check_no_local_paths, walk_regular_files
+from capqa.hub.allowlist import (TRAINING_SUMMARY, allowed_files, check_no_local_paths, check_plan_file, printable,
+                                 walk_regular_files)
 from capqa.hub.datasets import CORRECTNESS_NAME, FULL_CORPUS_ROWS, STATEMENTS_NAME
 from capqa.hub.model_card import folder_model_card
 
@@ -54,6 +55,12 @@ class UploadPlan:
     files: tuple
     notes: tuple = ()  # extra lines for the dry run, e.g. rows per split
 
+    def __post_init__(self) -> None:
+        # The one place every plan passes: no link, no name that prints as something else, no
+        # card with a path of this machine, whichever way the plan was made.
+        for local, path_in_repo in self.files:
+            check_plan_file(local, path_in_repo)
+
     @property
     def total_bytes(self) -> int:
         return sum(local.stat().st_size for local, _ in self.files)
@@ -62,7 +69,7 @@ class UploadPlan:
         lines = [f"{self.repo_type} {self.repo_id}: {len(self.files)} file(s), "
                  f"{_human_size(self.total_bytes)}"]
         lines += [f"  {note}" for note in self.notes]
-        lines += [f"  {path_in_repo:<40} {_human_size(local.stat().st_size):>10}  <- {local}"
+        lines += [f"  {path_in_repo:<40} {_human_size(local.stat().st_size):>10}  <- {printable(str(local))}"
                   for local, path_in_repo in self.files]
         return "\n".join(lines)
 
@@ -110,6 +117,7 @@ def datasets_plans(folder: Union[str, os.PathLike]) -> List[UploadPlan]:
     plans = []
     for name, repo_id in ((CORRECTNESS_NAME, constants.correctness_dataset_id()),
                           (STATEMENTS_NAME, constants.statements_dataset_id())):
+        _refuse_linked_source(folder, name, "`folder`")  # walking a linked repo folder would plan its target
         repo_dir = _require_folder(folder / name, "folder", ["README.md", "data"])
         if not any((repo_dir / "data").glob("*.parquet")):
             raise ValueError(f"`folder`: {repo_dir / 'data'} has no Parquet files; "
@@ -142,13 +150,16 @@ def model_plan(folder: Union[str, os.PathLike], source_root: Union[str, os.PathL
     written under ``staging``; a folder without measured figures is refused."""
     folder = _require_folder(folder, "folder", ["config.json"])
     files, left_out = allowed_files(folder, "model")
+    if not any(path_in_repo == "config.json" for _, path_in_repo in files):
+        raise ValueError(f"`folder`: {folder / 'config.json'} is not a regular file; a model is published with its "
+                         "config.json")
     if any(path_in_repo == TRAINING_SUMMARY for _, path_in_repo in files):
         check_no_local_paths(folder / TRAINING_SUMMARY)
     files = [(local, path) for local, path in files if path != "README.md" or card is None]
     if card is not None:
         card = Path(card)
-        if not card.is_file():
-            raise ValueError(f"`card` must be an existing Markdown file, got {str(card)!r}")
+        if card.is_symlink() or not card.is_file():
+            raise ValueError(f"`card` must be an existing Markdown file (not a symbolic link), got {str(card)!r}")
         files.append((card, "README.md"))
     elif not any(path_in_repo == "README.md" for _, path_in_repo in files):
         template = Path(source_root) / MODEL_CARD
@@ -182,6 +193,12 @@ def assemble_space(out_dir: Union[str, os.PathLike], source_root: Union[str, os.
         missing.append(f"{SPACE_PACKAGE}/__init__.py")
     if missing:
         raise FileNotFoundError(f"cannot assemble the Space: missing {', '.join(missing)} under {source_root}")
+    # shutil.copy2 follows links: a linked app.py would ship whatever it points to.
+    for source in (*SPACE_FILES.values(), Path(SPACE_PACKAGE)):
+        _refuse_linked_source(source_root, source)
+    if benchmark_scores is not None and Path(benchmark_scores).is_symlink():
+        raise ValueError(f"`--benchmark-scores` {str(benchmark_scores)!r} is a symbolic link; "
+                         "pass the file itself (publish never uploads what a link points to)")
     if out_dir.exists() and any(out_dir.iterdir()):
         raise ValueError(f"`out` must be a new or empty folder, got {str(out_dir)!r}")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -194,6 +211,16 @@ def assemble_space(out_dir: Union[str, os.PathLike], source_root: Union[str, os.
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(local, target)
     return out_dir
+
+
+def _refuse_linked_source(root, relative, argument="`--source-root`"):
+    """Refuse ``root/relative`` when it, or a folder on the way to it, is a symlink."""
+    path = Path(root)
+    for part in Path(relative).parts:
+        path = path / part
+        if path.is_symlink():
+            raise ValueError(f"{argument}: {printable(str(path))} is a symbolic link; publish uploads regular files "
+                             "only, never what a link points to. Replace the link with the file or folder itself")
 
 
 def space_plan(assembled_dir: Path) -> UploadPlan:

@@ -21,6 +21,7 @@ from capqa.engine.devices import dtype_name, resolve_device, statement_dtype
 from capqa.engine.batching import batched_features
 from capqa.engine.pairs import windowed_texts
 from capqa.engine.loading import load_pretrained
+from capqa.engine.model_checks import check_pad_token, load_model, pad_on_the_right
 from capqa.identity import StatementIdentity, model_source, model_statements_identity, rules_identity
 from capqa.validation import check_bool, check_positive_int, check_same_length, check_text_list
 
@@ -84,13 +85,14 @@ class StatementGenerator:
         from transformers import AutoConfig, AutoModelForSeq2SeqLM, AutoTokenizer
 
         self.tokenizer = load_pretrained(AutoTokenizer, self.model_name, self.revision, "statement tokenizer")
+        check_pad_token(self.tokenizer, self.model_name, self.revision, "statement tokenizer", "statement_model")
+        pad_on_the_right(self.tokenizer, self.model_name)
         config = load_pretrained(AutoConfig, self.model_name, self.revision, "statement model")
         if not config.is_encoder_decoder:
             raise ValueError(f"`statement_model` must be a seq2seq (encoder-decoder) model; "
                              f"{self.model_name!r} is a {config.model_type!r} model")
         dtype = statement_dtype(self.device, self.precision, config.model_type)
-        model = load_pretrained(AutoModelForSeq2SeqLM, self.model_name, self.revision, "statement model",
-                                dtype=dtype)
+        model = load_model(AutoModelForSeq2SeqLM, self.model_name, self.revision, "statement model", dtype=dtype)
         self._identity = model_statements_identity(model_source(self.model_name, self.revision),
                                                    dtype_name(next(model.parameters()).dtype))
         self.model = model.to(self.device).eval()
