@@ -86,6 +86,11 @@ def _is_visible(character):
     return not character.isspace() and unicodedata.category(character) not in _INVISIBLE_CATEGORIES
 
 
+def is_blank(text: str) -> bool:
+    """True when ``text`` shows nothing: empty, whitespace, zero-width, BOM or control characters only."""
+    return not any(map(_is_visible, text))
+
+
 def check_text(value: Any, name: str, index: Optional[int] = None) -> str:
     """A string with visible text and no lone surrogate (which no encoder can write)."""
     where = f"`{name}`" if index is None else f"`{name}[{index}]`"

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import gradio as gr
+import pandas as pd
 import pytest
 
 from capqa import space
@@ -151,3 +152,71 @@ def test_the_space_uses_the_rules_until_the_statement_model_is_published(monkeyp
     monkeypatch.setattr(space_settings, "STATEMENT_MODEL_PUBLISHED", True)
     published = space.SpaceSettings.from_environ({})
     assert published.statement_model is None and published.statement_model_name == statement_model_id()
+
+
+# --- Hostile text (issue 27, items 8, 9 and 17) ------------------------------------------------
+
+def test_preview_cells_are_cut_whatever_the_text_dtype(tmp_path):
+    from capqa.space.file_job import PREVIEW_CELL_CHARS, _preview
+
+    long_text = "word " * 400
+    path = tmp_path / "scored.csv"
+    pd.DataFrame({"cap": [0.5], "cap_plus": [0.6], "question": [long_text], "gold_answer": ["Sofia"],
+                  "answer": [long_text]}).to_csv(path, index=False)
+    scored = pd.read_csv(path)  # pandas 3 reads text as `str`, pandas 2 as `object`
+    for table in (scored, scored.astype({"question": "string", "answer": object})):
+        preview = _preview(table, "question", "gold_answer", "answer", None)
+        for column in ("question", "answer"):
+            cell = preview[column].iloc[0]
+            assert len(cell) == PREVIEW_CELL_CHARS and cell.endswith("…"), (column, table[column].dtype)
+        assert preview["gold_answer"].iloc[0] == "Sofia" and preview["cap"].iloc[0] == 0.5
+
+
+@pytest.mark.parametrize("question, gold, answer, message", [
+    ("Name a city.", "Sofia", "\u200b\u200b", "Please enter a predicted answer: the predicted answer field holds "
+                                             "only invisible characters"),
+    ("\ufeff \u200d", "Sofia", "Burgas", "Please enter a question: the question field holds only invisible"),
+    ("Name a city.", "\u200b\n\u2060\n", "Burgas", "Please enter a gold answer: the gold answer field holds"),
+])
+def test_invisible_only_text_is_refused_by_the_field_check(question, gold, answer, message):
+    with pytest.raises(gr.Error, match=message) as refused:
+        space.check_answer_inputs(question, gold, answer)
+    assert "answers[" not in refused.value.message and "predictions[" not in refused.value.message
+
+
+def test_invisible_only_gold_lines_are_skipped():
+    assert space.parse_golds("Sofia\n\u200b\nPlovdiv\n\ufeff") == ["Sofia", "Plovdiv"]
+
+
+def test_invisible_only_file_cells_are_refused_with_their_row(tmp_path):
+    path = tmp_path / "invisible.csv"
+    pd.DataFrame({"question": ["Name a city.", "Name a river."], "gold_answer": ["Sofia", "Iskar"],
+                  "answer": ["Burgas", "\u200b\u200c"]}).to_csv(path, index=False)
+    with pytest.raises(gr.Error, match="Column 'answer' holds only invisible characters .* in row 2"):
+        space.check_file_inputs(str(path), "question", "gold_answer", "answer", space.NO_LABEL, "")
+    with pytest.raises(gr.Error, match="splitting the gold answers on '\\|' leaves an empty answer"):
+        table = pd.read_csv(path).assign(answer="Burgas", gold_answer=["Sofia|\u200b", "Iskar"])
+        table.to_csv(path, index=False)
+        space.check_file_inputs(str(path), "question", "gold_answer", "answer", space.NO_LABEL, "|")
+
+
+def test_popups_never_carry_a_huge_input(tmp_path):
+    from capqa.quoting import MAX_MESSAGE_CHARS
+    from capqa.space.file_job import MAX_FILE_COLUMNS
+
+    huge = "x" * 3_000_000
+    message = space.user_error(f"Column {huge!r} is not there; choose another column.").message
+    assert len(message) <= MAX_MESSAGE_CHARS + 100 and message.endswith("choose another column.")
+    # A file of many columns is refused by its count, before its names reach the page.
+    wide = tmp_path / "wide.csv"
+    names = [f"column_{i}" for i in range(MAX_FILE_COLUMNS + 1)]
+    wide.write_text(",".join(names) + "\n" + ",".join("v" for _ in names) + "\n")
+    with pytest.raises(gr.Error, match=f"wide.csv has {MAX_FILE_COLUMNS + 1:,} columns; at most") as refused:
+        space.file_columns(str(wide))
+    assert len(refused.value.message) < 300
+    # A column chosen through the API may be any text: the refusal quotes it cut.
+    path = tmp_path / "answers.csv"
+    pd.DataFrame({"question": ["q"], "gold_answer": ["g"], "answer": ["a"]}).to_csv(path, index=False)
+    with pytest.raises(gr.Error) as refused:
+        space.check_file_inputs(str(path), "question", "gold_answer", huge[:100_000], space.NO_LABEL, "")
+    assert len(refused.value.message) <= MAX_MESSAGE_CHARS + 100

@@ -17,11 +17,13 @@ import gradio as gr
 import numpy as np
 import pandas as pd
 
+from capqa.quoting import quote
 from capqa.score_file import check_no_output_columns, score_table, split_golds
 from capqa.space.job_folders import JobFolders
 from capqa.space.settings import SPACE_VARIANT
 from capqa.space.text import MAX_TEXT_CHARS, check_text_value, escape_markdown, first_surrogate, user_error
 from capqa.tables import read_table, require_columns
+from capqa.validation import is_blank
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -32,6 +34,8 @@ if TYPE_CHECKING:
 LOGGER = logging.getLogger(__name__)
 
 MAX_FILE_ROWS = 100_000
+# More columns than any answer file has: their names would fill four dropdowns on the page.
+MAX_FILE_COLUMNS = 1_000
 # The page shows this many scored rows, each cell cut to PREVIEW_CELL_CHARS; the download has all.
 PREVIEW_ROWS = 500
 PREVIEW_CELL_CHARS = 300
@@ -75,6 +79,9 @@ def read_upload(path: Any) -> pd.DataFrame:
         raise user_error(str(error).replace(str(Path(path).parent) + "/", "")) from None
     if table.empty:
         raise user_error(f"{Path(path).name} has no rows.")
+    if len(table.columns) > MAX_FILE_COLUMNS:
+        raise user_error(f"{Path(path).name} has {len(table.columns):,} columns; at most {MAX_FILE_COLUMNS:,} "
+                         "are accepted (a question, a gold answer and an answer column are needed).")
     return table
 
 
@@ -93,9 +100,11 @@ def file_columns(path: Any) -> tuple:
 
 
 def check_cells(table: pd.DataFrame, column: str, required: bool = True) -> None:
-    """Every cell of ``column``: not empty (when required), not too long, valid Unicode."""
+    """Every cell of ``column``: not empty or invisible (when required), not too long, valid Unicode."""
     cells = table[column]
     checks = [("is empty", cells.str.strip().eq("")) if required else None,
+              ("holds only invisible characters (zero-width spaces, BOM or control characters)",
+               cells.map(is_blank)) if required else None,
               (f"is longer than {MAX_TEXT_CHARS:,} characters", cells.str.len().gt(MAX_TEXT_CHARS)),
               ("holds a lone surrogate character (not valid Unicode)",
                cells.map(lambda cell: first_surrogate(cell) is not None))]
@@ -121,9 +130,9 @@ def check_file_request(table: pd.DataFrame, question_column: str, gold_column: s
         check_cells(table, column)
     if separator:
         pieces = split_golds(table[gold_column], separator)
-        bad = np.flatnonzero([any(not piece.strip() for piece in cell) for cell in pieces])
+        bad = np.flatnonzero([any(map(is_blank, cell)) for cell in pieces])
         if bad.size:
-            raise user_error(f"Row {bad[0] + 1}: splitting the gold answers on {separator!r} leaves an "
+            raise user_error(f"Row {bad[0] + 1}: splitting the gold answers on {quote(separator)} leaves an "
                              "empty answer.")
     if label_column:
         check_cells(table, label_column, required=False)
@@ -220,10 +229,16 @@ def _preview(scored, question_column, gold_column, answer_column, label_column):
     """Scores first, then the texts, each cut short, then the label (see PREVIEW_COLUMN_WIDTHS)."""
     shown = ["cap", "cap_plus", question_column, gold_column, answer_column, label_column]
     preview = scored[list(dict.fromkeys(column for column in shown if column in scored))].head(PREVIEW_ROWS)
-    texts = [column for column in preview.columns if preview[column].dtype == object]
-    cut = {column: preview[column].map(lambda cell: cell if len(cell) <= PREVIEW_CELL_CHARS
-                                       else cell[:PREVIEW_CELL_CHARS - 1] + "…") for column in texts}
+    # Every column that is not numeric: pandas 3 reads text as `str`, not `object`.
+    texts = [column for column in preview.columns if not pd.api.types.is_numeric_dtype(preview[column])]
+    cut = {column: preview[column].map(_cut_cell) for column in texts}
     return preview.assign(**cut).round(4)
+
+
+def _cut_cell(cell: Any) -> Any:
+    if isinstance(cell, str) and len(cell) > PREVIEW_CELL_CHARS:
+        return cell[:PREVIEW_CELL_CHARS - 1] + "…"
+    return cell
 
 
 def file_report(scores: np.ndarray, labels: np.ndarray) -> Tuple[str, "Figure"]:
