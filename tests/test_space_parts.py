@@ -6,6 +6,7 @@ The served app is tested in test_app.py (through gradio_client) and test_browser
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import gradio as gr
 import pandas as pd
@@ -99,6 +100,29 @@ def test_verdict_and_compact_attention_settings_reach_the_metric_options():
 def test_mistyped_settings_are_refused(variable, value, message):
     with pytest.raises(ValueError, match=message):
         space.SpaceSettings.from_environ({variable: value})
+
+
+def test_every_setting_is_read_from_one_variable_and_listed_in_the_about_tab_and_the_docs(tmp_path):
+    from dataclasses import fields
+
+    from capqa.space.settings import ENVIRONMENT, settings_markdown
+
+    assert sorted(variable.field for variable in ENVIRONMENT) == sorted(spec.name for spec in fields(space.SpaceSettings))
+    environ = {"CAP_NLI_MODEL": str(tmp_path / "tiny-nli"), "CAP_NLI_REVISION": "r1", "CAP_STATEMENT_MODEL": "rules",
+               "CAP_STATEMENT_REVISION": "r2", "CAP_DEVICE": "cpu", "CAP_BENCHMARK_SCORES": str(tmp_path / "s.csv"),
+               "CAP_VERDICT": "graded", "CAP_COMPACT_ATTENTION": "no"}
+    assert set(environ) == {variable.name for variable in ENVIRONMENT}
+    settings = space.SpaceSettings.from_environ(environ)
+    assert (settings.nli_revision, settings.statement_revision, settings.verdict) == ("r1", "r2", "graded")
+    about = space.about_markdown(settings)
+    for variable in ENVIRONMENT:
+        row = next(line for line in about.splitlines() if line.startswith(f"| `{variable.name}` |"))
+        assert row.endswith(f"| {variable.show(getattr(settings, variable.field))} |")
+    assert "| `graded` |" in about and "| off |" in about and str(tmp_path) not in about
+    # docs/space.md carries the same table, generated (`<!-- generated: space-settings -->`).
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "space.md").read_text()
+    block = docs.split("<!-- generated: space-settings -->\n", 1)[1].split("<!-- /generated: space-settings -->", 1)[0]
+    assert block == settings_markdown()
 
 
 def test_verdict_none_adds_no_verdict():
