@@ -12,8 +12,8 @@ from typing import Any, Callable, Mapping, Optional
 
 from capqa.constants import DEFAULT_NLI_MODEL, RULES, STATEMENT_MODEL_PUBLISHED, statement_model_id
 from capqa.metric_options import MetricOptions
-from capqa.quoting import quote
 from capqa.paths import DATA_DIR, REPO_ROOT
+from capqa.quoting import quote
 
 # The published per-row scores: beside app.py in the assembled Space, else the repo's data/.
 BENCHMARK_SCORES_NAME = "paper_scores.csv"
