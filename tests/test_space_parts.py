@@ -145,15 +145,63 @@ def test_benchmark_shows_the_papers_comet_row_as_reported_for_the_test_split_onl
     assert "," in table[table["metric"] == "CAP"].iloc[0]["comparable pairs"]
 
 
+def _benchmark_heatmap():
+    return space.benchmark_view(str(space.DEFAULT_BENCHMARK_SCORES), space.ALL, "test")[3]
+
+
 def test_heatmap_numbers_are_legible_at_1366_px():
     from capqa.space.benchmark import HEATMAP_CELL_FONT_PT, HEATMAP_PAGE_PX
 
-    _, _, _, heatmap = space.benchmark_view(str(space.DEFAULT_BENCHMARK_SCORES), space.ALL, "test")
-    cell_texts = [text for axis in heatmap.axes for text in axis.texts]
-    assert cell_texts and min(text.get_fontsize() for text in cell_texts) >= HEATMAP_CELL_FONT_PT
+    heatmap = _benchmark_heatmap()
+    numbers = [text for axis in heatmap.axes for text in axis.texts if text.get_text()[0].isdigit()]
+    notes = [text for axis in heatmap.axes for text in axis.texts if text.get_text() == "mean ✗"]
+    assert numbers and notes and min(text.get_fontsize() for text in numbers) >= HEATMAP_CELL_FONT_PT
     # Scaled to the page's width, a point becomes HEATMAP_PAGE_PX / (72 * width) pixels.
-    width_in = heatmap.get_size_inches()[0]
-    assert HEATMAP_CELL_FONT_PT * HEATMAP_PAGE_PX / (72 * width_in) >= 10
+    px_per_pt = HEATMAP_PAGE_PX / (72 * heatmap.get_size_inches()[0])
+    assert HEATMAP_CELL_FONT_PT * px_per_pt >= 9.5 and min(text.get_fontsize() for text in notes) * px_per_pt >= 7.5
+
+
+def _extent(artist, renderer):
+    return artist.get_window_extent(renderer)
+
+
+def test_heatmap_texts_fit_their_cells_and_labels_do_not_collide():
+    """Issue 26: "H" marks over the numbers, "mean ✗" clipped by its frame, rotated class names
+    colliding. Every cell text lies inside its cell, no hard-pair mark covers a text, no two class
+    names overlap, and nothing leaves the figure."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.patches import Polygon
+
+    heatmap = _benchmark_heatmap()
+    canvas = FigureCanvasAgg(heatmap)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    figure_box = heatmap.bbox
+    panels = [axis for axis in heatmap.axes if axis.texts]
+    assert len(panels) == len(space.BENCHMARK_METRICS)
+    names = []
+    for axis in panels:
+        marks = [_extent(patch, renderer) for patch in axis.patches if isinstance(patch, Polygon)]
+        assert marks, "the hard pairs are marked"
+        for text in axis.texts:
+            column, row = (round(value) for value in text.get_position())
+            (left, top), (right, bottom) = axis.transData.transform([(column - 0.5, row - 0.5), (column + 0.5, row + 0.5)])
+            box = _extent(text, renderer)
+            assert (box.x0 >= min(left, right) and box.x1 <= max(left, right) and box.y0 >= min(top, bottom)
+                    and box.y1 <= max(top, bottom)), f"{text.get_text()!r} leaves its cell in {axis.get_title()}"
+            assert not any(box.overlaps(mark) for mark in marks), f"a hard-pair mark covers {text.get_text()!r}"
+        for ticks in (axis.get_xticklabels(), axis.get_yticklabels()):
+            boxes = [_extent(label, renderer) for label in ticks if label.get_text()]
+            assert all(not a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1:]), axis.get_title()
+            names += boxes
+        for artist in [*axis.texts, axis.title, axis.xaxis.label, axis.yaxis.label]:
+            box = _extent(artist, renderer)
+            assert figure_box.contains(box.x0, box.y0) and figure_box.contains(box.x1, box.y1)
+    # No class name runs into a neighbouring panel.
+    for axis in panels:
+        inside = _extent(axis, renderer)
+        others = [box for box in names if box.overlaps(inside)]
+        assert not others, f"class names run into {axis.get_title()}"
 
 
 def test_verdict_table_has_a_place_in_the_benchmark_tab():

@@ -96,15 +96,10 @@ def comet_row(columns: Iterable[str]) -> dict:
 
 
 def legible_heatmap(class_pairs: pd.DataFrame) -> "Figure":
-    """The class-pair heatmap, sized and lettered for a page about 1,300 px wide."""
+    """The class-pair heatmap, lettered for a page about 1,300 px wide (``HEATMAP_*``)."""
     from capqa.diagnostics.plots import class_pair_heatmap
 
-    figure = class_pair_heatmap(class_pairs)
-    for axis in figure.axes:
-        for text in axis.texts:
-            text.set_fontsize(max(text.get_fontsize(), HEATMAP_CELL_FONT_PT))
-        axis.tick_params(labelsize=HEATMAP_TICK_FONT_PT)
-    return figure
+    return class_pair_heatmap(class_pairs, cell_font_pt=HEATMAP_CELL_FONT_PT, tick_font_pt=HEATMAP_TICK_FONT_PT)
 
 
 @lru_cache(maxsize=16)
