@@ -33,7 +33,7 @@ CSS = """
 .prose:has(> table) { overflow-x: auto; }
 #verdict-table table { font-size: 12px; }
 #verdict-table th, #verdict-table td { padding: 5px 7px !important; }
-"""
+""" + f"#benchmark-heatmap img {{ max-width: min(100%, {space.HEATMAP_MAX_PX}px); margin: 0 auto; }}\n"
 # The Benchmark table's columns (metric, pairwise accuracy, mean violations, Spearman, Kendall,
 # wins, ties, losses, comparable pairs): all nine fit a 1366 px screen, headers wrapping at spaces.
 BENCHMARK_COLUMN_WIDTHS = ["17%", "12%", "11%", "9%", "10%", "10%", "9%", "10%", "12%"]
@@ -173,7 +173,7 @@ def build_benchmark_tab(settings, benchmark_tab):
     table = gr.DataFrame(label="Agreement with the correctness classes", interactive=False, wrap=True,
                          column_widths=BENCHMARK_COLUMN_WIDTHS, elem_id="benchmark-table")
     distributions = gr.Plot(label="Scores per correctness class")
-    heatmap = gr.Plot(label="Class-pair accuracy")
+    heatmap = gr.Plot(label="Class-pair accuracy", elem_id="benchmark-heatmap")
     with gr.Accordion("Verdicts: correct or incorrect, on the test split", open=True):
         gr.Markdown(
             f"This Space's verdict setting (`CAP_VERDICT`, applied on the Score tab): "

@@ -158,7 +158,7 @@ def test_heatmap_numbers_are_legible_at_1366_px():
     assert numbers and notes and min(text.get_fontsize() for text in numbers) >= HEATMAP_CELL_FONT_PT
     # Scaled to the page's width, a point becomes HEATMAP_PAGE_PX / (72 * width) pixels.
     px_per_pt = HEATMAP_PAGE_PX / (72 * heatmap.get_size_inches()[0])
-    assert HEATMAP_CELL_FONT_PT * px_per_pt >= 9.5 and min(text.get_fontsize() for text in notes) * px_per_pt >= 7.5
+    assert HEATMAP_CELL_FONT_PT * px_per_pt >= 11 and min(text.get_fontsize() for text in notes) * px_per_pt >= 9
 
 
 def _extent(artist, renderer):

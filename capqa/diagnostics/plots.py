@@ -101,13 +101,14 @@ HARD_PAIR_MARK = 0.24  # the hard-pair corner, as a share of the cell's width an
 
 def class_pair_heatmap(class_pairs: Union[pd.DataFrame, Sequence[dict]], metrics: Optional[Sequence[str]] = None,
                        title: Optional[str] = None, cell_font_pt: float = 10.0,
-                       tick_font_pt: float = 9.0) -> Figure:
+                       tick_font_pt: float = 9.0, columns: int = 3) -> Figure:
     """Accuracy of every class pair (rows: better class, columns: worse class), per metric.
 
     ``class_pairs``: a DataFrame or list of records with ``better, worse, accuracy,
     mean_violation`` (and optionally ``metric``, ``hard_pair``), as the diagnostic returns them.
     Mean violations get a black frame and a "mean ✗" note, hard pairs a blue corner. The figure
-    is sized from the fonts, so that every number, note and class name fits its cell unrotated.
+    is sized from the fonts, so that every number, note and class name fits its cell unrotated;
+    ``columns`` panels go side by side.
     """
     table = pd.DataFrame(class_pairs)
     if table.empty:
@@ -115,7 +116,7 @@ def class_pair_heatmap(class_pairs: Union[pd.DataFrame, Sequence[dict]], metrics
     if "metric" not in table:
         table = table.assign(metric="score")
     names = list(dict.fromkeys(table["metric"])) if metrics is None else list(metrics)
-    columns = min(len(names), 3)
+    columns = min(len(names), columns)
     grid_rows = -(-len(names) // columns)
     better, worse = _pair_classes(table)
     scale = max(cell_font_pt, tick_font_pt * 1.1) / 10.0

@@ -22,7 +22,7 @@ from capqa.space.about import about_markdown
 from capqa.space.answer import (EXAMPLES, check_answer_inputs, direction_probabilities, plain_reading,
                                 probabilities_figure, score_answer, score_outputs)
 from capqa.space.benchmark import (ALL, BENCHMARK_DATASETS, BENCHMARK_METRICS, BENCHMARK_SPLITS, COMET_NAME,
-                                   benchmark_tables, benchmark_view, filter_benchmark, load_benchmark_scores)
+                                   HEATMAP_MAX_PX, benchmark_tables, benchmark_view, filter_benchmark, load_benchmark_scores)
 from capqa.space.downloads import Download, download_file
 from capqa.space.file_job import (DOWNLOADS, MAX_FILE_ROWS, NO_LABEL, PREVIEW_ROWS, check_file_inputs,
                                   clean_job_folders, file_columns, file_report, guess_column, preview_column_widths,
@@ -36,7 +36,7 @@ from capqa.space.verdicts import verdict_line, verdict_view, verdict_view_or_not
 
 __all__ = [
     "ALL", "BENCHMARK_DATASETS", "DOWNLOADS", "Download", "download_file", "BENCHMARK_METRICS", "BENCHMARK_SCORES_NAME", "BENCHMARK_SPLITS", "COMET_NAME",
-    "DEFAULT_BENCHMARK_SCORES", "EXAMPLES", "MAX_FILE_ROWS", "MAX_GOLD_ANSWERS", "MAX_TEXT_CHARS", "NO_LABEL",
+    "DEFAULT_BENCHMARK_SCORES", "EXAMPLES", "HEATMAP_MAX_PX", "MAX_FILE_ROWS", "MAX_GOLD_ANSWERS", "MAX_TEXT_CHARS", "NO_LABEL",
     "PREVIEW_ROWS", "SPACE_VARIANT", "ModelLoader", "ModelsUnavailable", "SpaceSettings",
     "text_field",
     "about_markdown", "benchmark_tables", "benchmark_view", "check_answer_inputs", "check_file_inputs",
