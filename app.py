@@ -36,7 +36,7 @@ CSS = """
 """ + f"#benchmark-heatmap img {{ max-width: min(100%, {space.HEATMAP_MAX_PX}px); margin: 0 auto; }}\n"
 # The Benchmark table's columns (metric, pairwise accuracy, mean violations, Spearman, Kendall,
 # wins, ties, losses, comparable pairs): all nine fit a 1366 px screen, headers wrapping at spaces.
-BENCHMARK_COLUMN_WIDTHS = ["17%", "12%", "11%", "9%", "10%", "10%", "9%", "10%", "12%"]
+BENCHMARK_COLUMN_WIDTHS = ["16%", "12%", "11%", "9%", "11%", "10%", "9%", "10%", "12%"]
 
 
 def score_box(**options):
@@ -44,9 +44,9 @@ def score_box(**options):
     return gr.Textbox(value="", placeholder=NOT_SCORED, interactive=False, lines=1, max_lines=1, **options)
 
 
-def reveal(*components):
-    """An event handler that shows ``components`` (hidden until there is something to show)."""
-    return lambda: [type(component)(visible=True) for component in components]
+def reveal(component):
+    """An event handler that shows ``component`` (hidden until there is something to show)."""
+    return lambda: type(component)(visible=True)
 
 
 def build_score_tab(loader):

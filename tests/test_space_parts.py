@@ -241,7 +241,7 @@ def test_preview_cells_are_cut_whatever_the_text_dtype(tmp_path):
         for column in ("question", "answer"):
             cell = preview[column].iloc[0]
             assert len(cell) == PREVIEW_CELL_CHARS and cell.endswith("…"), (column, table[column].dtype)
-        assert preview["gold_answer"].iloc[0] == "Sofia" and preview["cap"].iloc[0] == 0.5
+        assert preview["gold_answer"].iloc[0] == "Sofia" and preview["cap"].iloc[0] == "0.5000"  # 4 decimals
 
 
 @pytest.mark.parametrize("question, gold, answer, message", [

@@ -18,6 +18,7 @@ import pandas as pd
 
 from capqa.quoting import quote
 from capqa.score_file import check_no_output_columns, score_table, split_golds
+from capqa.space.answer import shown_score
 from capqa.space.downloads import Downloads
 from capqa.space.job_folders import JobFolders
 from capqa.space.settings import SPACE_VARIANT
@@ -269,7 +270,10 @@ def _preview(scored, question_column, gold_column, answer_column, label_column, 
     # Every column that is not numeric: pandas 3 reads text as `str`, not `object`.
     texts = [column for column in preview.columns if not pd.api.types.is_numeric_dtype(preview[column])]
     cut = {column: preview[column].map(_cut_cell) for column in texts}
-    return preview.assign(**cut).round(4)
+    # Scores as the score boxes show them, 4 decimals each (0.4740, not 0.474 beside 0.4543).
+    scores = {column: preview[column].map(shown_score) for column in preview.columns
+              if pd.api.types.is_float_dtype(preview[column])}
+    return preview.assign(**cut, **scores)
 
 
 def _cut_cell(cell: Any) -> Any:
