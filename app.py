@@ -5,6 +5,7 @@ come from CAP_NLI_MODEL, CAP_STATEMENT_MODEL and CAP_DEVICE (see docs/space.md);
 out components here, the logic is in the ``capqa.space`` package.
 """
 
+import logging
 import os
 import sys
 
@@ -241,7 +242,19 @@ def build_demo(settings, loader):
     return demo
 
 
+def log_to_console():
+    """capqa's own messages in the log (a refusal on one line, a model load failure with its
+    traceback); gradio prints the traceback of any other failure of a request."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger = logging.getLogger("capqa")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False  # a library may have given the root logger a handler too
+
+
 def main():
+    log_to_console()
     try:
         settings = space.SpaceSettings.from_environ()
     except ValueError as error:  # a mistyped CAP_* variable: one line, no traceback

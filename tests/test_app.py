@@ -273,6 +273,25 @@ def test_the_download_has_a_neutral_address(app_urls, app_root, tmp_path):
     assert missing.status_code == 404 and "expired or does not exist" in missing.text
 
 
+def test_the_log_shows_a_refusal_on_one_line_and_a_failure_with_its_traceback(app_urls, app_root):
+    """What `make app` prints: an ordinary refusal is one line, anything else keeps its traceback."""
+    log = app_root / "ready" / "app.log"
+    before = len(log.read_text())
+    stream = _raw_call(app_urls[0], "score", ["Name a city in Bulgaria.", "Sofia", "x" * (space.MAX_TEXT_CHARS + 1)])
+    assert "event: error" in stream
+    new = log.read_text()[before:]
+    refusals = [line for line in new.splitlines() if "refused:" in line]
+    assert len(refusals) == 1 and f"Predicted answer is {space.MAX_TEXT_CHARS + 1:,} characters long" in refusals[0]
+    assert "Traceback" not in new
+    # Not a refusal of the Space's: a file payload that was never uploaded (gradio's own error).
+    before = len(log.read_text())
+    stray = {"path": "/etc/hostname", "meta": {"_type": "gradio.FileData"}}
+    assert "event: error" in _raw_call(app_urls[0], "score_file", [stray, "question", "gold_answer", "answer",
+                                                                    NO_LABEL, ""])
+    new = log.read_text()[before:]
+    assert "Traceback (most recent call last)" in new and "InvalidPathError" in new
+
+
 def test_file_jobs_leave_no_folder_behind(client, app_root, tmp_path):
     jobs = app_root / "ready" / "tmp" / "cap-space-jobs"
     client.predict(_write(tmp_path, "small.csv", examples_table(label=False).head(2)), "question",

@@ -6,6 +6,7 @@ uploaded file can put a link, a form or an image on the page.
 """
 
 import html
+import logging
 import re
 from typing import Any, Optional
 
@@ -14,6 +15,9 @@ import gradio as gr
 from capqa.quoting import bounded_message
 from capqa.validation import is_blank
 
+LOGGER = logging.getLogger(__name__)
+# A refusal's line in the app's log quotes at most this much of the message.
+LOGGED_REFUSAL_CHARS = 300
 # At most this many characters per text field and per file cell. The NLI model reads 512
 # tokens (about 2,000 characters of English) per pair, so longer text only costs memory and
 # time before the engine truncates it.
@@ -27,8 +31,14 @@ _MARKDOWN_MARKS = re.compile(r"([\\`*_\[\]()!|])")
 
 def user_error(message: str) -> gr.Error:
     """A ``gr.Error`` whose text is shown as text (the page renders error pop-ups as HTML), and
-    short: a message that quotes a huge input is cut in the middle (``bounded_message``)."""
-    return gr.Error(html.escape(bounded_message(printable(message)), quote=False))
+    short: a message that quotes a huge input is cut in the middle (``bounded_message``).
+
+    A refusal is an answer, not a failure: the app's log gets one line for it, without gradio's
+    traceback (which stays for real failures, anything that is not a ``gr.Error``).
+    """
+    text = bounded_message(printable(message))
+    LOGGER.info("refused: %s", bounded_message(" ".join(text.split()), LOGGED_REFUSAL_CHARS))
+    return gr.Error(html.escape(text, quote=False), print_exception=False)
 
 
 def printable(text: str) -> str:
