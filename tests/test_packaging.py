@@ -17,8 +17,8 @@ from conftest import REPO_ROOT
 PYPROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())
 # Imported only by an optional part, with the extra that installs it: the Space, the harness adapters
 # (those are installed only in the venvs their tests make, so they need not be installed here).
-OPTIONAL_IMPORTS = {"gradio": ("space", "gradio"), "lm_eval": ("lm-eval", "lm-eval"),
-                    "lighteval": ("lighteval", "lighteval")}
+OPTIONAL_IMPORTS = {"gradio": ("space", "gradio"), "starlette": ("space", "starlette"),
+                    "lm_eval": ("lm-eval", "lm-eval"), "lighteval": ("lighteval", "lighteval")}
 
 
 def declared(requirements):
