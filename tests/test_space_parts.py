@@ -292,3 +292,29 @@ def test_popups_never_carry_a_huge_input(tmp_path):
     with pytest.raises(gr.Error) as refused:
         space.check_file_inputs(str(path), "question", "gold_answer", huge[:100_000], space.NO_LABEL, "")
     assert len(refused.value.message) <= MAX_MESSAGE_CHARS + 100
+
+
+def test_downloads_are_served_by_token_under_their_name_and_expire(tmp_path):
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from capqa.space.downloads import Downloads
+
+    downloads = Downloads(JobFolders(tmp_path / "downloads"), keep_s=3600)
+    source = tmp_path / "answers-cap.csv"
+    source.write_text("cap\n0.5\n")
+    download = downloads.add(source)
+    assert download.url.startswith("/cap-download/") and download.url.endswith("/answers-cap.csv")
+    assert (download.name, download.size) == ("answers-cap.csv", 8) and not source.exists()
+    assert str(tmp_path) not in download.url
+    client = TestClient(Starlette(routes=downloads.routes()))
+    served = client.get(download.url)
+    assert served.text == "cap\n0.5\n" and 'filename="answers-cap.csv"' in served.headers["content-disposition"]
+    # gradio_client asks for /gradio_api/file=<the address>: the same file.
+    assert client.get("/gradio_api/file=http://127.0.0.1:7860" + download.url).text == "cap\n0.5\n"
+    assert client.get(download.url.replace("answers-cap.csv", "other.csv")).status_code == 404
+    token = download.url.split("/")[2]
+    assert client.get(download.url.replace(token, "not-a-token")).status_code == 404
+    downloads.keep_s = 0  # an hour later
+    downloads.expire()
+    assert client.get(download.url).status_code == 404 and not list((tmp_path / "downloads").iterdir())
