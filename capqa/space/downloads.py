@@ -105,9 +105,11 @@ def public_url(request: Optional[gr.Request], path: str) -> str:
     raw = getattr(request, "request", None) if request is not None else None
     if raw is None:
         return path
-    root = route_utils.get_root_url(request=raw, route_path=route_utils.get_api_call_path(request=raw),
-                                    root_path=getattr(raw.app, "root_path", None))
-    return root + path
+    try:
+        route = route_utils.get_api_call_path(request=raw)
+    except ValueError:  # not one of gradio's API paths: the server's own address
+        return str(raw.base_url).rstrip("/") + path
+    return route_utils.get_root_url(request=raw, route_path=route, root_path=getattr(raw.app, "root_path", None)) + path
 
 
 def download_file(**file_options: Any) -> gr.File:
