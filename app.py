@@ -5,6 +5,7 @@ come from CAP_NLI_MODEL, CAP_STATEMENT_MODEL and CAP_DEVICE (see docs/space.md);
 out components here, the logic is in the ``capqa.space`` package.
 """
 
+import logging
 import os
 import sys
 
@@ -25,6 +26,18 @@ file, or compare CAP with BLEU, ROUGE-L, METEOR, BERTScore and COMET on the pape
 QUEUE_SIZE = 64
 MAX_UPLOAD = "200mb"
 NOT_SCORED = "not scored yet"
+# No table cell breaks inside a word: gradio lets Markdown table cells break anywhere when their
+# column is narrow. Here words stay whole, and a table wider than its box scrolls instead. The
+# verdict table's eleven columns fit a 1366 px screen at 12 px.
+CSS = """
+.prose table th, .prose table td { word-break: normal !important; overflow-wrap: normal !important; }
+.prose:has(> table) { overflow-x: auto; }
+#verdict-table table { font-size: 12px; }
+#verdict-table th, #verdict-table td { padding: 5px 7px !important; }
+""" + f"#benchmark-heatmap img {{ max-width: min(100%, {space.HEATMAP_MAX_PX}px); margin: 0 auto; }}\n"
+# The Benchmark table's columns (metric, pairwise accuracy, mean violations, Spearman, Kendall,
+# wins, ties, losses, comparable pairs): all nine fit a 1366 px screen, headers wrapping at spaces.
+BENCHMARK_COLUMN_WIDTHS = ["16%", "12%", "11%", "9%", "11%", "10%", "9%", "10%", "12%"]
 
 
 def score_box(**options):
@@ -32,13 +45,19 @@ def score_box(**options):
     return gr.Textbox(value="", placeholder=NOT_SCORED, interactive=False, lines=1, max_lines=1, **options)
 
 
+def reveal(component):
+    """An event handler that shows ``component`` (hidden until there is something to show)."""
+    return lambda: type(component)(visible=True)
+
+
 def build_score_tab(loader):
+    """The "Score an answer" tab; returns its Score button (enabled once the models are ready)."""
     with gr.Row():
         with gr.Column():
             question = space.text_field(label="Question", lines=2, placeholder="Name a city in Bulgaria.")
             gold = space.text_field(label="Gold answer(s), one per line", lines=3, placeholder="Sofia")
             answer = space.text_field(label="Predicted answer", lines=2, placeholder="Burgas")
-            score_button = gr.Button("Score", variant="primary", elem_id="score-button")
+            score_button = gr.Button("Score", variant="primary", elem_id="score-button", interactive=False)
             examples = space.EXAMPLES
             gr.Examples(examples=[[question_, gold_, answer_] for _, question_, gold_, answer_ in examples],
                         inputs=[question, gold, answer], label="Examples: one per correctness class",
@@ -55,23 +74,33 @@ def build_score_tab(loader):
             premise = gr.Textbox(label="Gold statement", interactive=False)
             hypothesis = gr.Textbox(label="Predicted statement", interactive=False)
             reading = gr.Markdown(label="Reading", elem_id="reading")
-    probabilities = gr.Plot(label="NLI probabilities", elem_id="probabilities")
+    # Hidden until an answer is scored: an empty plot is a large empty box.
+    probabilities = gr.Plot(label="NLI probabilities", elem_id="probabilities", visible=False)
     with gr.Accordion("All details (JSON)", open=False):
         details = gr.JSON(label="Details")
 
     def score(question, gold, answer):
         return space.score_outputs(loader, question, gold, answer)
 
-    # The page checks the fields first, in a step without outputs: a refused input then shows
-    # its message alone, without marking the previous result as failed.
-    check = score_button.click(space.check_answer_inputs, inputs=[question, gold, answer], outputs=None,
-                               api_visibility="private", concurrency_id="check", concurrency_limit=None)
-    check.success(score, inputs=[question, gold, answer],
-                  outputs=[cap, cap_plus, premise, hypothesis, forward, reverse, probabilities, reading, details],
-                  api_name="score", concurrency_id="score", concurrency_limit=2)
+    def check(question, gold, answer):
+        loader.scorer_or_error()
+        space.check_answer_inputs(question, gold, answer)
+
+    # The page checks the models and the fields first, in a step without outputs: a refused input
+    # then shows its message alone, without marking the previous result (or six boxes) as failed.
+    checked = score_button.click(check, inputs=[question, gold, answer], outputs=None,
+                                 api_visibility="private", concurrency_id="check", concurrency_limit=None)
+    scored = checked.success(score, inputs=[question, gold, answer],
+                             outputs=[cap, cap_plus, premise, hypothesis, forward, reverse, probabilities, reading,
+                                      details],
+                             api_name="score", concurrency_id="score", concurrency_limit=2)
+    scored.success(reveal(probabilities), outputs=probabilities, api_visibility="private",
+                   concurrency_id="check", concurrency_limit=None)
+    return score_button
 
 
 def build_file_tab(loader):
+    """The "Score a file" tab; returns its Score button (enabled once the models are ready)."""
     gr.Markdown("Upload a CSV or JSONL file with a question, a gold answer and a predicted answer "
                 f"per row (at most {space.MAX_FILE_ROWS:,} rows, {space.MAX_TEXT_CHARS:,} characters per "
                 "cell). With a label column of correctness classes, the monotonicity report of CAP on "
@@ -85,13 +114,17 @@ def build_file_tab(loader):
         label_column = gr.Dropdown(label="Label column (optional)", choices=[space.NO_LABEL],
                                    value=space.NO_LABEL, allow_custom_value=True)
         separator = space.text_field(label="Gold answer separator (optional)", placeholder="e.g. |", max_lines=1)
-    file_button = gr.Button("Score file", variant="primary", elem_id="file-button")
+    file_button = gr.Button("Score file", variant="primary", elem_id="file-button", interactive=False)
     summary = gr.Markdown(label="Summary", elem_id="file-summary")
-    table = gr.DataFrame(label="Scored rows", interactive=False, wrap=True, max_height=600,
-                         column_widths=space.PREVIEW_COLUMN_WIDTHS, elem_id="file-table")
-    download = gr.File(label="Download the scored CSV", interactive=False)
-    report = gr.Markdown(label="Monotonicity report")
-    report_plot = gr.Plot(label="CAP per correctness class")
+    # Hidden until a file is scored: before, they would be an empty table and two large empty boxes.
+    with gr.Column(visible=False, elem_id="file-results") as results:
+        table = gr.DataFrame(label="Scored rows", interactive=False, wrap=True, max_height=600,
+                             column_widths=space.preview_column_widths(loader.settings.verdict),
+                             elem_id="file-table")
+        download = space.download_file(label="Download the scored CSV", interactive=False,
+                                       elem_id="file-download")
+        report = gr.Markdown(label="Monotonicity report", elem_id="file-report")
+        report_plot = gr.Plot(label="CAP per correctness class", visible=False, elem_id="file-report-plot")
 
     def choose_columns(path):
         choices, question, gold, answer, label = space.file_columns(path)
@@ -99,24 +132,34 @@ def build_file_tab(loader):
                 gr.Dropdown(choices=choices, value=answer),
                 gr.Dropdown(choices=[space.NO_LABEL, *choices], value=label))
 
-    # The parameter names are the API's input names.
+    # The parameter names are the API's input names (gradio leaves out the request and progress).
     def score_file(file, question_column, gold_column, answer_column, label_column, separator,
-                   progress=gr.Progress()):
+                   request: gr.Request, progress=gr.Progress()):
         return space.score_file(loader, file, question_column, gold_column, answer_column, label_column,
-                                separator, progress)
+                                separator, progress, request)
+
+    def show_results(label_column):
+        labelled = label_column not in (None, "", space.NO_LABEL)
+        return gr.Column(visible=True), gr.Plot(visible=labelled)
 
     columns = [question_column, gold_column, answer_column, label_column]
     upload.upload(choose_columns, inputs=upload, outputs=columns, api_visibility="private")
     # Its own concurrency group: a long file job never holds up single scores.
     # As on the Score tab: the file is checked first, in a step without outputs.
     def check_file(file, question_column, gold_column, answer_column, label_column, separator):
-        space.check_file_inputs(file, question_column, gold_column, answer_column, label_column, separator)
+        loader.scorer_or_error()
+        space.check_file_inputs(file, question_column, gold_column, answer_column, label_column, separator,
+                                loader.settings.verdict)
 
-    check = file_button.click(check_file, inputs=[upload, *columns, separator], outputs=None,
-                              api_visibility="private", concurrency_id="check", concurrency_limit=None)
-    check.success(score_file, inputs=[upload, *columns, separator],
-                  outputs=[summary, table, download, report, report_plot],
-                  api_name="score_file", concurrency_id="file", concurrency_limit=1)
+    checked = file_button.click(check_file, inputs=[upload, *columns, separator], outputs=None,
+                                api_visibility="private", concurrency_id="check", concurrency_limit=None)
+    # The progress bar runs in the summary's place: the results are hidden until they are ready.
+    scored = checked.success(score_file, inputs=[upload, *columns, separator],
+                             outputs=[summary, table, download, report, report_plot], show_progress_on=summary,
+                             api_name="score_file", concurrency_id="file", concurrency_limit=1)
+    scored.success(show_results, inputs=label_column, outputs=[results, report_plot], api_visibility="private",
+                   concurrency_id="check", concurrency_limit=None)
+    return file_button
 
 
 def build_benchmark_tab(settings, benchmark_tab):
@@ -128,10 +171,10 @@ def build_benchmark_tab(settings, benchmark_tab):
                               value=space.ALL)
         split = gr.Dropdown(label="Split", choices=[space.ALL, *space.BENCHMARK_SPLITS], value="test")
     summary = gr.Markdown(label="Summary", elem_id="benchmark-summary")
-    table = gr.DataFrame(label="Agreement with the correctness classes", interactive=False,
-                         elem_id="benchmark-table")
+    table = gr.DataFrame(label="Agreement with the correctness classes", interactive=False, wrap=True,
+                         column_widths=BENCHMARK_COLUMN_WIDTHS, elem_id="benchmark-table")
     distributions = gr.Plot(label="Scores per correctness class")
-    heatmap = gr.Plot(label="Class-pair accuracy")
+    heatmap = gr.Plot(label="Class-pair accuracy", elem_id="benchmark-heatmap")
     with gr.Accordion("Verdicts: correct or incorrect, on the test split", open=True):
         gr.Markdown(
             f"This Space's verdict setting (`CAP_VERDICT`, applied on the Score tab): "
@@ -172,15 +215,21 @@ def build_status(loader):
     return show_status, [status, accordion, details]
 
 
+def enable_buttons(loader, buttons):
+    """An event handler that enables the Score buttons when the models are ready: without them
+    the buttons stay disabled, and the status line says why."""
+    return lambda: [gr.Button(interactive=loader.ready()) for _ in buttons]
+
+
 def build_demo(settings, loader):
     with gr.Blocks(title=TITLE) as demo:
         gr.Markdown(INTRO)
         show_status, status_outputs = build_status(loader)
         with gr.Tabs():
             with gr.Tab("Score an answer", id="score"):
-                build_score_tab(loader)
+                buttons = [build_score_tab(loader)]
             with gr.Tab("Score a file", id="file"):
-                build_file_tab(loader)
+                buttons.append(build_file_tab(loader))
             with gr.Tab("Compare systems", id="compare"):
                 space.build_compare_tab()
             with gr.Tab("Benchmark", id="benchmark") as benchmark_tab:
@@ -188,12 +237,26 @@ def build_demo(settings, loader):
             with gr.Tab("About", id="about"):
                 gr.Markdown(space.about_markdown(settings))
         # Waits for the background load; unlimited, since waiting costs nothing.
-        demo.load(show_status, outputs=status_outputs, api_name="model_status",
-                  api_visibility="undocumented", concurrency_id="status", concurrency_limit=None)
+        loaded = demo.load(show_status, outputs=status_outputs, api_name="model_status",
+                           api_visibility="undocumented", concurrency_id="status", concurrency_limit=None)
+        loaded.then(enable_buttons(loader, buttons), outputs=buttons, api_visibility="private",
+                    concurrency_id="status", concurrency_limit=None)
     return demo
 
 
+def log_to_console():
+    """capqa's own messages in the log (a refusal on one line, a model load failure with its
+    traceback); gradio prints the traceback of any other failure of a request."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger = logging.getLogger("capqa")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False  # a library may have given the root logger a handler too
+
+
 def main():
+    log_to_console()
     try:
         settings = space.SpaceSettings.from_environ()
     except ValueError as error:  # a mistyped CAP_* variable: one line, no traceback
@@ -202,7 +265,9 @@ def main():
     loader = space.ModelLoader(settings).start()
     demo = build_demo(settings, loader)
     demo.queue(max_size=QUEUE_SIZE, default_concurrency_limit=1)
-    demo.launch(max_file_size=MAX_UPLOAD, theme=gr.themes.Default())
+    # The downloads' own route (a neutral address, not gradio's cache path), ahead of gradio's routes.
+    demo.launch(max_file_size=MAX_UPLOAD, theme=gr.themes.Default(), css=CSS,
+                app_kwargs={"routes": space.DOWNLOADS.routes()})
 
 
 if __name__ == "__main__":

@@ -52,12 +52,13 @@ Args:
 
 _EXAMPLES = """Examples:
     The rule-based statements and the default NLI model (downloaded from the Hub once):
-    >>> cap = evaluate.load("cap_metric.py", statement_model="rules")  # doctest: +SKIP
+    >>> cap = evaluate.load("cap-eval/cap", statement_model="rules")  # doctest: +SKIP
     >>> cap.compute(predictions=["Burgas"], references=["Sofia"], questions=["Name a city in Bulgaria."])  # doctest: +SKIP
     {'cap': 0.41, 'scores': [0.41], 'hashcode': 'cap-eval=...|nli_model=...|statements=rules(version=1,parser=none)|...'}
 
-    Fully offline, with the rule-based statements and a local NLI folder:
-    >>> cap = evaluate.load("cap_metric.py", statement_model="rules", nli_model="path/to/nli-folder")  # doctest: +SKIP
+    With the rule-based statements and a local NLI folder (fully offline from a checkout, where the
+    same module is "cap_metric.py"):
+    >>> cap = evaluate.load("cap-eval/cap", statement_model="rules", nli_model="path/to/nli-folder")  # doctest: +SKIP
     >>> result = cap.compute(predictions=["212°F"], references=[["100°C", "212 degrees Fahrenheit"]],
     ...                      questions=["At what temperature does water begin to boil?"], return_details=True)  # doctest: +SKIP
     >>> sorted(result)[:3]  # doctest: +SKIP

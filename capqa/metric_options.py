@@ -14,7 +14,7 @@ from typing import (Any, Callable, Dict, Optional, Sequence, Tuple, Union, get_a
                     get_origin)
 
 from capqa.constants import (ALPHA, DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NEUTRAL_WEIGHT, NLI_MAX_LENGTH, RULES,
-                             STATEMENT_MODEL_PUBLISHED, statement_model_id)
+                             STATEMENT_MODEL_PUBLISHED, metric_space_id, statement_model_id)
 from capqa.engine.devices import PRECISIONS, check_quantize, dtype_name, inference_dtype, resolve_device
 from capqa.scorer import VARIANTS, CAPScorer, check_variant
 from capqa.validation import check_bool, check_max_length, check_positive_int, check_unit_interval, validate_inputs
@@ -76,8 +76,9 @@ class MetricOptions:
               "up to float rounding (checked at load; any failure keeps transformers' own code); False keeps "
               "transformers' attention")
     verdict: Optional[Union[str, float, Dict[str, float]]] = option(
-        None, "None; 'strict', 'lenient', 'graded', a threshold in [0, 1] or {class: credit}: adds per-example "
-              "`correct` (bool) and `accuracy`, their mean; with partial credit also `credit` and `mean_credit`",
+        None, "a policy ('strict', 'lenient', 'graded'), a threshold in [0, 1] or {class: credit}, or 'none' (None): "
+              "no verdict. Adds per-example `correct` (bool) and `accuracy`, their mean; with partial credit also "
+              "`credit` and `mean_credit`",
         parse=parse_verdict_argument)
 
     def __post_init__(self) -> None:
@@ -214,7 +215,7 @@ def _value_type(spec) -> type:
 
 def add_option_arguments(parser: argparse.ArgumentParser) -> None:
     """One ``--flag`` per option (``nli_model`` -> ``--nli-model``), with its help and default."""
-    group = parser.add_argument_group("metric options (as evaluate.load(\"cap\", **options))")
+    group = parser.add_argument_group(f'metric options (as evaluate.load("{metric_space_id()}", **options))')
     for spec in fields(MetricOptions):
         flag, value_type = "--" + spec.name.replace("_", "-"), _value_type(spec)
         help_text = spec.metadata.get("help", "").replace("%", "%%")  # argparse formats help with %
@@ -236,7 +237,7 @@ def _default_text(spec) -> str:
 
 def options_docstring() -> str:
     """The options part of the metric's kwargs description."""
-    lines = ["Init options (evaluate.load(\"cap_metric.py\", **options); an unknown option is refused):"]
+    lines = [f'Init options (evaluate.load("{metric_space_id()}", **options); an unknown option is refused):']
     for spec in fields(MetricOptions):
         lines.append(f"    {spec.name} (default {_default_text(spec)}): {spec.metadata.get('help', '')}")
     return "\n".join(lines) + "\n"

@@ -150,6 +150,12 @@ def output_columns(variant: str = "cap", verdict: Optional[Any] = None) -> List[
     return [column for spec in result_fields(variant, verdict, details=True) for column, _ in spec.columns]
 
 
+def verdict_columns(verdict: Optional[Any]) -> List[str]:
+    """The file columns a resolved verdict adds (``correct``, and ``credit`` with partial credit)."""
+    return [column for spec in result_fields("cap", verdict) if spec.when in (VERDICT, GRADED)
+            for column, _ in spec.columns]
+
+
 def file_columns(result: Mapping[str, Any], variant: str = "cap", verdict: Optional[Any] = None) -> Dict[str, list]:
     """{column: values} of a detailed result, in ``output_columns`` order."""
     columns = {}

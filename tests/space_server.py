@@ -15,9 +15,11 @@ import urllib.request
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
+from capqa.space.settings import ENVIRONMENT
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
-_CAP_VARIABLES = ("CAP_NLI_MODEL", "CAP_NLI_REVISION", "CAP_STATEMENT_MODEL", "CAP_STATEMENT_REVISION",
-                  "CAP_DEVICE", "CAP_BENCHMARK_SCORES")
+# Every variable the Space reads: an app gets only those a test gives it.
+_CAP_VARIABLES = tuple(variable.name for variable in ENVIRONMENT)
 
 
 def free_port():

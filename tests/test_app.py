@@ -5,6 +5,7 @@ rule-based statements, one with no model set and the Hub offline (its page must 
 what to set, and keep the Benchmark tab working). The page itself is tested in test_browser.py.
 """
 
+import io
 import json
 import time
 from pathlib import Path
@@ -37,9 +38,14 @@ def app_root(tmp_path_factory):
     return tmp_path_factory.mktemp("space-app")
 
 
+# The served app with models gives verdicts under the graded policy (correct and credit columns).
+VERDICT = "graded"
+
+
 @pytest.fixture(scope="module")
 def app_urls(app_root, random_nli_model):
-    ready = {"CAP_NLI_MODEL": random_nli_model, "CAP_STATEMENT_MODEL": "rules", "CAP_DEVICE": "cpu"}
+    ready = {"CAP_NLI_MODEL": random_nli_model, "CAP_STATEMENT_MODEL": "rules", "CAP_DEVICE": "cpu",
+             "CAP_VERDICT": VERDICT}
     (app_root / "ready" / "tmp" / "cap-space-jobs" / STALE_JOB).mkdir(parents=True)
     with serve_apps((app_root / "ready", ready), (app_root / "offline", {})) as urls:
         yield urls
@@ -75,7 +81,7 @@ def examples_table(label=True):
     ("Name a city in Bulgaria.", ["Sofia"], "Burgas"),
     ("At what temperature does water begin to boil?", ["100°C", "212 degrees Fahrenheit"], "212°F"),
 ])
-def test_score_endpoint_matches_the_metric(client, cap_metric, question, golds, answer):
+def test_score_endpoint_matches_the_metric(client, cap_metric, random_nli_model, question, golds, answer):
     cap, cap_plus, premise, hypothesis, forward, reverse, _, reading, details = client.predict(
         question, "\n".join(golds), answer, api_name="/score")
     expected = cap_metric.compute(predictions=[answer], references=[golds], questions=[question],
@@ -91,6 +97,10 @@ def test_score_endpoint_matches_the_metric(client, cap_metric, question, golds, 
     for label in ("entailment", "neutral", "contradiction"):
         assert details[f"p_{label}_forward"] == pytest.approx(expected[f"p_{label}_forward"][0], abs=MODEL_ATOL)
     assert "Gold ⇒ prediction" in reading and "Prediction ⇒ gold" in reading
+    assert f"- **Verdict** (`{VERDICT}` policy)" in reading and isinstance(details["correct"], bool)
+    # What produced the score, as the scorer records it: the model named, its folder not shown.
+    assert isinstance(details["hashcode"], str) and Path(random_nli_model).name in details["hashcode"]
+    assert random_nli_model not in details["hashcode"]
 
 
 @pytest.mark.parametrize("question, gold, answer, message", [
@@ -122,6 +132,11 @@ def test_score_file_scores_every_row_and_reports_monotonicity(client, cap_metric
     assert list(scored["question"]) == list(table["question"])
     assert f"{len(table)} rows" in summary
     assert len(preview["data"]) == len(table) and preview["headers"][0] == "cap"
+    # The verdict is on the page too, not only in the download: its columns and its means.
+    assert preview["headers"][:4] == ["cap", "cap_plus", "correct", "credit"]
+    accuracy = scored["correct"].astype(str).eq("True").mean()
+    assert f"Verdict (`{VERDICT}` policy): accuracy **{accuracy:.4f}**" in summary
+    assert f"mean credit **{scored['credit'].mean():.4f}**" in summary
     diagnostic = monotonicity_report(scored["cap"].to_numpy(), table["label"].to_numpy())
     assert f"{100 * diagnostic['pairwise_accuracy']:.2f}%" in report
     assert f"{diagnostic['mean_violations']}/{diagnostic['class_pairs']}" in report
@@ -245,6 +260,53 @@ def test_responses_name_models_and_files_without_server_paths(client, app_root, 
         client.predict(handle_file(str(broken)), "question", "gold_answer", "answer", NO_LABEL, "",
                        api_name="/score_file")
     assert "broken.jsonl" in str(refused.value) and str(app_root) not in str(refused.value)
+
+
+def _upload(url, path):
+    """A file sent to the app as the page sends it: its FileData for a raw call."""
+    with httpx.Client(base_url=url, timeout=None) as http:
+        with open(path, "rb") as handle:
+            uploaded = http.post("gradio_api/upload", files={"files": (Path(path).name, handle)})
+    uploaded.raise_for_status()
+    return {"path": uploaded.json()[0], "orig_name": Path(path).name, "meta": {"_type": "gradio.FileData"}}
+
+
+def test_the_download_has_a_neutral_address(app_urls, app_root, tmp_path):
+    path = tmp_path / "answers.csv"
+    examples_table(label=False).head(3).to_csv(path, index=False)
+    stream = _raw_call(app_urls[0], "score_file", [_upload(app_urls[0], path), "question", "gold_answer", "answer",
+                                                   NO_LABEL, ""])
+    outputs = json.loads(stream.split("event: complete\ndata: ", 1)[1].splitlines()[0])
+    download = outputs[2]
+    # Neither the address nor the payload shows a server folder (gradio's cache is in app_root).
+    assert download["url"].startswith(app_urls[0] + "cap-download/") and download["url"].endswith("/answers-cap.csv")
+    assert download["path"] == download["url"] and str(app_root) not in json.dumps(download)
+    assert "/tmp" not in json.dumps(download) and "gradio_api/file=" not in json.dumps(download)
+    served = httpx.get(download["url"])
+    assert served.status_code == 200 and "answers-cap.csv" in served.headers["content-disposition"]
+    assert len(pd.read_csv(io.StringIO(served.text))) == 3
+    # A made-up address is not served, and says so.
+    missing = httpx.get(download["url"].replace("/cap-download/", "/cap-download/x"))
+    assert missing.status_code == 404 and "expired or does not exist" in missing.text
+
+
+def test_the_log_shows_a_refusal_on_one_line_and_a_failure_with_its_traceback(app_urls, app_root):
+    """What `make app` prints: an ordinary refusal is one line, anything else keeps its traceback."""
+    log = app_root / "ready" / "app.log"
+    before = len(log.read_text())
+    stream = _raw_call(app_urls[0], "score", ["Name a city in Bulgaria.", "Sofia", "x" * (space.MAX_TEXT_CHARS + 1)])
+    assert "event: error" in stream
+    new = log.read_text()[before:]
+    refusals = [line for line in new.splitlines() if "refused:" in line]
+    assert len(refusals) == 1 and f"Predicted answer is {space.MAX_TEXT_CHARS + 1:,} characters long" in refusals[0]
+    assert "Traceback" not in new
+    # Not a refusal of the Space's: a file payload that was never uploaded (gradio's own error).
+    before = len(log.read_text())
+    stray = {"path": "/etc/hostname", "meta": {"_type": "gradio.FileData"}}
+    assert "event: error" in _raw_call(app_urls[0], "score_file", [stray, "question", "gold_answer", "answer",
+                                                                    NO_LABEL, ""])
+    new = log.read_text()[before:]
+    assert "Traceback (most recent call last)" in new and "InvalidPathError" in new
 
 
 def test_file_jobs_leave_no_folder_behind(client, app_root, tmp_path):

@@ -23,10 +23,38 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update"]
 STEP_TIMEOUT_MS = 90_000
-# The width of a common laptop screen: the page must be readable there.
+# The width of a common laptop screen, where the page must be readable, and of a desktop one.
 VIEWPORT = {"width": 1366, "height": 900}
+VIEWPORTS = (VIEWPORT, {"width": 1920, "height": 1080})
 SCREENSHOTS = Path(os.environ.get("CAP_SCREENSHOT_DIR") or REPO_ROOT / "tests" / "screenshots")
 HOSTILE_LINK = "https://example.com/from-an-upload"
+# The served app with models gives verdicts under the graded policy: correct and credit columns.
+VERDICT = "graded"
+TABS = {"Score an answer": "score_an_answer", "Score a file": "score_a_file", "Benchmark": "benchmark",
+        "About": "about"}
+# Every word of every visible table cell (gradio's grids and Markdown tables): (problem, word or
+# cell text). A word split over two lines has line boxes at two heights; a cut cell is narrower
+# than what it holds; break-all would split any word.
+WORDS_CUT_JS = """() => {
+  const problems = [];
+  const cells = document.querySelectorAll('[role=gridcell], [role=columnheader], .prose td, .prose th');
+  for (const cell of cells) {
+    if (!cell.offsetParent || !cell.innerText.trim()) continue;
+    if (cell.scrollWidth > cell.clientWidth + 1) problems.push(['cut', cell.innerText.slice(0, 60)]);
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (getComputedStyle(node.parentElement).wordBreak === 'break-all') problems.push(['break-all', node.data]);
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set(Array.from(range.getClientRects()).filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (lines.size > 1) problems.push(['split', word[0]]);
+      }
+    }
+  }
+  return problems;
+}"""
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists() and shutil.which("chromium") is None,
@@ -36,7 +64,8 @@ pytestmark = [pytest.mark.browser,
 @pytest.fixture(scope="module")
 def app_urls(tmp_path_factory, random_nli_model):
     root = tmp_path_factory.mktemp("space-browser")
-    ready = {"CAP_NLI_MODEL": random_nli_model, "CAP_STATEMENT_MODEL": "rules", "CAP_DEVICE": "cpu"}
+    ready = {"CAP_NLI_MODEL": random_nli_model, "CAP_STATEMENT_MODEL": "rules", "CAP_DEVICE": "cpu",
+             "CAP_VERDICT": VERDICT}
     with serve_apps((root / "ready", ready), (root / "offline", {})) as urls:
         yield urls
 
@@ -49,8 +78,8 @@ def browser():
         chromium.close()
 
 
-def _open(browser, url):
-    context = browser.new_context(viewport=VIEWPORT)
+def _open(browser, url, viewport=VIEWPORT):
+    context = browser.new_context(viewport=viewport)
     page = context.new_page()
     page.set_default_timeout(STEP_TIMEOUT_MS)
     outside = []
@@ -77,6 +106,28 @@ def _screenshot(page, name):
     return path
 
 
+def _words_cut(page):
+    return page.evaluate(WORDS_CUT_JS)
+
+
+# True once no component shows gradio's "processing" overlay (its status tracker is hidden).
+IDLE_JS = """() => Array.from(document.querySelectorAll('[data-testid=status-tracker]'))
+    .every(tracker => tracker.classList.contains('hide') || !tracker.offsetParent)"""
+
+
+def _show_tab(page, tab):
+    """Open ``tab`` and wait for what it shows, and until nothing on it is processing."""
+    page.get_by_role("tab", name=tab).click()
+    if tab == "Benchmark":
+        page.locator("#benchmark-table").get_by_text("77.70", exact=True).filter(visible=True).first.wait_for()
+        page.locator("#benchmark-heatmap img").wait_for()
+        page.locator("#verdict-table table").first.wait_for()
+    elif tab == "About":
+        page.get_by_text("The correctness taxonomy").wait_for()
+    page.wait_for_timeout(300)  # the tab's own events start
+    page.wait_for_function(IDLE_JS)
+
+
 def _upload(page, path):
     page.get_by_role("tab", name="Score a file").click()
     page.locator("#file-upload input[type=file]").set_input_files(str(path))
@@ -90,50 +141,97 @@ def test_no_value_is_shown_before_scoring(page):
         expect(box).to_have_attribute("placeholder", "not scored yet")
 
 
-def test_every_tab_works_in_a_real_browser(page, tmp_path):
-    # Score an answer: click an example, press Score, read the CAP value shown.
-    label, question, gold, answer = space.EXAMPLES[2]
-    page.get_by_text(f"{label}: {answer}", exact=True).click()
-    expect(page.get_by_label("Question")).to_have_value(question, timeout=STEP_TIMEOUT_MS)
-    expect(page.get_by_label("Predicted answer")).to_have_value(answer, timeout=STEP_TIMEOUT_MS)
-    page.locator("#score-button").click()
-    page.locator("#reading").get_by_text("Gold ⇒ prediction").wait_for()
-    for element in ("#cap-value", "#cap-plus-value"):
-        assert 0.0 <= float(page.locator(element).get_by_role("textbox").input_value()) <= 1.0
-    shots = [_screenshot(page, "score_an_answer")]
-
-    # Score a file: upload a small CSV, the columns are chosen, read the scored table.
-    csv = tmp_path / "answers.csv"
+def _examples_csv(folder):
+    csv = folder / "answers.csv"
     pd.DataFrame([{"question": q, "gold_answer": g, "answer": a, "label": name}
                   for name, q, g, a in space.EXAMPLES]).to_csv(csv, index=False)
-    _upload(page, csv)
+    return csv
+
+
+def _heatmap_px_per_pt(page):
+    """Screen pixels per point of the class-pair heatmap as the page shows it (figures are sent
+    at 100 dpi)."""
+    natural, shown = page.locator("#benchmark-heatmap img").evaluate(
+        "image => [image.naturalWidth, image.getBoundingClientRect().width]")
+    return shown / (natural / 100 * 72)
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda viewport: f"{viewport['width']}px")
+def test_every_tab_before_and_after_scoring(browser, app_urls, tmp_path, viewport):
+    """Each tab before and after scoring, at 1366 and 1920 px: screenshots, and no table cell
+    that cuts or splits a word."""
+    width = viewport["width"]
+    context, page, outside = _open(browser, app_urls[0], viewport)
+    try:
+        page.locator("#model-status").get_by_text("Models ready").wait_for()
+        # Before scoring: no empty result boxes (a "1 2 3" table, a download box, empty plots).
+        expect(page.locator("#probabilities")).to_be_hidden()
+        for tab, name in TABS.items():
+            _show_tab(page, tab)
+            if tab == "Score a file":
+                expect(page.locator("#file-results")).to_be_hidden()
+                expect(page.locator("#file-table")).to_be_hidden()
+            assert _words_cut(page) == [], f"{tab} at {width} px, before scoring"
+            _screenshot(page, f"{name}-before-{width}")
+        _score_an_example(page)
+        _score_the_examples_file(page, tmp_path)
+        for tab, name in TABS.items():
+            _show_tab(page, tab)
+            assert _words_cut(page) == [], f"{tab} at {width} px, after scoring"
+            _screenshot(page, f"{name}-after-{width}")
+        # The Benchmark table's last column is on screen, and the heatmap's numbers are legible.
+        _show_tab(page, "Benchmark")
+        last = page.locator("#benchmark-table [role=columnheader]").filter(has_text="comparable pairs").first
+        box, table = last.bounding_box(), page.locator("#benchmark-table").bounding_box()
+        assert box["x"] + box["width"] <= table["x"] + table["width"] <= width
+        from capqa.space.benchmark import HEATMAP_CELL_FONT_PT
+
+        assert HEATMAP_CELL_FONT_PT * _heatmap_px_per_pt(page) >= 11, f"heatmap numbers too small at {width} px"
+    finally:
+        context.close()
+    assert not outside, f"the page requested outside resources: {outside[:5]}"
+
+
+def _score_an_example(page):
+    """Click an example, press Score, read the values shown."""
+    page.get_by_role("tab", name="Score an answer").click()
+    label, question, gold, answer = space.EXAMPLES[2]
+    page.get_by_text(f"{label}: {answer}", exact=True).click()
+    expect(page.get_by_label("Question", exact=True)).to_have_value(question, timeout=STEP_TIMEOUT_MS)
+    expect(page.get_by_label("Predicted answer", exact=True)).to_have_value(answer, timeout=STEP_TIMEOUT_MS)
+    page.locator("#score-button").click()
+    page.locator("#reading").get_by_text("Gold ⇒ prediction").wait_for()
+    page.locator("#reading").get_by_text(f"Verdict ({VERDICT} policy)").wait_for()
+    for element in ("#cap-value", "#cap-plus-value"):
+        assert 0.0 <= float(page.locator(element).get_by_role("textbox").input_value()) <= 1.0
+    page.locator("#probabilities img, #probabilities canvas, #probabilities svg").first.wait_for()
+
+
+def _score_the_examples_file(page, folder):
+    """Upload a small CSV, the columns are chosen; read the scored table, the verdict, the download."""
+    _upload(page, _examples_csv(folder))
     expect(page.get_by_label("Label column (optional)")).to_have_value("label", timeout=STEP_TIMEOUT_MS)
     page.locator("#file-button").click()
-    page.locator("#file-summary").get_by_text(f"{len(space.EXAMPLES)} rows").wait_for()
+    summary = page.locator("#file-summary")
+    summary.get_by_text(f"{len(space.EXAMPLES)} rows").wait_for()
+    summary.get_by_text(f"Verdict ({VERDICT} policy): accuracy").wait_for()
     table = page.locator("#file-table")
+    expect(table).to_be_visible()  # shown by the step after scoring
+    table.locator("[role=columnheader]").filter(visible=True).first.wait_for()
+    headers = [text.strip() for text in table.locator("[role=columnheader]").filter(visible=True).all_inner_texts()]
+    assert headers[:4] == ["cap", "cap_plus", "correct", "credit"], headers
     # The texts are in view, not pushed off-screen: question, gold answer and answer cells.
     for text in ("Name a city in Bulgaria.", "Sofia", "Burgas"):
         cell = table.get_by_text(text, exact=True).filter(visible=True).first
         cell.wait_for()
         box = cell.bounding_box()
-        assert box and box["x"] + min(box["width"], 50) <= VIEWPORT["width"], f"{text!r} is off-screen"
+        assert box and box["x"] + min(box["width"], 50) <= page.viewport_size["width"], f"{text!r} is off-screen"
     page.get_by_text("Monotonicity of CAP on this file").wait_for()
-    shots.append(_screenshot(page, "score_a_file"))
-
-    # Benchmark: the paper's table, no model involved, with COMET as reported.
-    page.get_by_role("tab", name="Benchmark").click()
-    benchmark = page.locator("#benchmark-table")
-    benchmark.get_by_text("77.70", exact=True).filter(visible=True).first.wait_for()
-    benchmark.get_by_text(space.COMET_NAME, exact=True).filter(visible=True).first.wait_for()
-    benchmark.get_by_text("61.10", exact=True).filter(visible=True).first.wait_for()
-    page.get_by_text("7,826 rows").wait_for()
-    page.locator("#verdict-setting").get_by_text("CAP_VERDICT").wait_for()
-    shots.append(_screenshot(page, "benchmark"))
-
-    page.get_by_role("tab", name="About").click()
-    page.get_by_text("The correctness taxonomy").wait_for()
-    shots.append(_screenshot(page, "about"))
-    assert all(shot.stat().st_size > 0 for shot in shots)
+    expect(page.locator("#file-report-plot")).to_be_visible()
+    # The download names no server folder.
+    link = page.locator("#file-download a[download]")
+    href = link.get_attribute("href")
+    assert "/cap-download/" in href and href.endswith("/answers-cap.csv") and "/tmp" not in href, href
 
 
 def test_an_error_leaves_the_previous_result_alone(page):
@@ -191,6 +289,17 @@ def test_without_models_the_status_is_one_line_with_details_on_demand(browser, a
         page.get_by_text("Why the models are not loaded").click()
         expect(details).to_be_visible()
         assert details.inner_text().strip()
+        # The Score buttons are disabled: the status line is the one place that says why, and
+        # no output box is marked as failed.
+        expect(page.locator("#score-button")).to_be_disabled()
+        page.locator("#score-button").click(force=True)
+        page.get_by_role("tab", name="Score a file").click()
+        expect(page.locator("#file-button")).to_be_disabled()
+        page.locator("#file-button").click(force=True)
+        page.wait_for_timeout(1000)
+        assert page.get_by_text("Error", exact=True).count() == 0
+        expect(page.locator("#file-results")).to_be_hidden()
+        page.get_by_role("tab", name="Score an answer").click()
         _screenshot(page, "no_models")
     finally:
         context.close()

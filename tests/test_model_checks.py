@@ -216,7 +216,9 @@ def test_a_seq2seq_model_labelled_for_nli_is_refused_for_its_missing_head(tiny_s
 def test_an_nli_model_as_statement_model_is_a_load_error(random_nli_model):
     from capqa.statements.generator import StatementGenerator
 
-    with pytest.raises(ModelLoadError, match=r"could not load the statement model .*Unrecognized configuration"):
+    # Refused from its config, before any weights load.
+    with pytest.raises(ValueError, match=r"`statement_model` must be a seq2seq \(encoder-decoder\) model; "
+                                         r".* is a 'deberta-v2' model"):
         StatementGenerator(random_nli_model, device="cpu")
 
 

@@ -17,9 +17,10 @@ from conftest import REPO_ROOT
 PYPROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())
 # Imported only by an optional part, with the extra that installs it: the Space, the harness adapters
 # (those are installed only in the venvs their tests make, so they need not be installed here).
-OPTIONAL_IMPORTS = {"gradio": ("space", "gradio"), "lm_eval": ("lm-eval", "lm-eval"),
-                    "lighteval": ("lighteval", "lighteval"), "inspect_ai": ("inspect", "inspect-ai"),
-                    "anyio": ("inspect", "anyio"), "ragas": ("ragas", "ragas"), "deepeval": ("deepeval", "deepeval")}
+OPTIONAL_IMPORTS = {"gradio": ("space", "gradio"), "starlette": ("space", "starlette"),
+                    "lm_eval": ("lm-eval", "lm-eval"), "lighteval": ("lighteval", "lighteval"),
+                    "inspect_ai": ("inspect", "inspect-ai"), "anyio": ("inspect", "anyio"), "ragas": ("ragas", "ragas"),
+                    "deepeval": ("deepeval", "deepeval")}
 
 
 def declared(requirements):

@@ -9,6 +9,7 @@ end as one ``error: ...`` line and exit status 1, Ctrl-C as one line and 130, ne
 ``CAPQA_TRACEBACK=1`` shows the traceback for debugging.
 """
 
+import argparse
 import importlib
 import os
 import sys
@@ -34,6 +35,22 @@ COMMANDS = {
     "fit": ("capqa.cli.fit", "main", "refit CAP+ and the relation classifier"),
     "fit-verdicts": ("capqa.cli.fit_verdicts", "main", "refit the verdict thresholds on labelled scores"),
 }
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """Every subcommand's help formatter: an option's help ends with its default, unless the help
+    names it already or there is none to name (None, a flag's off state)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        if "default" in text.lower() or action.default in (None, argparse.SUPPRESS) or not action.option_strings:
+            return text
+        if isinstance(action, argparse.BooleanOptionalAction):  # --x / --no-x: name the one in force
+            flags = [flag for flag in action.option_strings if flag.startswith("--no-") != bool(action.default)]
+            return f"{text} (default: {flags[0]})"
+        if action.default is False or action.nargs == 0:  # a flag is off until given
+            return text
+        return f"{text} (default: %(default)s)"
 
 
 def _usage() -> str:

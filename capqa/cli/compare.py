@@ -14,7 +14,7 @@ from typing import List, Optional, Tuple
 
 import pandas as pd
 
-from capqa.cli import EXIT_INTERRUPTED
+from capqa.cli import EXIT_INTERRUPTED, HelpFormatter
 from capqa.diagnostics.compare import Alignment, ScoredSystem, compare_systems
 from capqa.diagnostics.compare_report import FORMATS, format_comparison, forest_plot
 from capqa.diagnostics.significance import DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED
@@ -29,7 +29,7 @@ EPILOG = ("Unscored inputs are scored first exactly as `python -m capqa score` s
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m capqa compare", description=__doc__.splitlines()[0],
-                                     epilog=EPILOG)
+                                     epilog=EPILOG, formatter_class=HelpFormatter)
     parser.add_argument("inputs", type=Path, nargs="+", help="two or more .csv/.jsonl files, one per system")
     parser.add_argument("--names", nargs="+", default=None, help="the systems' names (default: the file names)")
     parser.add_argument("--id-column", default=None, help="match rows by this column (default: question + gold)")
@@ -40,10 +40,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, help="bootstrap resamples")
     parser.add_argument("--permutations", type=int, default=DEFAULT_PERMUTATIONS,
                         help="approximate-randomisation trials")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                        help="seed of the resamples and of the random swaps (the same seed, the same table)")
     parser.add_argument("--allow-mixed-settings", action="store_true",
                         help="compare files scored under different or unknown hashcodes (the table says so)")
-    parser.add_argument("--format", choices=FORMATS, default="text")
+    parser.add_argument("--format", choices=FORMATS, default="text",
+                        help="the tables as text, Markdown, LaTeX or JSON (the hashcode in the note)")
     parser.add_argument("--plot", type=Path, default=None, help="write a forest plot of the differences (.png, .pdf)")
     parser.add_argument("--scored-dir", type=Path, default=None,
                         help="where unscored inputs are scored to, as NAME.cap.csv (default: beside each input)")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Callable, List, Optional
 
+from capqa.cli import HelpFormatter
 from capqa.diagnostics import report
 
 
@@ -16,7 +17,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m capqa diagnose",
         description="Does each metric's score respect the ordering of the correctness classes? "
-                    "Pair counts, correlations, class pairs and paired bootstrap tests.")
+                    "Pair counts, correlations, class pairs and paired bootstrap tests.",
+        formatter_class=HelpFormatter)
     parser.add_argument("scores", type=Path, help="CSV (or .jsonl) file: one row per example")
     parser.add_argument("--label-column", default="label", help="column with the class names")
     parser.add_argument("--metrics", required=True,

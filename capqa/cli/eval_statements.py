@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from capqa.cli import HelpFormatter
 from capqa.constants import STATEMENT_NUM_BEAMS, statements_dataset_id
 from capqa.statements.data import add_data_arguments, rows_from_arguments
 from capqa.statements.evaluation import evaluate_statements, format_scores
@@ -17,12 +18,13 @@ from capqa.statements.evaluation import evaluate_statements, format_scores
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m capqa eval-statements",
-                                     description="Generate statements and score them against gold statements.")
+                                     description="Generate statements and score them against gold statements.",
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--model", default=None, help='"rules", a Hub id or a model folder '
                                                       "(default: the published statement model)")
     parser.add_argument("--revision", default=None, help="model commit, tag or branch")
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--num-beams", type=int, default=STATEMENT_NUM_BEAMS)
+    parser.add_argument("--batch-size", type=int, default=32, help="examples per generation batch")
+    parser.add_argument("--num-beams", type=int, default=STATEMENT_NUM_BEAMS, help="beam search width of the model")
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:N or mps")
     parser.add_argument("--output-json", type=Path, default=None,
                         help="write the scores here (MODEL/eval_statements.json: the figures of its card "

@@ -11,12 +11,14 @@ from typing import List
 import numpy as np
 import pandas as pd
 
+from capqa.cli import HelpFormatter
 from capqa.plus.calibration import CAP_PLUS_FILE, RELATION_FILE
 from capqa.plus.fitting import DEFAULT_OUT, L2_GRID, fit, write_parameters
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m capqa fit", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m capqa fit", description=__doc__.split("\n")[0],
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--scores", required=True,
                         help="CSV with split, label, pe_f, pn_f, pc_f, pe_r, pn_r, pc_r, bleu, rouge_l")
     parser.add_argument("--split", default="validation", help="the rows to fit on (default validation)")

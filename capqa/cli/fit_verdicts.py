@@ -11,13 +11,15 @@ from typing import List, Optional
 
 import pandas as pd
 
+from capqa.cli import HelpFormatter
 from capqa.plus.calibration import add_cap_plus
 from capqa.verdicts.thresholds import SHIPPED_SCORES, fit_thresholds
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m capqa fit-verdicts",
-                                     description="Refit the verdict thresholds on your own labelled scores.")
+                                     description="Refit the verdict thresholds on your own labelled scores.",
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--scores", type=Path, required=True,
                         help="CSV with a label column, a split column and score columns (cap, or the six "
                              "NLI probabilities pe_f..pc_r plus bleu and rouge_l for cap_plus)")
@@ -25,8 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the JSON file to write (never inside the package unless you say so)")
     parser.add_argument("--split", default="validation",
                         help="the rows to fit on (default validation); '' for all rows")
-    parser.add_argument("--split-column", default="split")
-    parser.add_argument("--label-column", default="label")
+    parser.add_argument("--split-column", default="split", help="column that holds each row's split")
+    parser.add_argument("--label-column", default="label", help="column with the class names")
     parser.add_argument("--metrics", default=",".join(SHIPPED_SCORES),
                         help="comma-separated score columns (default cap,cap_plus)")
     return parser

@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, List, Sequence, TextIO
 
+from capqa.cli import HelpFormatter
 from capqa import constants
 from capqa.hub.publish import (FROM_SOURCE_DATA, UploadPlan, assemble_space, datasets_plans, model_plan,
                                require_token, space_plan, upload)
@@ -36,16 +37,17 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m capqa publish",
         description="Publish the project's artifacts to the Hugging Face Hub under CAP_HUB_NAMESPACE "
-                    f"(now {constants.hub_namespace()!r}). Dry run unless --yes.")
+                    f"(now {constants.hub_namespace()!r}). Dry run unless --yes.",
+        formatter_class=HelpFormatter)
     targets = parser.add_subparsers(dest="target", required=True)
-    datasets = targets.add_parser("datasets", help="CAP-Correctness and CAP-Statements")
+    datasets = targets.add_parser("datasets", help="CAP-Correctness and CAP-Statements", formatter_class=HelpFormatter)
     datasets.add_argument("--folder", type=Path, required=True, help="the `build-datasets --out` folder")
-    model = targets.add_parser("model", help="the trained statement model")
+    model = targets.add_parser("model", help="the trained statement model", formatter_class=HelpFormatter)
     model.add_argument("--folder", type=Path, required=True, help="a trained model folder (config.json, ...)")
     model.add_argument("--card", type=Path, default=None,
                        help="the model card to upload as README.md (default: the folder's README.md, else "
                             "the project's card with the figures of the folder's eval_statements.json)")
-    space = targets.add_parser("space", help="the metric Space (app.py, cap.py, capqa/, ...)")
+    space = targets.add_parser("space", help="the metric Space (app.py, cap.py, capqa/, ...)", formatter_class=HelpFormatter)
     space.add_argument("--source-root", type=Path, default=REPO_ROOT, help="repo to assemble the Space from")
     scores = space.add_mutually_exclusive_group()
     scores.add_argument("--benchmark-scores", type=Path, default=FROM_SOURCE_DATA,

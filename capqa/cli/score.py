@@ -13,6 +13,7 @@ from typing import List, Optional
 
 import pandas as pd
 
+from capqa.cli import HelpFormatter
 from capqa.engine.devices import resolve_device
 from capqa.jobs.fingerprint import scoring_job
 from capqa.jobs.output import ResumableCsv, check_out_path, read_manifest
@@ -25,16 +26,18 @@ from capqa.verdicts.judge import resolve_verdict
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m capqa score", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m capqa score", description=__doc__.splitlines()[0],
+                                     formatter_class=HelpFormatter)
     parser.add_argument("input", type=Path, help="a .csv or .jsonl file")
     parser.add_argument("--out", type=Path, required=True, help="the scored CSV (appended to, resumable)")
     parser.add_argument("--question-column", default="question",
                         help="column of questions; '' when the texts already are statements")
-    parser.add_argument("--gold-column", default="gold_answer")
-    parser.add_argument("--answer-column", default="answer")
+    parser.add_argument("--gold-column", default="gold_answer", help="column of gold answers")
+    parser.add_argument("--answer-column", default="answer", help="column of the predicted answers to score")
     parser.add_argument("--gold-separator", default=None,
                         help="split the gold cell on this string to give several gold answers")
-    parser.add_argument("--chunk-size", type=int, default=1000)
+    parser.add_argument("--chunk-size", type=int, default=1000,
+                        help="rows scored and committed to --out at a time: what an interrupted job keeps")
     parser.add_argument("--no-escape-formulas", dest="escape_formulas", action="store_false",
                         help="write text cells starting with = + - @ tab CR as they are, without the leading ' "
                              "that keeps spreadsheets from running them (for machine consumers)")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
+from capqa.cli import HelpFormatter
 from capqa.constants import STATEMENT_BASE_MODEL, STATEMENT_BASE_REVISION, STATEMENT_TRAIN_MAX_LENGTH
 from capqa.statements.data import add_data_arguments, load_statement_rows, rows_from_arguments
 from capqa.statements.training import (DEFAULT_BATCH_SIZE, DEFAULT_EPOCHS, DEFAULT_LEARNING_RATE, DEFAULT_SEED,
@@ -17,16 +18,17 @@ from capqa.statements.training import (DEFAULT_BATCH_SIZE, DEFAULT_EPOCHS, DEFAU
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m capqa train-statements",
-                                     description="Fine-tune the statement model on CAP-Statements.")
+                                     description="Fine-tune the statement model on CAP-Statements.",
+                                     formatter_class=HelpFormatter)
     parser.add_argument("--output-dir", type=Path, required=True, help="folder for the trained model")
     parser.add_argument("--base-model", default=STATEMENT_BASE_MODEL, help="Hub id or folder of a seq2seq model")
     parser.add_argument("--base-revision", default=STATEMENT_BASE_REVISION, help="commit of the base model")
-    parser.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS)
-    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE)
-    parser.add_argument("--learning-rate", type=float, default=DEFAULT_LEARNING_RATE)
+    parser.add_argument("--epochs", type=int, default=DEFAULT_EPOCHS, help="passes over the training split")
+    parser.add_argument("--batch-size", type=int, default=DEFAULT_BATCH_SIZE, help="examples per optimiser step")
+    parser.add_argument("--learning-rate", type=float, default=DEFAULT_LEARNING_RATE, help="the optimiser's step size")
     parser.add_argument("--max-length", type=int, default=STATEMENT_TRAIN_MAX_LENGTH, help="training length in tokens")
     parser.add_argument("--max-steps", type=int, default=None, help="stop after this many optimiser steps")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the shuffling and the initialisation")
     parser.add_argument("--device", default="auto", choices=("auto", "cpu"),
                         help="auto: a GPU if there is one (pick it with CUDA_VISIBLE_DEVICES); cpu")
     parser.add_argument("--save-steps", type=int, default=None, help="checkpoint every N steps (default: each epoch)")

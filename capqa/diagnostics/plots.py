@@ -7,7 +7,7 @@ from typing import Mapping, Optional, Sequence, Union
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.patches import Rectangle
+from matplotlib.patches import Polygon, Rectangle
 from numpy.typing import ArrayLike
 
 from capqa.diagnostics.monotonicity import prepare_labels, prepare_scores
@@ -91,13 +91,24 @@ def _draw_violins(axis, groups, positions, colors):
                  zorder=3, label="median")
 
 
+# The class-pair heatmap's geometry: each cell holds its accuracy and, for a mean violation,
+# "mean ✗" below it in a smaller font, with room left in its corner for the hard-pair mark.
+# Class names are written on two lines (split at "_") so that they fit a cell's width unrotated.
+PAIR_CELL_IN = (1.0, 0.5)  # width, height of one cell at cell_font_pt=10
+PAIR_LABEL_IN = 1.05  # room for the row names (first panel of each row only)
+HARD_PAIR_MARK = 0.24  # the hard-pair corner, as a share of the cell's width and height
+
+
 def class_pair_heatmap(class_pairs: Union[pd.DataFrame, Sequence[dict]], metrics: Optional[Sequence[str]] = None,
-                       title: Optional[str] = None) -> Figure:
+                       title: Optional[str] = None, cell_font_pt: float = 10.0,
+                       tick_font_pt: float = 9.0, columns: int = 3) -> Figure:
     """Accuracy of every class pair (rows: better class, columns: worse class), per metric.
 
     ``class_pairs``: a DataFrame or list of records with ``better, worse, accuracy,
     mean_violation`` (and optionally ``metric``, ``hard_pair``), as the diagnostic returns them.
-    Mean violations get a black frame and a "mean ✗" note, hard pairs a blue label.
+    Mean violations get a black frame and a "mean ✗" note, hard pairs a blue corner. The figure
+    is sized from the fonts, so that every number, note and class name fits its cell unrotated;
+    ``columns`` panels go side by side.
     """
     table = pd.DataFrame(class_pairs)
     if table.empty:
@@ -105,50 +116,73 @@ def class_pair_heatmap(class_pairs: Union[pd.DataFrame, Sequence[dict]], metrics
     if "metric" not in table:
         table = table.assign(metric="score")
     names = list(dict.fromkeys(table["metric"])) if metrics is None else list(metrics)
-    columns = min(len(names), 3)
+    columns = min(len(names), columns)
     grid_rows = -(-len(names) // columns)
-    figure = Figure(figsize=(5.6 * columns + 1.0, 4.9 * grid_rows + 0.8), layout="constrained")
+    better, worse = _pair_classes(table)
+    scale = max(cell_font_pt, tick_font_pt * 1.1) / 10.0
+    cell_width, cell_height = PAIR_CELL_IN[0] * scale, PAIR_CELL_IN[1] * scale
+    panel_width, panel_height = cell_width * len(worse), cell_height * len(better)
+    figure = Figure(figsize=(columns * panel_width + PAIR_LABEL_IN * scale + 0.5 * columns + 1.2,
+                             grid_rows * (panel_height + 1.1 * scale) + 1.0), layout="constrained")
     axes = np.atleast_1d(figure.subplots(grid_rows, columns, squeeze=False).ravel())
     image = None
-    for axis, name in zip(axes, names):
-        image = _draw_pair_matrix(axis, table[table["metric"] == name], name)
+    for index, (axis, name) in enumerate(zip(axes, names)):
+        image = _draw_pair_matrix(axis, table[table["metric"] == name], name, better, worse, cell_font_pt,
+                                  tick_font_pt, row_names=index % columns == 0)
     for axis in axes[len(names):]:
         axis.set_visible(False)
     figure.colorbar(image, ax=list(axes[:len(names)]), shrink=0.6, label="pairwise accuracy")
     figure.suptitle(title or "Class-pair accuracy: share of (better, worse) pairs the metric orders "
-                    "correctly\nframed ✗: the worse class has the higher mean; H: a hard pair")
+                    "correctly\nframed, mean ✗: the worse class has the higher mean; blue corner: a hard pair",
+                    fontsize=tick_font_pt + 2)
     return figure
 
 
-def _draw_pair_matrix(axis, pairs, name):
-    # Rows and columns in order of first appearance: the diagnostic lists pairs in taxonomy order.
-    better = list(dict.fromkeys(pairs["better"]))
-    worse = sorted(dict.fromkeys(pairs["worse"]), key=list(dict.fromkeys(
-        list(pairs["better"]) + list(pairs["worse"]))).index)
+def _pair_classes(table):
+    """(better classes, worse classes) in order of first appearance: the diagnostic lists pairs
+    in taxonomy order."""
+    order = list(dict.fromkeys(list(table["better"]) + list(table["worse"])))
+    better = list(dict.fromkeys(table["better"]))
+    worse = sorted(dict.fromkeys(table["worse"]), key=order.index)
+    return better, worse
+
+
+def _two_lines(label):
+    """A class name on two lines, split at its first "_" ("overinclusive_valid")."""
+    return str(label).replace("_", "\n", 1)
+
+
+def _draw_pair_matrix(axis, pairs, name, better, worse, cell_font_pt, tick_font_pt, row_names=True):
     row_of = {label: i for i, label in enumerate(better)}
     column_of = {label: i for i, label in enumerate(worse)}
     matrix = np.full((len(better), len(worse)), np.nan)
     for record in pairs.itertuples():
         matrix[row_of[record.better], column_of[record.worse]] = record.accuracy
-    image = axis.imshow(matrix, cmap=ACCURACY_COLORMAP, vmin=0.0, vmax=1.0)
+    image = axis.imshow(matrix, cmap=ACCURACY_COLORMAP, vmin=0.0, vmax=1.0, aspect="auto")
     for record in pairs.itertuples():
         row, column = row_of[record.better], column_of[record.worse]
         violation = bool(record.mean_violation)
-        text = f"{record.accuracy:.2f}" + ("\nmean ✗" if violation else "")
-        axis.text(column, row, text, ha="center", va="center", fontsize=7.5,
-                  fontweight="bold" if violation else "normal")
         if violation:
-            axis.add_patch(Rectangle((column - 0.47, row - 0.47), 0.94, 0.94, fill=False,
-                                     edgecolor=VIOLATION_COLOR, linewidth=2.2))
+            axis.text(column, row - 0.14, f"{record.accuracy:.2f}", ha="center", va="center",
+                      fontsize=cell_font_pt, fontweight="bold")
+            axis.text(column, row + 0.22, "mean ✗", ha="center", va="center", fontsize=cell_font_pt * 0.8)
+            axis.add_patch(Rectangle((column - 0.46, row - 0.44), 0.92, 0.88, fill=False,
+                                     edgecolor=VIOLATION_COLOR, linewidth=2.0))
+        else:
+            axis.text(column, row, f"{record.accuracy:.2f}", ha="center", va="center", fontsize=cell_font_pt)
         if getattr(record, "hard_pair", False):
-            axis.text(column + 0.42, row - 0.42, "H", ha="right", va="top", fontsize=6,
-                      color=HARD_PAIR_COLOR, fontweight="bold")
-    axis.set_xticks(range(len(worse)), worse, rotation=45, ha="right", fontsize=8)
-    axis.set_yticks(range(len(better)), better, fontsize=8)
-    axis.set_xlabel("worse class")
-    axis.set_ylabel("better class")
+            right, top = column + 0.5, row - 0.5
+            axis.add_patch(Polygon([(right, top), (right - HARD_PAIR_MARK, top), (right, top + HARD_PAIR_MARK)],
+                                   closed=True, facecolor=HARD_PAIR_COLOR, edgecolor="none", label="hard pair",
+                                   zorder=3))
+    axis.set_xticks(range(len(worse)), [_two_lines(label) for label in worse], fontsize=tick_font_pt)
+    axis.set_yticks(range(len(better)), [_two_lines(label) for label in better] if row_names else [],
+                    fontsize=tick_font_pt)
+    axis.set_xlabel("worse class", fontsize=tick_font_pt)
+    if row_names:
+        axis.set_ylabel("better class", fontsize=tick_font_pt)
     violations = int(pairs["mean_violation"].sum())
-    axis.set_title(f"{name}: {violations}/{len(pairs)} mean violations", fontsize=10)
+    axis.set_title(f"{name}: {violations}/{len(pairs)} mean violations", fontsize=tick_font_pt + 1)
     return image
 
 

@@ -8,7 +8,8 @@ One module per part of the Space:
   one-line status with the details on demand;
 - ``text``: length caps, refused API values (non-strings, lone surrogates), HTML/Markdown escaping;
 - ``answer``: the "Score an answer" tab (``score_outputs`` is the ``/score`` endpoint);
-- ``file_job``, ``job_folders``: the "Score a file" tab (``/score_file``) and its job folders;
+- ``file_job``, ``job_folders``, ``downloads``: the "Score a file" tab (``/score_file``), its job
+  folders and the scored files' neutral download addresses;
 - ``compare``: the "Compare systems" tab (``/compare``), and the summary of a scored file;
 - ``benchmark``: the Benchmark tab, from the paper's published per-row scores;
 - ``verdicts``: a scored answer's verdict and the test-split verdict table (from ``capqa.verdicts``);
@@ -22,10 +23,11 @@ from capqa.space.about import about_markdown
 from capqa.space.answer import (EXAMPLES, check_answer_inputs, direction_probabilities, plain_reading,
                                 probabilities_figure, score_answer, score_outputs)
 from capqa.space.benchmark import (ALL, BENCHMARK_DATASETS, BENCHMARK_METRICS, BENCHMARK_SPLITS, COMET_NAME,
-                                   benchmark_tables, benchmark_view, filter_benchmark, load_benchmark_scores)
+                                   HEATMAP_MAX_PX, benchmark_tables, benchmark_view, filter_benchmark, load_benchmark_scores)
 from capqa.space.compare import build_compare_tab, compare_uploads
-from capqa.space.file_job import (MAX_FILE_ROWS, NO_LABEL, PREVIEW_COLUMN_WIDTHS, PREVIEW_ROWS,
-                                  check_file_inputs, clean_job_folders, file_columns, file_report, guess_column,
+from capqa.space.downloads import Download, download_file
+from capqa.space.file_job import (DOWNLOADS, MAX_FILE_ROWS, NO_LABEL, PREVIEW_ROWS, check_file_inputs,
+                                  clean_job_folders, file_columns, file_report, guess_column, preview_column_widths,
                                   score_file)
 from capqa.space.models import ModelLoader, ModelsUnavailable, load_failure
 from capqa.space.settings import (BENCHMARK_SCORES_NAME, DEFAULT_BENCHMARK_SCORES, SPACE_VARIANT,
@@ -35,15 +37,15 @@ from capqa.space.text import (MAX_GOLD_ANSWERS, MAX_TEXT_CHARS, escape_markdown,
 from capqa.space.verdicts import verdict_line, verdict_view, verdict_view_or_note
 
 __all__ = [
-    "ALL", "BENCHMARK_DATASETS", "BENCHMARK_METRICS", "BENCHMARK_SCORES_NAME", "BENCHMARK_SPLITS", "COMET_NAME",
-    "DEFAULT_BENCHMARK_SCORES", "EXAMPLES", "MAX_FILE_ROWS", "MAX_GOLD_ANSWERS", "MAX_TEXT_CHARS", "NO_LABEL",
-    "PREVIEW_COLUMN_WIDTHS", "PREVIEW_ROWS", "SPACE_VARIANT", "ModelLoader", "ModelsUnavailable", "SpaceSettings",
+    "ALL", "BENCHMARK_DATASETS", "DOWNLOADS", "Download", "download_file", "BENCHMARK_METRICS", "BENCHMARK_SCORES_NAME", "BENCHMARK_SPLITS", "COMET_NAME",
+    "DEFAULT_BENCHMARK_SCORES", "EXAMPLES", "HEATMAP_MAX_PX", "MAX_FILE_ROWS", "MAX_GOLD_ANSWERS", "MAX_TEXT_CHARS", "NO_LABEL",
+    "PREVIEW_ROWS", "SPACE_VARIANT", "ModelLoader", "ModelsUnavailable", "SpaceSettings",
     "text_field",
     "about_markdown", "benchmark_tables", "benchmark_view", "check_answer_inputs", "check_file_inputs",
     "build_compare_tab", "compare_uploads",
     "clean_job_folders",
     "direction_probabilities", "escape_markdown", "file_columns", "file_report", "filter_benchmark",
-    "guess_column", "load_benchmark_scores", "load_failure", "parse_golds", "plain_reading",
+    "guess_column", "load_benchmark_scores", "load_failure", "parse_golds", "plain_reading", "preview_column_widths",
     "probabilities_figure", "public_model_name", "score_answer", "score_file", "score_outputs", "user_error",
     "VERDICT_CHOICES", "verdict_line", "verdict_view", "verdict_view_or_note",
 ]

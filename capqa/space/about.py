@@ -1,7 +1,7 @@
 """The About tab: what CAP measures, the formula, the taxonomy, this Space's settings."""
 
 from capqa.constants import ALPHA, CITATION, CLASS_DEFINITIONS, HARD_PAIRS, LABELS, NEUTRAL_WEIGHT, SEVERITY
-from capqa.space.settings import SpaceSettings
+from capqa.space.settings import SpaceSettings, settings_markdown
 
 
 def about_markdown(settings: SpaceSettings) -> str:
@@ -40,10 +40,10 @@ mean scores are in the wrong order (violations, out of 25). Hard pairs: {hard}.
 
 ## This Space
 
-Running with: {settings.describe()}. Environment variables: `CAP_NLI_MODEL`, `CAP_NLI_REVISION`,
-`CAP_STATEMENT_MODEL` (a Hub id, a local folder or `rules`), `CAP_STATEMENT_REVISION`,
-`CAP_DEVICE` (`auto`, `cpu`, `cuda`, ...), `CAP_BENCHMARK_SCORES` (the per-row scores behind the
-Benchmark tab). The scoring endpoints are also an API: `gradio_client.Client(url).view_api()` lists
+Running with: {settings.describe()}. The Space reads these environment variables at start:
+
+{settings_markdown(settings)}
+The scoring endpoints are also an API: `gradio_client.Client(url).view_api()` lists
 `/score` (one answer) and `/score_file` (a file) with their named inputs and outputs.
 
 ## Citation

@@ -48,6 +48,7 @@ def score_answer(loader: "ModelLoader", question: Any, gold: Any, answer: Any) -
                for key, value in result.items() if key != "scores"}
     details["cap"] = result["scores"][0]
     details["gold_answer"] = golds[details["best_reference"]]
+    details["hashcode"] = loader.hashcode(result)
     return details
 
 
@@ -128,7 +129,8 @@ def probabilities_figure(details: Dict[str, Any]) -> "Figure":
     axis.set_xticks(positions, NLI_LABELS)
     axis.set_ylim(0, 1.12)
     axis.set_ylabel("probability")
-    axis.legend(fontsize=8, loc="upper right", frameon=False)
+    # Above the bars, not over them: a bar near 1.0 would run into a legend inside the axes.
+    figure.legend(*axis.get_legend_handles_labels(), loc="outside upper center", ncols=2, fontsize=8, frameon=False)
     axis.grid(axis="y", alpha=0.3)
     return figure
 

@@ -1,28 +1,33 @@
 """The "Score a file" tab: an uploaded CSV/JSONL scored row by row, with progress.
 
 Every cell is checked before any scoring (empty, too long, not valid Unicode, unknown label),
-each job works in its own folder, removed when it ends, and the scored CSV is handed to
-gradio from a downloads folder whose entries expire (``DOWNLOAD_KEEP_S``).
+each job works in its own folder, removed when it ends, and the scored CSV is served under a
+neutral address that expires (``DOWNLOAD_KEEP_S``, see ``capqa.space.downloads``).
 """
 
 import logging
 import math
-import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import gradio as gr
 import numpy as np
 import pandas as pd
 
+from capqa.quoting import quote
 from capqa.score_file import check_no_output_columns, score_table, split_golds
 from capqa.space.compare import scored_file_summary
+from capqa.space.answer import shown_score
+from capqa.space.downloads import Downloads
 from capqa.space.job_folders import JobFolders
 from capqa.space.settings import SPACE_VARIANT
 from capqa.space.text import MAX_TEXT_CHARS, check_text_value, escape_markdown, first_surrogate, user_error
 from capqa.tables import read_table, require_columns
+from capqa.validation import is_blank
+from capqa.results import verdict_columns as columns_of_verdict
+from capqa.verdicts.judge import resolve_verdict
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -33,13 +38,18 @@ if TYPE_CHECKING:
 LOGGER = logging.getLogger(__name__)
 
 MAX_FILE_ROWS = 100_000
+# More columns than any answer file has: their names would fill four dropdowns on the page.
+MAX_FILE_COLUMNS = 1_000
 # The page shows this many scored rows, each cell cut to PREVIEW_CELL_CHARS; the download has all.
 PREVIEW_ROWS = 500
 PREVIEW_CELL_CHARS = 300
-# Widths of the preview's columns (cap, cap_plus, question, gold, answer, label): without them
-# the table sizes columns by their longest cell and pushes the answer off a laptop screen.
+# Widths of the preview's columns, in % of the table (scores, then question, gold, answer, label):
+# without them the table sizes columns by their longest cell and pushes the answer off a laptop
+# screen. The label column fits "overinclusive_invalid" at 1366 px; the texts share the rest.
 # Without a label column the last width goes unused.
-PREVIEW_COLUMN_WIDTHS = ["7%", "7%", "28%", "18%", "28%", "12%"]
+PREVIEW_SCORE_WIDTH = 7
+PREVIEW_LABEL_WIDTH = 17
+PREVIEW_TEXT_SHARES = (26, 16, 27)
 # Chunks per file job: enough steps for a smooth progress bar, few enough to batch well.
 FILE_JOB_STEPS = 50
 MIN_CHUNK_ROWS = 16
@@ -54,16 +64,16 @@ COLUMN_GUESSES = {
 }
 NO_LABEL = "(no label column)"
 
-# Working folders of running jobs, and the scored files waiting to be downloaded (in gradio's
-# own upload folder, so that gradio serves them without another copy).
+# Working folders of running jobs, and the scored files waiting to be downloaded (served under
+# neutral addresses, see capqa.space.downloads).
 JOB_FOLDERS = JobFolders(Path(tempfile.gettempdir()) / "cap-space-jobs")
-DOWNLOAD_FOLDERS = JobFolders(Path(gr.utils.get_upload_folder()) / "cap-space-downloads")
+DOWNLOADS = Downloads(JobFolders(Path(tempfile.gettempdir()) / "cap-space-downloads"), DOWNLOAD_KEEP_S)
 
 
 def clean_job_folders() -> None:
     """At start: remove what jobs of earlier, dead processes left behind."""
     JOB_FOLDERS.clean_stale()
-    DOWNLOAD_FOLDERS.clean_stale()
+    DOWNLOADS.clean_stale()
 
 
 def read_upload(path: Any) -> pd.DataFrame:
@@ -76,6 +86,9 @@ def read_upload(path: Any) -> pd.DataFrame:
         raise user_error(str(error).replace(str(Path(path).parent) + "/", "")) from None
     if table.empty:
         raise user_error(f"{Path(path).name} has no rows.")
+    if len(table.columns) > MAX_FILE_COLUMNS:
+        raise user_error(f"{Path(path).name} has {len(table.columns):,} columns; at most {MAX_FILE_COLUMNS:,} "
+                         "are accepted (a question, a gold answer and an answer column are needed).")
     return table
 
 
@@ -94,9 +107,11 @@ def file_columns(path: Any) -> tuple:
 
 
 def check_cells(table: pd.DataFrame, column: str, required: bool = True) -> None:
-    """Every cell of ``column``: not empty (when required), not too long, valid Unicode."""
+    """Every cell of ``column``: not empty or invisible (when required), not too long, valid Unicode."""
     cells = table[column]
     checks = [("is empty", cells.str.strip().eq("")) if required else None,
+              ("holds only invisible characters (zero-width spaces, BOM or control characters)",
+               cells.map(is_blank)) if required else None,
               (f"is longer than {MAX_TEXT_CHARS:,} characters", cells.str.len().gt(MAX_TEXT_CHARS)),
               ("holds a lone surrogate character (not valid Unicode)",
                cells.map(lambda cell: first_surrogate(cell) is not None))]
@@ -107,15 +122,33 @@ def check_cells(table: pd.DataFrame, column: str, required: bool = True) -> None
                              "in all); fix the file and upload it again.")
 
 
+def verdict_columns(policy: Optional[str]) -> List[str]:
+    """The verdict columns a scored file gets under the Space's ``CAP_VERDICT`` policy."""
+    return columns_of_verdict(resolve_verdict(policy, SPACE_VARIANT)) if policy else []
+
+
+def preview_columns(policy: Optional[str] = None) -> List[str]:
+    """The score columns the preview shows first: CAP, CAP+ and the verdict's."""
+    return ["cap", "cap_plus", *verdict_columns(policy)]
+
+
+def preview_column_widths(policy: Optional[str] = None) -> List[str]:
+    """The preview's column widths (``gr.DataFrame(column_widths=...)``) under ``policy``."""
+    scores = len(preview_columns(policy))
+    rest = 100 - scores * PREVIEW_SCORE_WIDTH - PREVIEW_LABEL_WIDTH
+    texts = [round(rest * share / sum(PREVIEW_TEXT_SHARES), 1) for share in PREVIEW_TEXT_SHARES]
+    return [f"{width}%" for width in [PREVIEW_SCORE_WIDTH] * scores + texts + [PREVIEW_LABEL_WIDTH]]
+
+
 def check_file_request(table: pd.DataFrame, question_column: str, gold_column: str, answer_column: str,
-                       label_column: Optional[str], separator: Optional[str]) -> None:
+                       label_column: Optional[str], separator: Optional[str], policy: Optional[str] = None) -> None:
     for role, column in (("question", question_column), ("gold answer", gold_column),
                          ("predicted answer", answer_column)):
         if not column:
             raise user_error(f"Please choose the {role} column.")
     try:
         require_columns(table, [question_column, gold_column, answer_column, label_column], "The file")
-        check_no_output_columns(table.columns, SPACE_VARIANT)
+        check_no_output_columns(table.columns, SPACE_VARIANT, resolve_verdict(policy, SPACE_VARIANT))
     except ValueError as error:
         raise user_error(str(error)) from None
     for column in (question_column, gold_column, answer_column):
@@ -123,9 +156,9 @@ def check_file_request(table: pd.DataFrame, question_column: str, gold_column: s
         check_cells(table, column, required=column != answer_column)
     if separator:
         pieces = split_golds(table[gold_column], separator)
-        bad = np.flatnonzero([any(not piece.strip() for piece in cell) for cell in pieces])
+        bad = np.flatnonzero([any(map(is_blank, cell)) for cell in pieces])
         if bad.size:
-            raise user_error(f"Row {bad[0] + 1}: splitting the gold answers on {separator!r} leaves an "
+            raise user_error(f"Row {bad[0] + 1}: splitting the gold answers on {quote(separator)} leaves an "
                              "empty answer.")
     if label_column:
         check_cells(table, label_column, required=False)
@@ -167,8 +200,9 @@ def _chunk_rows(n_rows: int) -> int:
 
 
 def check_file_inputs(path: Any, question_column: Any, gold_column: Any, answer_column: Any, label_column: Any,
-                      separator: Any) -> tuple:
+                      separator: Any, policy: Optional[str] = None) -> tuple:
     """The uploaded table, the label column and the separator, each checked; raises ``gr.Error``.
+    ``policy``: the Space's ``CAP_VERDICT`` (its columns must not be in the file already).
 
     The page runs it as a step of its own before scoring: a refused file then shows its message
     alone, without marking the previous results as failed.
@@ -180,18 +214,21 @@ def check_file_inputs(path: Any, question_column: Any, gold_column: Any, answer_
     label_column = None if label_column in (None, "", NO_LABEL) else label_column
     separator = separator or None
     table = read_upload(path)
-    check_file_request(table, question_column, gold_column, answer_column, label_column, separator)
+    check_file_request(table, question_column, gold_column, answer_column, label_column, separator, policy)
     return table, label_column, separator
 
 
 def score_file(loader: "ModelLoader", path: Any, question_column: Any, gold_column: Any, answer_column: Any,
-               label_column: Any, separator: Any, progress: Optional[Callable] = None) -> tuple:
+               label_column: Any, separator: Any, progress: Optional[Callable] = None,
+               request: Optional[gr.Request] = None) -> tuple:
     """Score every row of the uploaded file; returns (summary, preview, download, report, plot).
 
     ``progress``: a ``gr.Progress`` (or any callable taking ``(done, total)`` and ``desc``).
+    ``request``: the visitor's, to address the download (a ``downloads.Download``).
     """
+    policy = loader.settings.verdict
     table, label_column, separator = check_file_inputs(path, question_column, gold_column, answer_column,
-                                                       label_column, separator)
+                                                       label_column, separator, policy)
     scorer = loader.scorer_or_error()
     # `is not None`, not truth: a gr.Progress has a length, 0 until it tracks an iterable.
     report = (lambda rows: progress((rows, len(table)), desc="Scoring rows", unit="rows")) \
@@ -205,28 +242,48 @@ def score_file(loader: "ModelLoader", path: Any, question_column: Any, gold_colu
         seconds = time.perf_counter() - started
         scored = pd.read_csv(folder / name, dtype={column: str for column in table.columns},
                              keep_default_na=False)
-        DOWNLOAD_FOLDERS.expire(DOWNLOAD_KEEP_S)
-        download = DOWNLOAD_FOLDERS.new() / name
-        shutil.move(folder / name, download)
+        download = DOWNLOADS.add(folder / name, request)
     summary = (f"Scored **{len(scored):,} rows** in {seconds:.1f} s: mean CAP "
                f"**{scored['cap'].mean():.4f}**. The table shows the first "
-               f"{min(len(scored), PREVIEW_ROWS):,} rows; download the file for all of them.\n\n"
+               f"{min(len(scored), PREVIEW_ROWS):,} rows; download the file for all of them."
+               + _verdict_summary(scored, policy) + "\n\n"
                + scored_file_summary(scored, scorer, loader, answer_column, bool(question_column)))
-    preview = _preview(scored, question_column, gold_column, answer_column, label_column)
+    preview = _preview(scored, question_column, gold_column, answer_column, label_column, policy)
     report_text, figure = ("", None)
     if label_column:
         report_text, figure = file_report(scored["cap"].to_numpy(), scored[label_column].to_numpy())
-    return summary, preview, str(download), report_text, figure
+    return summary, preview, download, report_text, figure
 
 
-def _preview(scored, question_column, gold_column, answer_column, label_column):
-    """Scores first, then the texts, each cut short, then the label (see PREVIEW_COLUMN_WIDTHS)."""
-    shown = ["cap", "cap_plus", question_column, gold_column, answer_column, label_column]
+def _verdict_summary(scored: pd.DataFrame, policy: Optional[str]) -> str:
+    """The verdict's means in the summary: accuracy, and mean credit under a graded policy."""
+    if not policy or "correct" not in scored:
+        return ""
+    correct = scored["correct"].astype(str).eq("True")
+    text = (f" Verdict (`{policy}` policy): accuracy **{correct.mean():.4f}** ({int(correct.sum()):,} of "
+            f"{len(correct):,} rows correct)")
+    if "credit" in scored:
+        text += f", mean credit **{scored['credit'].mean():.4f}**"
+    return text + "."
+
+
+def _preview(scored, question_column, gold_column, answer_column, label_column, policy=None):
+    """Scores first, then the texts, each cut short, then the label (see ``preview_column_widths``)."""
+    shown = [*preview_columns(policy), question_column, gold_column, answer_column, label_column]
     preview = scored[list(dict.fromkeys(column for column in shown if column in scored))].head(PREVIEW_ROWS)
-    texts = [column for column in preview.columns if preview[column].dtype == object]
-    cut = {column: preview[column].map(lambda cell: cell if len(cell) <= PREVIEW_CELL_CHARS
-                                       else cell[:PREVIEW_CELL_CHARS - 1] + "…") for column in texts}
-    return preview.assign(**cut).round(4)
+    # Every column that is not numeric: pandas 3 reads text as `str`, not `object`.
+    texts = [column for column in preview.columns if not pd.api.types.is_numeric_dtype(preview[column])]
+    cut = {column: preview[column].map(_cut_cell) for column in texts}
+    # Scores as the score boxes show them, 4 decimals each (0.4740, not 0.474 beside 0.4543).
+    scores = {column: preview[column].map(shown_score) for column in preview.columns
+              if pd.api.types.is_float_dtype(preview[column])}
+    return preview.assign(**cut, **scores)
+
+
+def _cut_cell(cell: Any) -> Any:
+    if isinstance(cell, str) and len(cell) > PREVIEW_CELL_CHARS:
+        return cell[:PREVIEW_CELL_CHARS - 1] + "…"
+    return cell
 
 
 def file_report(scores: np.ndarray, labels: np.ndarray) -> Tuple[str, "Figure"]:

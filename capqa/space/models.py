@@ -6,7 +6,7 @@ set) with the full reason on demand, and every scoring request refuses with the 
 
 import logging
 import threading
-from typing import TYPE_CHECKING, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Tuple
 
 from capqa.engine.loading import find_load_error
 from capqa.space.settings import SpaceSettings, public_model_name
@@ -89,12 +89,25 @@ class ModelLoader:
             raise ModelsUnavailable(self._failure[0])
         return self._scorer
 
+    def hashcode(self, result: Optional[Mapping[str, Any]] = None) -> str:
+        """What produced the scores, in one line, as the page shows it: the hashcode ``result``
+        carries, else the scorer's own, else that of the options it was built from; model folders
+        named, not shown (``SpaceSettings.redact``). The page's one source of a hashcode."""
+        hashcode = ((result or {}).get("hashcode") or getattr(self.scorer(), "hashcode", None)
+                    or self.settings.metric_options().hashcode())
+        return self.settings.redact(str(hashcode))
+
     def scorer_or_error(self) -> "CAPScorer":
         """The scorer, or a ``gr.Error`` with the one-line status (plain text, no Markdown marks)."""
         try:
             return self.scorer()
         except ModelsUnavailable as error:
             raise user_error(str(error).replace("`", "")) from None
+
+    def ready(self) -> bool:
+        """True once the models are loaded (waits for the load)."""
+        self._load()
+        return self._failure is None
 
     def status(self) -> Tuple[str, str]:
         """(the status line in Markdown, the details in Markdown or "" when there are none).

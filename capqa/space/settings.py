@@ -8,11 +8,12 @@ replaced in every message that may carry them.
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Optional
+from typing import Any, Callable, Mapping, Optional
 
 from capqa.constants import DEFAULT_NLI_MODEL, RULES, STATEMENT_MODEL_PUBLISHED, statement_model_id
 from capqa.metric_options import MetricOptions
 from capqa.paths import DATA_DIR, REPO_ROOT
+from capqa.quoting import quote
 
 # The published per-row scores: beside app.py in the assembled Space, else the repo's data/.
 BENCHMARK_SCORES_NAME = "paper_scores.csv"
@@ -39,7 +40,7 @@ def public_model_name(name: str) -> str:
 
 @dataclass(frozen=True)
 class SpaceSettings:
-    """What the Space runs with; ``from_environ`` reads the documented environment variables."""
+    """What the Space runs with; ``from_environ`` reads the variables of ``ENVIRONMENT``."""
 
     nli_model: str = DEFAULT_NLI_MODEL
     nli_revision: Optional[str] = None
@@ -54,19 +55,8 @@ class SpaceSettings:
     @classmethod
     def from_environ(cls, environ: Optional[Mapping[str, str]] = None) -> "SpaceSettings":
         environ = os.environ if environ is None else environ
-
-        def value(name: str) -> Optional[str]:
-            text = environ.get(name, "").strip()
-            return text or None
-
-        return cls(nli_model=value("CAP_NLI_MODEL") or DEFAULT_NLI_MODEL,
-                   nli_revision=value("CAP_NLI_REVISION"),
-                   statement_model=value("CAP_STATEMENT_MODEL") or default_statement_model(),
-                   statement_revision=value("CAP_STATEMENT_REVISION"),
-                   device=value("CAP_DEVICE") or "auto",
-                   benchmark_scores=Path(value("CAP_BENCHMARK_SCORES") or DEFAULT_BENCHMARK_SCORES),
-                   verdict=_verdict(value("CAP_VERDICT")),
-                   compact_attention=_flag(value("CAP_COMPACT_ATTENTION"), "CAP_COMPACT_ATTENTION", default=True))
+        return cls(**{variable.field: variable.parse(environ.get(variable.name, "").strip() or None)
+                      for variable in ENVIRONMENT})
 
     @property
     def statement_model_name(self) -> str:
@@ -114,18 +104,84 @@ def _verdict(text: Optional[str]) -> Optional[str]:
     if text is None or text.lower() == "none":
         return None
     if text.lower() not in VERDICT_CHOICES:
-        raise ValueError(f"CAP_VERDICT must be one of {', '.join(VERDICT_CHOICES)}, got {text!r}")
+        raise ValueError(f"CAP_VERDICT must be one of {', '.join(VERDICT_CHOICES)}, got {quote(text)}")
     return text.lower()
 
 
-def _flag(text: Optional[str], variable: str, default: bool) -> bool:
-    if text is None:
-        return default
-    if text.lower() in _FALSE:
-        return False
-    if text.lower() in _TRUE:
-        return True
-    raise ValueError(f"{variable} must be one of {', '.join(_TRUE + _FALSE)}, got {text!r}")
+def _flag(variable: str, default: bool) -> Callable[[Optional[str]], bool]:
+    def parse(text: Optional[str]) -> bool:
+        if text is None:
+            return default
+        if text.lower() in _FALSE:
+            return False
+        if text.lower() in _TRUE:
+            return True
+        raise ValueError(f"{variable} must be one of {', '.join(_TRUE + _FALSE)}, got {quote(text)}")
+
+    return parse
+
+
+def _as_given(text: Optional[str]) -> Optional[str]:
+    return text
+
+
+@dataclass(frozen=True)
+class EnvironmentVariable:
+    """One ``CAP_*`` variable: the ``SpaceSettings`` field it sets, its meaning and default in
+    words, how its text is read (``parse``: None when unset or blank) and how its value is shown."""
+
+    name: str
+    field: str
+    meaning: str
+    default: str
+    parse: Callable[[Optional[str]], Any] = _as_given
+    show: Callable[[Any], str] = lambda value: "(default)" if value is None else f"`{value}`"
+
+
+def _shown_model(name: Optional[str]) -> str:
+    return "(the metric's default)" if name is None else public_model_name(name)
+
+
+# Every setting of the Space, once: from_environ reads these, and the About tab and docs/space.md
+# list them (``settings_markdown``), so a new setting is one entry here.
+ENVIRONMENT = (
+    EnvironmentVariable("CAP_NLI_MODEL", "nli_model", "NLI model: a Hub id or a local folder",
+                        f"`{DEFAULT_NLI_MODEL}`", lambda text: text or DEFAULT_NLI_MODEL, _shown_model),
+    EnvironmentVariable("CAP_NLI_REVISION", "nli_revision", "Hub revision of the NLI model",
+                        "the paper's pinned commit for the default model"),
+    EnvironmentVariable("CAP_STATEMENT_MODEL", "statement_model",
+                        "statement model: a Hub id, a local folder or `rules` (the rule-based converter)",
+                        "`rules` while the project's statement model is not published, then that model",
+                        lambda text: text or default_statement_model(), _shown_model),
+    EnvironmentVariable("CAP_STATEMENT_REVISION", "statement_revision", "Hub revision of the statement model",
+                        "the latest"),
+    EnvironmentVariable("CAP_DEVICE", "device", "`auto`, `cpu`, `cuda`, `cuda:N` or `mps`", "`auto`",
+                        lambda text: text or "auto"),
+    EnvironmentVariable("CAP_BENCHMARK_SCORES", "benchmark_scores",
+                        "CSV of the paper's per-row scores, behind the Benchmark tab",
+                        f"`{BENCHMARK_SCORES_NAME}` beside `app.py`, else `data/{BENCHMARK_SCORES_NAME}`",
+                        lambda text: Path(text or DEFAULT_BENCHMARK_SCORES), lambda path: f"`{path.name}`"),
+    EnvironmentVariable("CAP_VERDICT", "verdict",
+                        f"{', '.join(f'`{choice}`' for choice in VERDICT_CHOICES)}: each scored answer also "
+                        "gets a verdict (correct or incorrect) under that policy; the metric option `verdict`",
+                        "`none`", _verdict, lambda verdict: f"`{verdict or 'none'}`"),
+    EnvironmentVariable("CAP_COMPACT_ATTENTION", "compact_attention",
+                        "`0`/`false`/`no`/`off` to score with transformers' own DeBERTa attention instead of "
+                        "the compact one; the metric option `compact_attention`", "on",
+                        _flag("CAP_COMPACT_ATTENTION", default=True), lambda on: "on" if on else "off"),
+)
+
+
+def settings_markdown(settings: Optional["SpaceSettings"] = None) -> str:
+    """The settings as a Markdown table; with ``settings``, a column of the values in use."""
+    header = ["variable", "meaning", "default"] + (["this Space"] if settings else [])
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for variable in ENVIRONMENT:
+        cells = [f"`{variable.name}`", variable.meaning, variable.default]
+        if settings:
+            cells.append(variable.show(getattr(settings, variable.field)))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
 
 
 def _private_folders() -> dict:

@@ -6,11 +6,18 @@ uploaded file can put a link, a form or an image on the page.
 """
 
 import html
+import logging
 import re
 from typing import Any, Optional
 
 import gradio as gr
 
+from capqa.quoting import bounded_message
+from capqa.validation import is_blank
+
+LOGGER = logging.getLogger(__name__)
+# A refusal's line in the app's log quotes at most this much of the message.
+LOGGED_REFUSAL_CHARS = 300
 # At most this many characters per text field and per file cell. The NLI model reads 512
 # tokens (about 2,000 characters of English) per pair, so longer text only costs memory and
 # time before the engine truncates it.
@@ -23,8 +30,15 @@ _MARKDOWN_MARKS = re.compile(r"([\\`*_\[\]()!|])")
 
 
 def user_error(message: str) -> gr.Error:
-    """A ``gr.Error`` whose text is shown as text: the page renders error pop-ups as HTML."""
-    return gr.Error(html.escape(printable(message), quote=False))
+    """A ``gr.Error`` whose text is shown as text (the page renders error pop-ups as HTML), and
+    short: a message that quotes a huge input is cut in the middle (``bounded_message``).
+
+    A refusal is an answer, not a failure: the app's log gets one line for it, without gradio's
+    traceback (which stays for real failures, anything that is not a ``gr.Error``).
+    """
+    text = bounded_message(printable(message))
+    LOGGER.info("refused: %s", bounded_message(" ".join(text.split()), LOGGED_REFUSAL_CHARS))
+    return gr.Error(html.escape(text, quote=False), print_exception=False)
 
 
 def printable(text: str) -> str:
@@ -77,22 +91,26 @@ def text_field(**textbox_options: Any) -> gr.Textbox:
 
 
 def required_text(value: Any, what: str) -> str:
-    """``value`` stripped; refused when empty or longer than ``MAX_TEXT_CHARS``."""
-    name = re.sub(r"^(a|an) ", "", what)
-    name = name[0].upper() + name[1:]
+    """``value`` stripped; refused when empty, only invisible characters (zero-width spaces,
+    BOM, control characters) or longer than ``MAX_TEXT_CHARS``."""
+    field = re.sub(r"^(a|an) ", "", what)
+    name = field[0].upper() + field[1:]
     text = check_text_value(value, name) or ""
     text = text.strip()
     if not text:
         raise user_error(f"Please enter {what}.")
+    if is_blank(text):
+        raise user_error(f"Please enter {what}: the {field} field holds only invisible "
+                         "characters (zero-width spaces, BOM or control characters).")
     if len(text) > MAX_TEXT_CHARS:
         raise user_error(f"{name} is {len(text):,} characters long; at most {MAX_TEXT_CHARS:,} are accepted.")
     return text
 
 
 def parse_golds(text: Any) -> list:
-    """The gold answers typed one per line; blank lines are skipped."""
+    """The gold answers typed one per line; blank lines (invisible characters only) are skipped."""
     text = required_text(text, "a gold answer")
-    golds = [line.strip() for line in text.splitlines() if line.strip()]
+    golds = [line.strip() for line in text.splitlines() if not is_blank(line)]
     if len(golds) > MAX_GOLD_ANSWERS:
         raise user_error(f"There are {len(golds)} gold answers; at most {MAX_GOLD_ANSWERS} are accepted.")
     return golds

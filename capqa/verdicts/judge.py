@@ -92,13 +92,16 @@ def judge(verdict: Verdict, result: dict, credit_inputs: Callable[[], tuple]) ->
 
 
 def parse_verdict_argument(text: str) -> VerdictOption:
-    """``--verdict``: a policy name, a threshold, or a JSON {class: credit} (inline or a file)."""
+    """``--verdict``: a policy name, a threshold, a JSON {class: credit} (inline or a file), or
+    ``none`` for no verdict (as the Space's ``CAP_VERDICT=none``)."""
     import argparse
     import json
     from pathlib import Path
 
     text = text.strip()
     try:
+        if text.lower() == "none":
+            return None
         if text in POLICIES:
             return text
         try:
