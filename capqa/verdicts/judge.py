@@ -4,8 +4,11 @@
 threshold of that policy), a number (the threshold itself) or a {class: credit} mapping (its
 threshold chosen on the same validation rows as the shipped ones). The score judged is CAP, or
 CAP+ with ``variant="plus"``. When some class gets partial credit ("graded" or such a mapping),
-``credit`` per example is the expected credit under the relation classifier's class
-probabilities (for "graded" that is exactly CAP+), and ``mean_credit`` its mean.
+``credit`` per example is the expected credit under CAP+'s class probabilities
+(``capqa.plus.calibration.credit_probabilities``; for "graded" that is exactly CAP+), and
+``mean_credit`` its mean. ``verdict`` (aggregate) says what ``correct`` means: the policy, the
+score and threshold judged, and the classes that count as correct (under "graded" that includes
+partial answers).
 """
 
 import numbers
@@ -15,7 +18,7 @@ from typing import Callable, Mapping, Optional, Union
 import numpy as np
 
 from capqa.constants import COMPARISON_DECIMALS, LABELS
-from capqa.verdicts.policies import POLICIES, is_graded, policy_credits
+from capqa.verdicts.policies import POLICIES, accepted_classes, binary_meaning, is_graded, policy_credits, policy_name
 
 VerdictOption = Union[None, str, float, Mapping[str, float]]
 
@@ -43,10 +46,21 @@ class Verdict:
     threshold: float
     score: str = "cap"
     credits: Optional[Mapping[str, float]] = None
+    policy: Optional[str] = None     # "strict", "lenient", "graded", "custom"; None for a number
 
     @property
     def graded(self) -> bool:
         return self.credits is not None and is_graded(self.credits)
+
+    def describe(self) -> dict:
+        """The result's ``verdict`` field: what ``correct`` means."""
+        score_name = {"cap": "CAP", "cap_plus": "CAP+"}.get(self.score, self.score)
+        record = {"policy": self.policy, "score": self.score, "threshold": float(self.threshold),
+                  "correct_classes": list(accepted_classes(self.credits)) if self.credits else None}
+        meaning = f"{score_name} >= {self.threshold:.4f}"
+        if self.credits:
+            meaning += f"; the threshold was fitted so that {binary_meaning(self.credits)}"
+        return {**record, "meaning": meaning}
 
 
 def resolve_verdict(verdict: VerdictOption, variant: str = "cap",
@@ -60,7 +74,8 @@ def resolve_verdict(verdict: VerdictOption, variant: str = "cap",
     score = "cap_plus" if variant == "plus" else "cap"
     if isinstance(verdict, float):
         return Verdict(verdict, score)
-    return Verdict(threshold_for(verdict, score, thresholds_path), score, policy_credits(verdict, "verdict"))
+    return Verdict(threshold_for(verdict, score, thresholds_path), score, policy_credits(verdict, "verdict"),
+                   policy_name(verdict))
 
 
 def judge(verdict: Verdict, result: dict, credit_inputs: Callable[[], tuple]) -> dict:
@@ -73,11 +88,12 @@ def judge(verdict: Verdict, result: dict, credit_inputs: Callable[[], tuple]) ->
     column = "scores" if verdict.score == "cap" else verdict.score
     scores = np.round(np.asarray(result[column], dtype=float), COMPARISON_DECIMALS)
     correct = scores >= verdict.threshold
-    fields = {"correct": correct.tolist(), "accuracy": float(correct.mean()) if correct.size else None}
+    fields = {"correct": correct.tolist(), "accuracy": float(correct.mean()) if correct.size else None,
+              "verdict": verdict.describe()}
     if verdict.graded:
-        from capqa.plus.calibration import relation_probabilities
+        from capqa.plus.calibration import credit_probabilities
 
-        credit = (relation_probabilities(*credit_inputs()) @ np.array([verdict.credits[label] for label in LABELS])
+        credit = (credit_probabilities(*credit_inputs()) @ np.array([verdict.credits[label] for label in LABELS])
                   if correct.size else np.zeros(0))
         fields.update(credit=credit.tolist(), mean_credit=float(credit.mean()) if credit.size else None)
     return fields
@@ -87,7 +103,8 @@ def empty_verdict_fields(verdict: Optional[Verdict]) -> dict:
     """The verdict fields for no examples."""
     if verdict is None:
         return {}
-    return {"correct": [], "accuracy": None, **({"credit": [], "mean_credit": None} if verdict.graded else {})}
+    return {"correct": [], "accuracy": None, "verdict": verdict.describe(),
+            **({"credit": [], "mean_credit": None} if verdict.graded else {})}
 
 
 def verdict_column_names(verdict: Optional[Verdict]) -> list:
