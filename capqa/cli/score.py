@@ -90,7 +90,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(f"{where}scored {added} new rows in {seconds:.1f} s; {args.out} has {len(table)} rows", file=sys.stderr)
     if options.verdict is not None and (not ranks.distributed or ranks.rank == 0):
         accuracy = pd.read_csv(args.out, usecols=["correct"])["correct"].astype(str).eq("True").mean()
-        print(f"accuracy ({options.verdict}): {accuracy:.4f}", file=sys.stderr)
+        meaning = resolve_verdict(options.verdict, options.variant).describe()["meaning"]
+        print(f"accuracy ({options.verdict}): {accuracy:.4f}; correct: {meaning}", file=sys.stderr)
     return 0
 
 

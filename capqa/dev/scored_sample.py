@@ -4,7 +4,7 @@
 CSV; only the first block carries its ``row_id``. The other four were located by their label
 sequences in ``data/paper_scores.csv`` (each matches at exactly one offset), and the match is
 checked on the text: ROUGE-L recomputed from the answers equals the published ``rouge_l`` on
-every one of the 1,375 rows (``tests/test_docs.py``). With it, analyses that need the question
+every one of the 1,375 rows (``tests/test_plus.py``). With it, analyses that need the question
 (the bootstrap by question of ``docs/verdicts.md``) can use the published scores.
 """
 

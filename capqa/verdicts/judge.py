@@ -59,7 +59,7 @@ class Verdict:
                   "correct_classes": list(accepted_classes(self.credits)) if self.credits else None}
         meaning = f"{score_name} >= {self.threshold:.4f}"
         if self.credits:
-            meaning += f"; the threshold was fitted so that {binary_meaning(self.credits)}"
+            meaning += f", the threshold fitted on labelled answers where {binary_meaning(self.credits)}"
         return {**record, "meaning": meaning}
 
 
