@@ -53,9 +53,14 @@ Returns:
     reverse (D(prediction -> gold)), p_entailment_forward, p_neutral_forward,
     p_contradiction_forward, p_entailment_reverse, p_neutral_reverse, p_contradiction_reverse, and
     relation: the most likely correctness class with its probability, the five-group reading and a
-    one-sentence explanation (a classifier over the six probabilities, BLEU and ROUGE-L).
-    With variant="plus": cap_plus (`list` of `float` in [0, 1]): CAP+ per example, a calibrated
-    combination that orders answers better than CAP on CAP-Correctness; mean_cap_plus, its mean.
+    one-sentence explanation (a classifier over the six probabilities, BLEU and ROUGE-L, held to
+    the classes consistent with CAP+).
+    With variant="plus": cap_plus (`list` of `float` in [0, 1]): CAP+ per example, an ordinal model
+    that orders answers better than CAP on CAP-Correctness and never falls with more P(entail) nor
+    rises with more P(contradiction); mean_cap_plus, its mean.
+    With verdict: correct (`list` of `bool`), accuracy (their mean) and verdict (what correct means:
+    policy, score, threshold, the classes that count as correct); with partial credit also credit
+    and mean_credit.
     hashcode (`str`): what produced the scores: package version, models and revisions, options.
 Give inputs either to compute() or to add()/add_batch() followed by compute(), not both.
 """
