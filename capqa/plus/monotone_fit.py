@@ -4,7 +4,7 @@ The objective is the mean negative log-likelihood of the proportional-odds model
 severity levels plus ``l2 / 2 * |weights|^2`` (cut points unpenalised). It is convex, and strictly
 convex in everything that changes a prediction, so it has one minimiser. The feasible set:
 
-* bounds: every product weight >= 0, every gap between consecutive cut points >= 0;
+* bounds: every product weight >= 0, every gap between consecutive cut points >= ``MIN_GAP``;
 * linear constraints (``margin_constraints``), at each of the ``overlap_corners``: with
   P(entail) = 1 both ways, ``s - top cut >= margin``; with P(contradiction) = 1 both ways,
   ``bottom cut - s >= margin``.
@@ -25,7 +25,7 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit, log_expit
 
-from capqa.plus.monotone import (FREE_OVERLAP_BASES, LEVELS, OVERLAP_BASES, MonotoneModel, nli_basis_names,
+from capqa.plus.monotone import (FREE_OVERLAP_BASES, LEVELS, OVERLAP_BASES, MonotoneModel, certain_probabilities,
                                  nli_columns, overlap_columns, overlap_corners)
 
 GRADIENT_TOLERANCE = 1e-8
@@ -137,8 +137,6 @@ def objective(x: np.ndarray, columns: Design, levels: np.ndarray, l2: float) -> 
 def margin_constraints(columns: Design, nli_bases: Sequence[str], margins: Tuple[float, float]) -> Tuple[np.ndarray, np.ndarray]:
     """(G, h) with the constraints G x >= h, per overlap corner: ``s - top cut >= margins[0]`` with
     P(entail) = 1 both ways, ``bottom cut - s >= margins[1]`` with P(contradiction) = 1 both ways."""
-    from capqa.plus.monotone import certain_probabilities
-
     bleu, rouge = (np.array(values) for values in zip(*overlap_corners()))
     n = len(bleu)
     rows, bounds = [], []
@@ -177,7 +175,6 @@ def _minimise_lagrangian(columns, levels, l2, constraints, targets, multipliers,
 
 def _row_derivatives(x: np.ndarray, columns: Design, levels: np.ndarray):
     """Per row: d upper / d x and d lower / d x (n, p), and the two arguments of the likelihood."""
-    n_rows = len(levels)
     overlap, products, cuts = split_parameters(x, columns)
     latent = columns.free @ overlap + columns.products @ products
     # d cut_k / d (lowest cut, gaps): cut_k = lowest + sum of the first k gaps.
@@ -209,7 +206,7 @@ def hessian(x: np.ndarray, columns: Design, levels: np.ndarray, l2: float) -> np
 
 def _newton_kkt(x, active, fixed, columns, levels, l2, constraints, targets):
     """Newton's method on the KKT equations with ``active`` constraints as equalities and the
-    ``fixed`` variables at 0: (x, multipliers of ``active``)."""
+    ``fixed`` variables at their bounds: (x, multipliers of ``active``)."""
     x = x.copy()
     x[fixed] = lower_bounds(columns)[fixed]
     free = np.setdiff1d(np.arange(len(x)), fixed)
@@ -261,9 +258,10 @@ def _polish(x, multipliers, columns, levels, l2, constraints, targets):
 
 def kkt_residual(x: np.ndarray, columns: Design, levels: np.ndarray, l2: float, constraints: np.ndarray,
                  targets: np.ndarray) -> Dict[str, float]:
-    """How far ``x`` is from the optimum: the largest projected Lagrangian gradient component, the
-    worst constraint slack and the smallest multiplier (multipliers of the constraints that hold
-    with equality, fitted to the gradient by non-negative least squares)."""
+    """How far ``x`` is from the optimum: {"gradient": the largest component of the Lagrangian's
+    gradient left when non-negative multipliers of the constraints that hold with equality and of
+    the bounds that are active are fitted to it (non-negative least squares), "slack": the worst
+    constraint slack, "active_constraints": how many hold with equality}."""
     from scipy.optimize import nnls
 
     _, gradient = objective(x, columns, levels, l2)
@@ -282,9 +280,10 @@ def fit_monotone(columns: Design, levels: np.ndarray, nli_bases: Sequence[str], 
                  margins: Tuple[float, float], level_utility: np.ndarray) -> Tuple[MonotoneModel, Dict[str, float]]:
     """(model, certificate) at the constrained optimum; ``levels`` index ``LEVELS``.
 
-    The method of multipliers: each step minimises the augmented Lagrangian under the bounds
-    (from the previous step's point), then moves the multipliers; it stops once every constraint
-    holds to ``FEASIBILITY_TOLERANCE``, and the result must pass ``kkt_residual``.
+    The method of multipliers (each step minimises the augmented Lagrangian under the bounds, from
+    the previous step's point, then moves the multipliers) until every constraint holds to
+    ``ROUGH_FEASIBILITY``; then ``_polish`` solves the KKT equations of the active set exactly, and
+    the result must pass ``kkt_residual``.
     """
     levels = np.asarray(levels, dtype=int)
     constraints, targets = margin_constraints(columns, nli_bases, margins)
