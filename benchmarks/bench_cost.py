@@ -2,7 +2,7 @@
 cross-encoder/nli-deberta-v3-large's architecture: measured on this CPU in float32 and int8,
 projected from FLOPs for GPUs (``capqa.dev.cost``). Prints the cost table of docs/scale.md;
 ``--write`` saves the figures to docs/cost_figures.json, which the table is generated from
-(generated name ``cost_table``).
+(generated name ``cost-table``).
 
     .venv/bin/python benchmarks/bench_cost.py --rows 120 --runs 3 --write     # ~15 min on 2 cores
     .venv/bin/python benchmarks/bench_cost.py --size small --rows 40 --runs 1  # a quick check

@@ -1,8 +1,8 @@
 """How often the rule-based statements match the paper's model's statements, on the 1,375 rows of
 data/cap_correctness_sample.csv, per correctness class (``capqa.statements.paper_agreement``).
 
-Prints the docs/scale.md table (generated name ``rules_vs_paper``) and the README's sentence
-(``rules_vs_paper_line``): the figures change with the converter, so regenerate them with this
+Prints the docs/scale.md table (generated name ``rules-vs-paper``) and the README's sentence
+(``rules-vs-paper-line``): the figures change with the converter, so regenerate them with this
 command (or ``python -m capqa docs --write`` once those names are registered).
 
     .venv/bin/python benchmarks/rules_vs_paper.py

@@ -252,8 +252,8 @@ def verdict_fields(verdict: Optional[Any]) -> Tuple[str, str]:
     and a hash of the thresholds file the threshold came from ("none" for a bare threshold)."""
     if verdict is None:
         return NONE, NONE
-    name = verdict.name or "threshold"
-    credits = "" if verdict.credits is None or verdict.name != "custom" else (
+    name = verdict.policy or "threshold"
+    credits = "" if verdict.credits is None or verdict.policy != "custom" else (
         f",credits={_canonical_hash(dict(verdict.credits))}")
     described = f"{name}(score={verdict.score},threshold={verdict.threshold!r}{credits})"
     return described, (NONE if verdict.source is None else _json_files_hash(verdict.source))

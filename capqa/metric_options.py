@@ -77,8 +77,9 @@ class MetricOptions:
               "transformers' attention")
     verdict: Optional[Union[str, float, Dict[str, float]]] = option(
         None, "a policy ('strict', 'lenient', 'graded'), a threshold in [0, 1] or {class: credit}, or 'none' (None): "
-              "no verdict. Adds per-example `correct` (bool) and `accuracy`, their mean; with partial credit also "
-              "`credit` and `mean_credit`",
+              "no verdict. Adds per-example `correct` (bool), `accuracy` (their mean) and `verdict` (what correct "
+              "means; under 'graded' it includes partial answers); with partial credit also `credit` and "
+              "`mean_credit`",
         parse=parse_verdict_argument)
 
     def __post_init__(self) -> None:

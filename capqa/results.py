@@ -72,12 +72,13 @@ PER_EXAMPLE: Tuple[ResultField, ...] = (
     ResultField("best_reference", "index of the gold that counted: the best by the variant's score "
                 "(CAP, or CAP+ with variant='plus'), the first on ties", DETAILS, 0,
                 columns=_own_column("best_reference")),
-    ResultField("cap_plus", "CAP+, in [0, 1]: a calibrated combination that orders answers better than "
-                "CAP on CAP-Correctness", PLUS, 0.0, "mean_cap_plus", _own_column("cap_plus"),
+    ResultField("cap_plus", "CAP+, in [0, 1]: an ordinal model over the NLI probabilities, BLEU and ROUGE-L "
+                "that orders answers better than CAP on CAP-Correctness and never falls with more P(entail) "
+                "nor rises with more P(contradiction)", PLUS, 0.0, "mean_cap_plus", _own_column("cap_plus"),
                 harness=True),
     ResultField("relation", "the most likely correctness class with its probability, the five-group "
                 "reading and a one-sentence explanation (a classifier over the six probabilities, BLEU and "
-                "ROUGE-L)", DETAILS, _blank_relation,
+                "ROUGE-L, held to the classes consistent with CAP+)", DETAILS, _blank_relation,
                 columns=(("relation", "label"), ("relation_probability", "probability"))),
     ResultField("correct", "the verdict (bool)", VERDICT, False, "accuracy", _own_column("correct"), harness=True),
     ResultField("credit", "the expected credit under the relation's class probabilities", GRADED, 0.0,
@@ -87,6 +88,9 @@ PER_EXAMPLE: Tuple[ResultField, ...] = (
                 "rule-based one was used instead", DETAILS, False),
 )
 # Aggregates that are not the mean of a per-example field.
+VERDICT_MEANING = "verdict"
+VERDICT_MEANING_DESCRIPTION = ("what `correct` means: the policy, the score judged, its threshold and the classes "
+                               "that count as correct (under 'graded' these include partial answers)")
 HASHCODE = "hashcode"
 HASHCODE_DESCRIPTION = ("what produced the scores, built from what loaded and ran (capqa.identity): the versions of "
                         "cap-eval, transformers and torch, the NLI model and its commit (or a content hash of a local "
@@ -104,6 +108,7 @@ def fields_docstring() -> str:
     for spec in PER_EXAMPLE:
         mean = f"; `{spec.mean}` is their mean (None for no examples)" if spec.mean else ""
         lines.append(f"    {spec.key} (`list`, {_WHEN[spec.when]}): {spec.description}, one per example{mean}.")
+    lines.append(f"    {VERDICT_MEANING} (`dict`, {_WHEN[VERDICT]}): {VERDICT_MEANING_DESCRIPTION}.")
     lines.append(f"    {HASHCODE} (`str`, always): {HASHCODE_DESCRIPTION}.")
     return "\n".join(lines) + "\n"
 
@@ -142,7 +147,12 @@ def assemble(answered: Mapping[str, Sequence[Any]], positions: Sequence[int], n_
 
 def empty_result(variant: str = "cap", verdict: Optional[Any] = None, details: bool = False) -> Dict[str, Any]:
     """The result for no examples: no means, empty lists (without the hashcode)."""
-    return assemble({}, (), 0, result_fields(variant, verdict, details))
+    return {**assemble({}, (), 0, result_fields(variant, verdict, details)), **verdict_meaning(verdict)}
+
+
+def verdict_meaning(verdict: Optional[Any]) -> Dict[str, Any]:
+    """The ``verdict`` aggregate of a result judged by ``verdict`` (none without one)."""
+    return {} if verdict is None else {VERDICT_MEANING: verdict.describe()}
 
 
 def output_columns(variant: str = "cap", verdict: Optional[Any] = None) -> List[str]:

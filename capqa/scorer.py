@@ -23,7 +23,7 @@ from capqa.constants import ALPHA, NEUTRAL_WEIGHT, NLI_LABELS
 from capqa.formula import cap_from_probabilities
 from capqa.identity import NO_STATEMENTS, ScorerIdentity, StatementIdentity, scorer_identity
 from capqa.plus.features import answer_overlap
-from capqa.results import HASHCODE, assemble, result_fields
+from capqa.results import HASHCODE, assemble, result_fields, verdict_meaning
 from capqa.validation import check_bool, check_unit_interval, is_blank, validate_inputs
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ class CAPScorer:
             lists = self._score_answered([predictions[i] for i in answered], [golds[i] for i in answered],
                                          None if questions is None else [questions[i] for i in answered],
                                          return_details)
-        result = assemble(lists, answered, len(predictions), fields)
+        result = {**assemble(lists, answered, len(predictions), fields), **verdict_meaning(self.verdict)}
         result[HASHCODE] = self.identity_for(questions is not None).hashcode()
         return result
 

@@ -55,6 +55,8 @@ BAD_INPUTS = {
               (["--size", "tiny", "--data", "missing.csv"], "missing.csv")],
     "fit": [(["--scores", "missing.csv", "--out", "params"], "missing.csv")],
     "fit-verdicts": [(["--scores", "missing.csv", "--out", "thresholds.json"], "missing.csv")],
+    "docs": [(["--check", "--only", "no-such-table"], "--only must name registered tables"),
+             (["--check", "--root", "missing"], "missing")],
 }
 
 

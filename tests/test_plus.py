@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from capqa.cli import fit as fit_cli
-from capqa.plus import calibration, fitting
+from capqa.plus import calibration, fitting, monotone, monotone_fit
 from capqa.constants import LABELS
 from capqa.plus.features import answer_overlap
 from capqa.diagnostics.monotonicity import monotonicity_report
@@ -41,6 +41,17 @@ def test_bleu_and_rouge_recomputed_from_text_match_the_published_columns(joined_
     assert bleu_matches.sum() >= 380
 
 
+def test_every_sample_row_is_joined_to_its_published_scores():
+    """The four blocks without a row_id were located by their labels; the text confirms it."""
+    from capqa.dev.scored_sample import scored_sample
+
+    sample = scored_sample()
+    assert len(sample) == 1375 and sample["row_id"].is_unique
+    bleu, rouge_l = answer_overlap(sample["gold_answer"].tolist(), sample["answer"].tolist())
+    np.testing.assert_allclose(np.round(rouge_l, 10), sample["rouge_l"].to_numpy(), rtol=0, atol=1e-10)
+    assert np.isclose(np.round(bleu, 10), sample["bleu"].to_numpy(), rtol=0, atol=1e-10).mean() > 0.98
+
+
 def test_overlap_of_identical_answers_is_one_and_order_matters_only_for_bleu():
     bleu, rouge_l = answer_overlap(["the formation of acid rain", "Paris"],
                                    ["the formation of acid rain", "It is Paris, France."])
@@ -70,31 +81,43 @@ def test_cap_plus_orders_the_test_split_better_than_cap(paper_test_rows):
     plus = monotonicity_report(scores, labels)
     cap = monotonicity_report(paper_test_rows["cap"].to_numpy(), labels)
     assert cap["pairwise_accuracy"] == pytest.approx(0.7770, abs=5e-5)
-    assert plus["pairwise_accuracy"] >= 0.80
-    assert plus["mean_violations"] <= cap["mean_violations"]
+    # The issue's targets for the monotone CAP+.
+    assert plus["pairwise_accuracy"] >= 0.812
+    assert plus["mean_violations"] <= 3 < cap["mean_violations"]
 
 
 def test_relation_classifier_beats_the_issue_baselines_on_the_test_split(paper_test_rows):
     probabilities = calibration.relation_probabilities(*calibration.frame_inputs(paper_test_rows))
     truth = paper_test_rows["label"].to_numpy()
-    assert np.mean(np.array(LABELS)[probabilities.argmax(axis=1)] == truth) > 0.57
+    unrestricted = np.mean(np.array(LABELS)[probabilities.argmax(axis=1)] == truth)
+    assert unrestricted > 0.57
     groups = calibration.group_probabilities(probabilities)
-    group_of = {label: g for g, members in enumerate(calibration.RELATION_GROUPS.values())
-                for label in members}
-    assert np.mean(groups.argmax(axis=1) == np.array([group_of[label] for label in truth])) > 0.70
+    group_of = {label: group for group, members in calibration.RELATION_GROUPS.items() for label in members}
+    true_groups = np.array([group_of[label] for label in truth])
+    unrestricted_groups = np.mean(np.array(list(calibration.RELATION_GROUPS))[groups.argmax(axis=1)] == true_groups)
+    assert unrestricted_groups > 0.70
+    # The diagnosis, held to classes consistent with CAP+, keeps (here: betters) that accuracy.
+    diagnoses = calibration.diagnose_relation(*calibration.frame_inputs(paper_test_rows))
+    assert np.mean(np.array([d["label"] for d in diagnoses]) == truth) >= unrestricted
+    assert np.mean(np.array([d["group"] for d in diagnoses]) == true_groups) >= unrestricted_groups
 
 
 def test_diagnosis_is_consistent_with_its_probabilities(paper_test_rows):
     rows = paper_test_rows.groupby("label").head(2)
     diagnoses = calibration.diagnose_relation(*calibration.frame_inputs(rows))
+    scores = calibration.cap_plus(*calibration.frame_inputs(rows))
     assert len(diagnoses) == len(rows)
-    for diagnosis in diagnoses:
+    for diagnosis, score in zip(diagnoses, scores):
         classes, groups = diagnosis["probabilities"], diagnosis["group_probabilities"]
         assert list(classes) == list(LABELS) and list(groups) == list(calibration.RELATION_GROUPS)
         assert sum(classes.values()) == pytest.approx(1.0) and sum(groups.values()) == pytest.approx(1.0)
-        assert diagnosis["label"] == max(classes, key=classes.get)
+        # The most likely class (group) among those the explanation may name at this CAP+.
+        allowed = [label for label, ok in zip(LABELS, calibration.consistent_classes([score])[0]) if ok]
+        assert diagnosis["label"] == max(allowed, key=classes.get)
         assert diagnosis["probability"] == classes[diagnosis["label"]]
-        assert diagnosis["group"] == max(groups, key=groups.get)
+        allowed_groups = [group for group, members in calibration.RELATION_GROUPS.items()
+                          if set(members) & set(allowed)]
+        assert diagnosis["group"] == max(allowed_groups, key=groups.get)
         for group, members in calibration.RELATION_GROUPS.items():
             assert groups[group] == pytest.approx(sum(classes[label] for label in members))
         sentence = diagnosis["explanation"]
@@ -151,21 +174,45 @@ def poisoned_test_rows(frame):
 # differently, as on another BLAS or CPU) gave probabilities up to 8.9e-7 apart, with 1 and with 2
 # BLAS threads alike (OMP_NUM_THREADS=1/2: identical figures). 10x that bound:
 REFIT_ATOL = 1e-5
+# CAP+'s fit ends with Newton's method on the KKT equations: refits with the validation rows in 4
+# other orders gave level probabilities at most 1.9e-13 from the shipped ones (OMP_NUM_THREADS=1
+# and =2 alike, gradient 1.0e-15 to 1.8e-15). 5,000x that bound:
+CAP_PLUS_REFIT_ATOL = 1e-9
 
 
-def test_fit_never_sees_a_test_row_and_reproduces_the_shipped_parameters(paper_scores):
+def shipped_cap_plus():
+    return json.loads((calibration.PARAMS_DIR / calibration.CAP_PLUS_FILE).read_text())
+
+
+@pytest.fixture(scope="module")
+def refit(paper_scores):
+    """The shipped models refitted (the shipped specifications, no cross-validation)."""
+    return fitting.fit(paper_scores, "validation", (shipped_relation()["l2"],), progress=False,
+                       cap_plus_candidate=fitting.shipped_candidate())
+
+
+def test_fit_never_sees_a_test_row_and_reproduces_the_shipped_parameters(paper_scores, refit):
     shipped = shipped_relation()
-    relation, cap_plus_params = fitting.fit(paper_scores, "validation", (shipped["l2"],), progress=False)
-    poisoned, _ = fitting.fit(poisoned_test_rows(paper_scores), "validation", (shipped["l2"],),
-                              progress=False)
-    assert poisoned == relation
-    assert relation["fitted_on"]["rows"] == 1000
+    relation, cap_plus_params = refit
+    poisoned = fitting.fit(poisoned_test_rows(paper_scores), "validation", (shipped["l2"],), progress=False,
+                           cap_plus_candidate=fitting.shipped_candidate())
+    assert poisoned == refit
+    assert relation["fitted_on"]["rows"] == 1000 == cap_plus_params["fitted_on"]["rows"]
     validation = paper_scores[paper_scores["split"] == "validation"]
     features = calibration.feature_matrix(*calibration.frame_inputs(validation))
     refitted = calibration.StandardisedClassifier.from_json(relation).predict_proba(features)
     committed = calibration.StandardisedClassifier.from_json(shipped).predict_proba(features)
     np.testing.assert_allclose(refitted, committed, rtol=0, atol=REFIT_ATOL)
-    assert cap_plus_params == json.loads((calibration.PARAMS_DIR / calibration.CAP_PLUS_FILE).read_text())
+    # CAP+: the same model up to the tolerance, on every validation row.
+    inputs = calibration.checked_inputs(*calibration.frame_inputs(validation))
+    refitted_plus = monotone.MonotoneModel.from_json(cap_plus_params)
+    shipped_model = calibration.load_parameters().cap_plus
+    np.testing.assert_allclose(refitted_plus.level_probabilities(refitted_plus.latent(*inputs)),
+                               shipped_model.level_probabilities(shipped_model.latent(*inputs)),
+                               rtol=0, atol=CAP_PLUS_REFIT_ATOL)
+    shipped_plus = shipped_cap_plus()
+    for key in ("class_utility", "nli_bases", "overlap_bases", "l2", "margins", "fitted_on"):
+        assert cap_plus_params[key] == shipped_plus[key]
 
 
 def test_the_shipped_parameters_and_a_refit_are_at_the_optimum(paper_scores):
@@ -181,10 +228,35 @@ def test_the_shipped_parameters_and_a_refit_are_at_the_optimum(paper_scores):
     assert fitting.gradient_norm(early, features, targets, shipped["l2"]) > 100 * fitting.GRADIENT_TOLERANCE
 
 
+def test_the_shipped_cap_plus_is_a_certified_optimum(paper_scores):
+    """At the shipped CAP+ parameters the KKT conditions of the constrained fit hold to the
+    stated tolerance; 0.1 % away from them they do not."""
+    candidate = fitting.shipped_candidate()
+    inputs, levels = fitting.cap_plus_inputs(fitting.select_split(paper_scores, "validation"))
+    columns = monotone_fit.design(*inputs, candidate.nli_bases)
+    constraints, targets = monotone_fit.margin_constraints(columns, candidate.nli_bases, candidate.margins)
+    shipped = monotone_fit.model_parameters(calibration.load_parameters().cap_plus)
+    certificate = monotone_fit.kkt_residual(shipped, columns, levels, candidate.l2, constraints, targets)
+    assert certificate["gradient"] <= monotone_fit.GRADIENT_TOLERANCE
+    assert certificate["slack"] >= -monotone_fit.FEASIBILITY_TOLERANCE
+    assert shipped_cap_plus()["convergence"]["gradient_at_fit"] <= monotone_fit.GRADIENT_TOLERANCE
+    nudged = shipped.copy()
+    nudged[columns.n_free:columns.n_free + columns.n_products] *= 1.001
+    away = monotone_fit.kkt_residual(nudged, columns, levels, candidate.l2, constraints, targets)
+    assert away["gradient"] > 100 * monotone_fit.GRADIENT_TOLERANCE
+
+
 def test_a_fit_that_cannot_reach_the_tolerance_is_an_error(paper_scores, monkeypatch):
     monkeypatch.setattr(fitting, "MAX_ITERATIONS", 5)
     with pytest.raises(ValueError, match="did not converge"):
-        fitting.fit(paper_scores, "validation", (1e-3,), progress=False)
+        fitting.fit(paper_scores, "validation", (1e-3,), progress=False,
+                    cap_plus_candidate=fitting.shipped_candidate())
+    monkeypatch.undo()
+    for name, value in (("MAX_ITERATIONS", 5), ("NEWTON_STEPS", 0), ("MAX_OUTER_STEPS", 1)):
+        monkeypatch.setattr(monotone_fit, name, value)
+    with pytest.raises(ValueError, match="CAP\\+ fit did not converge"):
+        fitting.fit(paper_scores, "validation", (1e-3,), progress=False,
+                    cap_plus_candidate=fitting.shipped_candidate())
 
 
 def test_fit_command_writes_parameters_that_load_and_apply(paper_scores, tmp_path):
@@ -192,10 +264,14 @@ def test_fit_command_writes_parameters_that_load_and_apply(paper_scores, tmp_pat
     small = paper_scores.groupby(["split", "label"]).head(30)
     small.to_csv(tmp_path / "scores.csv", index=False)
     out = tmp_path / "params"
-    assert fit_cli.main(["--scores", str(tmp_path / "scores.csv"), "--out", str(out), "--l2", "0.01"]) == 0
+    assert fit_cli.main(["--scores", str(tmp_path / "scores.csv"), "--out", str(out), "--l2", "0.01",
+                         "--cap-plus-spec", "shipped"]) == 0
     relation = json.loads((out / calibration.RELATION_FILE).read_text())
     assert relation["fitted_on"]["rows"] == 240 and relation["l2"] == 0.01
     assert relation["convergence"]["gradient_at_fit"] <= fitting.GRADIENT_TOLERANCE
+    cap_plus_params = json.loads((out / calibration.CAP_PLUS_FILE).read_text())
+    assert cap_plus_params["convergence"]["gradient_at_fit"] <= monotone_fit.GRADIENT_TOLERANCE
+    assert cap_plus_params["model_selection"]["chosen"] == fitting.shipped_candidate().as_dict()
     rows = small[small["split"] == "test"]
     scores = calibration.cap_plus(*calibration.frame_inputs(rows), params_dir=out)
     assert not np.allclose(scores, calibration.cap_plus(*calibration.frame_inputs(rows)))
@@ -207,7 +283,7 @@ def test_fit_without_out_writes_in_the_working_directory_not_the_package(paper_s
     small.to_csv(tmp_path / "scores.csv", index=False)
     shipped_before = {path.name: path.read_bytes() for path in calibration.PARAMS_DIR.glob("*.json")}
     monkeypatch.chdir(tmp_path)
-    assert fit_cli.main(["--scores", "scores.csv", "--l2", "0.01"]) == 0
+    assert fit_cli.main(["--scores", "scores.csv", "--l2", "0.01", "--cap-plus-spec", "shipped"]) == 0
     assert (tmp_path / fitting.DEFAULT_OUT / calibration.RELATION_FILE).is_file()
     assert {path.name: path.read_bytes() for path in calibration.PARAMS_DIR.glob("*.json")} == shipped_before
 

@@ -13,7 +13,8 @@ from capqa.cli import main as cli_main
 from capqa.dev.offline_models import build_seq2seq_model
 from capqa.engine.nli import NLIScorer
 from capqa.metric_options import MetricOptions
-from capqa.results import BLANK_EXPLANATION, PER_EXAMPLE, empty_result, output_columns, result_fields
+from capqa.results import (BLANK_EXPLANATION, PER_EXAMPLE, empty_result, output_columns, result_fields,
+                           verdict_meaning)
 from capqa.scorer import CAPScorer
 from capqa.statements.generator import StatementGenerator
 from capqa.statements.rules import rule_statements
@@ -60,7 +61,8 @@ def test_a_result_and_the_empty_result_have_the_schemas_fields(random_nli_model,
     scorer = build(random_nli_model, variant=variant, verdict=verdict)
     result = scorer.score(["Burgas", ""], ["Sofia", "Sofia"], [QUESTION, QUESTION], return_details=details)
     fields = result_fields(variant, scorer.verdict, details)
-    expected = {spec.key for spec in fields} | {spec.mean for spec in fields if spec.mean} | {"hashcode"}
+    expected = ({spec.key for spec in fields} | {spec.mean for spec in fields if spec.mean} | {"hashcode"}
+                | set(verdict_meaning(scorer.verdict)))
     assert set(result) == expected
     assert set(scorer.score([], [], return_details=details)) == expected
     assert set(empty_result(variant, scorer.verdict, details)) == expected - {"hashcode"}

@@ -208,7 +208,7 @@ def test_repo_not_on_the_hub_says_not_found():
 # --- The user's path: README, Space card, the metric file without the package ---------------------
 
 README = REPO_ROOT / "README.md"
-OPTIONS_BLOCK = re.compile(r"<!-- options:start.*?-->\n(?P<table>.*?)<!-- options:end -->", re.DOTALL)
+OPTIONS_BLOCK = re.compile(r"<!-- generated: options -->\n(?P<table>.*?)<!-- /generated: options -->", re.DOTALL)
 
 
 def _python_blocks(text):
@@ -217,9 +217,9 @@ def _python_blocks(text):
 
 def test_readme_options_table_is_generated_from_metric_options():
     match = OPTIONS_BLOCK.search(README.read_text(encoding="utf-8"))
-    assert match, "README.md has no options:start/options:end block"
+    assert match, "README.md has no generated: options block"
     assert match.group("table") == options_markdown_table(), (
-        "README's options table is stale: regenerate it with the command in its options:start comment")
+        "README's options table is stale: regenerate it with `python -m capqa docs --write`")
 
 
 def test_space_card_names_every_option_and_the_install():

@@ -56,6 +56,43 @@ def test_threshold_maximises_youden_j_between_neighbouring_scores():
     assert cut["youden_j"] == pytest.approx(2 / 3) and cut["balanced_accuracy"] == pytest.approx(5 / 6)
 
 
+def test_equally_good_cuts_tie_exactly_and_the_lowest_wins():
+    # From the top: N N P | N N N P | N. Accepting the top 3 rows (TP 1, FP 2) and the top 7 (TP 2,
+    # FP 5) both give J = 1/6 exactly, but in floats 2/2 - 5/6 < 1/2 - 2/6 by 1e-16: argmax over
+    # float J picked the higher cut. Integer counts (TP * N - FP * P) tie, and the lowest cut wins.
+    assert 2 / 2 - 5 / 6 < 1 / 2 - 2 / 6
+    scores = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8]
+    targets = [False, True, False, False, False, True, False, False]
+    cut = choose_threshold(scores, targets)
+    assert cut["threshold"] == pytest.approx(0.15) and cut["youden_j"] == pytest.approx(1 / 6)
+    assert (cut["plateau_low"], cut["plateau_high"], cut["plateau_cuts"]) == (pytest.approx(0.15),
+                                                                              pytest.approx(0.55), 2)
+    # A unique best cut is a plateau of one.
+    single = choose_threshold([0.1, 0.2, 0.8, 0.9], [False, False, True, True])
+    assert single["plateau_cuts"] == 1 and single["plateau_low"] == single["plateau_high"] == single["threshold"]
+
+
+def test_shipped_thresholds_record_their_plateau():
+    for policy in load_thresholds()["policies"].values():
+        for cut in policy["thresholds"].values():
+            assert cut["plateau_low"] == cut["threshold"] <= cut["plateau_high"] and cut["plateau_cuts"] >= 1
+
+
+def test_fit_verdicts_refuses_metrics_that_name_no_column(tmp_path, capsys):
+    from conftest import data_path
+
+    out = tmp_path / "thresholds.json"
+    for metrics in (" , ", "", ","):
+        with pytest.raises(SystemExit) as stopped:
+            cli_main(["fit-verdicts", "--scores", str(data_path("paper_scores.csv")), "--out", str(out),
+                      "--metrics", metrics])
+        assert stopped.value.code != 0
+        assert "--metrics names no score column" in capsys.readouterr().err
+    assert not out.exists()
+    with pytest.raises(ValueError, match="no score column"):
+        fit_thresholds(pd.DataFrame({"label": ["exact"], "split": ["validation"]}), scores=())
+
+
 def test_threshold_needs_both_kinds_of_rows():
     with pytest.raises(ValueError, match="both correct and incorrect"):
         choose_threshold([0.1, 0.2], [True, True])
@@ -102,6 +139,51 @@ def test_bootstrap_intervals_contain_the_estimate(paper_scores):
     report = binary_report(test_rows["cap"], test_rows["label"], POLICIES["strict"], 0.9, n_resamples=200)
     for name in ("accuracy", "balanced_accuracy", "f1", "kappa", "auroc"):
         assert report[f"{name}_ci_low"] <= report[name] <= report[f"{name}_ci_high"]
+
+
+def test_cluster_bootstrap_draws_whole_clusters():
+    from capqa.diagnostics.bootstrap import cluster_codes, resample_weights
+
+    # Every row its own cluster: exactly the row bootstrap.
+    rows = np.vstack(list(resample_weights(6, 50, seed=3)))
+    singletons = np.vstack(list(resample_weights(6, 50, seed=3, clusters=cluster_codes(list("abcdef")))))
+    assert np.array_equal(rows, singletons)
+    codes = cluster_codes(["q1", "q1", "q2", "q3", "q3", "q3"])
+    weights = np.vstack(list(resample_weights(6, 200, seed=3, clusters=codes)))
+    assert np.array_equal(weights[:, 0], weights[:, 1]) and np.array_equal(weights[:, 3], weights[:, 5])
+    assert (weights[:, [0, 2, 3]].sum(axis=1) == 3).all()   # three clusters drawn per resample
+    with pytest.raises(ValueError, match="`clusters` is empty at row 1"):
+        cluster_codes(["q1", None, "q2"])
+
+
+def test_cluster_bootstrap_widens_intervals_when_clusters_repeat_rows(paper_scores):
+    test_rows = paper_scores[paper_scores["split"] == "test"].head(400)
+    duplicated = pd.concat([test_rows] * 3, ignore_index=True)
+    by_row = binary_report(duplicated["cap"], duplicated["label"], POLICIES["strict"], 0.9, n_resamples=300)
+    clustered = binary_report(duplicated["cap"], duplicated["label"], POLICIES["strict"], 0.9, n_resamples=300,
+                              clusters=np.tile(np.arange(len(test_rows)), 3))
+    width = lambda report: report["accuracy_ci_high"] - report["accuracy_ci_low"]  # noqa: E731
+    # Three copies of each row are one question's answers: treating them as independent rows
+    # understates the interval by about sqrt(3).
+    assert width(clustered) > 1.4 * width(by_row)
+    assert clustered["accuracy"] == by_row["accuracy"]
+
+
+def test_diagnose_cluster_option_resamples_clusters(tmp_path):
+    from conftest import data_path
+
+    frame = pd.read_csv(data_path("paper_scores.csv")).head(3000)
+    frame["question"] = frame["row_id"] // 4
+    scores = tmp_path / "scores.csv"
+    frame.to_csv(scores, index=False)
+    out = tmp_path / "out"
+    assert cli_main(["diagnose", str(scores), "--metrics", "cap", "--split-column", "split", "--split", "test",
+                     "--verdict", "strict", "--bootstrap", "20", "--no-plots", "--quiet", "--cluster", "question",
+                     "--out", str(out)]) == 0
+    summary = (out / "summary.md").read_text()
+    assert summary.count("bootstrap resamples over `question` clusters") == 2
+    with pytest.raises(SystemExit):
+        cli_main(["diagnose", str(scores), "--metrics", "cap", "--cluster", "nope", "--out", str(tmp_path / "o2")])
 
 
 def test_verdict_table_fits_on_validation_and_judges_test(paper_scores):
@@ -169,6 +251,16 @@ def test_metric_adds_correct_and_accuracy(random_nli_model, metric_path):
         threshold = resolve_verdict(verdict).threshold
         assert result["correct"] == [score >= threshold for score in np.round(plain["scores"], 10)]
         assert result["accuracy"] == pytest.approx(np.mean(result["correct"]))
+
+
+def test_every_verdict_result_says_what_correct_means(random_nli_model, metric_path):
+    graded = evaluate.load(metric_path, nli_model=random_nli_model, verdict="graded").compute(
+        predictions=STATEMENTS, references=GOLDS)["verdict"]
+    assert graded["policy"] == "graded" and graded["score"] == "cap"
+    assert graded["correct_classes"] == ["exact", "equivalent", "alternative_correct", "overinclusive_valid", "partial"]
+    assert "partial" in graded["meaning"] and f"{graded['threshold']:.4f}" in graded["meaning"]
+    number = resolve_verdict(0.5).describe()
+    assert number["policy"] is None and number["correct_classes"] is None and number["meaning"] == "CAP >= 0.5000"
 
 
 def test_graded_verdict_credit_is_cap_plus(random_nli_model, metric_path):

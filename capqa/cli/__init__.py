@@ -34,6 +34,7 @@ COMMANDS = {
     "bench": ("capqa.cli.bench", "main", "throughput benchmark of the NLI engine"),
     "fit": ("capqa.cli.fit", "main", "refit CAP+ and the relation classifier"),
     "fit-verdicts": ("capqa.cli.fit_verdicts", "main", "refit the verdict thresholds on labelled scores"),
+    "docs": ("capqa.cli.docs", "main", "write or check the generated tables of the docs"),
 }
 
 

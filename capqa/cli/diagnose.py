@@ -31,6 +31,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--bootstrap", type=int, default=10_000,
                         help="bootstrap resamples (0: no intervals or paired tests)")
     parser.add_argument("--seed", type=int, default=42, help="bootstrap seed")
+    parser.add_argument("--cluster", help="column of the cluster each row belongs to (e.g. the question): the "
+                                          "bootstrap then resamples whole clusters, not rows")
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--no-plots", action="store_true", help="write tables and summary only")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -13,7 +13,7 @@ import pandas as pd
 
 from capqa.cli import HelpFormatter
 from capqa.plus.calibration import CAP_PLUS_FILE, RELATION_FILE
-from capqa.plus.fitting import DEFAULT_OUT, L2_GRID, fit, write_parameters
+from capqa.plus.fitting import DEFAULT_OUT, L2_GRID, fit, shipped_candidate, write_parameters
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,7 +26,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"folder for the JSON parameter files (default ./{DEFAULT_OUT}; the "
                              f"package's shipped parameters are never the default)")
     parser.add_argument("--l2", type=float, nargs="+", default=list(L2_GRID),
-                        help="L2 strengths to cross-validate (one value: use it, no cross-validation)")
+                        help="relation classifier: L2 strengths to cross-validate (one value: use it, no "
+                             "cross-validation)")
+    parser.add_argument("--cap-plus-spec", metavar="FOLDER",
+                        help="CAP+: fit the model specification (NLI bases, L2, margins) of this parameter "
+                             "folder ('shipped': the package's) instead of choosing one by cross-validation "
+                             "(which takes minutes)")
     return parser
 
 
@@ -35,9 +40,15 @@ def main(argv: List[str]) -> int:
     args = parser.parse_args(argv)
     if any(not np.isfinite(value) or value <= 0 for value in args.l2):
         parser.error(f"--l2 values must be positive, got {args.l2}")
-    relation, cap_plus_params = fit(pd.read_csv(args.scores), args.split, args.l2)
+    candidate = None
+    if args.cap_plus_spec:
+        candidate = shipped_candidate(None if args.cap_plus_spec == "shipped" else args.cap_plus_spec)
+    relation, cap_plus_params = fit(pd.read_csv(args.scores), args.split, args.l2, cap_plus_candidate=candidate)
     write_parameters(relation, cap_plus_params, args.out)
-    print(f"fitted on {relation['fitted_on']['rows']} {args.split} rows, l2 = {relation['l2']} "
-          f"(cross-validated log-loss {relation['cross_validated_log_loss']}); wrote "
+    chosen = cap_plus_params["model_selection"]["chosen"]
+    print(f"fitted on {relation['fitted_on']['rows']} {args.split} rows; relation classifier l2 = {relation['l2']} "
+          f"(cross-validated log-loss {relation['cross_validated_log_loss']}); CAP+ l2 = {chosen['l2']}, margins "
+          f"{chosen['entailment_margin']} / {chosen['contradiction_margin']}, NLI bases {chosen['nli_bases']}"
+          f"{'' if candidate else ' (chosen by cross-validation)'}; wrote "
           f"{Path(args.out) / RELATION_FILE} and {Path(args.out) / CAP_PLUS_FILE}")
     return 0

@@ -13,7 +13,7 @@ import pandas as pd
 
 from capqa.cli import HelpFormatter
 from capqa.plus.calibration import add_cap_plus
-from capqa.verdicts.thresholds import SHIPPED_SCORES, fit_thresholds
+from capqa.verdicts.thresholds import SHIPPED_SCORES, fit_thresholds, plateau_note
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,15 +40,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         if not args.scores.is_file():
             raise ValueError(f"--scores file not found: {args.scores}")
-        frame = add_cap_plus(pd.read_csv(args.scores))
         metrics = [name.strip() for name in args.metrics.split(",") if name.strip()]
+        if not metrics:
+            raise ValueError(f"--metrics names no score column, got {args.metrics!r}; e.g. --metrics cap,cap_plus")
+        frame = add_cap_plus(pd.read_csv(args.scores))
         data = fit_thresholds(frame, args.split or None, args.split_column, args.label_column, metrics)
     except (ValueError, TypeError) as error:
         parser.error(str(error))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(data, indent=1) + "\n")
     for name, policy in data["policies"].items():
-        cuts = ", ".join(f"{score} >= {cut['threshold']:.4f} (J {cut['youden_j']:.3f})"
+        cuts = ", ".join(f"{score} >= {cut['threshold']:.4f} (J {cut['youden_j']:.3f}{plateau_note(cut)})"
                          for score, cut in policy["thresholds"].items())
         print(f"{name}: {cuts}")
     print(f"wrote {args.out} ({data['fitted_on']['rows']} rows of split {args.split or 'all'})")

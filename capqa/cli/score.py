@@ -97,6 +97,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(f"{where}scored {added} new rows in {seconds:.1f} s; {args.out} has {len(table)} rows", file=sys.stderr)
     if not ranks.distributed or ranks.rank == 0:
         _print_summary(args, identity.hashcode(), output_columns(options.variant, verdict))
+        if verdict is not None:
+            print(f"correct ({options.verdict}): {verdict.describe()['meaning']}", file=sys.stderr)
     return 0
 
 

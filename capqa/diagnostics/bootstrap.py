@@ -12,22 +12,42 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from capqa.diagnostics.monotonicity import (CONFIDENCE, CORRELATION_STATISTICS, ScoreOrder, _ratio, check_hard_pairs, check_severity, class_means, class_pair_counts, class_pair_records, correlation_record, descriptive_records, monotonicity_record, overall_statistics, prepare_labels, prepare_scores, weighted_tables)
-from capqa.validation import check_positive_int
+from capqa.validation import check_positive_int, check_same_length
 # Resamples handled together: a (block x rows) float64 matrix per class stays around 20 MB.
 BOOTSTRAP_BLOCK = 300
 
 
-def resample_weights(n_rows: int, n_resamples: int, seed: int, block: int = BOOTSTRAP_BLOCK) -> Iterator[np.ndarray]:
+def resample_weights(n_rows: int, n_resamples: int, seed: int, block: int = BOOTSTRAP_BLOCK,
+                     clusters: Optional[np.ndarray] = None) -> Iterator[np.ndarray]:
     """Yields (B, n) multiplicities of each row in blocks of percentile-bootstrap resamples.
 
-    One generator feeds every metric, so differences between metrics are paired.
+    One generator feeds every metric, so differences between metrics are paired. ``clusters``
+    (cluster codes 0..C-1 per row, from ``cluster_codes``): whole clusters (e.g. the answers to
+    one question) are drawn with replacement, and each row weighs as often as its cluster was
+    drawn. With every row its own cluster the resamples are exactly the row bootstrap's.
     """
     rng = np.random.default_rng(seed)
+    units = n_rows if clusters is None else int(clusters.max(initial=-1)) + 1
     for start in range(0, n_resamples, block):
         size = min(block, n_resamples - start)
-        drawn = rng.integers(0, n_rows, size=(size, n_rows))
-        offsets = np.arange(size)[:, None] * n_rows
-        yield np.bincount((drawn + offsets).ravel(), minlength=size * n_rows).reshape(size, n_rows)
+        drawn = rng.integers(0, units, size=(size, units))
+        offsets = np.arange(size)[:, None] * units
+        counts = np.bincount((drawn + offsets).ravel(), minlength=size * units).reshape(size, units)
+        yield counts if clusters is None else counts[:, clusters]
+
+
+def cluster_codes(values: Sequence, name: str = "clusters") -> np.ndarray:
+    """(n,) int codes of the cluster of each row, numbered by first appearance; an empty or
+    missing value is an error naming ``name`` and the row."""
+    import pandas as pd
+
+    series = pd.Series(list(values), dtype=object)
+    missing = series.isna() | series.astype(str).str.strip().eq("")
+    if missing.any():
+        raise ValueError(f"`{name}` is empty at row {int(np.flatnonzero(missing.to_numpy())[0])}: every row "
+                         "needs the cluster (e.g. the question) it belongs to")
+    codes, _ = pd.factorize(series.astype(str), sort=False)
+    return codes.astype(np.int64)
 
 
 @dataclass
@@ -54,13 +74,14 @@ def _block_statistics(order, weights):
 
 
 def bootstrap(orders: Mapping[str, ScoreOrder], n_resamples: int = 10_000, seed: int = 42,
-              progress: bool = True) -> dict:
-    """{metric: BootstrapDistribution} for {metric: ScoreOrder} sharing the same rows."""
+              progress: bool = True, clusters: Optional[np.ndarray] = None) -> dict:
+    """{metric: BootstrapDistribution} for {metric: ScoreOrder} sharing the same rows
+    (``clusters``: resample whole clusters, see ``resample_weights``)."""
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     n_rows = next(iter(orders.values())).rows.n_rows
     blocks = {name: [] for name in orders}
     with tqdm(total=n_resamples, desc="bootstrap", unit="resample", disable=not progress) as bar:
-        for weights in resample_weights(n_rows, n_resamples, seed):
+        for weights in resample_weights(n_rows, n_resamples, seed, clusters=clusters):
             for name, order in orders.items():
                 blocks[name].append(_block_statistics(order, weights))
             bar.update(weights.shape[0])
@@ -100,10 +121,11 @@ def paired_difference_records(distributions: Mapping, reference: str, confidence
 def diagnostic_tables(score_columns: Mapping[str, Sequence[float]], labels: Sequence[str],
                       severity: Optional[Mapping[str, int]] = None, hard_pairs: Optional[Sequence[tuple]] = None,
                       n_resamples: int = 10_000, seed: int = 42, reference: Optional[str] = None,
-                      progress: bool = True) -> dict:
+                      progress: bool = True, clusters: Optional[Sequence] = None) -> dict:
     """Every table of the paper's diagnostic for several metrics scored on the same rows.
 
     ``score_columns``: {metric name: scores}. ``n_resamples=0`` skips the bootstrap.
+    ``clusters``: one cluster id per row (e.g. the question): resample clusters, not rows.
     Returns {"correlations", "descriptives", "class_pairs", "monotonicity",
     "paired_differences"}: lists of records with the field names of the paper's results file.
     """
@@ -115,7 +137,11 @@ def diagnostic_tables(score_columns: Mapping[str, Sequence[float]], labels: Sequ
               for name, values in score_columns.items()}
     if reference is not None and reference not in orders:
         raise ValueError(f"`reference` must be one of {list(orders)}, got {reference!r}")
-    distributions = bootstrap(orders, n_resamples, seed, progress) if n_resamples else None
+    codes = None
+    if clusters is not None:
+        codes = cluster_codes(clusters, "clusters")
+        check_same_length(codes, "clusters", range(rows.n_rows), "labels")
+    distributions = bootstrap(orders, n_resamples, seed, progress, codes) if n_resamples else None
     tables = {"correlations": [], "descriptives": [], "class_pairs": [], "monotonicity": []}
     for name, order in orders.items():
         boot = distributions[name] if distributions else None

@@ -177,7 +177,8 @@ def summary_markdown(tables: dict, context: Mapping[str, Any], plots: bool = Tru
     metrics = [r["metric"] for r in tables["correlations"]]
     counts = " · ".join(f"{r['label']} {r['n']:,}" for r in tables["descriptives"]
                         if r["metric"] == metrics[0])
-    intervals = (f"{context['n_resamples']:,} bootstrap resamples over rows (seed {context['seed']}), "
+    units = f"`{context['cluster']}` clusters" if context.get("cluster") else "rows"
+    intervals = (f"{context['n_resamples']:,} bootstrap resamples over {units} (seed {context['seed']}), "
                  f"{CONFIDENCE:.0%} percentile intervals" if context["n_resamples"] else "no bootstrap")
     sections = [
         "# Monotonicity diagnostic",
@@ -205,18 +206,21 @@ def run(args: argparse.Namespace, extra_sections: Optional[Callable[[List[str]],
     check_out_folder(args.out)
     severity = parse_severity(args.severity)
     frame = load_scores(args.scores, args.label_column, metrics, args.split_column, args.split)
+    if getattr(args, "cluster", None) and args.cluster not in frame.columns:
+        raise ValueError(f"{args.scores} has no --cluster column {args.cluster!r}; it has {list(frame.columns)}")
     check_comparable(frame[args.label_column].astype(str).tolist(), severity, args.label_column)
     tables = diagnostic_tables({m: frame[m].to_numpy(float) for m in metrics},
                                frame[args.label_column].astype(str).tolist(), severity,
                                n_resamples=args.bootstrap, seed=args.seed,
-                               reference=args.reference or metrics[0], progress=not args.quiet)
+                               reference=args.reference or metrics[0], progress=not args.quiet,
+                               clusters=frame[args.cluster].tolist() if getattr(args, "cluster", None) else None)
     args.out.mkdir(parents=True, exist_ok=True)
     write_tables(tables, args.out)
     if not args.no_plots:
         write_plots(frame, metrics, args.label_column, tables, args.out, severity)
     split_note = f" (split `{args.split}`)" if args.split else ""
     context = {"source": args.scores.name, "split_note": split_note, "rows": len(frame),
-               "n_resamples": args.bootstrap, "seed": args.seed}
+               "n_resamples": args.bootstrap, "seed": args.seed, "cluster": getattr(args, "cluster", None)}
     summary = summary_markdown(tables, context, not args.no_plots)
     if extra_sections is not None:
         summary += "\n" + extra_sections(metrics)

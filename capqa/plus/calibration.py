@@ -1,34 +1,38 @@
-"""Relation diagnosis and CAP+: a small classifier over the six NLI probabilities CAP computes.
+"""Relation diagnosis and CAP+ from the six NLI probabilities CAP computes, BLEU and ROUGE-L.
 
 CAP keeps one weighted sum of the probabilities; the same six numbers (entailment, neutral,
-contradiction in both directions) plus BLEU and ROUGE-L between the answers say much more about
-*how* an answer relates to the gold one. One multinomial logistic regression maps them to the
-eight correctness classes:
+contradiction in both directions) plus BLEU and ROUGE-L between the answers say much more. Two
+small models use them, both applied here with plain numpy:
 
-* features: the logits of the six probabilities (clipped to [EPSILON, 1 - EPSILON]), BLEU and
-  ROUGE-L, then every product of two of them (squares included): 8 + 36 = 44 columns,
-  standardised with the fitting rows' mean and standard deviation;
-* ``diagnose_relation``: the class probabilities, the most likely class, and the same for the
-  five groups (a group's probability is the sum of its classes');
-* ``cap_plus``: the expected utility of the answer's class, sum_k P(k) * utility(k), with
-  utility = paper severity / 6 (exact ... alternative_correct 1, contradictory 0): in [0, 1],
-  higher = more correct, and it orders answers by the taxonomy's severity.
+* **CAP+** (``cap_plus``, ``capqa/plus/params/cap_plus.json``): a proportional-odds ordinal model
+  over the severity levels whose latent score can only rise with P(entail) and fall with
+  P(contradiction), in each direction, for any BLEU and ROUGE-L (``capqa.plus.monotone``). CAP+
+  is the expected utility of the answer's level, utility = paper severity / 6 (exact ...
+  alternative_correct 1, contradictory 0): in [0, 1], higher = more correct.
+* **The relation classifier** (``relation_probabilities``, ``relation_classifier.json``): a
+  multinomial logistic regression over the eight classes on the logits of the six probabilities
+  (clipped to [EPSILON, 1 - EPSILON]), BLEU and ROUGE-L and all their pairwise products (8 + 36 =
+  44 columns, standardised with the fitting rows' mean and standard deviation). It names *which*
+  error an answer makes, so it may use any shape of the evidence.
+* ``diagnose_relation``: the most likely class and group, restricted to the classes whose utility
+  lies within ``EXPLANATION_BAND`` of the answer's CAP+, so the explanation never says "correct"
+  of an answer CAP+ scores below one half, nor "contradictory" of one it scores above.
 
-The parameters live in ``capqa/plus/params/*.json`` (plain numbers, no pickles); applying them is
-plain numpy, in this module. Fitting them (``python -m capqa fit``) is ``capqa.plus.fitting``.
+Fitting the parameters (``python -m capqa fit``) is ``capqa.plus.fitting``.
 """
 
 import json
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import logsumexp
 
 from capqa.constants import CLASS_DEFINITIONS, LABELS, NLI_LABELS
+from capqa.plus.monotone import EPSILON, LEVEL_OF_CLASS, MonotoneModel
 from capqa.validation import check_finite_scores, check_same_length
 
 if TYPE_CHECKING:
@@ -41,12 +45,12 @@ CAP_PLUS_FILE = "cap_plus.json"
 # Columns of paper_scores.csv: forward = gold statement -> predicted statement.
 PROBABILITY_COLUMNS = ("pe_f", "pn_f", "pc_f", "pe_r", "pn_r", "pc_r")
 OVERLAP_COLUMNS = ("bleu", "rouge_l")
-# The published probabilities never go below 2e-6; clipping there keeps a model that is
-# surer than anything in the fitting data from pushing the quadratic terms out of range.
-EPSILON = 1e-6
 # How far a row of three probabilities may sum from 1: the published rows are within 2e-7, and
 # rounding to 4 decimals moves a sum by at most 1.5e-4.
 PROBABILITY_SUM_TOLERANCE = 1e-3
+
+# The explanation names a class whose utility is at most this far from the answer's CAP+.
+EXPLANATION_BAND = 0.5
 
 # The five groups of the issue, most correct first; each class belongs to exactly one.
 RELATION_GROUPS = {
@@ -100,15 +104,20 @@ def _check_overlap(values, name, n_rows):
     return array
 
 
-def base_features(probabilities_forward: ArrayLike, probabilities_reverse: ArrayLike, bleu: ArrayLike,
-                  rouge_l: ArrayLike) -> np.ndarray:
-    """(n, 8): logits of the six clipped probabilities, then BLEU and ROUGE-L."""
+def checked_inputs(probabilities_forward: ArrayLike, probabilities_reverse: ArrayLike, bleu: ArrayLike,
+                   rouge_l: ArrayLike) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The four inputs as float arrays, checked: (n, 3) probabilities, (n,) overlaps in [0, 1]."""
     forward = _check_probabilities(probabilities_forward, "probabilities_forward")
     reverse = _check_probabilities(probabilities_reverse, "probabilities_reverse")
     check_same_length(forward, "probabilities_forward", reverse, "probabilities_reverse")
     n_rows = forward.shape[0]
-    bleu = _check_overlap(bleu, "bleu", n_rows)
-    rouge_l = _check_overlap(rouge_l, "rouge_l", n_rows)
+    return forward, reverse, _check_overlap(bleu, "bleu", n_rows), _check_overlap(rouge_l, "rouge_l", n_rows)
+
+
+def base_features(probabilities_forward: ArrayLike, probabilities_reverse: ArrayLike, bleu: ArrayLike,
+                  rouge_l: ArrayLike) -> np.ndarray:
+    """(n, 8): logits of the six clipped probabilities, then BLEU and ROUGE-L."""
+    forward, reverse, bleu, rouge_l = checked_inputs(probabilities_forward, probabilities_reverse, bleu, rouge_l)
     probabilities = np.clip(np.hstack([forward, reverse]), EPSILON, 1.0 - EPSILON)
     return np.column_stack([np.log(probabilities / (1.0 - probabilities)), bleu, rouge_l])
 
@@ -175,24 +184,31 @@ class StandardisedClassifier:
 
 # --- Loading and applying the shipped parameters -----------------------------------------------
 
+class Parameters(NamedTuple):
+    """The shipped (or refitted) models: the relation classifier and CAP+."""
+    relation: StandardisedClassifier
+    cap_plus: MonotoneModel
+
+    @property
+    def class_utility(self) -> np.ndarray:
+        """(8,) utility of each class, ``LABELS`` order."""
+        return np.array([self.cap_plus.level_utility[LEVEL_OF_CLASS[label]] for label in LABELS])
+
+
 @lru_cache(maxsize=4)
-def load_parameters(directory: Optional[Union[str, os.PathLike]] = None) -> Tuple[StandardisedClassifier, Dict[str, float]]:
-    """(classifier, {class: utility}) from ``directory`` (the package's params when None)."""
+def load_parameters(directory: Optional[Union[str, os.PathLike]] = None) -> Parameters:
+    """The ``Parameters`` of ``directory`` (the package's params when None)."""
     directory = Path(directory) if directory is not None else PARAMS_DIR
     relation = json.loads((directory / RELATION_FILE).read_text())
     cap_plus_data = json.loads((directory / CAP_PLUS_FILE).read_text())
-    classifier = StandardisedClassifier.from_json(relation)
-    utility = cap_plus_data["class_utility"]
-    missing = [label for label in classifier.classes if label not in utility]
-    if missing:
-        raise ValueError(f"{directory / CAP_PLUS_FILE}: `class_utility` lacks classes {missing}")
-    return classifier, {label: float(utility[label]) for label in classifier.classes}
+    return Parameters(StandardisedClassifier.from_json(relation),
+                      MonotoneModel.from_json(cap_plus_data, str(directory / CAP_PLUS_FILE)))
 
 
 def relation_probabilities(probabilities_forward: ArrayLike, probabilities_reverse: ArrayLike, bleu: ArrayLike,
                            rouge_l: ArrayLike, params_dir: Optional[Union[str, os.PathLike]] = None) -> np.ndarray:
-    """(n, 8) class probabilities in ``LABELS`` order."""
-    classifier, _ = load_parameters(params_dir)
+    """(n, 8) class probabilities of the relation classifier, ``LABELS`` order."""
+    classifier = load_parameters(params_dir).relation
     features = feature_matrix(probabilities_forward, probabilities_reverse, bleu, rouge_l)
     probabilities = classifier.predict_proba(features)
     return probabilities[:, [classifier.classes.index(label) for label in LABELS]]
@@ -204,6 +220,11 @@ def group_probabilities(class_probabilities: np.ndarray) -> np.ndarray:
                             .sum(axis=1) for members in RELATION_GROUPS.values()])
 
 
+def _cap_plus_latent(probabilities_forward, probabilities_reverse, bleu, rouge_l, params_dir):
+    model = load_parameters(params_dir).cap_plus
+    return model, model.latent(*checked_inputs(probabilities_forward, probabilities_reverse, bleu, rouge_l))
+
+
 def cap_plus(probabilities_forward: ArrayLike, probabilities_reverse: ArrayLike, bleu: ArrayLike,
              rouge_l: ArrayLike, params_dir: Optional[Union[str, os.PathLike]] = None) -> np.ndarray:
     """CAP+ per example, in [0, 1] (higher = more correct).
@@ -211,30 +232,65 @@ def cap_plus(probabilities_forward: ArrayLike, probabilities_reverse: ArrayLike,
     probabilities_forward, probabilities_reverse: (n, 3) arrays of (entailment, neutral,
     contradiction) for gold -> predicted and predicted -> gold, as CAP uses them.
     bleu, rouge_l: (n,) arrays from ``capqa.plus.features.answer_overlap(golds, predictions)``.
-    Returns the expected class utility sum_k P(k) * utility(k) (``cap_plus.json``).
+    Returns the expected utility of the severity level under the ordinal model of
+    ``cap_plus.json``: never lower for more P(entail), never higher for more P(contradiction).
     """
-    _, utility = load_parameters(params_dir)
-    probabilities = relation_probabilities(probabilities_forward, probabilities_reverse, bleu,
-                                           rouge_l, params_dir)
-    return np.clip(probabilities @ np.array([utility[label] for label in LABELS]), 0.0, 1.0)
+    model, latent = _cap_plus_latent(probabilities_forward, probabilities_reverse, bleu, rouge_l, params_dir)
+    return model.expected_utility(latent)
+
+
+def level_probabilities(probabilities_forward: ArrayLike, probabilities_reverse: ArrayLike, bleu: ArrayLike,
+                        rouge_l: ArrayLike, params_dir: Optional[Union[str, os.PathLike]] = None) -> np.ndarray:
+    """(n, 6) CAP+'s probabilities of the severity levels (``capqa.plus.monotone.LEVELS``)."""
+    model, latent = _cap_plus_latent(probabilities_forward, probabilities_reverse, bleu, rouge_l, params_dir)
+    return model.level_probabilities(latent)
+
+
+def credit_probabilities(probabilities_forward: ArrayLike, probabilities_reverse: ArrayLike, bleu: ArrayLike,
+                         rouge_l: ArrayLike, params_dir: Optional[Union[str, os.PathLike]] = None) -> np.ndarray:
+    """(n, 8) class probabilities consistent with CAP+: each severity level's CAP+ probability,
+    shared among the level's classes as the relation classifier shares it (only the top level
+    has several). The expected credit under them of severity / 6 is CAP+ itself."""
+    levels = level_probabilities(probabilities_forward, probabilities_reverse, bleu, rouge_l, params_dir)
+    classes = relation_probabilities(probabilities_forward, probabilities_reverse, bleu, rouge_l, params_dir)
+    level_index = np.array([LEVEL_OF_CLASS[label] for label in LABELS])
+    within = np.zeros_like(classes)
+    for level in set(level_index.tolist()):
+        members = level_index == level
+        within[:, members] = classes[:, members] / classes[:, members].sum(axis=1, keepdims=True)
+    return levels[:, level_index] * within
+
+
+def consistent_classes(scores: np.ndarray, params_dir: Optional[Union[str, os.PathLike]] = None) -> np.ndarray:
+    """(n, 8) bool: the classes an explanation may name at these CAP+ scores (utility within
+    ``EXPLANATION_BAND``). Never empty: some class utility lies within 1/2 of any score in [0, 1]."""
+    utility = load_parameters(params_dir).class_utility
+    return np.abs(utility[None, :] - np.asarray(scores, float)[:, None]) <= EXPLANATION_BAND + 1e-12
 
 
 def diagnose_relation(probabilities_forward: ArrayLike, probabilities_reverse: ArrayLike, bleu: ArrayLike,
                       rouge_l: ArrayLike, params_dir: Optional[Union[str, os.PathLike]] = None) -> List[Dict[str, Any]]:
-    """Per example a dict: the most likely class and group, and all their probabilities.
+    """Per example a dict: the most likely class and group consistent with CAP+, and all their
+    probabilities.
 
-    Arguments as for ``cap_plus``. Each dict: ``label`` (one of ``LABELS``), ``probability`` (its
-    probability), ``probabilities`` ({class: p}, 8 classes), ``group``, ``group_probability``,
+    Arguments as for ``cap_plus``. Each dict: ``label`` (one of ``LABELS``: the relation
+    classifier's most likely class among those whose utility lies within ``EXPLANATION_BAND`` of
+    the example's CAP+), ``probability`` (its probability), ``probabilities`` ({class: p}, 8
+    classes), ``group`` (likewise, among the groups of those classes), ``group_probability``,
     ``group_probabilities`` ({group: p}, the 5 ``RELATION_GROUPS``), ``explanation`` (one
     sentence for a person, from ``explain_relation``).
     """
     classes = relation_probabilities(probabilities_forward, probabilities_reverse, bleu, rouge_l,
                                      params_dir)
     groups = group_probabilities(classes)
+    allowed = consistent_classes(cap_plus(probabilities_forward, probabilities_reverse, bleu, rouge_l,
+                                          params_dir), params_dir)
+    allowed_groups = group_probabilities(allowed.astype(float)) > 0
     group_names = list(RELATION_GROUPS)
     diagnoses = []
-    for class_row, group_row in zip(classes, groups):
-        best_class, best_group = int(np.argmax(class_row)), int(np.argmax(group_row))
+    for class_row, group_row, class_ok, group_ok in zip(classes, groups, allowed, allowed_groups):
+        best_class = int(np.argmax(np.where(class_ok, class_row, -1.0)))
+        best_group = int(np.argmax(np.where(group_ok, group_row, -1.0)))
         diagnosis = {
             "label": LABELS[best_class], "probability": float(class_row[best_class]),
             "probabilities": dict(zip(LABELS, map(float, class_row))),

@@ -4,20 +4,22 @@
 ``python -m capqa fit --scores paper_scores.csv --split validation --out my_params`` refits the
 parameters that ``capqa.plus.calibration`` applies: rows outside ``--split`` are dropped before
 anything is computed, the data must hold every class of the taxonomy with at least
-``MIN_ROWS_PER_CLASS`` rows, and the L2 strength is chosen by 5-fold cross-validated log-loss on
-the fitting rows alone.
+``MIN_ROWS_PER_CLASS`` rows, and every choice is made by 5-fold cross-validation on the fitting
+rows alone: the relation classifier's L2 strength by log-loss, the CAP+ model by
+``capqa.plus.selection``.
 
 Every fit runs to a stated optimum: L-BFGS stops only when the largest component of the
 objective's gradient is at most ``GRADIENT_TOLERANCE`` (never on a small relative change of the
 loss, which stops at a point that depends on BLAS rounding), and a fit that does not reach it is
-an error. The objective is strictly convex in everything that changes a prediction, so two
-machines land on the same classifier up to that tolerance.
+an error; CAP+'s constrained fit ends at a certified KKT point (``capqa.plus.monotone_fit``).
+Both objectives are strictly convex in everything that changes a prediction, so two machines
+land on the same parameters up to that tolerance.
 """
 
 import json
 import os
 from pathlib import Path
-from typing import Iterable, Sequence, Union
+from typing import Iterable, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -26,13 +28,13 @@ from scipy.special import logsumexp
 from tqdm.auto import tqdm
 
 from capqa.constants import LABELS, SEVERITY
+from capqa.plus import monotone, monotone_fit, selection
 from capqa.plus.calibration import (CAP_PLUS_FILE, EPSILON, OVERLAP_COLUMNS, PROBABILITY_COLUMNS,
-                                    RELATION_FILE, RELATION_GROUPS, StandardisedClassifier,
+                                    PARAMS_DIR, RELATION_FILE, RELATION_GROUPS, StandardisedClassifier, checked_inputs,
                                     feature_matrix, frame_inputs, load_parameters)
 
 L2_GRID = (3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
-CV_FOLDS = 5
-CV_SEED = 0
+CV_FOLDS, CV_SEED = selection.CV_FOLDS, selection.CV_SEED
 # Convergence: max |d objective / d parameter| at the returned point. The shipped fit reaches
 # 1e-8 in ~470 L-BFGS iterations (0.2 s); float64 rounding of the gradient is ~1e-15.
 GRADIENT_TOLERANCE = 1e-8
@@ -133,7 +135,7 @@ def check_class_counts(labels: pd.Series, split: str) -> None:
 def cross_validated_log_loss(features: np.ndarray, targets: np.ndarray, l2: float,
                              folds: int = CV_FOLDS, seed: int = CV_SEED) -> float:
     """Mean held-out cross-entropy over ``folds`` random folds of the rows."""
-    fold = np.random.default_rng(seed).permutation(len(targets)) % folds
+    fold = selection.fold_assignment(len(targets), folds, seed)
     total = 0.0
     for k in range(folds):
         held_out = fold == k
@@ -150,10 +152,11 @@ def split_features(frame: pd.DataFrame, split: str) -> tuple[pd.DataFrame, np.nd
 
 
 def fit(frame: pd.DataFrame, split: str = "validation", l2_grid: Iterable[float] = L2_GRID,
-        progress: bool = True) -> tuple[dict, dict]:
+        progress: bool = True, cap_plus_candidate: Optional[selection.Candidate] = None) -> tuple[dict, dict]:
     """(relation JSON dict, cap_plus JSON dict) fitted on the ``split`` rows of ``frame``.
 
-    With one value in ``l2_grid`` the cross-validation is skipped.
+    With one value in ``l2_grid`` the relation classifier's cross-validation is skipped; with a
+    ``cap_plus_candidate`` CAP+'s model selection is (that candidate is fitted).
     """
     rows, features, targets = split_features(frame, split)
     l2_grid = tuple(float(value) for value in l2_grid)
@@ -179,13 +182,78 @@ def fit(frame: pd.DataFrame, split: str = "validation", l2_grid: Iterable[float]
         "groups": {name: list(members) for name, members in RELATION_GROUPS.items()},
         **classifier.to_json(),
     }
+    return relation, fit_cap_plus(rows, fitted_on, cap_plus_candidate, progress)
+
+
+def cap_plus_inputs(rows: pd.DataFrame) -> tuple:
+    """(checked inputs, level index per row) of labelled rows."""
+    inputs = checked_inputs(*frame_inputs(rows))
+    return inputs, rows["label"].map(monotone.LEVEL_OF_CLASS).to_numpy()
+
+
+def fit_cap_plus(rows: pd.DataFrame, fitted_on: dict, candidate: Optional[selection.Candidate] = None,
+                 progress: bool = True) -> dict:
+    """The cap_plus JSON dict: the candidate chosen by ``capqa.plus.selection`` (or the one
+    given), fitted on all ``rows``."""
+    inputs, levels = cap_plus_inputs(rows)
+    utility = np.array([SEVERITY_UTILITY[label] for label in LABELS])
+    level_utility = monotone.class_utility_levels(dict(zip(LABELS, utility)))
+    records = []
+    if candidate is None:
+        candidate, records = selection.select(inputs, lambda bases: monotone_fit.design(*inputs, bases), levels,
+                                              rows["label"].to_numpy(), level_utility,
+                                              selection.candidates(), progress)
+    columns = monotone_fit.design(*inputs, candidate.nli_bases)
+    model, certificate = monotone_fit.fit_monotone(columns, levels, candidate.nli_bases, candidate.l2,
+                                                   candidate.margins, level_utility)
     top = max(SEVERITY.values())
-    cap_plus_params = {
-        "description": "CAP+ = sum over classes of P(class) * class_utility, P from "
-                       f"{RELATION_FILE}; utility = paper severity / {top}.",
-        "class_utility": {label: SEVERITY[label] / top for label in LABELS},
+    return {
+        "description": "CAP+ = sum over severity levels of P(level) * utility; P from a proportional-odds "
+                       "model, P(severity >= level) = expit(s - cutpoint), whose latent score s = sum of "
+                       "overlap_weights * overlap bases + sum of product_weights (all >= 0) * NLI basis * "
+                       "overlap basis, so CAP+ never falls with P(entail) nor rises with P(contradiction). "
+                       f"utility = paper severity / {top}; see capqa/plus/monotone.py.",
+        "epsilon": monotone.EPSILON,
+        "class_utility": {label: float(value) for label, value in zip(LABELS, utility)},
+        "nli_bases": list(candidate.nli_bases), "overlap_bases": list(monotone.OVERLAP_BASES),
+        "free_overlap_bases": list(monotone.FREE_OVERLAP_BASES),
+        "l2": candidate.l2,
+        "margins": {"entailment": candidate.entailment_margin, "contradiction": candidate.contradiction_margin,
+                    "meaning": "at every overlap value, with P(entail) = 1 both ways P(top level) >= "
+                               "expit(entailment); with P(contradiction) = 1 both ways P(contradictory) "
+                               ">= expit(contradiction)"},
+        "convergence": {"criterion": "max |projected gradient component of the Lagrangian| at a "
+                                     "feasible point with multipliers >= 0 (a KKT point)",
+                        "gradient_tolerance": monotone_fit.GRADIENT_TOLERANCE,
+                        "gradient_at_fit": certificate["gradient"],
+                        "worst_constraint_slack": certificate["slack"]},
+        "model_selection": {"folds": selection.CV_FOLDS, "seed": selection.CV_SEED,
+                            "rule": "eligible candidates put certain entailment (contradiction) at or "
+                                    f"above (below) the {selection.ENTAILMENT_PERCENTILE:g}th "
+                                    f"({selection.CONTRADICTION_PERCENTILE:g}th) percentile of the "
+                                    "out-of-fold CAP+; the lowest CV log-loss wins",
+                            "chosen": candidate.as_dict(), "candidates": records},
+        "fitted_on": fitted_on,
+        **model.weights_json(),
     }
-    return relation, cap_plus_params
+
+
+# The taxonomy's utility of each class: paper severity / the top severity.
+SEVERITY_UTILITY = {label: SEVERITY[label] / max(SEVERITY.values()) for label in LABELS}
+
+
+def shipped_candidate(directory: Optional[Union[str, os.PathLike]] = None) -> selection.Candidate:
+    """The CAP+ candidate of a parameter folder (the shipped one when None): refit it directly."""
+    path = (Path(directory) if directory else PARAMS_DIR) / CAP_PLUS_FILE
+    if not path.is_file():
+        raise ValueError(f"no CAP+ parameter file {path}")
+    try:
+        data = json.loads(path.read_text())
+        return selection.Candidate(tuple(data["nli_bases"]), float(data["l2"]),
+                                   float(data["margins"]["entailment"]), float(data["margins"]["contradiction"]))
+    except (ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"{path} holds no CAP+ model specification ({error!r}); refit with "
+                         "`python -m capqa fit`") from None
 
 
 def write_parameters(relation: dict, cap_plus_params: dict, directory: Union[str, os.PathLike]) -> None:

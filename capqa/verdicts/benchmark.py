@@ -47,13 +47,14 @@ def parse_policies(text: str) -> Dict[str, Dict[str, float]]:
 def verdict_records(frame: pd.DataFrame, metrics: Sequence[str], policies: Dict[str, Dict[str, float]],
                     split_column: str = "split", label_column: str = "label", fit_split: str = FIT_SPLIT,
                     eval_split: Optional[str] = EVAL_SPLIT, n_resamples: int = 1000, seed: int = 42,
-                    progress: bool = True) -> List[dict]:
+                    progress: bool = True, cluster_column: Optional[str] = None) -> List[dict]:
     """Thresholds fitted on the ``fit_split`` rows, reports on the ``eval_split`` rows (None: all
-    rows not in ``fit_split``)."""
+    rows not in ``fit_split``); ``cluster_column``: bootstrap whole clusters (e.g. questions)."""
     if eval_split == fit_split:
         raise ValueError(f"the thresholds are fitted on split {fit_split!r}: judge them on another split")
     frame = add_cap_plus(frame) if "cap_plus" in metrics else frame
-    missing = [metric for metric in metrics if metric not in frame.columns]
+    missing = [metric for metric in [*metrics, *([cluster_column] if cluster_column else [])]
+               if metric not in frame.columns]
     if missing:
         raise ValueError(f"the scores have no column(s) {missing}; they have {list(frame.columns)}")
     fit_rows = select_rows(frame, fit_split, split_column, label_column)
@@ -63,7 +64,8 @@ def verdict_records(frame: pd.DataFrame, metrics: Sequence[str], policies: Dict[
         eval_rows = select_rows(frame, eval_split, split_column, label_column)
     return verdict_table({m: fit_rows[m].to_numpy(float) for m in metrics}, fit_rows[label_column].astype(str),
                          {m: eval_rows[m].to_numpy(float) for m in metrics}, eval_rows[label_column].astype(str),
-                         policies, n_resamples=n_resamples, seed=seed, progress=progress)
+                         policies, n_resamples=n_resamples, seed=seed, progress=progress,
+                         eval_clusters=eval_rows[cluster_column].tolist() if cluster_column else None)
 
 
 def _cell(record: dict, statistic: str) -> str:
@@ -138,11 +140,14 @@ def write_diagnose_report(args: argparse.Namespace, metrics: Sequence[str]) -> s
     frame = pd.read_json(args.scores, lines=True) if args.scores.suffix == ".jsonl" else pd.read_csv(args.scores)
     if args.split_column not in frame.columns:
         raise ValueError(f"{args.scores} has no split column {args.split_column!r}")
+    cluster = getattr(args, "cluster", None)
     records = verdict_records(frame, metrics, policies, args.split_column, args.label_column, args.fit_split,
-                              args.split, n_resamples=args.bootstrap, seed=args.seed, progress=not args.quiet)
+                              args.split, n_resamples=args.bootstrap, seed=args.seed, progress=not args.quiet,
+                              cluster_column=cluster)
     records_frame(records).to_csv(args.out / "verdicts.csv", index=False)
     judged = f"split `{args.split}`" if args.split else f"every split but `{args.fit_split}`"
-    intervals = (f"{args.bootstrap:,} bootstrap resamples over rows (seed {args.seed}), 95% percentile "
+    units = f"`{cluster}` clusters" if cluster else "rows"
+    intervals = (f"{args.bootstrap:,} bootstrap resamples over {units} (seed {args.seed}), 95% percentile "
                  "intervals" if args.bootstrap else "no bootstrap")
     text = verdict_markdown(records, (
         f"Each metric accepts an answer when its score is at least its own threshold, chosen to maximise "

@@ -4,8 +4,11 @@
 threshold of that policy), a number (the threshold itself) or a {class: credit} mapping (its
 threshold chosen on the same validation rows as the shipped ones). The score judged is CAP, or
 CAP+ with ``variant="plus"``. When some class gets partial credit ("graded" or such a mapping),
-``credit`` per example is the expected credit under the relation classifier's class
-probabilities (for "graded" that is exactly CAP+), and ``mean_credit`` its mean.
+``credit`` per example is the expected credit under CAP+'s class probabilities
+(``capqa.plus.calibration.credit_probabilities``; for "graded" that is exactly CAP+), and
+``mean_credit`` its mean. ``verdict`` (aggregate) says what ``correct`` means: the policy, the
+score and threshold judged, and the classes that count as correct (under "graded" that includes
+partial answers).
 """
 
 import numbers
@@ -15,7 +18,7 @@ from typing import Callable, Mapping, Optional, Union
 import numpy as np
 
 from capqa.constants import COMPARISON_DECIMALS, LABELS
-from capqa.verdicts.policies import POLICIES, is_graded, policy_credits
+from capqa.verdicts.policies import POLICIES, accepted_classes, binary_meaning, is_graded, policy_credits, policy_name
 
 VerdictOption = Union[None, str, float, Mapping[str, float]]
 
@@ -47,12 +50,22 @@ class Verdict:
     threshold: float
     score: str = "cap"
     credits: Optional[Mapping[str, float]] = None
-    name: Optional[str] = None
-    source: Optional[str] = None
+    policy: Optional[str] = None     # "strict", "lenient", "graded", "custom"; None for a number
+    source: Optional[str] = None     # the thresholds file the threshold came from (None for a number)
 
     @property
     def graded(self) -> bool:
         return self.credits is not None and is_graded(self.credits)
+
+    def describe(self) -> dict:
+        """The result's ``verdict`` field: what ``correct`` means."""
+        score_name = {"cap": "CAP", "cap_plus": "CAP+"}.get(self.score, self.score)
+        record = {"policy": self.policy, "score": self.score, "threshold": float(self.threshold),
+                  "correct_classes": list(accepted_classes(self.credits)) if self.credits else None}
+        meaning = f"{score_name} >= {self.threshold:.4f}"
+        if self.credits:
+            meaning += f", the threshold fitted on labelled answers where {binary_meaning(self.credits)}"
+        return {**record, "meaning": meaning}
 
 
 def resolve_verdict(verdict: VerdictOption, variant: str = "cap",
@@ -67,7 +80,7 @@ def resolve_verdict(verdict: VerdictOption, variant: str = "cap",
     if isinstance(verdict, float):
         return Verdict(verdict, score)
     return Verdict(threshold_for(verdict, score, thresholds_path), score, policy_credits(verdict, "verdict"),
-                   verdict if isinstance(verdict, str) else "custom", str(thresholds_path or THRESHOLDS_FILE))
+                   policy_name(verdict), str(thresholds_path or THRESHOLDS_FILE))
 
 
 def judge(verdict: Verdict, result: dict, credit_inputs: Callable[[], tuple]) -> dict:
@@ -83,9 +96,9 @@ def judge(verdict: Verdict, result: dict, credit_inputs: Callable[[], tuple]) ->
     correct = scores >= verdict.threshold
     fields = {"correct": correct.tolist()}
     if verdict.graded:
-        from capqa.plus.calibration import relation_probabilities
+        from capqa.plus.calibration import credit_probabilities
 
-        credit = (relation_probabilities(*credit_inputs()) @ np.array([verdict.credits[label] for label in LABELS])
+        credit = (credit_probabilities(*credit_inputs()) @ np.array([verdict.credits[label] for label in LABELS])
                   if correct.size else np.zeros(0))
         fields["credit"] = credit.tolist()
     return fields

@@ -9,7 +9,8 @@ A policy maps each of the eight classes to a credit in [0, 1]:
 
 For the binary verdict a class counts as correct when its credit is at least
 ``CORRECT_CREDIT`` (one half): under ``graded`` that accepts partial answers (4/6) and rejects
-overinclusive_invalid (2/6).
+overinclusive_invalid (2/6). ``binary_meaning`` says so in words, and every verdict result and
+table carries it: ``correct`` never means more or less than the classes it names.
 """
 
 import numbers
@@ -87,3 +88,11 @@ def binary_targets(labels: ArrayLike, credits: Mapping[str, float], name: str = 
 def policy_name(policy: Policy) -> str:
     """How a policy is named in tables: its name, or 'custom' for a mapping."""
     return policy if isinstance(policy, str) else "custom"
+
+
+def binary_meaning(credits: Mapping[str, float]) -> str:
+    """What ``correct`` means under ``credits``, e.g. 'correct = exact, equivalent or
+    alternative_correct (the classes with credit >= 0.5)'."""
+    classes = accepted_classes(credits)
+    listed = classes[0] if len(classes) == 1 else f"{', '.join(classes[:-1])} or {classes[-1]}"
+    return f"correct = {listed} (the classes with credit >= {CORRECT_CREDIT:g})"

@@ -3,8 +3,9 @@
 Accuracy, balanced accuracy, F1 (correct = positive), Cohen's kappa against the labels' verdicts,
 and the AUROC of the raw score (ties count one half). Every statistic is computed from row
 weights, as the monotonicity diagnostic does: all ones for the point estimate, a bootstrap
-resample's multiplicities (``capqa.diagnostics.monotonicity.resample_weights``, the same
-generator, so metrics share their resamples) for the intervals.
+resample's multiplicities (``capqa.diagnostics.bootstrap.resample_weights``, the same
+generator, so metrics share their resamples; of rows, or of clusters such as questions) for the
+intervals.
 """
 
 from typing import Dict, List, Mapping, Optional
@@ -14,7 +15,7 @@ from numpy.typing import ArrayLike
 from tqdm.auto import tqdm
 
 from capqa.constants import COMPARISON_DECIMALS, LABELS
-from capqa.diagnostics.bootstrap import percentile_interval, resample_weights
+from capqa.diagnostics.bootstrap import cluster_codes, percentile_interval, resample_weights
 from capqa.diagnostics.monotonicity import CONFIDENCE
 from capqa.validation import check_finite_scores, check_same_length
 from capqa.verdicts.policies import accepted_classes, binary_targets
@@ -88,10 +89,11 @@ def class_errors(accepted: np.ndarray, labels: np.ndarray, credits: Mapping[str,
 
 
 def binary_report(scores: ArrayLike, labels: ArrayLike, credits: Mapping[str, float], threshold: float,
-                  n_resamples: int = 0, seed: int = 42) -> dict:
+                  n_resamples: int = 0, seed: int = 42, clusters: Optional[ArrayLike] = None) -> dict:
     """Point estimates (and percentile intervals when resampling) of one score under one policy.
 
     ``n_resamples`` 0: no intervals. ``verdict_table`` bootstraps many metrics on shared resamples.
+    ``clusters``: one cluster id per row (e.g. the question); the bootstrap then draws clusters.
     """
     scores = check_finite_scores(scores, "scores")
     labels = np.asarray(labels, dtype=object)
@@ -104,8 +106,9 @@ def binary_report(scores: ArrayLike, labels: ArrayLike, credits: Mapping[str, fl
               "accepted_rows": int(accepted.sum()),
               **{name: float(value[0]) for name, value in point.items()}}
     if n_resamples:
+        codes = None if clusters is None else _cluster_codes(clusters, len(scores))
         draws = [weighted_statistics(accepted, targets, ranks, block)
-                 for block in resample_weights(len(scores), n_resamples, seed)]
+                 for block in resample_weights(len(scores), n_resamples, seed, clusters=codes)]
         for name in BINARY_STATISTICS:
             low, high = percentile_interval(np.concatenate([draw[name] for draw in draws]), CONFIDENCE)
             report[f"{name}_ci_low"], report[f"{name}_ci_high"] = float(low), float(high)
@@ -115,9 +118,10 @@ def binary_report(scores: ArrayLike, labels: ArrayLike, credits: Mapping[str, fl
 
 def verdict_table(fit_scores: Mapping[str, np.ndarray], fit_labels: ArrayLike,
                   eval_scores: Mapping[str, np.ndarray], eval_labels: ArrayLike, policies: Mapping[str, Mapping[str, float]], n_resamples: int = 0,
-                  seed: int = 42, progress: bool = True) -> List[dict]:
+                  seed: int = 42, progress: bool = True, eval_clusters: Optional[ArrayLike] = None) -> List[dict]:
     """One record per (policy, metric): the threshold chosen on the fitting rows, then the binary
-    report on the evaluation rows, all metrics and policies on the same bootstrap resamples."""
+    report on the evaluation rows, all metrics and policies on the same bootstrap resamples
+    (of ``eval_clusters``, one id per evaluation row, when given; else of rows)."""
     from capqa.verdicts.thresholds import choose_threshold
 
     eval_labels = np.asarray(eval_labels, dtype=object)
@@ -135,7 +139,8 @@ def verdict_table(fit_scores: Mapping[str, np.ndarray], fit_labels: ArrayLike,
         # Blocks outside, metrics inside: one block of weights in memory, shared by every metric.
         draws = [{name: [] for name in BINARY_STATISTICS} for _ in judged]
         with tqdm(total=n_resamples, desc="verdict bootstrap", unit="resample", disable=not progress) as bar:
-            for block in resample_weights(len(eval_labels), n_resamples, seed):
+            codes = None if eval_clusters is None else _cluster_codes(eval_clusters, len(eval_labels))
+            for block in resample_weights(len(eval_labels), n_resamples, seed, clusters=codes):
                 for (accepted, targets, ranks), drawn in zip(judged, draws):
                     for name, values in weighted_statistics(accepted, targets, ranks, block).items():
                         drawn[name].append(values)
@@ -145,6 +150,12 @@ def verdict_table(fit_scores: Mapping[str, np.ndarray], fit_labels: ArrayLike,
                 low, high = percentile_interval(np.concatenate(drawn[name]), CONFIDENCE)
                 record[f"{name}_ci_low"], record[f"{name}_ci_high"] = float(low), float(high)
     return records
+
+
+def _cluster_codes(clusters: ArrayLike, n_rows: int) -> np.ndarray:
+    codes = cluster_codes(clusters, "clusters")
+    check_same_length(codes, "clusters", range(n_rows), "scores")
+    return codes
 
 
 def most_wrongly_accepted(report: dict) -> Optional[dict]:

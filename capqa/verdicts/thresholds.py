@@ -3,8 +3,9 @@
 Objective: Youden's J = true-positive rate - false-positive rate (equivalently balanced accuracy,
 (TPR + TNR) / 2 = (J + 1) / 2), so the threshold does not chase the majority class. An answer is
 accepted when its score is at least the threshold. The threshold is the midpoint between the two
-neighbouring distinct scores where J is highest (the lowest such cut on ties), so it does not sit
-on any fitting row's score.
+neighbouring distinct scores where J is highest, so it does not sit on any fitting row's score.
+J is compared on integer counts, and of equally good cuts the lowest wins; the file reports
+their plateau (lowest, highest, how many).
 
 The package ships ``params/thresholds.json`` (fitted on the paper's 1,000 validation rows);
 ``python -m capqa fit-verdicts`` (``capqa.cli.fit_verdicts``) refits it on the user's own labelled scores. The file also keeps
@@ -35,7 +36,15 @@ STORED_DECIMALS = 8
 
 
 def choose_threshold(scores: ArrayLike, targets: ArrayLike) -> Dict[str, float]:
-    """{"threshold", "youden_j", "balanced_accuracy"}: the cut with the highest Youden's J."""
+    """The cut with the highest Youden's J, and the plateau of cuts that reach the same J.
+
+    Returns {"threshold", "youden_j", "balanced_accuracy", "plateau_low", "plateau_high",
+    "plateau_cuts"}. Cuts are compared on integer counts, J * P * N = TP * N - FP * P (P, N: the
+    correct and incorrect rows), so equally good cuts are equal exactly and the lowest one wins;
+    floats would let rounding noise of 1e-16 pick among them. The plateau is the lowest and the
+    highest of those equally good cuts and how many there are: its width says how firmly the
+    fitting rows pin the threshold.
+    """
     scores = np.round(check_finite_scores(scores, "scores"), COMPARISON_DECIMALS)
     targets = np.asarray(targets, dtype=bool)
     check_same_length(scores, "scores", targets, "targets")
@@ -45,21 +54,38 @@ def choose_threshold(scores: ArrayLike, targets: ArrayLike) -> Dict[str, float]:
                          f"got {positives} correct and {negatives} incorrect")
     values, group = np.unique(scores, return_inverse=True)
     # Rows at or above each distinct value: accepted when the threshold is that value.
-    pos_at_or_above = np.cumsum(np.bincount(group, targets, len(values))[::-1])[::-1]
-    neg_at_or_above = np.cumsum(np.bincount(group, ~targets, len(values))[::-1])[::-1]
-    youden = pos_at_or_above / positives - neg_at_or_above / negatives
-    best = int(np.argmax(youden))
-    threshold = values[0] if best == 0 else (values[best - 1] + values[best]) / 2.0
-    return {"threshold": float(threshold), "youden_j": float(youden[best]),
-            "balanced_accuracy": float((youden[best] + 1.0) / 2.0)}
+    pos_at_or_above = np.cumsum(np.bincount(group[targets], minlength=len(values))[::-1])[::-1]
+    neg_at_or_above = np.cumsum(np.bincount(group[~targets], minlength=len(values))[::-1])[::-1]
+    # int64 holds TP * N exactly for up to 3e9 rows.
+    scaled_j = pos_at_or_above.astype(np.int64) * negatives - neg_at_or_above.astype(np.int64) * positives
+    best = np.flatnonzero(scaled_j == scaled_j.max())
+    youden = int(scaled_j[best[0]]) / (positives * negatives)
+    return {"threshold": _cut(values, int(best[0])), "youden_j": float(youden),
+            "balanced_accuracy": float((youden + 1.0) / 2.0),
+            "plateau_low": _cut(values, int(best[0])), "plateau_high": _cut(values, int(best[-1])),
+            "plateau_cuts": int(len(best))}
+
+
+def plateau_note(cut: Dict[str, float]) -> str:
+    """'' for a cut that is the only best one, else '; N equally good cuts up to X'."""
+    if cut.get("plateau_cuts", 1) <= 1:
+        return ""
+    return f"; {cut['plateau_cuts']} equally good cuts up to {cut['plateau_high']:.4f}"
+
+
+def _cut(values: np.ndarray, index: int) -> float:
+    """Accept the rows from ``values[index]`` up: midway below it (not on any row's score)."""
+    return float(values[0] if index == 0 else (values[index - 1] + values[index]) / 2.0)
 
 
 def fit_thresholds(frame: pd.DataFrame, split: Optional[str] = "validation", split_column: str = "split",
                    label_column: str = "label", scores: Iterable[str] = SHIPPED_SCORES,
                    policies: Iterable[Policy] = tuple(POLICIES)) -> dict:
     """The thresholds JSON: per policy and score, the cut chosen on the ``split`` rows only."""
-    rows = select_rows(frame, split, split_column, label_column)
     scores = [column for column in scores]
+    if not scores:
+        raise ValueError("no score column to fit thresholds for: name at least one (e.g. cap, cap_plus)")
+    rows = select_rows(frame, split, split_column, label_column)
     missing = [column for column in scores if column not in rows.columns]
     if missing:
         raise ValueError(f"the scores have no column(s) {missing}; they have {list(rows.columns)}")

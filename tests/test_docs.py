@@ -1,0 +1,287 @@
+"""The docs: their tables of measured figures come from the code, their links resolve, and every
+code block in them runs (offline, on tiny models under the real Hub ids).
+
+The generated tables are checked in two steps: the fast ones here, the slow ones (bootstraps,
+evaluation runs, the test collection) in a ``slow`` test. The code blocks run in a ``slow`` test
+per doc, each doc in a fresh folder with the repository's files and the inputs its examples name.
+"""
+
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from capqa.cli import main as cli_main
+from capqa.dev import doc_blocks, doc_tables
+from conftest import REPO_ROOT
+
+DOCS = doc_tables.doc_files()
+BLOCK_TIMEOUT_S = 900
+# What a doc's examples may find in their folder: the checkout's own files.
+REPOSITORY_FILES = ("data", "tests", "benchmarks", "docs", "capqa", "dataset_cards", "statement_model_card",
+                    "space_card", "cap_metric.py", "monotonicity.py", "app.py", "pyproject.toml", "requirements.txt")
+# Inputs the examples name: (name in the folder, file of the repository it stands for).
+STAND_INS = {
+    # docs/hub.md builds the dataset repos from the paper's full CSVs; the samples have their format.
+    "CAP-Correctness.csv": "data/cap_correctness_sample.csv",
+    "cap_correctness_splits.csv": "data/cap_correctness_splits.csv",
+    "CAP-Statements.csv": "data/cap_statements_sample.csv",
+}
+
+
+def _demo_table():
+    return "| a | b |\n|---|---|\n| 1 | 2 |"
+
+
+# --- Generated tables ----------------------------------------------------------------------------
+
+def test_every_generated_block_names_a_registered_table():
+    used = set()
+    for doc in DOCS:
+        for name, _ in doc_tables.blocks(doc.read_text(encoding="utf-8"), str(doc)):
+            assert name in doc_tables.TABLES, f"{doc}: `{name}` is not registered in capqa/dev/doc_tables.py"
+            used.add(name)
+    assert used == set(doc_tables.TABLES), f"registered but in no doc: {set(doc_tables.TABLES) - used}"
+
+
+def _fake_root(tmp_path, body):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "README.md").write_text("# readme\n")
+    doc = tmp_path / "docs" / "demo.md"
+    doc.write_text(f"Before.\n\n<!-- generated: demo -->\n{body}<!-- /generated: demo -->\n\nAfter.\n")
+    return doc
+
+
+def test_write_fills_a_block_and_check_then_passes(tmp_path, monkeypatch):
+    monkeypatch.setattr(doc_tables, "TABLES", {"demo": doc_tables.Table("test_docs:_demo_table")})
+    doc = _fake_root(tmp_path, "| stale |\n")
+    problems = doc_tables.check(tmp_path)
+    assert len(problems) == 1 and "docs/demo.md differs" in problems[0] and "-| stale |" in problems[0]
+    assert doc_tables.write(tmp_path) == [doc]
+    assert doc.read_text() == ("Before.\n\n<!-- generated: demo -->\n" + _demo_table() + "\n"
+                               "<!-- /generated: demo -->\n\nAfter.\n")
+    assert doc_tables.check(tmp_path) == [] and doc_tables.write(tmp_path) == []
+    # The command line: --check exits 1 on a stale doc, 0 on a current one.
+    doc.write_text(doc.read_text().replace("| 1 | 2 |", "| 1 | 3 |"))
+    assert cli_main(["docs", "--check", "--root", str(tmp_path)]) == 1
+    assert cli_main(["docs", "--write", "--root", str(tmp_path)]) == 0
+    assert cli_main(["docs", "--check", "--root", str(tmp_path)]) == 0
+
+
+def assert_refused(doc, text, function, message):
+    doc.write_text(text)
+    with pytest.raises(ValueError, match=message):
+        function()
+
+
+def test_bad_blocks_are_errors_that_name_the_doc(tmp_path, monkeypatch):
+    monkeypatch.setattr(doc_tables, "TABLES", {"demo": doc_tables.Table("test_docs:_demo_table")})
+    doc = _fake_root(tmp_path, "")
+    check = lambda: doc_tables.check(tmp_path)  # noqa: E731
+    assert_refused(doc, "<!-- generated: demo -->\nno closing line\n", check,
+                   "demo.md: `<!-- generated: demo -->` has no")
+    assert_refused(doc, "<!-- generated: nope -->\n<!-- /generated: nope -->\n", check,
+                   "`<!-- generated: nope -->` names no registered table")
+    doc.write_text("nothing generated\n")
+    assert doc_tables.check(tmp_path) == ["table 'demo' (test_docs:_demo_table) is registered but no doc holds it"]
+
+
+def test_the_fast_tables_match_the_docs():
+    problems = doc_tables.check(skip_slow=True)
+    assert not problems, "\n".join(problems) + "\nrun `python -m capqa docs --write`"
+
+
+@pytest.mark.slow
+def test_the_slow_tables_match_the_docs():
+    slow = [name for name, table in doc_tables.TABLES.items() if table.slow]
+    problems = doc_tables.check(only=slow)
+    assert not problems, "\n".join(problems) + "\nrun `python -m capqa docs --write`"
+
+
+# --- Links ----------------------------------------------------------------------------------------
+
+_LINK = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]+)\)")
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda doc: doc.name)
+def test_relative_links_and_images_resolve_from_the_doc(doc):
+    """GitHub resolves a link relative to the doc's own folder: docs/x.md linking docs/y.png
+    points at docs/docs/y.png."""
+    text = re.sub(r"```.*?```", "", doc.read_text(encoding="utf-8"), flags=re.DOTALL)
+    broken = []
+    for match in _LINK.finditer(text):
+        target = match["target"].split("#")[0]
+        if not target or re.match(r"[a-z]+:", target):
+            continue
+        if not (doc.parent / target).exists():
+            broken.append(target)
+    assert not broken, f"{doc.relative_to(REPO_ROOT)}: links that do not resolve from its folder: {broken}"
+
+
+# --- Code blocks ----------------------------------------------------------------------------------
+
+def all_blocks():
+    return [block for doc in DOCS for block in doc_blocks.code_blocks(doc)]
+
+
+def test_every_code_block_runs_or_says_why_not():
+    blocks = all_blocks()
+    code = [block for block in blocks if block.language in doc_blocks.CODE_LANGUAGES]
+    skipped = [block for block in code if block.skip_reason]
+    assert all(len(block.skip_reason) > 10 for block in skipped)
+    assert len(code) - len(skipped) >= 15, [block.name for block in code if block.runs]
+    # Every doc with code gets its run below.
+    assert {block.doc for block in code if block.runs} == set(RUNNABLE_DOCS)
+
+
+def test_a_skip_without_a_reason_is_refused(tmp_path):
+    doc = tmp_path / "x.md"
+    blocks = lambda: doc_blocks.code_blocks(doc)  # noqa: E731
+    assert_refused(doc, "<!-- docs-test: skip -->\n```bash\necho hi\n```\n", blocks, "needs a reason")
+    assert_refused(doc, "```rust\nfn main() {}\n```\n", blocks, "CODE_LANGUAGES or TEXT_LANGUAGES")
+    doc.write_text("<!-- docs-test: skip (needs a GPU) -->\n```bash\nnvidia-smi\n```\n\n```python\nx = 1\n```\n")
+    first, second = doc_blocks.code_blocks(doc)
+    assert (first.skip_reason, first.runs, second.skip_reason, second.runs) == ("needs a GPU", False, None, True)
+
+
+RUNNABLE_DOCS = sorted({block.doc for block in all_blocks() if block.runs})
+
+
+@pytest.fixture(scope="session")
+def hf_home(tmp_path_factory):
+    """A Hugging Face home with the tiny models under the real ids (built once)."""
+    from capqa.constants import STATEMENT_BASE_MODEL
+    from capqa.dev.offline_models import build_seq2seq_model
+
+    home = tmp_path_factory.mktemp("hf-home")
+    environment = doc_blocks.offline_hub(home)
+    # train-statements starts from google/mt5-small at STATEMENT_BASE_REVISION ("main").
+    repo = home / "hub" / f"models--{STATEMENT_BASE_MODEL.replace('/', '--')}"
+    commit = "0" * 39 + "1"
+    build_seq2seq_model(repo / "snapshots" / commit)
+    (repo / "refs").mkdir()
+    (repo / "refs" / "main").write_text(commit)
+    return environment
+
+
+@pytest.fixture(scope="session")
+def nli_folder(tmp_path_factory):
+    from capqa.dev.offline_models import build_nli_model
+
+    return build_nli_model(tmp_path_factory.mktemp("nli") / "nli-folder", seed=1)
+
+
+def workspace(folder: Path, nli_folder: Path) -> Path:
+    """The folder a doc's examples run in: the repository's files, and the inputs they name."""
+    import pandas as pd
+
+    for name in REPOSITORY_FILES:
+        (folder / name).symlink_to(REPO_ROOT / name)
+    for name, source in STAND_INS.items():
+        (folder / name).symlink_to(REPO_ROOT / source)
+    (folder / ".venv").symlink_to(Path(sys.executable).resolve().parents[1])
+    (folder / "path" / "to").mkdir(parents=True)
+    (folder / "path" / "to" / "nli-folder").symlink_to(nli_folder)
+    pd.DataFrame({"question": ["Name a city in Bulgaria.", "What is the capital of France?"],
+                  "gold_answer": ["Sofia", "Paris"], "answer": ["Burgas", "Paris"]}).to_csv(folder / "answers.csv",
+                                                                                          index=False)
+    sample = pd.read_csv(REPO_ROOT / "data" / "cap_statements_sample.csv", keep_default_na=False)
+    sample[["question", "answer", "statement"]].head(16).to_csv(folder / "my_statements.csv", index=False)
+    _old_cache_layout(folder / "DIRECTORY")
+    _caches_to_merge(folder)
+    return folder
+
+
+def _old_cache_layout(directory: Path) -> None:
+    """A cache folder of an earlier version: DIRECTORY/<16 hex>/model.json and <2 hex>/<sha256>.json."""
+    model = directory / "0123456789abcdef"
+    (model / "ab").mkdir(parents=True)
+    (model / "model.json").write_text("{}")
+    (model / "ab" / ("ab" + "0" * 62 + ".json")).write_text("[0.2, 0.3, 0.5]")
+
+
+CACHE_IDENTITY = ("org/model", "0" * 40, "float32|max_length=512")
+
+
+def _caches_to_merge(folder: Path) -> None:
+    from capqa.engine.cache import ScoreCache
+
+    ScoreCache(folder / "merged", *CACHE_IDENTITY).put({("a", "b"): [0.7, 0.2, 0.1]})
+    ScoreCache(folder / "node2", *CACHE_IDENTITY).put({("c", "d"): [0.1, 0.2, 0.7]})
+    ScoreCache(folder / "node2", "org/other", "1" * 40, "float32").put({("e", "f"): [0.3, 0.3, 0.4]})
+
+
+def _environment(hf_home) -> dict:
+    bin_dir = str(Path(sys.executable).parent)
+    return {**os.environ, **hf_home, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+            "OMP_NUM_THREADS": "1", "MPLBACKEND": "Agg", "PYTHONUNBUFFERED": "1",
+            "TOKENIZERS_PARALLELISM": "false"}
+
+
+# One namespace for a doc's Python blocks, in order; each compiled under the doc's name and line.
+_PYTHON_RUNNER = """
+import json, sys, traceback
+namespace = {"__name__": "__main__"}
+for block in json.load(open(sys.argv[1])):
+    try:
+        exec(compile(block["code"], block["name"], "exec"), namespace)
+    except BaseException:
+        traceback.print_exc()
+        sys.exit(f"FAILED: the python block at {block['name']}")
+"""
+
+
+def _run(command, folder, environment, what):
+    done = subprocess.run(command, cwd=folder, env=environment, capture_output=True, text=True,
+                          timeout=BLOCK_TIMEOUT_S)
+    assert done.returncode == 0, f"{what} failed ({done.returncode}):\n{done.stdout[-4000:]}\n{done.stderr[-6000:]}"
+
+
+def _run_sql(block, folder):
+    """A ```sql block, as the `sqlite3 FILE` shell its first comment names would run it."""
+    first = block.code.strip().splitlines()[0]
+    database = re.match(r"--\s*sqlite3\s+(\S+)", first)
+    connection = sqlite3.connect(folder / database.group(1) if database else ":memory:")
+    try:
+        previous = Path.cwd()
+        os.chdir(folder)   # ATTACH paths are relative to the shell's folder
+        try:
+            connection.executescript(block.code)
+            connection.commit()
+        finally:
+            os.chdir(previous)
+    finally:
+        connection.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("doc", RUNNABLE_DOCS, ids=lambda doc: doc.name)
+def test_the_code_blocks_of_each_doc_run(doc, tmp_path, hf_home, nli_folder):
+    """Python blocks first (one namespace, in order), then shell and SQL blocks in order, all in
+    one folder per doc, offline."""
+    folder = workspace(tmp_path, nli_folder)
+    environment = _environment(hf_home)
+    blocks = [block for block in doc_blocks.code_blocks(doc) if block.runs]
+    python = [{"name": block.name, "code": block.code} for block in blocks if block.language == "python"]
+    if python:
+        (tmp_path / "python_blocks.json").write_text(json.dumps(python))
+        (tmp_path / "run_blocks.py").write_text(_PYTHON_RUNNER)
+        _run([sys.executable, "run_blocks.py", "python_blocks.json"], folder, environment,
+             f"the python blocks of {doc.name}")
+    for block in blocks:
+        if block.language in ("bash", "sh", "shell"):
+            _run(["bash", "-euo", "pipefail", "-c", block.code], folder, environment, f"the shell block at {block.name}")
+        elif block.language == "sql":
+            _run_sql(block, folder)
+    if doc.name == "cache.md":
+        # The merge the SQL block promises: node2's entry of the same model, checksums intact.
+        from capqa.engine.cache import ScoreCache
+
+        merged = ScoreCache(folder / "merged", *CACHE_IDENTITY)
+        assert set(merged.get([("a", "b"), ("c", "d")])) == {("a", "b"), ("c", "d")}
+        assert not (folder / "DIRECTORY" / "0123456789abcdef").exists()   # the old layout was deleted
