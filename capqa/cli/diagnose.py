@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Callable, List, Optional
 
+from capqa.cli import error_line
 from capqa.diagnostics import report
 
 
@@ -46,7 +47,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         report.run(args, _verdict_section(args))
     except (ValueError, TypeError, OSError) as error:
-        parser.error(str(error))
+        parser.error(error_line(error))
     print(f"wrote {args.out / 'summary.md'} and the tables" + ("" if args.no_plots else " and plots"),
           file=sys.stderr)
     return 0

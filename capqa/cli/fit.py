@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import List
 
 import numpy as np
-import pandas as pd
 
 from capqa.plus.calibration import CAP_PLUS_FILE, RELATION_FILE
 from capqa.plus.fitting import DEFAULT_OUT, L2_GRID, fit, write_parameters
+from capqa.plus.score_files import check_cap_plus_inputs, read_scores
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,7 +33,10 @@ def main(argv: List[str]) -> int:
     args = parser.parse_args(argv)
     if any(not np.isfinite(value) or value <= 0 for value in args.l2):
         parser.error(f"--l2 values must be positive, got {args.l2}")
-    relation, cap_plus_params = fit(pd.read_csv(args.scores), args.split, args.l2)
+    frame = read_scores(args.scores)
+    if "split" in frame.columns:  # the rows fitted on: their inputs are checked by line and column
+        check_cap_plus_inputs(frame[frame["split"] == args.split], args.scores)
+    relation, cap_plus_params = fit(frame.reset_index(drop=True), args.split, args.l2)
     write_parameters(relation, cap_plus_params, args.out)
     print(f"fitted on {relation['fitted_on']['rows']} {args.split} rows, l2 = {relation['l2']} "
           f"(cross-validated log-loss {relation['cross_validated_log_loss']}); wrote "

@@ -9,9 +9,9 @@ import json
 from pathlib import Path
 from typing import List, Optional
 
-import pandas as pd
-
+from capqa.cli import error_line
 from capqa.plus.calibration import add_cap_plus
+from capqa.plus.score_files import read_scores
 from capqa.verdicts.thresholds import SHIPPED_SCORES, fit_thresholds
 
 
@@ -38,11 +38,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         if not args.scores.is_file():
             raise ValueError(f"--scores file not found: {args.scores}")
-        frame = add_cap_plus(pd.read_csv(args.scores))
         metrics = [name.strip() for name in args.metrics.split(",") if name.strip()]
+        frame = add_cap_plus(read_scores(args.scores, metrics).reset_index(drop=True))
         data = fit_thresholds(frame, args.split or None, args.split_column, args.label_column, metrics)
     except (ValueError, TypeError) as error:
-        parser.error(str(error))
+        parser.error(error_line(error))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(data, indent=1) + "\n")
     for name, policy in data["policies"].items():

@@ -15,6 +15,7 @@ import pandas as pd
 from capqa.diagnostics.bootstrap import diagnostic_tables
 from capqa.diagnostics.monotonicity import CONFIDENCE, check_severity, prepare_labels
 from capqa.diagnostics.plots import agreement_intervals, class_distributions, class_pair_heatmap
+from capqa.quoting import quote, quote_all
 
 TABLES = ("correlations", "descriptives", "class_pairs", "monotonicity", "paired_differences")
 PLOTS = {
@@ -28,20 +29,22 @@ PLOT_DPI = 120
 def load_scores(path: Path, label_column: str, metrics: Sequence[str], split_column: Optional[str] = None,
                 split: Optional[str] = None) -> pd.DataFrame:
     """The rows to diagnose: labels and metric columns, optionally one split."""
+    from capqa.plus.score_files import read_scores
+
     if not path.is_file():
         raise ValueError(f"scores file not found: {path}")
-    frame = pd.read_json(path, lines=True) if path.suffix == ".jsonl" else pd.read_csv(path)
+    frame = read_scores(path, metrics)
     # CAP+ can be computed from the NLI probabilities, BLEU and ROUGE-L (add_cap_plus below).
     missing = [c for c in [label_column, *metrics, *([split_column] if split_column else [])]
                if c not in frame.columns and not (c == "cap_plus" and "pe_f" in frame.columns)]
     if missing:
-        raise ValueError(f"{path} has no column(s) {missing}; it has {list(frame.columns)}")
+        raise ValueError(f"{path} has no column(s) {missing}; it has {quote_all(frame.columns)}")
     if split is not None:
         if split_column is None:
             raise ValueError("--split needs --split-column")
         frame = frame[frame[split_column].astype(str) == split]
         if frame.empty:
-            raise ValueError(f"no rows with {split_column} == {split!r} in {path}")
+            raise ValueError(f"no rows with {split_column} == {quote(split)} in {path}")
     if "cap_plus" in metrics:
         from capqa.plus.calibration import add_cap_plus
 

@@ -134,8 +134,10 @@ def write_diagnose_report(args: argparse.Namespace, metrics: Sequence[str]) -> s
     if not args.split_column:
         raise ValueError("--verdict needs --split-column: thresholds are fitted on the "
                          f"--fit-split ({args.fit_split!r}) rows and judged on the others")
+    from capqa.plus.score_files import read_scores
+
     policies = parse_policies(args.verdict)
-    frame = pd.read_json(args.scores, lines=True) if args.scores.suffix == ".jsonl" else pd.read_csv(args.scores)
+    frame = read_scores(args.scores, metrics).reset_index(drop=True)
     if args.split_column not in frame.columns:
         raise ValueError(f"{args.scores} has no split column {args.split_column!r}")
     records = verdict_records(frame, metrics, policies, args.split_column, args.label_column, args.fit_split,
