@@ -37,10 +37,12 @@ class TableError(ValueError):
     """A table that cannot be read unambiguously; the message names the file, line and column."""
 
 
-def read_table(path: PathLike, max_rows: Optional[int] = None) -> pd.DataFrame:
-    """A DataFrame of strings from a .csv or .jsonl file; ``max_rows`` refuses larger files."""
+def read_table(path: PathLike, max_rows: Optional[int] = None, allow_bom: bool = False) -> pd.DataFrame:
+    """A DataFrame of strings from a .csv or .jsonl file; ``max_rows`` refuses larger files.
+    ``allow_bom``: a CSV may start with a byte-order mark, which is dropped (files saved by Excel,
+    such as the paper's upstream CSVs), instead of being refused."""
     path = _checked_path(path)
-    table, _ = _read(path, numbers=False)
+    table, _ = _read(path, numbers=False, allow_bom=allow_bom)
     if max_rows is not None and len(table) > max_rows:
         raise ValueError(f"`{path.name}` has {len(table):,} rows; at most {max_rows:,} are accepted here")
     return table
@@ -72,19 +74,19 @@ def _checked_path(path: PathLike) -> Path:
     return path
 
 
-def _read(path: Path, numbers: bool) -> Tuple[pd.DataFrame, List[int]]:
+def _read(path: Path, numbers: bool, allow_bom: bool = False) -> Tuple[pd.DataFrame, List[int]]:
     """The table and the line each row starts on."""
     if path.suffix.lower() == ".csv":
-        header, rows, lines = _read_csv(path)
+        header, rows, lines = _read_csv(path, allow_bom)
     else:
         header, rows, lines = _read_jsonl(path, numbers)
     return pd.DataFrame(rows, columns=header, dtype=str), lines
 
 
-def _read_csv(path: Path) -> Tuple[List[str], List[List[str]], List[int]]:
+def _read_csv(path: Path, allow_bom: bool = False) -> Tuple[List[str], List[List[str]], List[int]]:
     csv.field_size_limit(CSV_FIELD_LIMIT)
     try:
-        with path.open(encoding="utf-8", newline="") as handle:
+        with path.open(encoding="utf-8-sig" if allow_bom else "utf-8", newline="") as handle:
             reader = csv.reader(handle, strict=True)
             header = next(reader, None)
             if header is None:

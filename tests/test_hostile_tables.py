@@ -197,3 +197,16 @@ def test_diagnose_reads_numbers_in_jsonl_and_labels_as_text(tmp_path):
     assert list(table["cap"]) == [0.9, 0.2, 1.0] and list(table["label"]) == ["exact", "invalid", "partial"]
     assert list(table.index) == [1, 2, 3]  # the line of each row
     assert cli_main(ANALYSIS_COMMANDS["diagnose"](path, tmp_path / "out")) == 0
+
+
+@pytest.mark.parametrize("content, message", [
+    ("", r"`statements`: `s.csv` is empty"),
+    ("id,question,answer,statement,id\n1,q,a,s,2\n", r"`statements`: `s.csv` line 1: column name 'id' appears twice"),
+    ("id,question,answer,statement\n1,q,a,s,extra\n", r"`statements`: `s.csv` line 2: 5 fields but the header has 4"),
+    ("id, question,question ,answer,statement\n1,q,q,a,s\n", r"`s.csv` line 1: column name 'question' appears twice"),
+])
+def test_build_datasets_reads_upstream_files_strictly(tmp_path, capsys, content, message):
+    path = write(tmp_path / "s.csv", content)
+    assert cli_main(["build-datasets", "--statements", str(path), "--out", str(tmp_path / "out")]) == 1
+    assert re.search(message, one_error_line(capsys))
+    assert not (tmp_path / "out").exists()
