@@ -2,20 +2,24 @@
 
 Beside ``OUT`` live two files:
 
-- ``OUT.capjob.json``, the manifest: the job (``JobSpec``), the columns, and for every chunk
-  committed so far its end (rows, bytes, lines) and sha256;
-- ``OUT.lock``, locked (``fcntl``) by the one process writing ``OUT``; it holds that process's PID.
+- ``OUT.capjob.json``, the manifest (``capqa.jobs.manifest``): the job (``JobSpec``), the columns,
+  and for every chunk committed so far its end (rows, bytes, lines) and sha256;
+- ``OUT.lock``, locked by the one process writing ``OUT`` while it writes (``capqa.jobs.locking``);
+  it holds that process's PID and is removed when the job ends.
 
 A chunk is committed by appending its rows, fsync, then replacing the manifest atomically: a
 crash at any point leaves at most an uncommitted tail, which the next run cuts off and rewrites.
 On resume every committed chunk is checked against its checksum: a damaged last chunk (a torn
 row) is rewritten; damage before intact data is refused with the lines it concerns.
+
+An output with no committed row belongs to no job: a run with other input or options replaces it
+(with a warning), and a run that fails before committing a row removes the output it started,
+so a failed first run never blocks its own fix.
 """
 
 import csv
 import hashlib
 import io
-import json
 import logging
 import os
 from dataclasses import dataclass
@@ -23,33 +27,17 @@ from pathlib import Path
 from typing import List, Optional, Sequence, Union
 
 from capqa.jobs.fingerprint import JobSpec
-
-try:
-    import fcntl
-except ImportError:  # Windows: no advisory locks; the manifest checks still hold.
-    fcntl = None
+from capqa.jobs.locking import LOCK_SUFFIX, OutputLock, OutputLockedError, UnsafeLockError  # noqa: F401
+from capqa.jobs.manifest import (MANIFEST_FORMAT, MANIFEST_SUFFIX, DamagedManifestError,  # noqa: F401
+                                 JobMismatchError, manifest_path, read_manifest_file, write_manifest_file)
+from capqa.quoting import quote_all
 
 logger = logging.getLogger(__name__)
 
-MANIFEST_SUFFIX = ".capjob.json"
-LOCK_SUFFIX = ".lock"
-MANIFEST_FORMAT = 1
 # Rows end in CRLF (RFC 4180): Python's csv writer (and pandas') quotes a cell only for the
 # characters of its line terminator, so with "\n" a cell holding a bare "\r" would be written
 # unquoted and read back as two rows.
 LINE_END = "\r\n"
-
-
-class OutputLockedError(OSError):
-    """Another process is writing the same output."""
-
-
-class JobMismatchError(ValueError):
-    """The output holds rows of another job (other input or options) or was changed after writing."""
-
-
-def manifest_path(out: Path) -> Path:
-    return out.with_name(out.name + MANIFEST_SUFFIX)
 
 
 def csv_text(records: Sequence[Sequence[str]]) -> str:
@@ -72,9 +60,10 @@ class Chunk:
 class ResumableCsv:
     """The locked output of one job; use ``ResumableCsv.open(...)`` as a context manager."""
 
-    def __init__(self, out: Path, job: JobSpec, columns: List[str], chunks: List[Chunk], lock_handle):
+    def __init__(self, out: Path, job: JobSpec, columns: List[str], chunks: List[Chunk], lock: OutputLock):
         self.out, self.job, self.columns = out, job, columns
-        self.chunks, self._lock_handle = chunks, lock_handle
+        self.chunks, self._lock = chunks, lock
+        self._started = False  # whether this run wrote the header (then a failure before any row removes it)
 
     @property
     def rows_done(self) -> int:
@@ -92,29 +81,41 @@ class ResumableCsv:
             raise IsADirectoryError(f"`--out` {out} is a folder; give a file name")
         try:
             out.parent.mkdir(parents=True, exist_ok=True)
-            lock_handle = _lock(out)
-        except OutputLockedError:
+            lock = OutputLock.acquire(out)
+        except (OutputLockedError, UnsafeLockError):
             raise
         except OSError as error:
             raise OSError(f"cannot write `--out` {out}: {error.strerror or error}") from None
         try:
-            output = cls(out, job, list(columns), [], lock_handle)
+            output = cls(out, job, list(columns), [], lock)
             output._resume_or_start()
         except BaseException:
-            lock_handle.close()
+            lock.release()
             raise
         return output
 
     def __enter__(self) -> "ResumableCsv":
         return self
 
-    def __exit__(self, *exc_info) -> None:
-        self.close()
+    def __exit__(self, exc_type, *exc_info) -> None:
+        self.close(failed=exc_type is not None)
 
-    def close(self) -> None:
-        if self._lock_handle is not None:
-            self._lock_handle.close()  # releases the lock; the lock file stays (see _lock)
-            self._lock_handle = None
+    def close(self, failed: bool = False) -> None:
+        """Release the output (removing its lock file); ``failed``: the job stopped early, and an
+        output this run started that holds no committed row is removed with its manifest."""
+        if self._lock is None:
+            return
+        try:
+            if failed and self._started and self.rows_done == 0:
+                self._discard()
+        finally:
+            self._lock.release()
+            self._lock = None
+
+    def _discard(self) -> None:
+        for path in (manifest_path(self.out), self.out):
+            path.unlink(missing_ok=True)
+        logger.info("%s: removed the output this run started (no row was committed)", self.out)
 
     def append(self, records_csv: str, n_rows: int) -> None:
         """Commit ``n_rows`` rows given as CSV text: write, fsync, then record them in the manifest."""
@@ -141,11 +142,15 @@ class ResumableCsv:
             raise JobMismatchError(
                 f"`--out` {self.out} already holds data but has no job manifest ({manifest.name}): it was not "
                 "written by `capqa score` (or by a version without manifests); remove it or choose another --out")
-        earlier = _read_manifest(manifest)
-        job = JobSpec.from_json(earlier["job"])
-        changes = self.job.differences(job)
+        earlier = read_manifest_file(manifest)
+        changes = self.job.differences(JobSpec.from_json(earlier["job"]))
         if earlier["columns"] != self.columns:
-            changes.append(f"the output columns ({earlier['columns']} then, {self.columns} now)")
+            changes.append(f"the output columns ({_names(earlier['columns'])} then, {_names(self.columns)} now)")
+        if changes and len(earlier["chunks"]) == 1 and self._holds_only_header(earlier):
+            logger.warning("`--out` %s held no committed row of an earlier job (whose %s differed); it is "
+                           "replaced by this job's output", self.out, "; ".join(changes))
+            self._start()
+            return
         if changes:
             raise JobMismatchError(f"`--out` {self.out} holds rows of another job; changed since: "
                                    f"{'; '.join(changes)}. Rerun with the same input and options, or choose "
@@ -153,14 +158,27 @@ class ResumableCsv:
         self.chunks = [Chunk(**chunk) for chunk in earlier["chunks"]]
         self._verify_chunks()
 
+    def _holds_only_header(self, earlier: dict) -> bool:
+        """Whether ``out`` holds the header the earlier job wrote (or part of it, cut by a crash),
+        and after it at most rows that job never committed: then it holds nothing of anyone's."""
+        header = csv_text([earlier["columns"]]).encode("utf-8")
+        if hashlib.sha256(header).hexdigest() != earlier["chunks"][0]["sha256"]:
+            return False
+        with self.out.open("rb") as handle:
+            start = handle.read(len(header))
+        return start == header[:len(start)]
+
     def _start(self) -> None:
+        """Begin the output with its header. The manifest is written first: a crash between the
+        two leaves a manifest of no rows beside an empty or partial header, which is started again."""
         header = csv_text([self.columns]).encode("utf-8")
+        self.chunks = [Chunk(0, len(header), header.count(b"\n"), hashlib.sha256(header).hexdigest())]
+        self._write_manifest()
         with self.out.open("wb") as handle:
             handle.write(header)
             handle.flush()
             os.fsync(handle.fileno())
-        self.chunks = [Chunk(0, len(header), header.count(b"\n"), hashlib.sha256(header).hexdigest())]
-        self._write_manifest()
+        self._started = True
 
     def _verify_chunks(self) -> None:
         """Keep the committed chunks whose bytes still match; cut a torn tail, refuse a damaged middle."""
@@ -201,32 +219,19 @@ class ResumableCsv:
                 "their checksum, and rows after them are intact; restore the file or choose another --out")
 
     def _write_manifest(self) -> None:
-        record = {"format": MANIFEST_FORMAT, "job": self.job.to_json(), "columns": self.columns,
-                  "chunks": [chunk.__dict__ for chunk in self.chunks]}
-        path = manifest_path(self.out)
-        temporary = path.with_name(path.name + f".{os.getpid()}.tmp")
-        with temporary.open("w", encoding="utf-8") as handle:
-            json.dump(record, handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
+        write_manifest_file(manifest_path(self.out), {
+            "format": MANIFEST_FORMAT, "job": self.job.to_json(), "columns": self.columns,
+            "chunks": [chunk.__dict__ for chunk in self.chunks]})
 
 
 def read_manifest(out: Path) -> Optional[dict]:
-    """The manifest of ``out``, or None when there is none (read without the lock)."""
+    """The manifest of ``out``, checked, or None when there is none (read without the lock)."""
     path = manifest_path(Path(out))
-    return _read_manifest(path) if path.exists() else None
+    return read_manifest_file(path) if path.exists() else None
 
 
-def _read_manifest(path: Path) -> dict:
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-        if record.get("format") != MANIFEST_FORMAT or not record["chunks"]:
-            raise ValueError("unknown format")
-        return record
-    except (ValueError, KeyError, TypeError) as error:
-        raise JobMismatchError(f"the job manifest {path} is unreadable ({error}); remove it and the output "
-                               "to start over") from None
+def _names(columns: Sequence[str]) -> str:
+    return f"[{quote_all(columns)}]"
 
 
 def _first_misshapen_line(data: bytes, n_columns: int) -> Optional[int]:
@@ -241,22 +246,3 @@ def _first_misshapen_line(data: bytes, n_columns: int) -> Optional[int]:
     except csv.Error:
         return start
     return None
-
-
-def _lock(out: Path):
-    """An exclusive lock on ``OUT.lock`` (kept as a file: deleting it would let two writers race)."""
-    handle = out.with_name(out.name + LOCK_SUFFIX).open("a+", encoding="utf-8")
-    if fcntl is not None:
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.seek(0)
-            holder = handle.read().strip() or "another process"
-            handle.close()
-            raise OutputLockedError(f"`--out` {out} is being written by {holder}; wait for it to finish "
-                                    "or choose another --out") from None
-    handle.seek(0)
-    handle.truncate()
-    handle.write(f"PID {os.getpid()}\n")
-    handle.flush()
-    return handle
