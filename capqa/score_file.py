@@ -17,7 +17,7 @@ import pandas as pd
 from capqa.jobs.fingerprint import JobSpec
 from capqa.jobs.output import ResumableCsv
 from capqa.jobs.scoring import (OUTPUT_COLUMNS, TableColumns, check_no_output_columns, output_columns,  # noqa: F401
-                                score_into, split_golds)
+                                output_header, score_into, split_golds)
 from capqa.validation import check_positive_int
 
 if TYPE_CHECKING:
@@ -37,7 +37,8 @@ def score_table(table: pd.DataFrame, scorer: "CAPScorer", out: Union[str, os.Pat
     columns = TableColumns(question_column or None, gold_column, answer_column, gold_separator)
     settings = {**(settings or scorer_settings(scorer)), **job_settings(columns, escape_formulas)}
     job = JobSpec.for_table(table, settings)
-    with ResumableCsv.open(out, job, list(table.columns) + output_columns(scorer.variant, scorer.verdict)) as output:
+    header = output_header(table.columns, scorer.variant, scorer.verdict, escape_formulas)
+    with ResumableCsv.open(out, job, header) as output:
         return score_into(table, scorer, output, columns, chunk_size, escape_formulas)
 
 

@@ -16,7 +16,7 @@ import pandas as pd
 from capqa.engine.devices import resolve_device
 from capqa.jobs.fingerprint import JobSpec, option_settings
 from capqa.jobs.output import ResumableCsv, read_manifest
-from capqa.jobs.scoring import TableColumns, check_no_output_columns, output_columns, score_into, split_golds
+from capqa.jobs.scoring import TableColumns, check_no_output_columns, output_header, score_into, split_golds
 from capqa.metric_options import add_option_arguments, options_from_args
 from capqa.score_file import job_settings
 from capqa.tables import read_table, require_columns
@@ -69,7 +69,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     check_no_output_columns(table.columns, options.variant, verdict)
     settings = {**option_settings(options, {"device_type": resolve_device(options.device).type}),
                 **job_settings(columns, args.escape_formulas)}
-    out_columns = list(table.columns) + output_columns(options.variant, verdict)
+    out_columns = output_header(table.columns, options.variant, verdict, args.escape_formulas)
     started = time.perf_counter()
     where = f"rank {ranks.rank} of {ranks.world_size}: " if ranks.distributed else ""
     try:
