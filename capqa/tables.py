@@ -22,6 +22,7 @@ from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 import pandas as pd
 
+from capqa.json_text import loads_json
 from capqa.quoting import bounded_message, quote, quote_all
 
 TABLE_SUFFIXES = (".csv", ".jsonl")
@@ -167,15 +168,12 @@ def _read_jsonl(path: Path, numbers: bool) -> Tuple[List[str], List[List[str]], 
 def _json_record(line: str, number: int, name: str, numbers: bool) -> dict:
     where = f"`{name}` line {number}"
     try:
-        record = json.loads(line, object_pairs_hook=_refuse_duplicate_keys)
+        record = loads_json(line, object_pairs_hook=_refuse_duplicate_keys)
     except json.JSONDecodeError as error:
         raise TableError(f"{where}, column {error.colno}: not valid JSON ({error.msg})") from None
     except _DuplicateKey as duplicate:
         raise TableError(f"{where}: key {quote(duplicate.key)} appears twice in one object; keys must be "
                          "unique (as CSV column names must)") from None
-    except RecursionError:
-        raise TableError(f"{where}: JSON nested too deeply to read; expected one flat object of "
-                         "strings") from None
     except ValueError as error:  # e.g. an integer longer than Python converts (4,300 digits)
         raise TableError(f"{where}: not valid JSON here ({bounded_message(str(error), 300)})") from None
     if not isinstance(record, dict):

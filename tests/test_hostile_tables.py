@@ -37,14 +37,14 @@ def one_error_line(capsys):
 @pytest.mark.parametrize("line", ["[" * 100_000, '{"answer": ' * 50_000, '{"a": [' + "[" * 100_000 + "]}"])
 def test_deeply_nested_jsonl_is_refused_with_file_and_line(tmp_path, line):
     path = write(tmp_path / "deep.jsonl", '{"answer": "a"}\n' + line + "\n")
-    with pytest.raises(TableError, match=r"`deep.jsonl` line 2: JSON nested too deeply"):
+    with pytest.raises(TableError, match=r"`deep.jsonl` line 2, column 1: not valid JSON \(nested too deeply to read\)"):
         read_table(path)
 
 
 def test_deeply_nested_jsonl_is_one_error_line_in_score(tmp_path, capsys):
     path = write(tmp_path / "deep.jsonl", "[" * 100_000 + "\n")
     assert cli_main(["score", str(path), "--out", str(tmp_path / "o.csv")]) == 1
-    assert "`deep.jsonl` line 1: JSON nested too deeply" in one_error_line(capsys)
+    assert "`deep.jsonl` line 1, column 1: not valid JSON (nested too deeply to read)" in one_error_line(capsys)
     assert not (tmp_path / "o.csv").exists()
 
 
@@ -210,3 +210,40 @@ def test_build_datasets_reads_upstream_files_strictly(tmp_path, capsys, content,
     assert cli_main(["build-datasets", "--statements", str(path), "--out", str(tmp_path / "out")]) == 1
     assert re.search(message, one_error_line(capsys))
     assert not (tmp_path / "out").exists()
+
+
+# --- JSON options and files: deep nesting is a message, not a RecursionError ---------------------
+
+DEEP = "[" * 100_000
+
+
+def test_deep_json_in_diagnose_options_is_one_error_line(tmp_path, capsys):
+    path = write(tmp_path / "s.csv", "split,label,cap\nvalidation,exact,0.9\ntest,invalid,0.1\n")
+    deep_file = write(tmp_path / "deep.json", DEEP)
+    for option in (["--severity", DEEP], ["--severity", str(deep_file)],
+                   ["--verdict", str(deep_file), "--split-column", "split"]):
+        code = exit_code(["diagnose", str(path), "--metrics", "cap", "--bootstrap", "0", "--out", str(tmp_path / "o"),
+                          *option])
+        assert code == 2
+        assert "nested too deeply to read" in one_error_line(capsys)
+
+
+def test_deep_json_for_the_score_verdict_is_one_error_line(tmp_path, capsys):
+    path = write(tmp_path / "in.csv", "question,gold_answer,answer\nq,g,a\n")
+    deep_file = write(tmp_path / "deep.json", DEEP)
+    assert exit_code(["score", str(path), "--out", str(tmp_path / "o.csv"), "--verdict", str(deep_file)]) == 2
+    line = one_error_line(capsys)
+    assert "--verdict" in line and "deep.json" in line
+
+
+def test_deep_json_in_the_harness_options_variable_is_a_value_error(monkeypatch):
+    from capqa.harness.shared import OPTIONS_ENVIRONMENT_VARIABLE, harness_options
+
+    monkeypatch.setenv(OPTIONS_ENVIRONMENT_VARIABLE, DEEP)
+    with pytest.raises(ValueError, match=rf"`{OPTIONS_ENVIRONMENT_VARIABLE}` must be a JSON object of CAP metric "
+                                         r"options: nested too deeply to read"):
+        harness_options()
+    monkeypatch.setenv(OPTIONS_ENVIRONMENT_VARIABLE, '"' + "x" * HUGE + '"')
+    with pytest.raises(ValueError) as refused:
+        harness_options()
+    assert len(str(refused.value)) < 500

@@ -15,6 +15,7 @@ import pandas as pd
 from capqa.diagnostics.bootstrap import diagnostic_tables
 from capqa.diagnostics.monotonicity import CONFIDENCE, check_severity, prepare_labels
 from capqa.diagnostics.plots import agreement_intervals, class_distributions, class_pair_heatmap
+from capqa.json_text import json_option_text, loads_json
 from capqa.quoting import quote, quote_all
 
 TABLES = ("correlations", "descriptives", "class_pairs", "monotonicity", "paired_differences")
@@ -78,9 +79,9 @@ def parse_severity(text: Optional[str]) -> Optional[dict]:
     """--severity: inline JSON or a path to a JSON file; None keeps the paper's."""
     if text is None:
         return None
-    source = Path(text).read_text() if Path(text).is_file() else text
+    source = json_option_text(text, "--severity")
     try:
-        return check_severity(json.loads(source))
+        return check_severity(loads_json(source))
     except json.JSONDecodeError as error:
         raise ValueError(f"--severity is neither a JSON object nor a JSON file: {error}") from None
 

@@ -15,7 +15,8 @@ import tempfile
 from pathlib import Path
 from typing import Any, Dict, List
 
-from capqa.quoting import quote
+from capqa.json_text import loads_json
+from capqa.quoting import bounded_message, quote
 
 MANIFEST_SUFFIX = ".capjob.json"
 MANIFEST_FORMAT = 1
@@ -38,10 +39,10 @@ def manifest_path(out: Path) -> Path:
 def read_manifest_file(path: Path) -> Dict[str, Any]:
     """The manifest at ``path``, every field checked; ``DamagedManifestError`` names what is wrong."""
     try:
-        record = json.loads(path.read_bytes().decode("utf-8"))
+        record = loads_json(path.read_bytes().decode("utf-8"))
         _check(record)
-    except (ValueError, RecursionError, _Damage) as error:  # JSONDecodeError and UnicodeDecodeError too
-        problem = str(error) if isinstance(error, _Damage) else f"not valid JSON: {type(error).__name__}"
+    except (ValueError, _Damage) as error:  # JSONDecodeError and UnicodeDecodeError too
+        problem = str(error) if isinstance(error, _Damage) else f"not valid JSON: {bounded_message(str(error), 200)}"
         out = path.with_name(path.name[:-len(MANIFEST_SUFFIX)]) if path.name.endswith(MANIFEST_SUFFIX) else None
         raise DamagedManifestError(
             f"the job manifest {path} is damaged ({problem}), so it cannot say which rows of "

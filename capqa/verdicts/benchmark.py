@@ -15,6 +15,7 @@ from typing import Dict, List, Optional, Sequence
 
 import pandas as pd
 
+from capqa.json_text import json_option_text, loads_json, names_file
 from capqa.verdicts.policies import POLICIES, policy_credits
 from capqa.verdicts.report import BINARY_STATISTICS, most_wrongly_accepted, most_wrongly_rejected, verdict_table
 from capqa.plus.calibration import add_cap_plus
@@ -31,10 +32,10 @@ STATISTIC_HEADERS = {"accuracy": "Accuracy", "balanced_accuracy": "Balanced acc.
 def parse_policies(text: str) -> Dict[str, Dict[str, float]]:
     """``--verdict``: comma-separated policy names, or a JSON {class: credit} (inline or a file)."""
     text = text.strip()
-    if text.startswith("{") or Path(text).is_file():
-        source = Path(text).read_text() if Path(text).is_file() else text
+    if text.startswith("{") or names_file(text):
+        source = json_option_text(text, "--verdict")
         try:
-            mapping = json.loads(source)
+            mapping = loads_json(source)
         except json.JSONDecodeError as error:
             raise ValueError(f"--verdict is neither policy names nor a JSON {{class: credit}}: {error}") from None
         return {"custom": policy_credits(mapping, "--verdict")}
