@@ -247,3 +247,20 @@ def test_deep_json_in_the_harness_options_variable_is_a_value_error(monkeypatch)
     with pytest.raises(ValueError) as refused:
         harness_options()
     assert len(str(refused.value)) < 500
+
+
+def test_library_messages_quote_a_huge_value_short():
+    """The metric's own checks (not only the command line) quote what they refuse cut short."""
+    from capqa.diagnostics.monotonicity import prepare_labels
+    from capqa.validation import check_text_list
+    from capqa.verdicts.policies import policy_credits
+
+    refusals = [(lambda: check_text_list(["a", [["x" * 1000] * 1000] * 1000], "predictions"), TypeError),
+                (lambda: prepare_labels(["y" * HUGE, "exact"]), ValueError),
+                (lambda: policy_credits("z" * HUGE), ValueError),
+                (lambda: policy_credits({"exact": "w" * HUGE}), ValueError)]
+    for refuse, error_type in refusals:
+        with pytest.raises(error_type) as refused:
+            refuse()
+        assert len(str(refused.value)) < 700, str(refused.value)[:300]
+    assert quote([["x" * 100] * 30_000]).startswith("[['xxxxxxxx") and len(quote([["x"] * 10 ** 6])) <= 81
