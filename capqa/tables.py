@@ -71,6 +71,10 @@ def _checked_path(path: PathLike) -> Path:
     if suffix not in TABLE_SUFFIXES:
         raise ValueError(f"`{path.name}` must be a .csv or .jsonl file, got {quote(suffix or 'no extension')}")
     if not path.is_file():
+        if path.is_dir():
+            raise IsADirectoryError(f"`{path}` is a folder; give a .csv or .jsonl file")
+        if path.exists():  # a FIFO or a device would be read forever (or block)
+            raise OSError(f"`{path}` is not a regular file (a pipe or a device?); give a .csv or .jsonl file")
         raise FileNotFoundError(f"`{path}`: no such file")
     return path
 
@@ -92,6 +96,8 @@ def _read_csv(path: Path, allow_bom: bool = False) -> Tuple[List[str], List[List
             header = next(reader, None)
             if header is None:
                 raise TableError(f"`{path.name}` is empty: expected a header line of column names")
+            if not header:
+                raise TableError(f"`{path.name}` line 1 is blank: expected the header line of column names there")
             check_header(header, path.name)
             rows, lines = [], []
             for line, record in _data_records(reader, len(header), path.name):

@@ -37,7 +37,7 @@ def one_error_line(capsys):
 @pytest.mark.parametrize("line", ["[" * 100_000, '{"answer": ' * 50_000, '{"a": [' + "[" * 100_000 + "]}"])
 def test_deeply_nested_jsonl_is_refused_with_file_and_line(tmp_path, line):
     path = write(tmp_path / "deep.jsonl", '{"answer": "a"}\n' + line + "\n")
-    with pytest.raises(TableError, match=r"`deep.jsonl` line 2, column 1: not valid JSON \(nested too deeply to read\)"):
+    with pytest.raises(TableError, match=r"`deep.jsonl` line 2, column 1: not valid JSON \(nested too deeply"):
         read_table(path)
 
 
@@ -264,3 +264,48 @@ def test_library_messages_quote_a_huge_value_short():
             refuse()
         assert len(str(refused.value)) < 700, str(refused.value)[:300]
     assert quote([["x" * 100] * 30_000]).startswith("[['xxxxxxxx") and len(quote([["x"] * 10 ** 6])) <= 81
+
+
+@pytest.mark.parametrize("value, shown", [("", "an empty cell"), ("inf", "inf"), ("nan", "an empty cell")])
+def test_a_non_finite_score_is_named_by_line_and_column(tmp_path, capsys, value, shown):
+    rows = "split,label,cap\n" + "".join(f"validation,{label},0.{i}\n" for i, label in enumerate(
+        ["exact", "invalid", "partial", "exact", "invalid"]))
+    path = write(tmp_path / "s.csv", rows.replace("0.3", value))
+    for command in ("diagnose", "fit-verdicts"):
+        assert exit_code(ANALYSIS_COMMANDS[command](path, tmp_path / "out")) == 2
+        line = one_error_line(capsys)
+        assert f"`s.csv` line 5, column 'cap': expected a finite score, got {shown}" in line, line
+
+
+def test_diagnose_takes_a_metric_named_twice_once(tmp_path):
+    path = write(tmp_path / "s.csv", "label,cap\nexact,0.9\ninvalid,0.1\npartial,0.5\n")
+    assert exit_code(["diagnose", str(path), "--metrics", "cap, cap", "--bootstrap", "0",
+                      "--out", str(tmp_path / "o")]) == 0
+    assert set(pd.read_csv(tmp_path / "o" / "descriptives.csv")["metric"]) == {"cap"}
+    assert len(pd.read_csv(tmp_path / "o" / "descriptives.csv")) == 3  # one row per class, not two
+
+
+def test_diagnose_refuses_a_bootstrap_count_that_would_run_for_days(tmp_path, capsys):
+    path = write(tmp_path / "s.csv", "label,cap\nexact,0.9\ninvalid,0.1\n")
+    assert exit_code(["diagnose", str(path), "--metrics", "cap", "--bootstrap", str(10 ** 12), "--out",
+                      str(tmp_path / "o")]) == 2
+    assert "--bootstrap must be from 0 to 1,000,000" in one_error_line(capsys)
+
+
+@pytest.mark.parametrize("content, message", [
+    ("\nquestion,gold_answer,answer\nq,g,a\n", r"`x.csv` line 1 is blank: expected the header"),
+])
+def test_a_blank_first_line_is_named_not_read_as_an_empty_header(tmp_path, content, message):
+    with pytest.raises(TableError, match=message):
+        read_table(write(tmp_path / "x.csv", content))
+
+
+def test_a_folder_or_a_pipe_is_not_read_as_a_table(tmp_path):
+    import os
+
+    (tmp_path / "d.csv").mkdir()
+    os.mkfifo(tmp_path / "p.csv")
+    with pytest.raises(IsADirectoryError, match="is a folder"):
+        read_table(tmp_path / "d.csv")
+    with pytest.raises(OSError, match="is not a regular file"):
+        read_table(tmp_path / "p.csv")  # would block forever if it were opened

@@ -33,6 +33,8 @@ def main(argv: List[str]) -> int:
     args = parser.parse_args(argv)
     if any(not np.isfinite(value) or value <= 0 for value in args.l2):
         parser.error(f"--l2 values must be positive, got {args.l2}")
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        parser.error(f"--out must be a folder, but {args.out!r} is a file")
     frame = read_scores(args.scores)
     if "split" in frame.columns:  # the rows fitted on: their inputs are checked by line and column
         check_cap_plus_inputs(frame[frame["split"] == args.split], args.scores)

@@ -11,7 +11,7 @@ from typing import List, Optional
 
 from capqa.cli import error_line
 from capqa.plus.calibration import add_cap_plus
-from capqa.plus.score_files import read_scores
+from capqa.plus.score_files import check_finite_columns, read_scores
 from capqa.verdicts.thresholds import SHIPPED_SCORES, fit_thresholds
 
 
@@ -39,7 +39,12 @@ def main(argv: Optional[List[str]] = None) -> int:
         if not args.scores.is_file():
             raise ValueError(f"--scores file not found: {args.scores}")
         metrics = [name.strip() for name in args.metrics.split(",") if name.strip()]
-        frame = add_cap_plus(read_scores(args.scores, metrics).reset_index(drop=True))
+        frame = read_scores(args.scores, metrics)
+        fitted_rows = frame
+        if args.split and args.split_column in frame.columns:
+            fitted_rows = frame[frame[args.split_column] == args.split]
+        check_finite_columns(fitted_rows, [metric for metric in metrics if metric in frame.columns], args.scores)
+        frame = add_cap_plus(frame.reset_index(drop=True))
         data = fit_thresholds(frame, args.split or None, args.split_column, args.label_column, metrics)
     except (ValueError, TypeError) as error:
         parser.error(error_line(error))

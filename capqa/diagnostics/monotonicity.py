@@ -95,7 +95,7 @@ def prepare_labels(labels: Sequence[str], severity: Optional[Mapping[str, int]] 
     unknown = sorted({str(label) for label in labels if label not in severity})
     if unknown:
         raise ValueError(f"`{name}` contains unknown classes [{quote_all(unknown, 5)}]; expected one of "
-                         f"{list(severity)} (pass `severity` to use other classes)")
+                         f"[{quote_all(severity)}] (pass `severity` to use other classes)")
     # Taxonomy order: most severe-correct first, ties kept in the severity map's order.
     ranked = sorted(severity, key=lambda label: -severity[label])
     classes = tuple(label for label in ranked if np.any(labels == label))

@@ -30,7 +30,7 @@ PLOT_DPI = 120
 def load_scores(path: Path, label_column: str, metrics: Sequence[str], split_column: Optional[str] = None,
                 split: Optional[str] = None) -> pd.DataFrame:
     """The rows to diagnose: labels and metric columns, optionally one split."""
-    from capqa.plus.score_files import read_scores
+    from capqa.plus.score_files import check_finite_columns, read_scores
 
     if not path.is_file():
         raise ValueError(f"scores file not found: {path}")
@@ -46,6 +46,7 @@ def load_scores(path: Path, label_column: str, metrics: Sequence[str], split_col
         frame = frame[frame[split_column].astype(str) == split]
         if frame.empty:
             raise ValueError(f"no rows with {split_column} == {quote(split)} in {path}")
+    check_finite_columns(frame, [metric for metric in metrics if metric in frame.columns], path)
     if "cap_plus" in metrics:
         from capqa.plus.calibration import add_cap_plus
 
@@ -203,7 +204,8 @@ def run(args: argparse.Namespace, extra_sections: Optional[Callable[[List[str]],
     """The whole diagnostic for ``python -m capqa diagnose``'s arguments (``capqa.cli.diagnose``):
     tables, plots and ``summary.md`` written under ``args.out``; returns the tables.
     ``extra_sections(metrics)``: more Markdown for ``summary.md`` (the verdict report)."""
-    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
+    # A metric named twice is diagnosed once (as two columns of one name it broke the plots).
+    metrics = list(dict.fromkeys(m.strip() for m in args.metrics.split(",") if m.strip()))
     if not metrics:
         raise ValueError("--metrics names no column")
     check_out_folder(args.out)

@@ -31,6 +31,19 @@ def read_scores(path: Union[str, os.PathLike], metrics: Sequence[str] = ()) -> p
     return frame
 
 
+def check_finite_columns(rows: pd.DataFrame, columns: Sequence[str], path: Union[str, os.PathLike]) -> None:
+    """Refuse an empty, NaN or infinite score in ``columns`` of the rows to be used, naming its
+    line (the index ``read_scores`` gave) and column."""
+    for column in columns:
+        values = rows[column].to_numpy(dtype=float)
+        bad = ~np.isfinite(values)
+        if bad.any():
+            row = int(bad.argmax())
+            value = "an empty cell" if np.isnan(values[row]) else quote(float(values[row]))
+            raise TableError(f"`{Path(path).name}` line {rows.index[row]}, column {quote(column)}: expected a "
+                             f"finite score, got {value} ({int(bad.sum()):,} such row(s))")
+
+
 def check_cap_plus_inputs(rows: pd.DataFrame, path: Union[str, os.PathLike], lines: Optional[Sequence[int]] = None
                           ) -> None:
     """Refuse rows whose CAP+ inputs are not probabilities (each in [0, 1], each direction's three

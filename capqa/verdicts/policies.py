@@ -36,7 +36,8 @@ def check_credits(mapping: Mapping, name: str = "verdict") -> Dict[str, float]:
     """A user's {class: credit} mapping, completed with 0 for the classes it leaves out."""
     unknown = [label for label in mapping if label not in LABELS]
     if unknown:
-        raise ValueError(f"`{name}` maps unknown classes [{quote_all(unknown, 5)}]; the classes are {', '.join(LABELS)}")
+        raise ValueError(f"`{name}` maps unknown classes [{quote_all(unknown, 5)}]; the classes are "
+                         f"{', '.join(LABELS)}")
     credits = {}
     for label in LABELS:
         value = mapping.get(label, 0.0)
