@@ -348,3 +348,37 @@ def test_a_rank_whose_job_never_starts_stops_with_a_clear_message(monkeypatch):
     assert "MASTER_ADDR, MASTER_PORT and WORLD_SIZE" in str(refused.value)
     assert isinstance(refused.value, OSError)  # the command prints it as one error line
     assert not dist.is_initialized()
+
+
+def _set_rows(record, rows):
+    """The manifest with its last chunk claiming ``rows`` rows (bytes and checksum unchanged)."""
+    return {**record, "chunks": [*record["chunks"][:-1], {**record["chunks"][-1], "rows": rows}]}
+
+
+@pytest.mark.parametrize("claimed, problem", [
+    (N_ROWS + 1, "it records 7 rows of a 6-row job"),
+    (N_ROWS - 1, "chunk 2 records 1 rows, but its bytes hold 2"),
+])
+def test_a_manifest_whose_row_counts_do_not_match_the_output_is_damaged(rows, random_nli_model, finished_job,
+                                                                        tmp_path, capsys, claimed, problem):
+    """Checksums match, but the rows were edited: trusting them would skip or double rows."""
+    out = tmp_path / "out.csv"
+    for suffix in ("", ".capjob.json"):
+        (tmp_path / (out.name + suffix)).write_bytes(finished_job.with_name(out.name + suffix).read_bytes())
+    _edit(manifest_path(out), lambda record: _set_rows(record, claimed))
+    assert cli_main(score_args(rows, out, nli_model=random_nli_model)) == 1
+    assert f"is damaged ({problem})" in error_line(capsys)
+
+
+def test_a_file_saved_over_a_header_only_output_of_the_same_job_is_kept(tmp_path):
+    out = tmp_path / "scored.csv"
+    table = header_only_job(out, {"nli_model": "a"})
+    out.write_bytes(b"someone else's,data\r\n1,2\r\n")
+    with pytest.raises(JobMismatchError, match=r"was changed after it was written: the header \(line 1\)"):
+        ResumableCsv.open(out, JobSpec.for_table(table, {"nli_model": "a"}), ["premise", "hypothesis", "cap"])
+    assert out.read_bytes() == b"someone else's,data\r\n1,2\r\n"
+    # A header cut short by a crash is this job's own: it is written again.
+    out.write_bytes(b"premise,hypo")
+    with ResumableCsv.open(out, JobSpec.for_table(table, {"nli_model": "a"}), ["premise", "hypothesis", "cap"]):
+        pass
+    assert out.read_bytes() == b"premise,hypothesis,cap\r\n"

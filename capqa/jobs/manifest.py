@@ -43,12 +43,17 @@ def read_manifest_file(path: Path) -> Dict[str, Any]:
         _check(record)
     except (ValueError, _Damage) as error:  # JSONDecodeError and UnicodeDecodeError too
         problem = str(error) if isinstance(error, _Damage) else f"not valid JSON: {bounded_message(str(error), 200)}"
-        out = path.with_name(path.name[:-len(MANIFEST_SUFFIX)]) if path.name.endswith(MANIFEST_SUFFIX) else None
-        raise DamagedManifestError(
-            f"the job manifest {path} is damaged ({problem}), so it cannot say which rows of "
-            f"{out or 'the output'} were committed. Restore the manifest if you have a copy; otherwise move "
-            "the output and its manifest aside (or remove them) and run again to score from the start") from None
+        raise damaged(path, problem) from None
     return record
+
+
+def damaged(path: Path, problem: str) -> DamagedManifestError:
+    """The error for the manifest at ``path``, damaged as ``problem`` says, and what to do."""
+    out = path.with_name(path.name[:-len(MANIFEST_SUFFIX)]) if path.name.endswith(MANIFEST_SUFFIX) else None
+    return DamagedManifestError(
+        f"the job manifest {path} is damaged ({problem}), so it cannot say which rows of "
+        f"{out or 'the output'} were committed. Restore the manifest if you have a copy; otherwise move "
+        "the output and its manifest aside (or remove them) and run again to score from the start")
 
 
 def write_manifest_file(path: Path, record: Dict[str, Any]) -> None:

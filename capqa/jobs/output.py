@@ -29,7 +29,8 @@ from typing import List, Optional, Sequence, Union
 from capqa.jobs.fingerprint import JobSpec
 from capqa.jobs.locking import LOCK_SUFFIX, OutputLock, OutputLockedError, UnsafeLockError  # noqa: F401
 from capqa.jobs.manifest import (MANIFEST_FORMAT, MANIFEST_SUFFIX, DamagedManifestError,  # noqa: F401
-                                 JobMismatchError, manifest_path, read_manifest_file, write_manifest_file)
+                                 JobMismatchError, damaged, manifest_path, read_manifest_file,
+                                 write_manifest_file)
 from capqa.quoting import quote_all
 
 logger = logging.getLogger(__name__)
@@ -156,6 +157,8 @@ class ResumableCsv:
                                    f"{'; '.join(changes)}. Rerun with the same input and options, or choose "
                                    "another --out")
         self.chunks = [Chunk(**chunk) for chunk in earlier["chunks"]]
+        if self.rows_done > self.job.input_rows:
+            raise damaged(manifest, f"it records {self.rows_done:,} rows of a {self.job.input_rows:,}-row job")
         self._verify_chunks()
 
     def _holds_only_header(self, earlier: dict) -> bool:
@@ -187,14 +190,18 @@ class ResumableCsv:
             for index, chunk in enumerate(self.chunks):
                 start = self.chunks[index - 1].bytes if index else 0
                 data = handle.read(chunk.bytes - start)
-                if hashlib.sha256(data).hexdigest() != chunk.sha256:
-                    # Intact-looking data after a damaged chunk is an edit, not a crash.
-                    if size > chunk.bytes and index + 1 < len(self.chunks):
-                        raise JobMismatchError(self._damage_message(index, data))
-                    logger.warning("%s: rows %d and after were cut or damaged; rewriting them",
-                                   self.out, self.chunks[index - 1].rows + 1 if index else 1)
-                    del self.chunks[index:]
-                    break
+                if hashlib.sha256(data).hexdigest() == chunk.sha256:
+                    self._check_rows(index, data)
+                    continue
+                # Intact-looking data after a damaged chunk is an edit, not a crash; so is a
+                # header that a crash could not have cut this way (another file saved here).
+                edited = size > chunk.bytes and index + 1 < len(self.chunks)
+                if edited or (index == 0 and not self._torn_header(data)):
+                    raise JobMismatchError(self._damage_message(index, data))
+                logger.warning("%s: rows %d and after were cut or damaged; rewriting them",
+                               self.out, self.chunks[index - 1].rows + 1 if index else 1)
+                del self.chunks[index:]
+                break
         if not self.chunks:
             self._start()
             return
@@ -203,6 +210,18 @@ class ResumableCsv:
         self._write_manifest()
         with self.out.open("r+b") as handle:
             handle.truncate(self.chunks[-1].bytes)
+
+    def _check_rows(self, index: int, data: bytes) -> None:
+        """An intact chunk holds as many records as the manifest says (rows, or the header)."""
+        expected = self.chunks[index].rows - self.chunks[index - 1].rows if index else 1
+        found = sum(1 for record in csv.reader(io.StringIO(data.decode("utf-8", "replace"), newline="")) if record)
+        if found != expected:
+            raise damaged(manifest_path(self.out), f"chunk {index} records {expected:,} rows, but its bytes hold "
+                                                   f"{found:,}")
+
+    def _torn_header(self, data: bytes) -> bool:
+        """Whether ``data`` (the file's start) is this job's header cut short by a crash."""
+        return csv_text([self.columns]).encode("utf-8").startswith(data)
 
     def _damage_message(self, index: int, data: bytes) -> str:
         first_line = self.chunks[index - 1].lines + 1 if index else 1
