@@ -309,3 +309,8 @@ def test_a_folder_or_a_pipe_is_not_read_as_a_table(tmp_path):
         read_table(tmp_path / "d.csv")
     with pytest.raises(OSError, match="is not a regular file"):
         read_table(tmp_path / "p.csv")  # would block forever if it were opened
+
+
+def test_columns_not_asked_for_may_hold_anything(tmp_path):
+    path = write(tmp_path / "s.csv", "label,cap,bleu,pe_f\nexact,0.9,n/a,\ninvalid,0.1,0.2,high\n")
+    assert exit_code(ANALYSIS_COMMANDS["diagnose"](path, tmp_path / "out")) == 0

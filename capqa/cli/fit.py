@@ -12,7 +12,7 @@ import numpy as np
 
 from capqa.plus.calibration import CAP_PLUS_FILE, RELATION_FILE
 from capqa.plus.fitting import DEFAULT_OUT, L2_GRID, fit, write_parameters
-from capqa.plus.score_files import check_cap_plus_inputs, read_scores
+from capqa.plus.score_files import CAP_PLUS_INPUTS, check_cap_plus_inputs, read_scores
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,7 +35,7 @@ def main(argv: List[str]) -> int:
         parser.error(f"--l2 values must be positive, got {args.l2}")
     if Path(args.out).exists() and not Path(args.out).is_dir():
         parser.error(f"--out must be a folder, but {args.out!r} is a file")
-    frame = read_scores(args.scores)
+    frame = read_scores(args.scores, CAP_PLUS_INPUTS)
     if "split" in frame.columns:  # the rows fitted on: their inputs are checked by line and column
         check_cap_plus_inputs(frame[frame["split"] == args.split], args.scores)
     relation, cap_plus_params = fit(frame.reset_index(drop=True), args.split, args.l2)

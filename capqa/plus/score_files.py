@@ -22,11 +22,13 @@ CAP_PLUS_INPUTS = (*PROBABILITY_COLUMNS, *OVERLAP_COLUMNS)
 
 
 def read_scores(path: Union[str, os.PathLike], metrics: Sequence[str] = ()) -> pd.DataFrame:
-    """The rows of a scores file, the ``metrics`` columns and CAP+'s inputs as floats; its index
-    holds the line each row starts on (for messages: ``check_cap_plus_inputs``). When ``metrics``
-    asks for a ``cap_plus`` that the file lacks, CAP+'s inputs are checked on every row."""
-    frame = read_score_table(path, [*metrics, *CAP_PLUS_INPUTS])
-    if "cap_plus" in metrics and "cap_plus" not in frame.columns:
+    """The rows of a scores file, the ``metrics`` columns as floats (and CAP+'s inputs, when
+    ``metrics`` asks for ``cap_plus``); its index holds the line each row starts on (for messages:
+    ``check_cap_plus_inputs``). A ``cap_plus`` that the file lacks is computed from its inputs,
+    which are then checked on every row. Columns not asked for stay text, whatever they hold."""
+    wants_cap_plus = "cap_plus" in metrics
+    frame = read_score_table(path, [*metrics, *(CAP_PLUS_INPUTS if wants_cap_plus else ())])
+    if wants_cap_plus and "cap_plus" not in frame.columns:
         check_cap_plus_inputs(frame, path)
     return frame
 
