@@ -314,3 +314,12 @@ def test_a_folder_or_a_pipe_is_not_read_as_a_table(tmp_path):
 def test_columns_not_asked_for_may_hold_anything(tmp_path):
     path = write(tmp_path / "s.csv", "label,cap,bleu,pe_f\nexact,0.9,n/a,\ninvalid,0.1,0.2,high\n")
     assert exit_code(ANALYSIS_COMMANDS["diagnose"](path, tmp_path / "out")) == 0
+
+
+def test_diagnose_tables_escape_formula_names(tmp_path):
+    path = write(tmp_path / "s.csv", "label,=cmd|' /C calc'!A0\nexact,0.9\ninvalid,0.1\npartial,0.5\n")
+    assert exit_code(["diagnose", str(path), "--metrics", "=cmd|' /C calc'!A0", "--bootstrap", "0", "--no-plots",
+                      "--out", str(tmp_path / "o")]) == 0
+    cells = pd.read_csv(tmp_path / "o" / "descriptives.csv", dtype=str)["metric"]
+    assert set(cells) == {"'=cmd|' /C calc'!A0"}
+    assert json.loads((tmp_path / "o" / "results.json").read_text())["descriptives"][0]["metric"] == "=cmd|' /C calc'!A0"

@@ -15,6 +15,7 @@ import pandas as pd
 from capqa.diagnostics.bootstrap import diagnostic_tables
 from capqa.diagnostics.monotonicity import CONFIDENCE, check_severity, prepare_labels
 from capqa.diagnostics.plots import agreement_intervals, class_distributions, class_pair_heatmap
+from capqa.jobs.escaping import to_safe_csv
 from capqa.json_text import json_option_text, loads_json
 from capqa.quoting import quote, quote_all
 
@@ -89,7 +90,7 @@ def parse_severity(text: Optional[str]) -> Optional[dict]:
 
 def write_tables(tables: dict, out: Path) -> None:
     for name in TABLES:
-        pd.DataFrame(tables[name]).to_csv(out / f"{name}.csv", index=False)
+        to_safe_csv(pd.DataFrame(tables[name]), out / f"{name}.csv")  # metric and class names are the user's
     (out / "results.json").write_text(json.dumps(tables, indent=1, default=_json_default))
 
 

@@ -15,6 +15,7 @@ from typing import Dict, List, Optional, Sequence
 
 import pandas as pd
 
+from capqa.jobs.escaping import to_safe_csv
 from capqa.json_text import json_option_text, loads_json, names_file
 from capqa.verdicts.policies import POLICIES, policy_credits
 from capqa.verdicts.report import BINARY_STATISTICS, most_wrongly_accepted, most_wrongly_rejected, verdict_table
@@ -143,7 +144,7 @@ def write_diagnose_report(args: argparse.Namespace, metrics: Sequence[str]) -> s
         raise ValueError(f"{args.scores} has no split column {args.split_column!r}")
     records = verdict_records(frame, metrics, policies, args.split_column, args.label_column, args.fit_split,
                               args.split, n_resamples=args.bootstrap, seed=args.seed, progress=not args.quiet)
-    records_frame(records).to_csv(args.out / "verdicts.csv", index=False)
+    to_safe_csv(records_frame(records), args.out / "verdicts.csv")
     judged = f"split `{args.split}`" if args.split else f"every split but `{args.fit_split}`"
     intervals = (f"{args.bootstrap:,} bootstrap resamples over rows (seed {args.seed}), 95% percentile "
                  "intervals" if args.bootstrap else "no bootstrap")
