@@ -59,8 +59,10 @@ def test_a_lone_surrogate_escape_names_file_line_and_column(tmp_path, text, wher
         read_table(path)
 
 
-def test_a_surrogate_pair_escape_is_text():
-    assert json.loads('"\\ud83d\\ude00"') == "\U0001F600"  # the pair is one character, as read_table keeps it
+def test_a_surrogate_pair_escape_is_text(tmp_path):
+    """Only half a pair is refused: an escaped pair is one character, kept as written."""
+    path = write(tmp_path / "p.jsonl", '{"answer": "smile \\ud83d\\ude00"}\n')
+    assert list(read_table(path)["answer"]) == ["smile \U0001F600"]
 
 
 def test_duplicate_keys_are_refused_like_duplicate_columns(tmp_path):
