@@ -23,6 +23,12 @@ from conftest import data_path
 N_ROWS = 6
 
 
+@pytest.fixture(autouse=True)
+def errors_as_lines(monkeypatch):
+    """These tests read the one `error:` line a command prints (CAPQA_TRACEBACK would re-raise)."""
+    monkeypatch.delenv("CAPQA_TRACEBACK", raising=False)
+
+
 @pytest.fixture(scope="module")
 def rows(tmp_path_factory):
     sample = read_table(data_path("cap_correctness_sample.csv")).head(N_ROWS)

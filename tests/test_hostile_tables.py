@@ -17,6 +17,12 @@ from conftest import data_path
 HUGE = 3_000_000
 
 
+@pytest.fixture(autouse=True)
+def errors_as_lines(monkeypatch):
+    """These tests read the one `error:` line a command prints (CAPQA_TRACEBACK would re-raise)."""
+    monkeypatch.delenv("CAPQA_TRACEBACK", raising=False)
+
+
 def write(path, text):
     path.write_bytes(text.encode("utf-8"))
     return path
