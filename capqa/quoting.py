@@ -6,6 +6,7 @@ Every message that quotes input (a cell, a column name, a list of names, a whole
 from them) goes through these functions, so the bound is one fact in one place.
 """
 
+import reprlib
 from typing import Any, Iterable
 
 # A quoted value keeps this many characters (enough to recognise it), then says how long it was.
@@ -16,16 +17,22 @@ MAX_QUOTED_ITEMS = 30
 MAX_MESSAGE_CHARS = 2000
 ELLIPSIS = "…"
 
+_SHORT_REPR = reprlib.Repr()
+_SHORT_REPR.maxlevel = 3
+_SHORT_REPR.maxlist = _SHORT_REPR.maxtuple = _SHORT_REPR.maxset = _SHORT_REPR.maxdict = 5
+_SHORT_REPR.maxstring = _SHORT_REPR.maxother = _SHORT_REPR.maxlong = 40
+
 
 def quote(value: Any, limit: int = MAX_QUOTED_CHARS) -> str:
     """``repr(value)`` for a message: a string longer than ``limit`` characters is cut, and the
-    quote says how long it was (``'aaaa…' (30,000,000 characters)``)."""
-    if isinstance(value, str) and len(value) > limit:
-        return f"{value[:limit]!r}{ELLIPSIS} ({len(value):,} characters)"
-    text = repr(value)
-    if len(text) > limit:  # a long list, bytes or number: its repr, cut
-        return f"{text[:limit]}{ELLIPSIS} ({len(text):,} characters)"
-    return text
+    quote says how long it was (``'aaaa…' (30,000,000 characters)``); a list, dict or other value
+    is shown by ``reprlib`` (a few items, each cut), never built whole first."""
+    if isinstance(value, str):
+        if len(value) > limit:
+            return f"{value[:limit]!r}{ELLIPSIS} ({len(value):,} characters)"
+        return repr(value)
+    text = _SHORT_REPR.repr(value)
+    return text if len(text) <= limit else text[:limit] + ELLIPSIS
 
 
 def quote_all(values: Iterable[Any], limit_items: int = MAX_QUOTED_ITEMS) -> str:

@@ -16,7 +16,8 @@ import pandas as pd
 
 from capqa.jobs.fingerprint import scoring_job
 from capqa.jobs.output import ResumableCsv
-from capqa.jobs.scoring import TableColumns, check_no_output_columns, output_columns, score_into, split_golds  # noqa: F401
+from capqa.jobs.scoring import (TableColumns, check_no_output_columns, output_columns,  # noqa: F401
+                                output_header, score_into, split_golds)
 from capqa.validation import check_positive_int
 
 if TYPE_CHECKING:
@@ -34,7 +35,8 @@ def score_table(table: pd.DataFrame, scorer: "CAPScorer", out: Union[str, os.Pat
     check_no_output_columns(table.columns, scorer.variant, scorer.verdict)
     columns = TableColumns(question_column or None, gold_column, answer_column, gold_separator)
     job = scoring_job(table, scorer.identity_for(columns.question is not None), job_settings(columns, escape_formulas))
-    with ResumableCsv.open(out, job, list(table.columns) + output_columns(scorer.variant, scorer.verdict)) as output:
+    header = output_header(table.columns, scorer.variant, scorer.verdict, escape_formulas)
+    with ResumableCsv.open(out, job, header) as output:
         return score_into(table, scorer, output, columns, chunk_size, escape_formulas)
 
 

@@ -14,6 +14,8 @@ from typing import Any, List, Optional, Sized, Tuple, Union
 
 import numpy as np
 
+from capqa.quoting import quote
+
 # The smallest NLI ``max_length`` accepted: room for a pair's special tokens and a few tokens of
 # each side. Below it truncation keeps (almost) nothing, or the tokenizer silently ignores it.
 MIN_MAX_LENGTH = 16
@@ -97,7 +99,7 @@ def check_text(value: Any, name: str, index: Optional[int] = None, allow_blank: 
     no encoder can write)."""
     where = f"`{name}`" if index is None else f"`{name}[{index}]`"
     if not isinstance(value, str):
-        raise TypeError(f"{where} must be a string, got {type(value).__name__} {value!r}")
+        raise TypeError(f"{where} must be a string, got {type(value).__name__} {quote(value)}")
     if not allow_blank and not value.strip():
         raise ValueError(f"{where} is an empty string; every entry must contain text")
     if not allow_blank and is_blank(value):

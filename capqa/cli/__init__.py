@@ -15,6 +15,8 @@ import os
 import sys
 from typing import List, Optional
 
+from capqa.quoting import bounded_message, quote
+
 # What a user's input can raise: validation (ValueError/TypeError), files and models (OSError),
 # a missing optional dependency (ImportError), a column or key that is not there (KeyError).
 USER_ERRORS = (ValueError, TypeError, OSError, ImportError, KeyError)
@@ -67,7 +69,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 0
     command, rest = argv[0], argv[1:]
     if command not in COMMANDS:
-        print(f"error: unknown command {command!r}; the commands are {', '.join(COMMANDS)} "
+        print(f"error: unknown command {quote(command)}; the commands are {', '.join(COMMANDS)} "
               f"(python -m capqa --help)", file=sys.stderr)
         return 2
     try:
@@ -78,7 +80,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except USER_ERRORS as error:
         if os.environ.get("CAPQA_TRACEBACK"):
             raise
-        print(f"error: {_one_line(error)}", file=sys.stderr)
+        print(f"error: {error_line(error)}", file=sys.stderr)
         return EXIT_USER_ERROR
 
 
@@ -88,7 +90,8 @@ def _run(command: str, rest: List[str]) -> int:
     return int(function(rest) or 0)
 
 
-def _one_line(error: BaseException) -> str:
-    """The error's message on one line (KeyError's repr quotes are dropped)."""
+def error_line(error: BaseException) -> str:
+    """The error's message on one line of bounded length (KeyError's repr quotes are dropped):
+    a message that quotes a huge input is cut in the middle, never printed whole."""
     text = str(error.args[0]) if isinstance(error, KeyError) and error.args else str(error)
-    return " ".join(text.split()) or type(error).__name__
+    return " ".join(bounded_message(text).split()) or type(error).__name__

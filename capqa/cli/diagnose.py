@@ -9,8 +9,13 @@ import sys
 from pathlib import Path
 from typing import Callable, List, Optional
 
-from capqa.cli import HelpFormatter
+from capqa.cli import HelpFormatter, error_line
 from capqa.diagnostics import report
+
+# Each resample keeps about 60 statistics per metric: a million take ~0.5 GB per metric, and past
+# 100,000 the Monte-Carlo error of a 95% bound is far below the sampling error it measures. A
+# larger count (10**12, say) would run for days while memory grows.
+MAX_BOOTSTRAP = 1_000_000
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,7 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--severity", help="JSON object {class: severity}, or a path to one "
                                            "(default: the paper's eight classes)")
     parser.add_argument("--bootstrap", type=int, default=10_000,
-                        help="bootstrap resamples (0: no intervals or paired tests)")
+                        help=f"bootstrap resamples (0: no intervals or paired tests; at most {MAX_BOOTSTRAP:,})")
     parser.add_argument("--seed", type=int, default=42, help="bootstrap seed")
     parser.add_argument("--cluster", help="column of the cluster each row belongs to (e.g. the question): the "
                                           "bootstrap then resamples whole clusters, not rows")
@@ -45,12 +50,12 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[List[str]] = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.bootstrap < 0:
-        parser.error("--bootstrap must be 0 or more")
+    if not 0 <= args.bootstrap <= MAX_BOOTSTRAP:
+        parser.error(f"--bootstrap must be from 0 to {MAX_BOOTSTRAP:,}, got {args.bootstrap:,}")
     try:
         report.run(args, _verdict_section(args))
     except (ValueError, TypeError, OSError) as error:
-        parser.error(str(error))
+        parser.error(error_line(error))
     print(f"wrote {args.out / 'summary.md'} and the tables" + ("" if args.no_plots else " and plots"),
           file=sys.stderr)
     return 0

@@ -10,11 +10,13 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
+from capqa.cli import HelpFormatter
 from capqa.dev import doc_tables
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m capqa docs", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m capqa docs", description=__doc__.split("\n\n")[0],
+                                     formatter_class=HelpFormatter)
     action = parser.add_mutually_exclusive_group(required=True)
     action.add_argument("--write", action="store_true", help="rewrite every generated table")
     action.add_argument("--check", action="store_true", help="report tables that differ (exit status 1)")

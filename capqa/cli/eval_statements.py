@@ -54,5 +54,7 @@ def main(argv: Sequence[str]) -> int:
     if args.predictions_csv:
         import pandas as pd
 
-        pd.DataFrame(rows).assign(generated=predictions).to_csv(args.predictions_csv, index=False)
+        from capqa.jobs.escaping import to_safe_csv
+
+        to_safe_csv(pd.DataFrame(rows).assign(generated=predictions), args.predictions_csv)
     return 0

@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import List
 
 import numpy as np
-import pandas as pd
 
 from capqa.cli import HelpFormatter
 from capqa.plus.calibration import CAP_PLUS_FILE, RELATION_FILE
 from capqa.plus.fitting import DEFAULT_OUT, L2_GRID, fit, shipped_candidate, write_parameters
+from capqa.plus.score_files import CAP_PLUS_INPUTS, check_cap_plus_inputs, read_scores
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -40,10 +40,15 @@ def main(argv: List[str]) -> int:
     args = parser.parse_args(argv)
     if any(not np.isfinite(value) or value <= 0 for value in args.l2):
         parser.error(f"--l2 values must be positive, got {args.l2}")
+    if Path(args.out).exists() and not Path(args.out).is_dir():
+        parser.error(f"--out must be a folder, but {args.out!r} is a file")
     candidate = None
     if args.cap_plus_spec:
         candidate = shipped_candidate(None if args.cap_plus_spec == "shipped" else args.cap_plus_spec)
-    relation, cap_plus_params = fit(pd.read_csv(args.scores), args.split, args.l2, cap_plus_candidate=candidate)
+    frame = read_scores(args.scores, CAP_PLUS_INPUTS)
+    if "split" in frame.columns:  # the rows fitted on: their inputs are checked by line and column
+        check_cap_plus_inputs(frame[frame["split"] == args.split], args.scores)
+    relation, cap_plus_params = fit(frame.reset_index(drop=True), args.split, args.l2, cap_plus_candidate=candidate)
     write_parameters(relation, cap_plus_params, args.out)
     chosen = cap_plus_params["model_selection"]["chosen"]
     print(f"fitted on {relation['fitted_on']['rows']} {args.split} rows; relation classifier l2 = {relation['l2']} "

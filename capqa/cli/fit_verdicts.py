@@ -9,10 +9,9 @@ import json
 from pathlib import Path
 from typing import List, Optional
 
-import pandas as pd
-
-from capqa.cli import HelpFormatter
+from capqa.cli import HelpFormatter, error_line
 from capqa.plus.calibration import add_cap_plus
+from capqa.plus.score_files import check_finite_columns, read_scores
 from capqa.verdicts.thresholds import SHIPPED_SCORES, fit_thresholds, plateau_note
 
 
@@ -43,10 +42,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         metrics = [name.strip() for name in args.metrics.split(",") if name.strip()]
         if not metrics:
             raise ValueError(f"--metrics names no score column, got {args.metrics!r}; e.g. --metrics cap,cap_plus")
-        frame = add_cap_plus(pd.read_csv(args.scores))
+        frame = read_scores(args.scores, metrics)
+        fitted_rows = frame
+        if args.split and args.split_column in frame.columns:
+            fitted_rows = frame[frame[args.split_column] == args.split]
+        check_finite_columns(fitted_rows, [metric for metric in metrics if metric in frame.columns], args.scores)
+        frame = add_cap_plus(frame.reset_index(drop=True))
         data = fit_thresholds(frame, args.split or None, args.split_column, args.label_column, metrics)
     except (ValueError, TypeError) as error:
-        parser.error(str(error))
+        parser.error(error_line(error))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(data, indent=1) + "\n")
     for name, policy in data["policies"].items():

@@ -17,7 +17,8 @@ from capqa.cli import HelpFormatter
 from capqa.engine.devices import resolve_device
 from capqa.jobs.fingerprint import scoring_job
 from capqa.jobs.output import ResumableCsv, check_out_path, read_manifest
-from capqa.jobs.scoring import TableColumns, check_no_output_columns, output_columns, score_into, split_golds
+from capqa.jobs.scoring import (TableColumns, check_no_output_columns, output_columns, output_header, score_into,
+                                split_golds)
 from capqa.metric_options import add_option_arguments, options_from_args
 from capqa.score_file import job_settings
 from capqa.tables import read_table, require_columns
@@ -72,7 +73,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     verdict = resolve_verdict(options.verdict, options.variant)
     check_no_output_columns(table.columns, options.variant, verdict)
     own_settings = {**job_settings(columns, args.escape_formulas), "device_type": resolve_device(options.device).type}
-    out_columns = list(table.columns) + output_columns(options.variant, verdict)
+    out_columns = output_header(table.columns, options.variant, verdict, args.escape_formulas)
     check_out_path(args.out)  # a wrong --out fails in seconds, before the models load
     started = time.perf_counter()
     where = f"rank {ranks.rank} of {ranks.world_size}: " if ranks.distributed else ""

@@ -21,6 +21,7 @@ import numpy as np
 from scipy import stats
 
 from capqa.constants import COMPARISON_DECIMALS, HARD_PAIRS, SEVERITY
+from capqa.quoting import quote, quote_all
 from capqa.validation import check_finite_scores, check_same_length
 
 CORRELATION_STATISTICS = ("spearman", "kendall", "pairwise_accuracy")
@@ -34,13 +35,13 @@ def check_severity(severity: Optional[Mapping[str, int]] = None) -> dict:
     if severity is None:
         return dict(SEVERITY)
     if not isinstance(severity, dict) or not severity:
-        raise TypeError(f"`severity` must be a non-empty dict {{label: number}}, got {severity!r}")
+        raise TypeError(f"`severity` must be a non-empty dict {{label: number}}, got {quote(severity)}")
     checked = {}
     for label, value in severity.items():
         if not isinstance(label, str) or not label.strip():
-            raise TypeError(f"`severity` keys must be label names (strings), got {label!r}")
+            raise TypeError(f"`severity` keys must be label names (strings), got {quote(label)}")
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
-            raise TypeError(f"`severity[{label!r}]` must be a finite number, got {value!r}")
+            raise TypeError(f"`severity[{quote(label)}]` must be a finite number, got {quote(value)}")
         checked[label] = float(value)
     return checked
 
@@ -93,8 +94,8 @@ def prepare_labels(labels: Sequence[str], severity: Optional[Mapping[str, int]] 
         raise ValueError(f"`{name}` must be a non-empty one-dimensional list of class names")
     unknown = sorted({str(label) for label in labels if label not in severity})
     if unknown:
-        raise ValueError(f"`{name}` contains unknown classes {unknown[:5]}; expected one of "
-                         f"{list(severity)} (pass `severity` to use other classes)")
+        raise ValueError(f"`{name}` contains unknown classes [{quote_all(unknown, 5)}]; expected one of "
+                         f"[{quote_all(severity)}] (pass `severity` to use other classes)")
     # Taxonomy order: most severe-correct first, ties kept in the severity map's order.
     ranked = sorted(severity, key=lambda label: -severity[label])
     classes = tuple(label for label in ranked if np.any(labels == label))

@@ -15,6 +15,9 @@ import pandas as pd
 from capqa.diagnostics.bootstrap import diagnostic_tables
 from capqa.diagnostics.monotonicity import CONFIDENCE, check_severity, prepare_labels
 from capqa.diagnostics.plots import agreement_intervals, class_distributions, class_pair_heatmap
+from capqa.jobs.escaping import to_safe_csv
+from capqa.json_text import json_option_text, loads_json
+from capqa.quoting import quote, quote_all
 
 TABLES = ("correlations", "descriptives", "class_pairs", "monotonicity", "paired_differences")
 PLOTS = {
@@ -28,20 +31,23 @@ PLOT_DPI = 120
 def load_scores(path: Path, label_column: str, metrics: Sequence[str], split_column: Optional[str] = None,
                 split: Optional[str] = None) -> pd.DataFrame:
     """The rows to diagnose: labels and metric columns, optionally one split."""
+    from capqa.plus.score_files import check_finite_columns, read_scores
+
     if not path.is_file():
         raise ValueError(f"scores file not found: {path}")
-    frame = pd.read_json(path, lines=True) if path.suffix == ".jsonl" else pd.read_csv(path)
+    frame = read_scores(path, metrics)
     # CAP+ can be computed from the NLI probabilities, BLEU and ROUGE-L (add_cap_plus below).
     missing = [c for c in [label_column, *metrics, *([split_column] if split_column else [])]
                if c not in frame.columns and not (c == "cap_plus" and "pe_f" in frame.columns)]
     if missing:
-        raise ValueError(f"{path} has no column(s) {missing}; it has {list(frame.columns)}")
+        raise ValueError(f"{path} has no column(s) {missing}; it has {quote_all(frame.columns)}")
     if split is not None:
         if split_column is None:
             raise ValueError("--split needs --split-column")
         frame = frame[frame[split_column].astype(str) == split]
         if frame.empty:
-            raise ValueError(f"no rows with {split_column} == {split!r} in {path}")
+            raise ValueError(f"no rows with {split_column} == {quote(split)} in {path}")
+    check_finite_columns(frame, [metric for metric in metrics if metric in frame.columns], path)
     if "cap_plus" in metrics:
         from capqa.plus.calibration import add_cap_plus
 
@@ -75,16 +81,16 @@ def parse_severity(text: Optional[str]) -> Optional[dict]:
     """--severity: inline JSON or a path to a JSON file; None keeps the paper's."""
     if text is None:
         return None
-    source = Path(text).read_text() if Path(text).is_file() else text
+    source = json_option_text(text, "--severity")
     try:
-        return check_severity(json.loads(source))
+        return check_severity(loads_json(source))
     except json.JSONDecodeError as error:
         raise ValueError(f"--severity is neither a JSON object nor a JSON file: {error}") from None
 
 
 def write_tables(tables: dict, out: Path) -> None:
     for name in TABLES:
-        pd.DataFrame(tables[name]).to_csv(out / f"{name}.csv", index=False)
+        to_safe_csv(pd.DataFrame(tables[name]), out / f"{name}.csv")  # metric and class names are the user's
     (out / "results.json").write_text(json.dumps(tables, indent=1, default=_json_default))
 
 
@@ -200,7 +206,8 @@ def run(args: argparse.Namespace, extra_sections: Optional[Callable[[List[str]],
     """The whole diagnostic for ``python -m capqa diagnose``'s arguments (``capqa.cli.diagnose``):
     tables, plots and ``summary.md`` written under ``args.out``; returns the tables.
     ``extra_sections(metrics)``: more Markdown for ``summary.md`` (the verdict report)."""
-    metrics = [m.strip() for m in args.metrics.split(",") if m.strip()]
+    # A metric named twice is diagnosed once (as two columns of one name it broke the plots).
+    metrics = list(dict.fromkeys(m.strip() for m in args.metrics.split(",") if m.strip()))
     if not metrics:
         raise ValueError("--metrics names no column")
     check_out_folder(args.out)

@@ -8,10 +8,16 @@ each other up to ``BUSY_TIMEOUT_S``. WAL needs memory shared between the process
 on one machine's disk, not on a network filesystem (see docs/cache.md: one cache per node).
 
 Never failing the job: every problem (folder deleted while in use, read-only folder or file, the
-database path being a folder, a corrupt or foreign file, a disk that is full, a lock held too
-long) makes that lookup find nothing or that write store nothing, so the scores are computed
-instead; the first problem is logged as a warning, later ones at debug level. Each operation tries
-again from scratch, so a cache that comes back (folder recreated, lock released) is used again.
+database path being a folder, a corrupt or foreign file, a disk that is full) makes that lookup
+find nothing or that write store nothing, so the scores are computed instead; the first problem
+is logged as a warning, later ones at debug level. Each operation tries again from scratch, so a
+cache that comes back (folder recreated) is used again.
+
+A lock held too long is different: another process holds the database's write lock beyond
+``BUSY_TIMEOUT_S``, and every later batch would wait as long again (two examples at batch size 1
+took over 100 s). So after the first such timeout the cache steps aside for the rest of this
+``ScoreDatabase``'s life (the rest of the job): lookups find nothing and stores store nothing at
+once, and one warning says so.
 """
 
 import json
@@ -58,8 +64,11 @@ class ScoreDatabase:
     nothing found / False, and the first such problem is logged as a warning.
     """
 
-    def __init__(self, folder: Union[str, os.PathLike]):
+    def __init__(self, folder: Union[str, os.PathLike], busy_timeout_s: Optional[float] = None):
         self.path = Path(folder) / DATABASE_NAME
+        self.busy_timeout_s = BUSY_TIMEOUT_S if busy_timeout_s is None else float(busy_timeout_s)
+        # Set by the first lock held beyond busy_timeout_s: the cache is then not used again.
+        self.stepped_aside = False
         self._connection = None
         self._writable = False
         self._opened_file = None  # (st_dev, st_ino) of the file the connection has open
@@ -72,6 +81,8 @@ class ScoreDatabase:
         """{key: (probabilities, checksum)} for the keys stored, or None when the cache cannot be read."""
         found = {}
         with self._lock:
+            if self.stepped_aside:
+                return None
             try:
                 connection = self._connect(create=False)
                 for start in range(0, len(keys), LOOKUP_CHUNK) if connection is not None else ():
@@ -89,6 +100,8 @@ class ScoreDatabase:
         """Store ``rows`` [(key, probabilities, checksum)] for the model ``identity`` in one
         transaction; True when they were stored."""
         with self._lock:
+            if self.stepped_aside:
+                return False
             try:
                 connection = self._connect(create=True)
                 if not self._writable:
@@ -114,10 +127,10 @@ class ScoreDatabase:
 
     def __getstate__(self):
         # A connection and a lock belong to one process: a copy opens its own on first use.
-        return {"path": self.path, "_warned": self._warned}
+        return {"path": self.path, "_warned": self._warned, "busy_timeout_s": self.busy_timeout_s}
 
     def __setstate__(self, state):
-        self.__init__(state["path"].parent)
+        self.__init__(state["path"].parent, state.get("busy_timeout_s"))
         self._warned = state["_warned"]
 
     def _model_id(self, connection, identity):
@@ -146,7 +159,7 @@ class ScoreDatabase:
             if not create:
                 return None
             self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._connection, self._writable = _open(self.path)
+        self._connection, self._writable = _open(self.path, self.busy_timeout_s)
         stat = os.stat(self.path)
         self._opened_file = (stat.st_dev, stat.st_ino)
         return self._connection
@@ -159,6 +172,13 @@ class ScoreDatabase:
 
     def _problem(self, what, consequence, error):
         self._close()
+        if _is_busy(error):
+            self.stepped_aside = True
+            logger.warning("The score cache %s is locked by another process, which held it beyond the busy "
+                           "timeout of %g s; this job scores without the cache from now on (nothing is read from "
+                           "or stored in it), so no later batch waits for the lock again.", self.path,
+                           self.busy_timeout_s)
+            return
         message = f"The score cache {self.path} {what} ({type(error).__name__}: {error}); scores are {consequence}."
         if self._warned:
             logger.debug(message)
@@ -167,11 +187,18 @@ class ScoreDatabase:
         logger.warning("%s Later cache problems are logged at debug level.", message)
 
 
-def _open(path):
+def _is_busy(error: BaseException) -> bool:
+    """Whether ``error`` is SQLite giving up on a lock another connection holds."""
+    name = getattr(error, "sqlite_errorname", "") or ""
+    return isinstance(error, sqlite3.OperationalError) and (
+        name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in str(error))
+
+
+def _open(path, busy_timeout_s):
     """(connection, writable): read-write where possible, else read-only."""
-    connection = _connection(str(path), uri=False)
+    connection = _connection(str(path), uri=False, busy_timeout_s=busy_timeout_s)
     try:
-        _prepare(connection, create=True)
+        _prepare(connection, create=True, busy_timeout_s=busy_timeout_s)
         return connection, True
     except sqlite3.OperationalError as error:
         connection.close()
@@ -179,22 +206,22 @@ def _open(path):
             raise
     # A WAL database in a folder we cannot write: SQLite cannot create its shared-memory file,
     # so read the file as it is (nobody can change it without write access either).
-    connection = _connection(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+    connection = _connection(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True, busy_timeout_s=busy_timeout_s)
     try:
-        _prepare(connection, create=False)
+        _prepare(connection, create=False, busy_timeout_s=busy_timeout_s)
     except BaseException:
         connection.close()
         raise
     return connection, False
 
 
-def _connection(target, uri):
+def _connection(target, uri, busy_timeout_s):
     # isolation_level=None: transactions are begun and committed explicitly; the lock of
     # ScoreDatabase serialises the threads that share the connection.
-    return sqlite3.connect(target, uri=uri, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+    return sqlite3.connect(target, uri=uri, timeout=busy_timeout_s, isolation_level=None, check_same_thread=False)
 
 
-def _prepare(connection, create):
+def _prepare(connection, create, busy_timeout_s):
     """Check (and if ``create``, make) the tables; a file that is no SQLite database, or one
     of another schema, is CacheUnusable."""
     try:
@@ -205,11 +232,11 @@ def _prepare(connection, create):
         raise
     if version == SCHEMA_VERSION:
         if create and connection.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            _use_wal(connection)
+            _use_wal(connection, busy_timeout_s)
     elif version == 0 and create:
         # WAL is a property of the file: set once, by whoever creates it. Several processes may
         # create it at once, so the version is read again under the write lock.
-        _use_wal(connection)
+        _use_wal(connection, busy_timeout_s)
         connection.execute("BEGIN IMMEDIATE")
         try:
             if connection.execute("PRAGMA user_version").fetchone()[0] == 0:
@@ -226,10 +253,10 @@ def _prepare(connection, create):
     connection.execute("PRAGMA synchronous=NORMAL")
 
 
-def _use_wal(connection: sqlite3.Connection) -> None:
+def _use_wal(connection: sqlite3.Connection, busy_timeout_s: float) -> None:
     """Switch the file to WAL. SQLite answers "database is locked" at once, without its busy
     handler, while another process holds the file; so wait here as the busy timeout would."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    deadline = time.monotonic() + busy_timeout_s
     while True:
         try:
             connection.execute("PRAGMA journal_mode=WAL")

@@ -10,7 +10,9 @@ import os
 import threading
 from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
 
+from capqa.json_text import loads_json
 from capqa.metric_options import MetricOptions
+from capqa.quoting import quote
 from capqa.results import harness_records
 from capqa.scorer import CAPScorer
 from capqa.validation import is_blank  # noqa: F401  (the adapters' blank test is the library's)
@@ -47,11 +49,11 @@ def harness_options(**options: Any) -> dict:
     """
     text = os.environ.get(OPTIONS_ENVIRONMENT_VARIABLE, "").strip()
     try:
-        from_environment = json.loads(text) if text else {}
+        from_environment = loads_json(text) if text else {}
     except json.JSONDecodeError as error:
         raise ValueError(f"`{OPTIONS_ENVIRONMENT_VARIABLE}` must be a JSON object of CAP metric options: {error}") from None
     if not isinstance(from_environment, dict):
-        raise ValueError(f"`{OPTIONS_ENVIRONMENT_VARIABLE}` must be a JSON object, got {text!r}")
+        raise ValueError(f"`{OPTIONS_ENVIRONMENT_VARIABLE}` must be a JSON object, got {quote(text)}")
     return {**from_environment, **options}
 
 

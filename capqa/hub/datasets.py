@@ -22,6 +22,7 @@ import pandas as pd
 from capqa.paths import REPO_ROOT
 from capqa.constants import LABELS
 from capqa.hub.build_record import prepare_repo_folder, record_build
+from capqa.quoting import quote
 from capqa.hub.upstream import (canonical_labels, cell_location, empty_cell_problems, nulls_for_empty, parse_row_ids,
                                 raise_problems, read_upstream_csv, unique_ids)
 
@@ -77,7 +78,7 @@ def read_splits(splits_csv: PathLike) -> Dict[int, Tuple[str, Dict[str, str]]]:
     """row_id -> (split, {checked column: value}) from the paper's split file."""
     frame = read_upstream_csv(splits_csv, SPLITS_COLUMNS, "splits")
     ids, problems = parse_row_ids(frame, ROW_ID, splits_csv, allow_empty=False)
-    problems += [f"{cell_location(splits_csv, index, 'split')}: unknown split {split!r}; expected one of "
+    problems += [f"{cell_location(splits_csv, index, 'split')}: unknown split {quote(split)}; expected one of "
                  f"{', '.join(CORRECTNESS_SPLITS)}"
                  for index, split in frame["split"].items() if split not in CORRECTNESS_SPLITS]
     checked = [column for column in SPLITS_CHECKED_COLUMNS if column in frame.columns]
@@ -115,8 +116,8 @@ def read_correctness(correctness_csv: PathLike) -> pd.DataFrame:
 
 def _split_mismatches(row, entry, path, index):
     """A disagreement between a row and its split entry means the row ids do not line up."""
-    return [f"{cell_location(path, index, ROW_ID)}: row id {row[ROW_ID]} has {own}={row[own]!r} here but "
-            f"{theirs}={value!r} in the split file; the row ids do not line up"
+    return [f"{cell_location(path, index, ROW_ID)}: row id {row[ROW_ID]} has {own}={quote(row[own])} here but "
+            f"{theirs}={quote(value)} in the split file; the row ids do not line up"
             for theirs, value in entry.items()
             for own in [SPLITS_CHECKED_COLUMNS[theirs]]
             if value.casefold() != row[own].casefold()]

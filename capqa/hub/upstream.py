@@ -6,6 +6,9 @@ from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 import pandas as pd
 
+from capqa.quoting import quote, quote_all
+from capqa.tables import TableError, check_header, read_table
+
 MAX_PROBLEMS_SHOWN = 20
 
 
@@ -37,18 +40,20 @@ def raise_problems(path: Union[str, Path], problems: List[str]) -> None:
 def read_upstream_csv(path: Union[str, Path], required_columns: Sequence[str], argument: str) -> pd.DataFrame:
     """Every cell as a string ("None", "NA" stay text), whitespace normalised once."""
     path = Path(path)
-    if not path.is_file():
-        raise ValueError(f"`{argument}` must be an existing CSV file, got {str(path)!r}")
+    if not path.is_file() or path.suffix.lower() != ".csv":
+        raise ValueError(f"`{argument}` must be an existing CSV file, got {quote(str(path))}")
     try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as error:
-        raise ValueError(f"`{argument}`: {path.name} is not a readable UTF-8 CSV: {error}") from None
+        # The strict reader of `score`: a duplicate column, a row with a field too many or too
+        # few, or a broken quote is refused with its line (pandas would guess).
+        frame = read_table(path, allow_bom=True)
+    except TableError as error:
+        raise ValueError(f"`{argument}`: {error}") from None
     frame.columns = [normalise_whitespace(column) for column in frame.columns]
+    check_header(list(frame.columns), path.name)  # again: names that differ only by whitespace
     missing = [column for column in required_columns if column not in frame.columns]
     if missing:
-        raise ValueError(f"{path.name}: missing required column(s) "
-                         f"{', '.join(repr(column) for column in missing)} (`{argument}`); "
-                         f"found {', '.join(repr(column) for column in frame.columns)}")
+        raise ValueError(f"{path.name}: missing required column(s) {quote_all(missing)} (`{argument}`); "
+                         f"found {quote_all(frame.columns)}")
     return frame.map(normalise_whitespace)
 
 
@@ -66,7 +71,7 @@ def canonical_labels(frame: pd.DataFrame, column: str, allowed: Sequence[str],
     problems = []
     for index, label in labels.items():
         if label and label not in allowed:
-            problems.append(f"{cell_location(path, index, column)}: unknown label {frame.at[index, column]!r}; "
+            problems.append(f"{cell_location(path, index, column)}: unknown label {quote(frame.at[index, column])}; "
                             f"expected one of {', '.join(allowed)}")
     return labels, problems
 
@@ -82,7 +87,7 @@ def parse_row_ids(frame: pd.DataFrame, column: str, path: Union[str, Path],
                 problems.append(f"{cell_location(path, index, column)}: empty cell; every row needs a {column}")
             continue
         if not (cell.isascii() and cell.isdigit()):
-            problems.append(f"{cell_location(path, index, column)}: {cell!r} is not a non-negative integer")
+            problems.append(f"{cell_location(path, index, column)}: {quote(cell)} is not a non-negative integer")
             ids.append(None)
             continue
         row_id = int(cell)
@@ -99,7 +104,7 @@ def unique_ids(frame: pd.DataFrame, column: str, path: Union[str, Path]) -> Tupl
     seen, problems = {}, []
     for index, cell in frame[column].items():
         if cell and cell in seen:
-            problems.append(f"{cell_location(path, index, column)}: duplicate id {cell!r} "
+            problems.append(f"{cell_location(path, index, column)}: duplicate id {quote(cell)} "
                             f"(first at row {seen[cell] + 1})")
         seen.setdefault(cell, index)
     return nulls_for_empty(frame[column]), problems

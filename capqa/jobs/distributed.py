@@ -24,6 +24,7 @@ from tqdm.auto import tqdm
 from capqa.jobs.fingerprint import JobSpec
 from capqa.jobs.output import ResumableCsv, csv_text, read_manifest
 from capqa.jobs.scoring import TableColumns, score_into
+from capqa.quoting import bounded_message, quote
 
 if TYPE_CHECKING:
     from capqa.scorer import CAPScorer
@@ -36,7 +37,17 @@ ROW_OVERHEAD_CHARS = 64
 # Ranks wait for the slowest at the end of scoring; a job of millions of rows can take hours,
 # far beyond torch's 30-minute default. A dead rank is still noticed at once by torchrun.
 RANK_WAIT = timedelta(hours=48)
+# Joining the job (rendezvous) is another matter: launchers start every rank within seconds, so a
+# rank still alone after minutes waits for ranks that will never come (a wrong RANK, WORLD_SIZE,
+# MASTER_ADDR or MASTER_PORT). Ten minutes covers ranks that queue for nodes of one allocation;
+# CAPQA_RENDEZVOUS_TIMEOUT_S sets another limit (docs/distributed.md).
+RENDEZVOUS_WAIT_S = 600
+RENDEZVOUS_VARIABLE = "CAPQA_RENDEZVOUS_TIMEOUT_S"
 PARTS_SUFFIX = ".parts"
+
+
+class RendezvousTimeout(TimeoutError):
+    """The other ranks of the job did not join within the rendezvous timeout."""
 
 
 @dataclass(frozen=True)
@@ -49,17 +60,75 @@ class Ranks:
 
     @classmethod
     def from_environment(cls) -> "Ranks":
-        def number(name: str, default: int) -> int:
-            value = os.environ.get(name, "")
-            if value and not value.isdigit():
-                raise ValueError(f"environment variable {name} must be a non-negative integer, got {value!r}")
-            return int(value) if value else default
-
-        return cls(number("RANK", 0), number("WORLD_SIZE", 1), number("LOCAL_RANK", 0))
+        """The ranks the launcher set, refused at once when no job could have them (a rank
+        outside 0..WORLD_SIZE-1 would wait in rendezvous for ranks that do not exist)."""
+        ranks = cls(_count("RANK", 0), _count("WORLD_SIZE", 1), _count("LOCAL_RANK", 0))
+        local_world_size = _count("LOCAL_WORLD_SIZE", ranks.world_size)
+        if ranks.world_size < 1:
+            raise ValueError("environment variable WORLD_SIZE must be at least 1 (the number of ranks), got 0")
+        if ranks.distributed and "RANK" not in os.environ:
+            raise ValueError(f"WORLD_SIZE is {ranks.world_size} but RANK is not set: start the ranks with "
+                             "torchrun or accelerate launch, which set both")
+        if ranks.rank >= ranks.world_size:
+            raise ValueError(f"environment variable RANK is {ranks.rank}, but WORLD_SIZE is {ranks.world_size}: "
+                             f"ranks go from 0 to {ranks.world_size - 1}; check the launcher's settings")
+        if ranks.distributed and ranks.local_rank >= min(local_world_size, ranks.world_size):
+            raise ValueError(f"environment variable LOCAL_RANK is {ranks.local_rank}, but only "
+                             f"{min(local_world_size, ranks.world_size)} rank(s) run on this node "
+                             "(LOCAL_WORLD_SIZE, WORLD_SIZE); check the launcher's settings")
+        return ranks
 
     @property
     def distributed(self) -> bool:
         return self.world_size > 1
+
+
+def _count(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not (value.isascii() and value.isdigit() and len(value) < 10):
+        raise ValueError(f"environment variable {name} must be a non-negative integer, got {quote(value)}")
+    return int(value)
+
+
+def rendezvous_timeout() -> timedelta:
+    """How long a rank waits for the others to join: ``RENDEZVOUS_WAIT_S``, or the environment's
+    ``CAPQA_RENDEZVOUS_TIMEOUT_S`` (seconds, a positive number)."""
+    text = os.environ.get(RENDEZVOUS_VARIABLE, "").strip()
+    if not text:
+        return timedelta(seconds=RENDEZVOUS_WAIT_S)
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = float("nan")
+    if not 0 < seconds < 1e7:
+        raise ValueError(f"environment variable {RENDEZVOUS_VARIABLE} must be a positive number of seconds, "
+                         f"got {quote(text)}")
+    return timedelta(seconds=seconds)
+
+
+def join_job(backend: str, ranks: Ranks):
+    """Join the job's process group (rendezvous) within ``rendezvous_timeout()``; returns a group
+    whose collectives wait up to ``RANK_WAIT``, for the end of scoring, when fast ranks wait
+    for the slowest. It is connected now, while every rank is here (NCCL connects lazily)."""
+    import torch.distributed as dist
+
+    timeout = rendezvous_timeout()
+    try:
+        dist.init_process_group(backend, timeout=timeout)
+        waits = dist.new_group(timeout=RANK_WAIT)
+        dist.barrier(group=waits)
+    except (RuntimeError, OSError) as error:  # torch's DistStoreError, DistNetworkError, ...
+        if dist.is_initialized():
+            dist.destroy_process_group()
+        where = f"{os.environ.get('MASTER_ADDR', '?')}:{os.environ.get('MASTER_PORT', '?')}"
+        raise RendezvousTimeout(
+            f"rank {ranks.rank} of {ranks.world_size} could not join the job at {where} (waited up to "
+            f"{timeout.total_seconds():g} s; {type(error).__name__}: {bounded_message(str(error), 300)}); check that "
+            f"every rank runs with the same MASTER_ADDR, MASTER_PORT and WORLD_SIZE, or set {RENDEZVOUS_VARIABLE} "
+            "to wait longer") from None
+    return waits
 
 
 def rank_device(requested: str, ranks: Ranks) -> str:
@@ -116,7 +185,8 @@ def score_distributed(table: pd.DataFrame, scorer: "CAPScorer", out: Path, job: 
     if is_complete(out, job, out_columns):
         return 0
     settings = job.settings
-    dist.init_process_group("nccl" if settings.get("device_type") == "cuda" else "gloo", timeout=RANK_WAIT)
+    waits = join_job("nccl" if settings.get("device_type") == "cuda" else "gloo", ranks)
+    merged = None
     try:
         # Rank 0 holds OUT from the start: a wrong or locked --out fails before any scoring.
         merged = ResumableCsv.open(out, job, out_columns) if ranks.rank == 0 else None
@@ -126,12 +196,16 @@ def score_distributed(table: pd.DataFrame, scorer: "CAPScorer", out: Path, job: 
         with ResumableCsv.open(part_path(out, ranks), part_job, out_columns) as part:
             scored = (score_into(shard, scorer, part, columns, chunk_size, escape,
                                  description=f"CAP rank {ranks.rank}") if not part.complete else 0)
-        dist.barrier()
+        dist.barrier(group=waits)
         if merged is not None:
             with merged:
                 merge_parts(merged, shards, out, ranks.world_size, chunk_size)
             shutil.rmtree(parts_folder(out), ignore_errors=True)
-        dist.barrier()
+        dist.barrier(group=waits)
+    except BaseException:
+        if merged is not None:
+            merged.close(failed=True)
+        raise
     finally:
         dist.destroy_process_group()
     return scored

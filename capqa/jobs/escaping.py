@@ -6,7 +6,9 @@ number (``-3``, ``+1.5``, ``-2e-3``) is data, not a formula, and is left as writ
 never negative, and numeric columns (floats) are never touched.
 """
 
+import os
 import re
+from typing import Union
 
 import pandas as pd
 
@@ -20,6 +22,15 @@ def escape_formula(cell: str) -> str:
     if cell.startswith(FORMULA_STARTS) and not PLAIN_NUMBER.fullmatch(cell):
         return ESCAPE_PREFIX + cell
     return cell
+
+
+def to_safe_csv(frame: pd.DataFrame, path: Union[str, os.PathLike]) -> None:
+    """``frame.to_csv(path, index=False)`` with every text cell and column name escaped: for the
+    tables other commands write (diagnose, eval-statements), whose cells hold names and texts
+    from the user's files."""
+    escaped = escape_formulas(frame)
+    escaped.columns = [escape_formula(str(column)) for column in escaped.columns]
+    escaped.to_csv(path, index=False)
 
 
 def escape_formulas(frame: pd.DataFrame) -> pd.DataFrame:

@@ -2,20 +2,24 @@
 
 Beside ``OUT`` live two files:
 
-- ``OUT.capjob.json``, the manifest: the job (``JobSpec``), the columns, and for every chunk
-  committed so far its end (rows, bytes, lines) and sha256;
-- ``OUT.lock``, locked (``fcntl``) by the one process writing ``OUT``; it holds that process's PID.
+- ``OUT.capjob.json``, the manifest (``capqa.jobs.manifest``): the job (``JobSpec``), the columns,
+  and for every chunk committed so far its end (rows, bytes, lines) and sha256;
+- ``OUT.lock``, locked by the one process writing ``OUT`` while it writes (``capqa.jobs.locking``);
+  it holds that process's PID and is removed when the job ends.
 
 A chunk is committed by appending its rows, fsync, then replacing the manifest atomically: a
 crash at any point leaves at most an uncommitted tail, which the next run cuts off and rewrites.
 On resume every committed chunk is checked against its checksum: a damaged last chunk (a torn
 row) is rewritten; damage before intact data is refused with the lines it concerns.
+
+An output with no committed row belongs to no job: a run with other input or options replaces it
+(with a warning), and a run that fails before committing a row removes the output it started,
+so a failed first run never blocks its own fix.
 """
 
 import csv
 import hashlib
 import io
-import json
 import logging
 import os
 from dataclasses import dataclass
@@ -23,33 +27,18 @@ from pathlib import Path
 from typing import List, Optional, Sequence, Union
 
 from capqa.jobs.fingerprint import JobSpec
-
-try:
-    import fcntl
-except ImportError:  # Windows: no advisory locks; the manifest checks still hold.
-    fcntl = None
+from capqa.jobs.locking import LOCK_SUFFIX, OutputLock, OutputLockedError, UnsafeLockError  # noqa: F401
+from capqa.jobs.manifest import (MANIFEST_FORMAT, MANIFEST_SUFFIX, DamagedManifestError,  # noqa: F401
+                                 JobMismatchError, damaged, manifest_path, read_manifest_file,
+                                 write_manifest_file)
+from capqa.quoting import quote_all
 
 logger = logging.getLogger(__name__)
 
-MANIFEST_SUFFIX = ".capjob.json"
-LOCK_SUFFIX = ".lock"
-MANIFEST_FORMAT = 1
 # Rows end in CRLF (RFC 4180): Python's csv writer (and pandas') quotes a cell only for the
 # characters of its line terminator, so with "\n" a cell holding a bare "\r" would be written
 # unquoted and read back as two rows.
 LINE_END = "\r\n"
-
-
-class OutputLockedError(OSError):
-    """Another process is writing the same output."""
-
-
-class JobMismatchError(ValueError):
-    """The output holds rows of another job (other input or options) or was changed after writing."""
-
-
-def manifest_path(out: Path) -> Path:
-    return out.with_name(out.name + MANIFEST_SUFFIX)
 
 
 def csv_text(records: Sequence[Sequence[str]]) -> str:
@@ -86,9 +75,10 @@ class Chunk:
 class ResumableCsv:
     """The locked output of one job; use ``ResumableCsv.open(...)`` as a context manager."""
 
-    def __init__(self, out: Path, job: JobSpec, columns: List[str], chunks: List[Chunk], lock_handle):
+    def __init__(self, out: Path, job: JobSpec, columns: List[str], chunks: List[Chunk], lock: OutputLock):
         self.out, self.job, self.columns = out, job, columns
-        self.chunks, self._lock_handle = chunks, lock_handle
+        self.chunks, self._lock = chunks, lock
+        self._started = False  # whether this run wrote the header (then a failure before any row removes it)
 
     @property
     def rows_done(self) -> int:
@@ -103,29 +93,41 @@ class ResumableCsv:
         """Lock ``out`` and verify what it holds (or start it with the header), before any scoring."""
         out = check_out_path(out)
         try:
-            lock_handle = _lock(out)
-        except OutputLockedError:
+            lock = OutputLock.acquire(out)
+        except (OutputLockedError, UnsafeLockError):
             raise
         except OSError as error:
             raise OSError(f"cannot write `--out` {out}: {error.strerror or error}") from None
         try:
-            output = cls(out, job, list(columns), [], lock_handle)
+            output = cls(out, job, list(columns), [], lock)
             output._resume_or_start()
         except BaseException:
-            lock_handle.close()
+            lock.release()
             raise
         return output
 
     def __enter__(self) -> "ResumableCsv":
         return self
 
-    def __exit__(self, *exc_info) -> None:
-        self.close()
+    def __exit__(self, exc_type, *exc_info) -> None:
+        self.close(failed=exc_type is not None)
 
-    def close(self) -> None:
-        if self._lock_handle is not None:
-            self._lock_handle.close()  # releases the lock; the lock file stays (see _lock)
-            self._lock_handle = None
+    def close(self, failed: bool = False) -> None:
+        """Release the output (removing its lock file); ``failed``: the job stopped early, and an
+        output this run started that holds no committed row is removed with its manifest."""
+        if self._lock is None:
+            return
+        try:
+            if failed and self._started and self.rows_done == 0:
+                self._discard()
+        finally:
+            self._lock.release()
+            self._lock = None
+
+    def _discard(self) -> None:
+        for path in (manifest_path(self.out), self.out):
+            path.unlink(missing_ok=True)
+        logger.info("%s: removed the output this run started (no row was committed)", self.out)
 
     def append(self, records_csv: str, n_rows: int) -> None:
         """Commit ``n_rows`` rows given as CSV text: write, fsync, then record them in the manifest."""
@@ -152,26 +154,45 @@ class ResumableCsv:
             raise JobMismatchError(
                 f"`--out` {self.out} already holds data but has no job manifest ({manifest.name}): it was not "
                 "written by `capqa score` (or by a version without manifests); remove it or choose another --out")
-        earlier = _read_manifest(manifest)
-        job = JobSpec.from_json(earlier["job"])
-        changes = self.job.differences(job)
+        earlier = read_manifest_file(manifest)
+        changes = self.job.differences(JobSpec.from_json(earlier["job"]))
         if earlier["columns"] != self.columns:
-            changes.append(f"the output columns ({earlier['columns']} then, {self.columns} now)")
+            changes.append(f"the output columns ({_names(earlier['columns'])} then, {_names(self.columns)} now)")
+        if changes and len(earlier["chunks"]) == 1 and self._holds_only_header(earlier):
+            logger.warning("`--out` %s held no committed row of an earlier job (whose %s differed); it is "
+                           "replaced by this job's output", self.out, "; ".join(changes))
+            self._start()
+            return
         if changes:
             raise JobMismatchError(f"`--out` {self.out} holds rows of another job; changed since: "
                                    f"{'; '.join(changes)}. Rerun with the same input and options, or choose "
                                    "another --out")
         self.chunks = [Chunk(**chunk) for chunk in earlier["chunks"]]
+        if self.rows_done > self.job.input_rows:
+            raise damaged(manifest, f"it records {self.rows_done:,} rows of a {self.job.input_rows:,}-row job")
         self._verify_chunks()
 
+    def _holds_only_header(self, earlier: dict) -> bool:
+        """Whether ``out`` holds the header the earlier job wrote (or part of it, cut by a crash),
+        and after it at most rows that job never committed: then it holds nothing of anyone's."""
+        header = csv_text([earlier["columns"]]).encode("utf-8")
+        if hashlib.sha256(header).hexdigest() != earlier["chunks"][0]["sha256"]:
+            return False
+        with self.out.open("rb") as handle:
+            start = handle.read(len(header))
+        return start == header[:len(start)]
+
     def _start(self) -> None:
+        """Begin the output with its header. The manifest is written first: a crash between the
+        two leaves a manifest of no rows beside an empty or partial header, which is started again."""
         header = csv_text([self.columns]).encode("utf-8")
+        self.chunks = [Chunk(0, len(header), header.count(b"\n"), hashlib.sha256(header).hexdigest())]
+        self._write_manifest()
         with self.out.open("wb") as handle:
             handle.write(header)
             handle.flush()
             os.fsync(handle.fileno())
-        self.chunks = [Chunk(0, len(header), header.count(b"\n"), hashlib.sha256(header).hexdigest())]
-        self._write_manifest()
+        self._started = True
 
     def _verify_chunks(self) -> None:
         """Keep the committed chunks whose bytes still match; cut a torn tail, refuse a damaged middle."""
@@ -180,14 +201,18 @@ class ResumableCsv:
             for index, chunk in enumerate(self.chunks):
                 start = self.chunks[index - 1].bytes if index else 0
                 data = handle.read(chunk.bytes - start)
-                if hashlib.sha256(data).hexdigest() != chunk.sha256:
-                    # Intact-looking data after a damaged chunk is an edit, not a crash.
-                    if size > chunk.bytes and index + 1 < len(self.chunks):
-                        raise JobMismatchError(self._damage_message(index, data))
-                    logger.warning("%s: rows %d and after were cut or damaged; rewriting them",
-                                   self.out, self.chunks[index - 1].rows + 1 if index else 1)
-                    del self.chunks[index:]
-                    break
+                if hashlib.sha256(data).hexdigest() == chunk.sha256:
+                    self._check_rows(index, data)
+                    continue
+                # Intact-looking data after a damaged chunk is an edit, not a crash; so is a
+                # header that a crash could not have cut this way (another file saved here).
+                edited = size > chunk.bytes and index + 1 < len(self.chunks)
+                if edited or (index == 0 and not self._torn_header(data)):
+                    raise JobMismatchError(self._damage_message(index, data))
+                logger.warning("%s: rows %d and after were cut or damaged; rewriting them",
+                               self.out, self.chunks[index - 1].rows + 1 if index else 1)
+                del self.chunks[index:]
+                break
         if not self.chunks:
             self._start()
             return
@@ -196,6 +221,18 @@ class ResumableCsv:
         self._write_manifest()
         with self.out.open("r+b") as handle:
             handle.truncate(self.chunks[-1].bytes)
+
+    def _check_rows(self, index: int, data: bytes) -> None:
+        """An intact chunk holds as many records as the manifest says (rows, or the header)."""
+        expected = self.chunks[index].rows - self.chunks[index - 1].rows if index else 1
+        found = sum(1 for record in csv.reader(io.StringIO(data.decode("utf-8", "replace"), newline="")) if record)
+        if found != expected:
+            raise damaged(manifest_path(self.out), f"chunk {index} records {expected:,} rows, but its bytes hold "
+                                                   f"{found:,}")
+
+    def _torn_header(self, data: bytes) -> bool:
+        """Whether ``data`` (the file's start) is this job's header cut short by a crash."""
+        return csv_text([self.columns]).encode("utf-8").startswith(data)
 
     def _damage_message(self, index: int, data: bytes) -> str:
         first_line = self.chunks[index - 1].lines + 1 if index else 1
@@ -212,32 +249,19 @@ class ResumableCsv:
                 "their checksum, and rows after them are intact; restore the file or choose another --out")
 
     def _write_manifest(self) -> None:
-        record = {"format": MANIFEST_FORMAT, "job": self.job.to_json(), "columns": self.columns,
-                  "chunks": [chunk.__dict__ for chunk in self.chunks]}
-        path = manifest_path(self.out)
-        temporary = path.with_name(path.name + f".{os.getpid()}.tmp")
-        with temporary.open("w", encoding="utf-8") as handle:
-            json.dump(record, handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
+        write_manifest_file(manifest_path(self.out), {
+            "format": MANIFEST_FORMAT, "job": self.job.to_json(), "columns": self.columns,
+            "chunks": [chunk.__dict__ for chunk in self.chunks]})
 
 
 def read_manifest(out: Path) -> Optional[dict]:
-    """The manifest of ``out``, or None when there is none (read without the lock)."""
+    """The manifest of ``out``, checked, or None when there is none (read without the lock)."""
     path = manifest_path(Path(out))
-    return _read_manifest(path) if path.exists() else None
+    return read_manifest_file(path) if path.exists() else None
 
 
-def _read_manifest(path: Path) -> dict:
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-        if record.get("format") != MANIFEST_FORMAT or not record["chunks"]:
-            raise ValueError("unknown format")
-        return record
-    except (ValueError, KeyError, TypeError) as error:
-        raise JobMismatchError(f"the job manifest {path} is unreadable ({error}); remove it and the output "
-                               "to start over") from None
+def _names(columns: Sequence[str]) -> str:
+    return f"[{quote_all(columns)}]"
 
 
 def _first_misshapen_line(data: bytes, n_columns: int) -> Optional[int]:
@@ -252,22 +276,3 @@ def _first_misshapen_line(data: bytes, n_columns: int) -> Optional[int]:
     except csv.Error:
         return start
     return None
-
-
-def _lock(out: Path):
-    """An exclusive lock on ``OUT.lock`` (kept as a file: deleting it would let two writers race)."""
-    handle = out.with_name(out.name + LOCK_SUFFIX).open("a+", encoding="utf-8")
-    if fcntl is not None:
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            handle.seek(0)
-            holder = handle.read().strip() or "another process"
-            handle.close()
-            raise OutputLockedError(f"`--out` {out} is being written by {holder}; wait for it to finish "
-                                    "or choose another --out") from None
-    handle.seek(0)
-    handle.truncate()
-    handle.write(f"PID {os.getpid()}\n")
-    handle.flush()
-    return handle

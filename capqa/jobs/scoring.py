@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, List, Optional, Sequence
 import pandas as pd
 from tqdm.auto import tqdm
 
-from capqa.jobs.escaping import escape_formulas
+from capqa.jobs.escaping import escape_formula, escape_formulas
 from capqa.jobs.output import LINE_END, ResumableCsv
+from capqa.quoting import quote, quote_all
 from capqa.results import file_columns, output_columns
 
 if TYPE_CHECKING:
@@ -28,11 +29,27 @@ class TableColumns:
     gold_separator: Optional[str] = None
 
 
+def output_header(input_columns: Sequence[str], variant: str, verdict: Optional["Verdict"] = None,
+                  escape: bool = True) -> List[str]:
+    """The output's column names: the input's, then scoring's; with ``escape`` a name that a
+    spreadsheet would run as a formula is escaped like a cell (``escape_formula``)."""
+    names = [str(column) for column in input_columns] + output_columns(variant, verdict)
+    if not escape:
+        return names
+    escaped = [escape_formula(name) for name in names]
+    if len(set(escaped)) < len(escaped):
+        first = next(name for name in escaped if escaped.count(name) > 1)
+        clashing = [name for name, written in zip(names, escaped) if written == first]
+        raise ValueError(f"the input columns {quote_all(clashing)} would both be written as {quote(first)} once "
+                         "escaped against spreadsheet formulas; rename one (or pass --no-escape-formulas)")
+    return escaped
+
+
 def check_no_output_columns(columns: Sequence[str], variant: str, verdict: Optional["Verdict"] = None) -> None:
     """Refuse input columns that scoring would overwrite (a file scored before, say)."""
     clashing = [column for column in output_columns(variant, verdict) if column in columns]
     if clashing:
-        raise ValueError(f"the input already has column(s) {', '.join(map(repr, clashing))} that scoring "
+        raise ValueError(f"the input already has column(s) {quote_all(clashing)} that scoring "
                          f"writes; rename them (a file that was scored before cannot be scored again as is)")
 
 

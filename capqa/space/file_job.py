@@ -16,6 +16,7 @@ import gradio as gr
 import numpy as np
 import pandas as pd
 
+from capqa.jobs.escaping import escape_formula
 from capqa.quoting import quote
 from capqa.score_file import check_no_output_columns, score_table, split_golds
 from capqa.space.compare import scored_file_summary
@@ -240,8 +241,10 @@ def score_file(loader: "ModelLoader", path: Any, question_column: Any, gold_colu
         score_table(table, _ReportingScorer(scorer, report), folder / name, question_column, gold_column,
                     answer_column, separator, chunk_size=_chunk_rows(len(table)))
         seconds = time.perf_counter() - started
-        scored = pd.read_csv(folder / name, dtype={column: str for column in table.columns},
+        # The header escapes a name a spreadsheet would run (`=x` is written `'=x`): read it back by position.
+        scored = pd.read_csv(folder / name, dtype={escape_formula(column): str for column in table.columns},
                              keep_default_na=False)
+        scored.columns = list(table.columns) + list(scored.columns[len(table.columns):])
         download = DOWNLOADS.add(folder / name, request)
     summary = (f"Scored **{len(scored):,} rows** in {seconds:.1f} s: mean CAP "
                f"**{scored['cap'].mean():.4f}**. The table shows the first "

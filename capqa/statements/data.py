@@ -5,6 +5,7 @@ from pathlib import Path
 from typing import Optional
 
 from capqa.constants import statements_dataset_id
+from capqa.quoting import quote
 from capqa.validation import check_positive_int
 
 TEXT_COLUMNS = ("question", "answer", "statement")
@@ -25,7 +26,7 @@ def load_statement_rows(csv_path: Optional[Path] = None, dataset: Optional[str] 
     for index, row in enumerate(rows):
         for column in TEXT_COLUMNS:
             if not isinstance(row.get(column), str) or not row[column].strip():
-                raise ValueError(f"row {index}: column {column!r} must be non-empty text, got {row.get(column)!r}")
+                raise ValueError(f"row {index}: column {column!r} must be non-empty text, got {quote(row.get(column))}")
     if not rows:
         raise ValueError("no statement rows to use: the CSV or split is empty")
     return rows

@@ -15,6 +15,8 @@ from typing import Dict, List, Optional, Sequence
 
 import pandas as pd
 
+from capqa.jobs.escaping import to_safe_csv
+from capqa.json_text import json_option_text, loads_json, names_file
 from capqa.verdicts.policies import POLICIES, policy_credits
 from capqa.verdicts.report import BINARY_STATISTICS, most_wrongly_accepted, most_wrongly_rejected, verdict_table
 from capqa.plus.calibration import add_cap_plus
@@ -31,10 +33,10 @@ STATISTIC_HEADERS = {"accuracy": "Accuracy", "balanced_accuracy": "Balanced acc.
 def parse_policies(text: str) -> Dict[str, Dict[str, float]]:
     """``--verdict``: comma-separated policy names, or a JSON {class: credit} (inline or a file)."""
     text = text.strip()
-    if text.startswith("{") or Path(text).is_file():
-        source = Path(text).read_text() if Path(text).is_file() else text
+    if text.startswith("{") or names_file(text):
+        source = json_option_text(text, "--verdict")
         try:
-            mapping = json.loads(source)
+            mapping = loads_json(source)
         except json.JSONDecodeError as error:
             raise ValueError(f"--verdict is neither policy names nor a JSON {{class: credit}}: {error}") from None
         return {"custom": policy_credits(mapping, "--verdict")}
@@ -136,15 +138,17 @@ def write_diagnose_report(args: argparse.Namespace, metrics: Sequence[str]) -> s
     if not args.split_column:
         raise ValueError("--verdict needs --split-column: thresholds are fitted on the "
                          f"--fit-split ({args.fit_split!r}) rows and judged on the others")
+    from capqa.plus.score_files import read_scores
+
     policies = parse_policies(args.verdict)
-    frame = pd.read_json(args.scores, lines=True) if args.scores.suffix == ".jsonl" else pd.read_csv(args.scores)
+    frame = read_scores(args.scores, metrics).reset_index(drop=True)
     if args.split_column not in frame.columns:
         raise ValueError(f"{args.scores} has no split column {args.split_column!r}")
     cluster = getattr(args, "cluster", None)
     records = verdict_records(frame, metrics, policies, args.split_column, args.label_column, args.fit_split,
                               args.split, n_resamples=args.bootstrap, seed=args.seed, progress=not args.quiet,
                               cluster_column=cluster)
-    records_frame(records).to_csv(args.out / "verdicts.csv", index=False)
+    to_safe_csv(records_frame(records), args.out / "verdicts.csv")
     judged = f"split `{args.split}`" if args.split else f"every split but `{args.fit_split}`"
     units = f"`{cluster}` clusters" if cluster else "rows"
     intervals = (f"{args.bootstrap:,} bootstrap resamples over {units} (seed {args.seed}), 95% percentile "

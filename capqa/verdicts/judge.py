@@ -18,6 +18,8 @@ from typing import Callable, Mapping, Optional, Union
 import numpy as np
 
 from capqa.constants import COMPARISON_DECIMALS, LABELS
+from capqa.json_text import json_option_text, loads_json
+from capqa.quoting import quote
 from capqa.verdicts.policies import POLICIES, accepted_classes, binary_meaning, is_graded, policy_credits, policy_name
 
 VerdictOption = Union[None, str, float, Mapping[str, float]]
@@ -109,7 +111,6 @@ def parse_verdict_argument(text: str) -> VerdictOption:
     ``none`` for no verdict (as the Space's ``CAP_VERDICT=none``)."""
     import argparse
     import json
-    from pathlib import Path
 
     text = text.strip()
     try:
@@ -123,10 +124,10 @@ def parse_verdict_argument(text: str) -> VerdictOption:
             number = None
         if number is not None:
             return check_verdict(number)
-        source = Path(text).read_text() if Path(text).is_file() else text
-        return check_verdict(json.loads(source))
+        source = json_option_text(text, "--verdict")
+        return check_verdict(loads_json(source))
     except json.JSONDecodeError:
         raise argparse.ArgumentTypeError(f"expected {', '.join(POLICIES)}, a threshold in [0, 1] or a JSON "
-                                         f"{{class: credit}} (inline or a file), got {text!r}") from None
+                                         f"{{class: credit}} (inline or a file), got {quote(text)}") from None
     except (ValueError, TypeError) as error:
         raise argparse.ArgumentTypeError(str(error)) from None

@@ -20,6 +20,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from capqa.constants import LABELS, SEVERITY
+from capqa.quoting import quote, quote_all
 
 CORRECT_CREDIT = 0.5
 STRICT_CLASSES = ("exact", "equivalent", "alternative_correct")
@@ -36,12 +37,13 @@ def check_credits(mapping: Mapping, name: str = "verdict") -> Dict[str, float]:
     """A user's {class: credit} mapping, completed with 0 for the classes it leaves out."""
     unknown = [label for label in mapping if label not in LABELS]
     if unknown:
-        raise ValueError(f"`{name}` maps unknown classes {unknown}; the classes are {', '.join(LABELS)}")
+        raise ValueError(f"`{name}` maps unknown classes [{quote_all(unknown, 5)}]; the classes are "
+                         f"{', '.join(LABELS)}")
     credits = {}
     for label in LABELS:
         value = mapping.get(label, 0.0)
         if isinstance(value, bool) or not isinstance(value, numbers.Real) or not 0.0 <= value <= 1.0:
-            raise ValueError(f"`{name}[{label!r}]` must be a credit in [0, 1], got {value!r}")
+            raise ValueError(f"`{name}[{label!r}]` must be a credit in [0, 1], got {quote(value)}")
         credits[label] = float(value)
     if not any(credit >= CORRECT_CREDIT for credit in credits.values()):
         raise ValueError(f"`{name}` gives no class a credit of {CORRECT_CREDIT} or more: "
@@ -57,12 +59,12 @@ def policy_credits(policy: Policy, name: str = "policy") -> Dict[str, float]:
     if isinstance(policy, str):
         if policy not in POLICIES:
             raise ValueError(f"`{name}` must be one of {', '.join(map(repr, POLICIES))} or a mapping "
-                             f"{{class: credit}}, got {policy!r}")
+                             f"{{class: credit}}, got {quote(policy)}")
         return dict(POLICIES[policy])
     if isinstance(policy, Mapping):
         return check_credits(policy, name)
     raise TypeError(f"`{name}` must be a policy name ({', '.join(POLICIES)}) or a mapping "
-                    f"{{class: credit}}, got {type(policy).__name__} {policy!r}")
+                    f"{{class: credit}}, got {type(policy).__name__} {quote(policy)}")
 
 
 def accepted_classes(credits: Mapping[str, float]) -> tuple:
