@@ -194,7 +194,25 @@ def workspace(folder: Path, nli_folder: Path) -> Path:
     sample[["question", "answer", "statement"]].head(16).to_csv(folder / "my_statements.csv", index=False)
     _old_cache_layout(folder / "DIRECTORY")
     _caches_to_merge(folder)
+    _scored_systems(folder)
     return folder
+
+
+def _scored_systems(folder: Path) -> None:
+    """a-cap.csv and b-cap.csv as `score` writes them (the columns compare reads), each with its summary."""
+    import numpy as np
+    import pandas as pd
+
+    from capqa.diagnostics.summary import summarise_scores, write_summary
+
+    rng = np.random.default_rng(0)
+    rows = {"question": [f"Question {i % 15}?" for i in range(40)], "gold_answer": [f"gold {i}" for i in range(40)]}
+    for name, shift in (("a-cap.csv", 0.0), ("b-cap.csv", 0.05)):
+        table = pd.DataFrame({**rows, "answer": [f"answer {i}" for i in range(40)],
+                              "cap": np.clip(rng.beta(2, 3, size=40) + shift, 0, 1),
+                              "relation": rng.choice(["exact", "partial", "invalid"], 40)})
+        table.to_csv(folder / name, index=False)
+        write_summary(summarise_scores(table, "cap-eval=0.1.0|doc-example"), folder / name)
 
 
 def _old_cache_layout(directory: Path) -> None:
@@ -205,15 +223,15 @@ def _old_cache_layout(directory: Path) -> None:
     (model / "ab" / ("ab" + "0" * 62 + ".json")).write_text("[0.2, 0.3, 0.5]")
 
 
-CACHE_IDENTITY = ("org/model", "0" * 40, "float32|max_length=512")
+CACHE_IDENTITY = {"model": "org/model", "revision": "0" * 40, "dtype": "float32", "max_length": 512}
 
 
 def _caches_to_merge(folder: Path) -> None:
     from capqa.engine.cache import ScoreCache
 
-    ScoreCache(folder / "merged", *CACHE_IDENTITY).put({("a", "b"): [0.7, 0.2, 0.1]})
-    ScoreCache(folder / "node2", *CACHE_IDENTITY).put({("c", "d"): [0.1, 0.2, 0.7]})
-    ScoreCache(folder / "node2", "org/other", "1" * 40, "float32").put({("e", "f"): [0.3, 0.3, 0.4]})
+    ScoreCache(folder / "merged", CACHE_IDENTITY).put({("a", "b"): [0.7, 0.2, 0.1]})
+    ScoreCache(folder / "node2", CACHE_IDENTITY).put({("c", "d"): [0.1, 0.2, 0.7]})
+    ScoreCache(folder / "node2", {**CACHE_IDENTITY, "model": "org/other", "revision": "1" * 40}).put({("e", "f"): [0.3, 0.3, 0.4]})
 
 
 def _environment(hf_home) -> dict:
@@ -282,6 +300,6 @@ def test_the_code_blocks_of_each_doc_run(doc, tmp_path, hf_home, nli_folder):
         # The merge the SQL block promises: node2's entry of the same model, checksums intact.
         from capqa.engine.cache import ScoreCache
 
-        merged = ScoreCache(folder / "merged", *CACHE_IDENTITY)
+        merged = ScoreCache(folder / "merged", CACHE_IDENTITY)
         assert set(merged.get([("a", "b"), ("c", "d")])) == {("a", "b"), ("c", "d")}
         assert not (folder / "DIRECTORY" / "0123456789abcdef").exists()   # the old layout was deleted

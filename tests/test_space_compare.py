@@ -80,5 +80,5 @@ def test_a_scored_file_shows_its_summary_and_hashcode_without_server_paths(rando
                                    space.NO_LABEL, "")
     assert "95% CI [" in summary and "CAP+" in summary and "hashcode" in summary
     # The hashcode names a local folder by its name (and a content hash), never by its server path.
-    assert f"nli_model={Path(random_nli_model).name}\\|" in summary and str(random_nli_model) not in summary
+    assert f"|nli_model={Path(random_nli_model).name}|" in summary and str(random_nli_model) not in summary
     assert json.dumps(summary)  # plain text for the API

@@ -27,6 +27,9 @@ CODE_LANGUAGES = ("python", "bash", "sh", "shell", "sql")
 TEXT_LANGUAGES = ("", "text", "bibtex", "yaml", "json", "csv")
 _FENCE = re.compile(r"^(?P<indent> *)```(?P<language>[\w+-]*)[^\n]*\n(?P<code>.*?)^(?P=indent)```\s*$",
                     re.MULTILINE | re.DOTALL)
+_SHELLS = ("bash", "sh", "shell")
+# A command that installs packages (into whatever environment runs the block).
+_INSTALLS = re.compile(r"\b(pip|pip3|uv pip|conda|apt-get|apt)\s+install\b|\bpython[\d.]*\s+-m\s+pip\s+install\b")
 _DIRECTIVE = re.compile(r"<!-- docs-test: (?P<action>skip|run)(?: \((?P<reason>[^)]*(?:\([^)]*\)[^)]*)*)\))? -->\s*$")
 
 
@@ -66,6 +69,9 @@ def code_blocks(doc: Path) -> List[CodeBlock]:
             if not reason:
                 raise ValueError(f"{doc}:{line}: `<!-- docs-test: skip -->` needs a reason: "
                                  "`<!-- docs-test: skip (why) -->`")
+        if reason is None and language in _SHELLS and _INSTALLS.search(match["code"]):
+            raise ValueError(f"{doc}:{line}: a shell block that installs packages would change the test's own "
+                             "environment: mark it `<!-- docs-test: skip (installs packages) -->`")
         found.append(CodeBlock(doc, line, language, match["code"], reason))
     return found
 

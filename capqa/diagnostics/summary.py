@@ -109,12 +109,13 @@ class ScoreSummary:
         return "\n".join([f"{label + ':':<{width}} {value}" for label, value in self.lines()] + [note])
 
     def to_markdown(self) -> str:
-        def cell(text: str) -> str:  # a cell's | is escaped, even in `code` (GitHub's and gradio's Markdown)
-            return text.replace("|", "\\|")
-
-        rows = [f"| {label} | {cell(f'`{value}`' if label == 'hashcode' else value)} |" for label, value in self.lines()]
+        """The figures as a table, then the hashcode as a code block: one unbroken line to copy
+        (in a table cell it could only wrap inside itself)."""
+        rows = [f"| {label} | {value} |" for label, value in self.lines() if label != "hashcode"]
         return "\n".join(["| | |", "|---|---|", *rows,
-                          "", f"CIs: percentile bootstrap, {self.n_resamples:,} resamples, seed {self.seed}."])
+                          "", f"CIs: percentile bootstrap, {self.n_resamples:,} resamples, seed {self.seed}.",
+                          "", "Hashcode (what produced these scores; quote it with them):", "",
+                          "```", self.hashcode or "unknown", "```"])
 
 
 def summarise_scores(table: pd.DataFrame, hashcode: Optional[str], answer_column: Optional[str] = None,
