@@ -14,7 +14,6 @@ import pandas as pd
 
 from capqa.diagnostics.bootstrap import diagnostic_tables
 from capqa.diagnostics.monotonicity import CONFIDENCE, check_severity, prepare_labels
-from capqa.diagnostics.plots import agreement_intervals, class_distributions, class_pair_heatmap
 
 TABLES = ("correlations", "descriptives", "class_pairs", "monotonicity", "paired_differences")
 PLOTS = {
@@ -95,6 +94,9 @@ def _json_default(value):
 
 def write_plots(frame: pd.DataFrame, metrics: List[str], label_column: str, tables: dict, out: Path,
                 severity: Optional[Mapping[str, int]]) -> None:
+    # Imported here: matplotlib comes with the plots extra, and --no-plots needs none of it.
+    from capqa.diagnostics.plots import agreement_intervals, class_distributions, class_pair_heatmap
+
     labels = frame[label_column].tolist()
     figures = {
         "class_distributions.png": class_distributions(frame[metrics], labels, severity),
@@ -203,6 +205,8 @@ def run(args: argparse.Namespace, extra_sections: Optional[Callable[[List[str]],
     if not metrics:
         raise ValueError("--metrics names no column")
     check_out_folder(args.out)
+    if not args.no_plots:
+        import capqa.diagnostics.plots  # noqa: F401 -- a missing plots extra fails now, not after the bootstrap
     severity = parse_severity(args.severity)
     frame = load_scores(args.scores, args.label_column, metrics, args.split_column, args.split)
     check_comparable(frame[args.label_column].astype(str).tolist(), severity, args.label_column)
