@@ -27,4 +27,4 @@ def import_extra(module: str, extra: str, purpose: str) -> ModuleType:
         if error.name is not None and error.name.split(".")[0] != package:
             raise  # the package is there but broken: its own error says more
         raise ImportError(f"{purpose} needs {package}, which `pip install cap-eval` does not install: "
-                          f"pip install 'cap-eval[{extra}]'") from error
+                          f"pip install 'cap-eval[{extra}]'", name=package) from error

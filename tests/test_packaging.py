@@ -153,6 +153,24 @@ def test_the_verified_transformers_range_is_inside_the_declared_one_and_holds_th
     assert version in verified and version in declared_range
 
 
+def test_a_missing_optional_package_is_named_with_the_extra_that_installs_it(monkeypatch, tmp_path):
+    from capqa.extras import import_extra
+
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if matplotlib were not installed
+    monkeypatch.delitem(sys.modules, "capqa.diagnostics.plots", raising=False)
+    with pytest.raises(ImportError, match=re.escape("plots (or diagnose --no-plots) needs matplotlib, which "
+                                                    "`pip install cap-eval` does not install: "
+                                                    "pip install 'cap-eval[plots]'")):
+        import capqa.diagnostics.plots  # noqa: F401
+    # A package that is there but lacks something of its own is not reported as missing.
+    (tmp_path / "broken_package").mkdir()
+    (tmp_path / "broken_package" / "__init__.py").write_text("import capqa_no_such_dependency\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(ImportError, match="capqa_no_such_dependency") as raised:
+        import_extra("broken_package", "plots", "a part")
+    assert "cap-eval[" not in str(raised.value)
+
+
 IMPORT_EVERY_MODULE = """
 import importlib, pkgutil, capqa
 # capqa.__main__ is the command line itself: importing it runs it.
