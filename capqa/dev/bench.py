@@ -306,10 +306,10 @@ def format_report(result: dict) -> str:
 
 
 def plot(result: Mapping[str, Any], path: Union[str, os.PathLike]) -> None:
-    import matplotlib
+    from capqa.extras import import_extra
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import_extra("matplotlib", "plots", "bench --plot").use("Agg")
+    plt = import_extra("matplotlib.pyplot", "plots", "bench --plot")
 
     names = list(result["scorers"])
     rates = [result["scorers"][name]["pairs_per_second"] for name in names]

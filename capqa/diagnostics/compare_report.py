@@ -9,14 +9,11 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, List, Optional
+from typing import Callable, List, Optional
 
 from capqa.diagnostics.compare import Comparison
 from capqa.diagnostics.significance import Estimate
 from capqa.diagnostics.summary import METRIC_NAMES
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
 
 FORMATS = ("text", "markdown", "latex", "json")
 SIGNIFICANCE_LEVEL = 0.05
@@ -161,11 +158,13 @@ def _latex(tables: List[Table], note: str) -> str:
     return "\n\n".join(blocks + [r"\par\footnotesize Note: " + _latex_text(note)])
 
 
-def forest_plot(result: Comparison, metrics: Optional[List[str]] = None) -> "Figure":
+def forest_plot(result: Comparison, metrics: Optional[List[str]] = None) -> "matplotlib.figure.Figure":  # noqa: F821
     """Each pair's difference with its CI, one panel per metric (two per row), a line at 0 (no
     pyplot state)."""
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
+    from capqa.extras import import_extra
+
+    Figure = import_extra("matplotlib.figure", "plots", "compare --plot").Figure
+    MaxNLocator = import_extra("matplotlib.ticker", "plots", "compare --plot").MaxNLocator
 
     metrics = metrics or result.metrics
     labels = list(dict.fromkeys(f"{p.second} − {p.first}" for p in result.pairs))

@@ -6,11 +6,15 @@ from typing import Mapping, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
-from matplotlib.patches import Polygon, Rectangle
 from numpy.typing import ArrayLike
 
 from capqa.diagnostics.monotonicity import prepare_labels, prepare_scores
+from capqa.extras import import_extra
+
+_PURPOSE = "the diagnostic's plots (or diagnose --no-plots)"
+Figure = import_extra("matplotlib.figure", "plots", _PURPOSE).Figure
+_patches = import_extra("matplotlib.patches", "plots", _PURPOSE)
+Polygon, Rectangle = _patches.Polygon, _patches.Rectangle
 
 SEVERITY_COLORMAP = "RdYlGn"
 ACCURACY_COLORMAP = "RdYlGn"
@@ -34,9 +38,7 @@ def _severity_colors(rows):
     severity = rows.class_severity
     span = severity.max() - severity.min()
     position = (severity - severity.min()) / span if span else np.ones_like(severity)
-    from matplotlib import colormaps
-
-    colormap = colormaps[SEVERITY_COLORMAP]
+    colormap = import_extra("matplotlib", "plots", _PURPOSE).colormaps[SEVERITY_COLORMAP]
     return [colormap(0.1 + 0.8 * p) for p in position]
 
 

@@ -14,7 +14,6 @@ import pandas as pd
 
 from capqa.diagnostics.bootstrap import diagnostic_tables
 from capqa.diagnostics.monotonicity import CONFIDENCE, check_severity, prepare_labels
-from capqa.diagnostics.plots import agreement_intervals, class_distributions, class_pair_heatmap
 from capqa.jobs.escaping import to_safe_csv
 from capqa.json_text import json_option_text, loads_json
 from capqa.quoting import quote, quote_all
@@ -101,6 +100,9 @@ def _json_default(value):
 
 def write_plots(frame: pd.DataFrame, metrics: List[str], label_column: str, tables: dict, out: Path,
                 severity: Optional[Mapping[str, int]]) -> None:
+    # Imported here: matplotlib comes with the plots extra, and --no-plots needs none of it.
+    from capqa.diagnostics.plots import agreement_intervals, class_distributions, class_pair_heatmap
+
     labels = frame[label_column].tolist()
     figures = {
         "class_distributions.png": class_distributions(frame[metrics], labels, severity),
@@ -211,6 +213,8 @@ def run(args: argparse.Namespace, extra_sections: Optional[Callable[[List[str]],
     if not metrics:
         raise ValueError("--metrics names no column")
     check_out_folder(args.out)
+    if not args.no_plots:
+        import capqa.diagnostics.plots  # noqa: F401 -- a missing plots extra fails now, not after the bootstrap
     severity = parse_severity(args.severity)
     frame = load_scores(args.scores, args.label_column, metrics, args.split_column, args.split)
     if getattr(args, "cluster", None) and args.cluster not in frame.columns:

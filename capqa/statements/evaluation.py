@@ -23,8 +23,9 @@ def evaluate_statements(model: Optional[str], rows: Sequence[dict], revision: Op
     ``show_progress``: None shows a bar on large inputs only.
     """
     from capqa.statements.generator import StatementGenerator
-    from capqa.statements.text_metrics import corpus_bleu_chrf, surface_scores
+    from capqa.statements.text_metrics import corpus_bleu_chrf, sacrebleu_module, surface_scores
 
+    sacrebleu_module()  # before generating: a missing train extra fails now
     generator = StatementGenerator(model=model, revision=revision, device=device, batch_size=batch_size,
                                    num_beams=num_beams, max_input_tokens=max_input_tokens,
                                    show_progress=show_progress)

@@ -8,6 +8,7 @@ except that articles are kept: for a statement "is a cell" and "is the cell" are
 import collections
 import re
 import unicodedata
+from types import ModuleType
 from typing import Sequence
 
 from capqa.validation import check_same_length, check_text_list
@@ -56,9 +57,16 @@ def surface_scores(predictions: Sequence[str], references: Sequence[str]) -> dic
     }
 
 
+def sacrebleu_module() -> ModuleType:
+    """sacreBLEU, which comes with the train extra (it is needed only to evaluate statements)."""
+    from capqa.extras import import_extra
+
+    return import_extra("sacrebleu", "train", "eval-statements' corpus BLEU and chrF")
+
+
 def corpus_bleu_chrf(predictions: Sequence[str], references: Sequence[str]) -> dict:
     """sacreBLEU corpus BLEU and chrF (0-100) of predictions against one reference each."""
-    import sacrebleu
+    sacrebleu = sacrebleu_module()
 
     return {
         "bleu": sacrebleu.corpus_bleu(predictions, [references]).score,

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional, Sequence
 
 from capqa.constants import (STATEMENT_BASE_MODEL, STATEMENT_BASE_REVISION, STATEMENT_TRAIN_MAX_LENGTH)
+from capqa.extras import import_extra
 from capqa.validation import check_positive_int
 
 if TYPE_CHECKING:
@@ -36,6 +37,8 @@ LOSS_PLOT = "training_loss.png"
 CHECKPOINTS = "checkpoints"
 # Checkpoints kept on disk: the newest ones are enough to resume.
 CHECKPOINTS_KEPT = 2
+# What a missing train extra (accelerate for transformers' Trainer, matplotlib) is needed for.
+_PURPOSE = "training the statement model"
 
 
 def encode_rows(tokenizer: "PreTrainedTokenizerBase", rows: Sequence[dict],
@@ -69,6 +72,8 @@ def train_statement_model(rows: Sequence[dict], output_dir: Path, base_model: st
 
     from capqa.engine.loading import load_pretrained
 
+    # Before any work: transformers' Trainer needs accelerate, the loss plot matplotlib.
+    import_extra("accelerate", "train", _PURPOSE), import_extra("matplotlib.figure", "train", _PURPOSE)
     settings = _check_settings(epochs, batch_size, learning_rate, max_length, max_steps, save_steps, device)
     tokenizer = load_pretrained(AutoTokenizer, base_model, base_revision, "base tokenizer")
     model = load_pretrained(AutoModelForSeq2SeqLM, base_model, base_revision, "base model")
@@ -164,7 +169,7 @@ def save_trained(trainer: "Seq2SeqTrainer", tokenizer: "PreTrainedTokenizerBase"
 
 
 def plot_losses(step_losses: Sequence[float], path: Path) -> None:
-    from matplotlib.figure import Figure
+    Figure = import_extra("matplotlib.figure", "train", _PURPOSE).Figure
 
     figure = Figure(figsize=(6, 3.5))
     axis = figure.subplots()
