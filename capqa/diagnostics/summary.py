@@ -114,7 +114,7 @@ class ScoreSummary:
         rows = [f"| {label} | {value} |" for label, value in self.lines() if label != "hashcode"]
         return "\n".join(["| | |", "|---|---|", *rows,
                           "", f"CIs: percentile bootstrap, {self.n_resamples:,} resamples, seed {self.seed}.",
-                          "", "Hashcode (what produced these scores; quote it with them):", "",
+                          "", "The hashcode (what produced these scores; quote it with them):", "",
                           "```", self.hashcode or "unknown", "```"])
 
 
