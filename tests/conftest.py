@@ -74,6 +74,28 @@ def metric_path():
     return str(REPO_ROOT / "cap_metric.py")
 
 
+# The Space's app with models gives verdicts under this policy (correct and credit columns).
+SPACE_VERDICT = "graded"
+# A job folder left by a process that no longer runs (pids never reach 2**22 + 1 on Linux).
+STALE_JOB = f"{2 ** 22 + 1}-left-by-a-crash"
+
+
+@pytest.fixture(scope="session")
+def space_apps(tmp_path_factory, random_nli_model):
+    """(root, [url with models, url without]): two Spaces for the session, shared by test_app.py
+    and test_browser.py. One has the tiny random NLI model and the rule statements, and file
+    jobs that wait while ``root / "ready" / "hold"`` exists (tests/held_app.py); one has no model
+    set and the Hub offline. The first finds a crashed process's job folder at start."""
+    from space_server import serve_apps
+
+    root = tmp_path_factory.mktemp("space-apps")
+    ready = {"CAP_NLI_MODEL": random_nli_model, "CAP_STATEMENT_MODEL": "rules", "CAP_DEVICE": "cpu",
+             "CAP_VERDICT": SPACE_VERDICT, "CAP_TEST_HOLD": str(root / "ready" / "hold")}
+    (root / "ready" / "tmp" / "cap-space-jobs" / STALE_JOB).mkdir(parents=True)
+    with serve_apps((root / "ready", ready), (root / "offline", {})) as urls:
+        yield root, urls
+
+
 @pytest.fixture
 def cli_errors_raise(monkeypatch):
     """``python -m capqa`` re-raises user errors instead of printing one `error:` line."""
