@@ -1,6 +1,7 @@
 """What capqa imports is declared, and only that; the verified transformers range is the pinned one."""
 
 import ast
+import functools
 import importlib.metadata
 import re
 import subprocess
@@ -45,8 +46,14 @@ def third_party_imports():
     return {name for name in names if name not in sys.stdlib_module_names and name not in ("capqa", "cap_metric")}
 
 
+@functools.lru_cache(maxsize=1)
+def installed_distributions():
+    """Import name -> distributions: a scan of every installed package, a quarter of a second."""
+    return importlib.metadata.packages_distributions()
+
+
 def distribution_of(import_name):
-    distributions = importlib.metadata.packages_distributions().get(import_name)
+    distributions = installed_distributions().get(import_name)
     assert distributions, f"{import_name!r} is imported but not installed"
     return distributions[0].lower().replace("_", "-")
 
