@@ -269,6 +269,7 @@ def test_readme_first_example_gives_a_score(metric_path, random_nli_model):
     assert 0 <= namespace["result"]["cap"] <= 1 and "statements=rules(" in namespace["result"]["hashcode"]
 
 
+@pytest.mark.slow  # a fresh interpreter that imports evaluate (and with it transformers): 10 s
 def test_space_metric_file_without_the_package_names_pip_install_cap_eval(tmp_path):
     from capqa.hub.publish import assemble_space
 
