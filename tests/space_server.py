@@ -2,7 +2,9 @@
 
 Host and port come from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, models from the CAP_*
 variables; HF_HUB_OFFLINE and an empty HF_HOME make sure nothing reaches for the network. Each app
-gets its own TMPDIR (``<folder>/tmp``), so that tests can see what its jobs leave behind.
+gets its own TMPDIR (``<folder>/tmp``), so that tests can see what its jobs leave behind. An app
+given ``CAP_TEST_HOLD`` runs as ``python tests/held_app.py``: the same app, whose file jobs wait
+between chunks while that file exists.
 """
 
 import os
@@ -65,7 +67,8 @@ def serve_apps(*configurations):
             env = app_environment(folder, **variables)
             log_path = folder / "app.log"
             log = stack.enter_context(open(log_path, "w"))
-            process = subprocess.Popen([sys.executable, "app.py"], cwd=REPO_ROOT, env=env,
+            program = "tests/held_app.py" if "CAP_TEST_HOLD" in variables else "app.py"
+            process = subprocess.Popen([sys.executable, program], cwd=REPO_ROOT, env=env,
                                        stdout=log, stderr=subprocess.STDOUT)
             stack.callback(_stop, process)
             started.append((process, f"http://127.0.0.1:{env['GRADIO_SERVER_PORT']}/", log_path))

@@ -1,8 +1,9 @@
 """The Space: ``python app.py`` served on 127.0.0.1 and driven through ``gradio_client``.
 
-Two app processes for the module, started together: one with a tiny random NLI model and the
-rule-based statements, one with no model set and the Hub offline (its page must still open, say
-what to set, and keep the Benchmark tab working). The page itself is tested in test_browser.py.
+Two app processes (conftest's ``space_apps``, shared with test_browser.py): one with a tiny
+random NLI model and the rule-based statements, one with no model set and the Hub offline (its
+page must still open, say what to set, and keep the Benchmark tab working). The page itself is
+tested in test_browser.py.
 """
 
 import io
@@ -17,38 +18,26 @@ import pandas as pd
 import pytest
 from gradio_client import Client, handle_file
 from gradio_client.exceptions import AppError
-from conftest import MODEL_ATOL
-from space_server import serve_apps
+from conftest import MODEL_ATOL, SPACE_VERDICT, STALE_JOB
 
 from capqa import space
 from capqa.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION
 from capqa.diagnostics.monotonicity import monotonicity_report
 
-pytestmark = pytest.mark.slow  # two app servers for the module
+pytestmark = pytest.mark.slow  # two app servers
 
 NO_LABEL = space.NO_LABEL
-
-
-# A job folder left by a process that no longer runs (pids never reach 2**22 + 1 on Linux).
-STALE_JOB = f"{2 ** 22 + 1}-left-by-a-crash"
+VERDICT = SPACE_VERDICT
 
 
 @pytest.fixture(scope="module")
-def app_root(tmp_path_factory):
-    return tmp_path_factory.mktemp("space-app")
-
-
-# The served app with models gives verdicts under the graded policy (correct and credit columns).
-VERDICT = "graded"
+def app_root(space_apps):
+    return space_apps[0]
 
 
 @pytest.fixture(scope="module")
-def app_urls(app_root, random_nli_model):
-    ready = {"CAP_NLI_MODEL": random_nli_model, "CAP_STATEMENT_MODEL": "rules", "CAP_DEVICE": "cpu",
-             "CAP_VERDICT": VERDICT}
-    (app_root / "ready" / "tmp" / "cap-space-jobs" / STALE_JOB).mkdir(parents=True)
-    with serve_apps((app_root / "ready", ready), (app_root / "offline", {})) as urls:
-        yield urls
+def app_urls(space_apps):
+    return space_apps[1]
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +129,8 @@ def test_score_file_scores_every_row_and_reports_monotonicity(client, cap_metric
     diagnostic = monotonicity_report(scored["cap"].to_numpy(), table["label"].to_numpy())
     assert f"{100 * diagnostic['pairwise_accuracy']:.2f}%" in report
     assert f"{diagnostic['mean_violations']}/{diagnostic['class_pairs']}" in report
-    assert plot is not None
+    # The plot is the Space's own figure of these scores, as gradio sends it (same bytes).
+    assert plot == served_plot(space.file_report(scored["cap"].to_numpy(), table["label"].to_numpy())[1])
 
 
 def test_score_file_reads_jsonl_with_chosen_columns(client, tmp_path):
@@ -154,6 +144,12 @@ def test_score_file_reads_jsonl_with_chosen_columns(client, tmp_path):
     assert len(scored) == 3 and scored["cap"].between(0, 1).all()
     assert set(scored["best_reference"]) <= {0, 1}
     assert report == "" and plot is None
+
+
+def served_plot(figure):
+    """A matplotlib figure as a gr.Plot sends it to gradio_client: its type and encoded image."""
+    data = gr.Plot().postprocess(figure)
+    return {"type": data.type, "plot": data.plot}
 
 
 def _write(tmp_path, name, table):
@@ -352,7 +348,9 @@ def test_benchmark_tab_reproduces_the_paper_without_models(offline_client, paper
         assert shown["mean violations"] == f"{violations[record['metric']]['mean_violations']}/25"
         assert shown["comparable pairs"] == f"{record['comparable_pairs']:,}"  # thousands separators
     assert f"**{paper_results['rows']:,} rows**" in summary
-    assert distributions is not None and heatmap is not None
+    # The plots are the Space's own figures for these filters, as gradio sends them (same bytes).
+    _, _, *figures = space.benchmark_view(str(space.DEFAULT_BENCHMARK_SCORES), "all", "test")
+    assert [distributions, heatmap] == [served_plot(figure) for figure in figures]
     assert rows[space.COMET_NAME]["pairwise accuracy (%)"] == "61.10"  # the paper's, as reported
 
 
@@ -432,26 +430,33 @@ def test_plain_reading_shows_the_relation_and_the_verdict_when_present():
     assert graded.endswith("**correct**, expected credit 0.812")
 
 
-# --- Last: the long job keeps the app busy until the module stops it ----------------------------
+# --- While a file job runs ----------------------------------------------------------------------
 
-def test_file_job_shows_progress_and_does_not_block_single_scores(client, tmp_path):
-    # Distinct rows, so that no statement or NLI pair is shared: at the fastest speed seen here
-    # (about 250 rows/s) the job runs for seconds, a single score for a fraction of one.
-    n_rows = 1000
+# Only a hang ends here: a single score takes a fraction of a second, minutes on a loaded machine.
+SINGLE_SCORE_WAIT_S = 600
+
+
+def test_file_job_shows_progress_and_does_not_block_single_scores(client, app_root, tmp_path):
+    """The file job is held after its first chunk (tests/held_app.py) until the single score has
+    come back, so it cannot end first on a fast machine: the two must run side by side."""
+    n_rows = 64  # 4 chunks of 16 rows
     table = pd.DataFrame({"question": [f"Name city number {i} in Bulgaria." for i in range(n_rows)],
                           "gold_answer": [f"Sofia {i}" for i in range(n_rows)],
                           "answer": [f"Burgas {i}" for i in range(n_rows)]})
-    job = client.submit(_write(tmp_path, "long.csv", table), "question", "gold_answer", "answer",
-                        NO_LABEL, "", api_name="/score_file")
-    progress_seen = _wait_for_progress(job)
-    started = time.monotonic()
-    cap = client.predict("Name a city in Bulgaria.", "Sofia", "Burgas", api_name="/score")[0]
-    single_seconds = time.monotonic() - started
-    assert 0 <= float(cap) <= 1
-    assert not job.done(), f"the single score ({single_seconds:.1f} s) waited for the whole file job"
-    assert progress_seen, "the file job reported no progress while it ran"
-    # Its result is not awaited (the first file test checks results): the app stops with the module.
-    job.cancel()
+    hold = app_root / "ready" / "hold"
+    hold.touch()
+    try:
+        job = client.submit(_write(tmp_path, "long.csv", table), "question", "gold_answer", "answer",
+                            NO_LABEL, "", api_name="/score_file")
+        assert _wait_for_progress(job), f"the file job reported no progress: {job.status()}"
+        single = client.submit("Name a city in Bulgaria.", "Sofia", "Burgas", api_name="/score")
+        # A single score queued behind the held job would never come: the wait would time out.
+        assert 0 <= float(single.result(timeout=SINGLE_SCORE_WAIT_S)[0]) <= 1
+        assert not job.done(), "the file job ended while it was held"
+    finally:
+        hold.unlink()
+    summary, preview, *_ = job.result(timeout=SINGLE_SCORE_WAIT_S)
+    assert f"{n_rows} rows" in summary and len(preview["data"]) == n_rows
 
 
 def _wait_for_progress(job):

@@ -1,7 +1,7 @@
 """The Space's page in a real browser: Debian's chromium driven by Playwright.
 
-Two ``python app.py`` for the module, started together: one with a tiny random NLI model and
-rule-based statements, one without models (Hub offline). The tests click through the page as a
+Two ``python app.py`` (conftest's ``space_apps``, shared with test_app.py): one with a tiny random
+NLI model and rule-based statements, one without models (Hub offline). The tests click through the page as a
 person would. Screenshots of each tab go to ``tests/screenshots/`` (or ``$CAP_SCREENSHOT_DIR``),
 which git ignores. Needs /usr/bin/chromium (``make browser`` installs it); Playwright downloads
 nothing. Marked ``browser``: ``pytest -m "not browser"`` skips them.
@@ -15,7 +15,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from playwright.sync_api import expect, sync_playwright
-from space_server import REPO_ROOT, serve_apps
+from conftest import REPO_ROOT, SPACE_VERDICT
 
 from capqa import space
 
@@ -28,8 +28,8 @@ VIEWPORT = {"width": 1366, "height": 900}
 VIEWPORTS = (VIEWPORT, {"width": 1920, "height": 1080})
 SCREENSHOTS = Path(os.environ.get("CAP_SCREENSHOT_DIR") or REPO_ROOT / "tests" / "screenshots")
 HOSTILE_LINK = "https://example.com/from-an-upload"
-# The served app with models gives verdicts under the graded policy: correct and credit columns.
-VERDICT = "graded"
+# The served app with models gives verdicts under this policy: correct and credit columns.
+VERDICT = SPACE_VERDICT
 TABS = {"Score an answer": "score_an_answer", "Score a file": "score_a_file", "Benchmark": "benchmark",
         "About": "about"}
 # Every word of every visible table cell (gradio's grids and Markdown tables): (problem, word or
@@ -62,12 +62,8 @@ pytestmark = [pytest.mark.browser,
 
 
 @pytest.fixture(scope="module")
-def app_urls(tmp_path_factory, random_nli_model):
-    root = tmp_path_factory.mktemp("space-browser")
-    ready = {"CAP_NLI_MODEL": random_nli_model, "CAP_STATEMENT_MODEL": "rules", "CAP_DEVICE": "cpu",
-             "CAP_VERDICT": VERDICT}
-    with serve_apps((root / "ready", ready), (root / "offline", {})) as urls:
-        yield urls
+def app_urls(space_apps):
+    return space_apps[1]
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,9 @@ import pytest
 from capqa.constants import ALPHA, NEUTRAL_WEIGHT
 from capqa.formula import cap_from_probabilities
 from capqa.engine.nli import NLIScorer, nli_label_indices
-from capqa.dev.offline_models import build_nli_model
+from capqa.dev.offline_models import build_nli_model, build_seq2seq_model
+from capqa.statements.generator import StatementGenerator
+from capqa.statements.rules import rule_statements
 from conftest import KNOWN_PROBABILITIES, MODEL_ATOL
 
 QUESTIONS = ["Name a city in Bulgaria.", "What travels through the stem of a plant?",
@@ -69,11 +71,26 @@ def test_statement_mode_gives_the_formula_value(known_metric):
         np.testing.assert_allclose(result[f"p_contradiction_{direction}"], KNOWN_PROBABILITIES["contradiction"], atol=1e-6)
 
 
-def test_question_mode_uses_the_statement_model(known_metric):
-    result = known_metric.compute(predictions=PREDICTIONS, references=GOLDS, questions=QUESTIONS, return_details=True)
+@pytest.fixture(scope="module")
+def varied_seq2seq_model(models_dir):
+    """A tiny T5 whose wider random weights give different inputs different statements."""
+    return str(build_seq2seq_model(models_dir / "t5-varied", initializer_factor=3.0))
+
+
+def test_question_mode_uses_the_statement_model(known_nli_model, varied_seq2seq_model, metric_path):
+    metric = evaluate.load(metric_path, nli_model=known_nli_model, statement_model=varied_seq2seq_model)
+    result = metric.compute(predictions=PREDICTIONS, references=GOLDS, questions=QUESTIONS, return_details=True)
+    model = StatementGenerator(varied_seq2seq_model, device="cpu")
+    # What the NLI model compared: the model's statement of each (question, gold) as premise and
+    # of each (question, prediction) as hypothesis, none replaced by a rule statement.
+    assert result["premises"] == model.generate(QUESTIONS, GOLDS)
+    assert result["hypotheses"] == model.generate(QUESTIONS, PREDICTIONS)
+    assert result["statement_fallback"] == [False] * 4
+    # Eight different statements, none the rules': a swap, a shift or the rule path would show.
+    assert len(set(result["premises"] + result["hypotheses"])) == 8
+    assert not set(result["premises"]) & set(rule_statements(QUESTIONS, GOLDS))
+    assert "statements=model(name=t5-varied," in result["hashcode"]
     np.testing.assert_allclose(result["scores"], [expected_known_cap()] * 4, atol=1e-6)
-    assert len(result["premises"]) == len(result["hypotheses"]) == 4
-    assert all(isinstance(text, str) and text.strip() for text in result["premises"] + result["hypotheses"])
 
 
 def test_alpha_and_neutral_weight_change_the_score(known_nli_model, metric_path):
@@ -252,9 +269,3 @@ def test_engine_checks_its_own_inputs(random_scorer):
     with pytest.raises(TypeError, match=r"`hypotheses\[0\]` must be a string"):
         random_scorer.predict(["a b"], [None])
 
-
-def test_only_the_default_model_gets_the_pinned_revision(random_nli_model, random_scorer):
-    from capqa.constants import DEFAULT_NLI_REVISION
-
-    assert NLIScorer(random_nli_model, device="cpu").revision is None
-    assert DEFAULT_NLI_REVISION not in str(random_scorer.revision)

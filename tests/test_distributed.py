@@ -91,15 +91,20 @@ ACCELERATE = [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu",
               "--mixed_precision", "no", "--dynamo_backend", "no", "--num_processes"]
 
 
-def score_command(input_path, out, nli_model, ranks=None, chunk_size=5, launcher=TORCHRUN):
+# The command each rank runs: `python -m capqa`, or the same command paused after its first commit.
+CAPQA = ["-m", "capqa"]
+PAUSED_CAPQA = [str(REPO_ROOT / "tests" / "paused_score.py")]
+
+
+def score_command(input_path, out, nli_model, ranks=None, chunk_size=5, launcher=TORCHRUN, program=CAPQA):
     launcher = [*launcher, str(ranks)] if ranks else [sys.executable]
-    return [*launcher, "-m", "capqa", "score", str(input_path), "--out", str(out), "--question-column", "",
+    return [*launcher, *program, "score", str(input_path), "--out", str(out), "--question-column", "",
             "--gold-column", "premise", "--answer-column", "hypothesis", "--nli-model", nli_model,
             "--device", "cpu", "--chunk-size", str(chunk_size)]
 
 
-def start(command):
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "HF_HUB_OFFLINE": "1"}
+def start(command, **variables):
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "HF_HUB_OFFLINE": "1", **variables}
     return subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, start_new_session=True)
 
@@ -111,10 +116,18 @@ def run(command):
     return output
 
 
+def run_here(command):
+    """A single-process ``score_command`` in this process: the same command, no interpreter to start."""
+    from capqa.cli import main as cli_main
+
+    assert command[1:3] == ["-m", "capqa"]
+    assert cli_main(command[3:]) == 0
+
+
 @pytest.fixture(scope="module")
 def single_process_output(id_rows, random_nli_model, tmp_path_factory):
     out = tmp_path_factory.mktemp("single") / "scored.csv"
-    run(score_command(id_rows, out, random_nli_model))
+    run_here(score_command(id_rows, out, random_nli_model))
     return out
 
 
@@ -131,7 +144,7 @@ def assert_same_scored_file(path, expected_path):
 
 
 def test_two_torchrun_ranks_write_the_single_process_file(id_rows, random_nli_model, single_process_output,
-                                                         tmp_path):
+                                                         tmp_path, capsys):
     out = tmp_path / "scored.csv"
     log = run(score_command(id_rows, out, random_nli_model, ranks=2))
     assert "rank 0 of 2: scored" in log and "rank 1 of 2: scored" in log
@@ -142,7 +155,9 @@ def test_two_torchrun_ranks_write_the_single_process_file(id_rows, random_nli_mo
     assert summary.rows == len(pd.read_csv(out)) and summary.hashcode == single.hashcode
     assert summary.cap.mean == pytest.approx(single.cap.mean, abs=MODEL_ATOL)
     # The distributed output is the same job as a single-process one: a rerun has nothing to do.
-    assert "scored 0 new rows" in run(score_command(id_rows, out, random_nli_model))
+    capsys.readouterr()
+    run_here(score_command(id_rows, out, random_nli_model))
+    assert "scored 0 new rows" in capsys.readouterr().err
 
 
 def test_two_accelerate_ranks_write_the_single_process_file(id_rows, random_nli_model, single_process_output,
@@ -154,33 +169,29 @@ def test_two_accelerate_ranks_write_the_single_process_file(id_rows, random_nli_
     assert_same_scored_file(out, single_process_output)
 
 
-def wait_for(condition, what):
-    deadline = time.monotonic() + PROCESS_WAIT_S
-    while not condition():
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        time.sleep(0.05)
-
-
 def committed_rows(out):
-    try:
-        manifest = read_manifest(out)
-    except ValueError:  # being replaced right now
-        return 0
+    manifest = read_manifest(out)
     return manifest["chunks"][-1]["rows"] if manifest else 0
 
 
 def test_a_killed_rank_resumes_with_every_row_once(id_rows, random_nli_model, single_process_output, tmp_path):
-    out = tmp_path / "scored.csv"
+    """Rank 1 is killed after its first committed chunk: it pauses there (tests/paused_score.py),
+    so it cannot finish its shard before the signal arrives."""
+    out, paused = tmp_path / "scored.csv", tmp_path / "paused"
     part = tmp_path / "scored.csv.parts" / "part-00001-of-00002.csv"
-    launcher = start(score_command(id_rows, out, random_nli_model, ranks=2, chunk_size=2))
-    wait_for(lambda: committed_rows(part) >= 2, "rank 1 to commit its first chunk")
-    rank_pid = int(part.with_name(part.name + ".lock").read_text().split()[1])
-    os.kill(rank_pid, signal.SIGKILL)
+    command = score_command(id_rows, out, random_nli_model, ranks=2, chunk_size=2, program=PAUSED_CAPQA)
+    launcher = start(command, CAPQA_TEST_PAUSED=str(paused), CAPQA_TEST_PAUSE_RANK="1")
+    deadline = time.monotonic() + PROCESS_WAIT_S  # only a hang ends here: a failed launch exits
+    while not paused.exists():
+        assert launcher.poll() is None, launcher.communicate()[0]
+        assert time.monotonic() < deadline, "rank 1 did not commit its first chunk"
+        time.sleep(0.05)
+    os.kill(int(paused.read_text()), signal.SIGKILL)
     output, _ = launcher.communicate(timeout=PROCESS_WAIT_S)
     assert launcher.returncode != 0, output
     kept = committed_rows(part)
     shard = shard_rows(row_costs(read_table(id_rows), TableColumns(None, "premise", "hypothesis")), 2)[1]
-    assert 2 <= kept < len(shard), "the rank was to be killed mid-run"
+    assert kept == 2 < len(shard), "the rank was to be killed after its first chunk of 2 rows"
     assert not out.exists() or committed_rows(out) == 0
 
     log = run(score_command(id_rows, out, random_nli_model, ranks=2, chunk_size=2))

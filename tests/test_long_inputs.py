@@ -155,6 +155,7 @@ def test_a_pair_of_100000_words_per_side_is_cut_to_max_length(random_nli_model):
     np.testing.assert_allclose(scorer.predict([premise], [hypothesis]), short, atol=MODEL_ATOL, rtol=0)
 
 
+@pytest.mark.slow  # two fresh interpreters that import torch and transformers: 10-15 s
 def test_peak_memory_does_not_grow_with_text_length(random_nli_model):
     """Each size in its own process, so that its peak RSS is its own."""
     small, large = (measure_in_subprocess(words, nli_model=random_nli_model) for words in (100, 100_000))
@@ -163,6 +164,7 @@ def test_peak_memory_does_not_grow_with_text_length(random_nli_model):
     assert growth < MAX_RSS_GROWTH_MB, f"peak RSS grew by {growth:.0f} MB from 100 to 100,000 words per side"
 
 
+@pytest.mark.slow  # two fresh interpreters, as above
 def test_the_statement_generator_takes_a_10000_word_input(tiny_seq2seq_model):
     result = measure_in_subprocess(10_000, statement_model=tiny_seq2seq_model)
     small = measure_in_subprocess(100, statement_model=tiny_seq2seq_model)

@@ -42,6 +42,17 @@ def test_the_engine_alone_loads_the_pinned_commit(recorded_loads):
     assert default_model_loads(recorded_loads) == PINNED
 
 
+def test_another_model_never_gets_the_pinned_commit(recorded_loads, random_nli_model):
+    """The pinned commit is the default model's: any other model loads the revision given, or
+    its own default (None: a local folder's files, a Hub id's main)."""
+    for revision in (None, "v2"):
+        recorded_loads.clear()
+        assert NLIScorer(random_nli_model, revision=revision, device="cpu").revision == revision
+        loads = {(loader, asked) for loader, name, asked in recorded_loads if name == random_nli_model}
+        assert {load for load in loads if load[0] != "AutoConfig"} == {
+            ("AutoTokenizer", revision), ("AutoModelForSequenceClassification", revision)}
+
+
 def test_an_explicit_revision_is_what_loads(recorded_loads):
     NLIScorer(revision="main", device="cpu")
     assert default_model_loads(recorded_loads) == {("AutoTokenizer", "main"), ("AutoModelForSequenceClassification", "main")}

@@ -16,7 +16,7 @@ SHORT = [("Sofia is a city in Bulgaria.", "Burgas is a city in Bulgaria."),
          ("Water begins to boil at 100°C.", "Water begins to boil at 212°F."),
          ("The Berlin Wall fell in 1989.", "The Berlin Wall fell.")]
 # Past 128 tokens DeBERTa's relative positions fall into log buckets: the window must follow them.
-LONG = [("The long statement says " + "that plants make food using sunlight and water " * 12,
+LONG = [("The long statement says " + "that plants make food using sunlight and water " * 24,
          "Plants make food using photosynthesis.")]
 
 

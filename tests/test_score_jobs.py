@@ -242,18 +242,22 @@ def test_jsonl_errors_name_the_bad_line(tmp_path):
 
 def test_ctrl_c_keeps_the_committed_rows_and_says_how_to_resume(statement_rows, random_nli_model, scored,
                                                                 tmp_path):
-    out = tmp_path / "scored.csv"
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "HF_HUB_OFFLINE": "1"}
-    command = [sys.executable, "-m", "capqa", *score_args(statement_rows, out, random_nli_model)]
+    """A real Ctrl-C (SIGINT to the process) after the first committed chunk: the job is paused
+    there (tests/paused_score.py), so it cannot end before the signal arrives."""
+    out, paused = tmp_path / "scored.csv", tmp_path / "paused"
+    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "HF_HUB_OFFLINE": "1", "CAPQA_TEST_PAUSED": str(paused)}
+    command = [sys.executable, str(REPO_ROOT / "tests" / "paused_score.py"),
+               *score_args(statement_rows, out, random_nli_model)]
     process = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 600
-    while not (read_manifest(out) if manifest_path(out).exists() else {"chunks": [{"rows": 0}]}
-               )["chunks"][-1]["rows"]:
-        assert time.monotonic() < deadline and process.poll() is None, "no chunk was committed"
+    # However long a loaded machine takes: a job that fails ends the wait with its exit code.
+    while not paused.exists():
+        assert process.poll() is None, f"the job ended before its first commit: {process.communicate()[1]}"
         time.sleep(0.05)
+    assert read_manifest(out)["chunks"][-1]["rows"] == CHUNK
     process.send_signal(signal.SIGINT)
     _, errors = process.communicate(timeout=600)
     assert process.returncode == 130, errors
-    assert "Traceback" not in errors and "interrupted: rows 1-" in errors and "rerun the same command" in errors
+    assert "Traceback" not in errors and f"interrupted: rows 1-{CHUNK} are kept in {out}" in errors
+    assert "rerun the same command" in errors
     assert cli_main(score_args(statement_rows, out, random_nli_model)) == 0
     assert_same_scores(out, scored)

@@ -165,7 +165,7 @@ def statement_throughput(frame: "pd.DataFrame", models_dir: Union[str, os.PathLi
     pairs = sorted(set(zip(list(frame["question"]) * 2, list(frame["gold_answer"]) + list(frame["answer"]))))
     folder = Path(models_dir) / "t5-tiny"
     if not (folder / "config.json").exists():
-        build_seq2seq_model(folder)
+        build_seq2seq_model(folder, statement_tokens=None)
     results = {}
     for name, model, inputs in (("rules", "rules", pairs),
                                 ("tiny seq2seq (T5 2+2 layers, 4 beams)", str(folder), pairs[:model_limit])):

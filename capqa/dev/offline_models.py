@@ -7,7 +7,9 @@ the metric then loads them through exactly the same ``from_pretrained`` code as 
 - ``build_tokenizer``: a byte-level BPE tokenizer (every string encodes, none is unknown).
 - ``build_nli_model``: a DeBERTa-v2 sequence classifier. With ``probabilities`` its classifier
   weights are zero and its bias is ``log(p)``, so every input gets exactly those probabilities.
-- ``build_seq2seq_model``: a T5 encoder-decoder for the statement model.
+- ``build_seq2seq_model``: a T5 encoder-decoder for the statement model. Its generation config
+  ends each statement after ``STATEMENT_TOKENS`` tokens: random weights never choose the
+  end-of-sequence token, so without it every statement runs to ``max_new_tokens`` (128).
 """
 
 import math
@@ -25,6 +27,12 @@ _DEFAULT_CORPUS = (
     "Water boils at 100 degrees Celsius. Plants make food using sunlight and photosynthesis.",
 )
 SPECIAL_TOKENS = {"pad_token": "<pad>", "eos_token": "</s>", "unk_token": "<unk>", "cls_token": "<s>"}
+
+# Tokens in a statement of the tiny seq2seq model: a sentence's length, not the 128 of the limit.
+STATEMENT_TOKENS = 12
+# The factor by which the end-of-sequence score grows with each token past STATEMENT_TOKENS
+# (transformers' exponential_decay_length_penalty): at once far above every other token's.
+_EOS_GROWTH = 20.0
 
 # The label order of cross-encoder/nli-deberta-v3-large: deliberately not the canonical one.
 CROSS_ENCODER_ID2LABEL = {0: "contradiction", 1: "entailment", 2: "neutral"}
@@ -106,8 +114,16 @@ def build_nli_model(folder: Path, probabilities: Optional[Mapping[str, float]] =
 
 
 def build_seq2seq_model(folder: Path, seed: int = 0, tokenizer: Optional["PreTrainedTokenizerBase"] = None,
-                        corpus: Optional[Sequence[str]] = None) -> Path:
-    """Save a tiny T5 with random weights and a tokenizer to ``folder``; return the folder."""
+                        corpus: Optional[Sequence[str]] = None,
+                        statement_tokens: Optional[int] = STATEMENT_TOKENS, initializer_factor: float = 1.0) -> Path:
+    """Save a tiny T5 with random weights and a tokenizer to ``folder``; return the folder.
+
+    initializer_factor: T5's scale of the random weights; with 1.0 most inputs get the same
+        statement, with 3.0 different inputs get different ones.
+    statement_tokens: its generation config makes it end each output once it is this long (one
+        token more at most); None leaves a random model generating up to ``max_new_tokens``, as
+        ``capqa.dev.bench`` measures it.
+    """
     import torch
     from transformers import T5Config, T5ForConditionalGeneration
 
@@ -115,9 +131,12 @@ def build_seq2seq_model(folder: Path, seed: int = 0, tokenizer: Optional["PreTra
     config = T5Config(vocab_size=len(tokenizer), d_model=32, d_kv=16, d_ff=64, num_layers=2,
                       num_decoder_layers=2, num_heads=2, dropout_rate=0.0,
                       pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
-                      decoder_start_token_id=tokenizer.pad_token_id)
+                      decoder_start_token_id=tokenizer.pad_token_id, initializer_factor=initializer_factor)
     torch.manual_seed(seed)
-    return _save(T5ForConditionalGeneration(config).eval(), tokenizer, folder)
+    model = T5ForConditionalGeneration(config).eval()
+    if statement_tokens is not None:
+        model.generation_config.exponential_decay_length_penalty = (statement_tokens, _EOS_GROWTH)
+    return _save(model, tokenizer, folder)
 
 
 def _save(model, tokenizer, folder):
