@@ -7,11 +7,12 @@ make ..." when the question asks what they make). Kept: the answer's own words.
 """
 
 import re
+from typing import List
 
-from capqa.statements.rules.lexicon import _QUESTION_START, _TRAILING_PUNCTUATION, _WHITESPACE
+from capqa.statements.rules.lexicon import _QUESTION_START, _WHITESPACE, strip_trailing
 from capqa.statements.rules.morphology import _lemmas
 
-_MARKDOWN = re.compile(r"\*\*|__|`|^[\"“]|[\"”]$")
+_OUTER_QUOTES = ('"', '“', '”')
 _LABEL = re.compile(r"^(?:(?:the |my |final |correct |short )*answer(?: is)?|the correct (?:one|option|choice) is|"
                     r"(?:the )?(?:correct )?(?:option|choice) is)\s*[:\-]?\s+", re.IGNORECASE)
 _HEDGE = re.compile(
@@ -28,7 +29,12 @@ _TRAILING_HEDGE = re.compile(r",?\s+(?:i think|i believe|i guess|i suppose|proba
 _OPTION_LETTER = re.compile(r"^\(?([A-Ha-h])(?:\)|\.|:)\s+(.+)$|^\(([A-Ha-h])\)\s+(.+)$")
 _BARE_LETTER = re.compile(r"^(?:option |choice )?\(?([A-Ha-h])\)?[.:]?$", re.IGNORECASE)
 _RESTATING_OPENER = re.compile(r"^(?:it's|it is|it was|it'd be|it would be|that's|that is|that was|that would be|"
-                               r"that'd be|this is|they're|they are|they were)\s+(.+)$", re.IGNORECASE)
+                               r"that'd be|this is|they're|they are|they were|"
+                               # "The longest one is the Volga": a description by "one" stands for the question's
+                               r"the (?:[\w-]+ ){1,2}ones? (?:is|are|was|were))\s+(.+)$", re.IGNORECASE)
+# "He was Antonio Vivaldi, ...": a person's pronoun restates the question's subject before a name
+# or a description ("He was born in 1678" is a claim of its own).
+_PERSON_OPENER = re.compile(r"^(?:[Hh]e|[Ss]he)(?:'s| is| was)\s+((?:[A-Z]|the |a |an )\S.*)$")
 # "There are eight" only restates a count question; elsewhere "There is more rain" is the content.
 _EXISTENTIAL_OPENER = re.compile(r"^there(?:'s| is| are| was| were)\s+(.+)$", re.IGNORECASE)
 _COUNT_QUESTION = re.compile(r"^how (?:many|much)\b", re.IGNORECASE)
@@ -52,8 +58,7 @@ _STEPS = 4  # labels, hedges and openers nest at most this deep ("Answer: I thin
 def clean_answer(answer: str, question: str = "", options: dict = None) -> str:
     """``answer`` reduced to its content (see the module docstring); never empty unless
     ``answer`` has no content at all."""
-    text = _TRAILING_PUNCTUATION.sub("", _WHITESPACE.sub(" ", _MARKDOWN.sub("", answer.strip())).strip())
-    text = without_elliptical_sentences(text)
+    text = strip_trailing(_WHITESPACE.sub(" ", _without_outer_quotes(answer.strip())).strip())
     for _ in range(_STEPS):
         stripped = _strip_once(text, question, options or {})
         if stripped == text or not stripped:
@@ -62,21 +67,29 @@ def clean_answer(answer: str, question: str = "", options: dict = None) -> str:
     return text
 
 
-def without_elliptical_sentences(text: str) -> str:
+def _without_outer_quotes(text: str) -> str:
+    """"'Kiss'" stays quoted; a quote that only opens or only closes the answer goes."""
+    opens, closes = text[:1] in _OUTER_QUOTES, strip_trailing(text)[-1:] in _OUTER_QUOTES
+    if opens and not closes:
+        return text[1:]
+    if closes and not opens and text.count('"') + text.count('“') + text.count('”') == 1:
+        stripped = strip_trailing(text)
+        return stripped[:-1]
+    return text
+
+
+def without_elliptical_sentences(sentences: List[str]) -> List[str]:
     """"It is. Helium." -> "Helium.": a leading sentence that only repeats an auxiliary is no content."""
-    if ". " not in text and "! " not in text:
-        return text
-    sentences = re.split(r"(?<=[.!])\s+(?=[A-Z])", text)
-    while len(sentences) > 1 and _ELLIPTICAL.match(_TRAILING_PUNCTUATION.sub("", sentences[0])):
+    while len(sentences) > 1 and _ELLIPTICAL.match(strip_trailing(sentences[0])):
         sentences = sentences[1:]
-    return " ".join(sentences)
+    return sentences
 
 
 def _strip_once(text, question, options):
     text = _TRAILING_HEDGE.sub("", text).strip()
     for pattern in (_LABEL, _HEDGE):
         text = pattern.sub("", text, count=1).strip()
-    text = _TRAILING_PUNCTUATION.sub("", text)
+    text = strip_trailing(text)
     letter = _BARE_LETTER.match(text)
     if letter and letter.group(1).lower() in options:
         return options[letter.group(1).lower()]
@@ -88,7 +101,8 @@ def _strip_once(text, question, options):
     passive = _PASSIVE_RESTATEMENT.match(text)
     if passive and _lemmas(passive.group(1)).get("VERB", ("",))[0] in _verb_lemmas(question):
         return passive.group(2)  # "It was written by X" answering "Who wrote ...?" -> "X"
-    opener = _RESTATING_OPENER.match(text) or (_COUNT_QUESTION.match(question) and _EXISTENTIAL_OPENER.match(text))
+    opener = (_RESTATING_OPENER.match(text) or _PERSON_OPENER.match(text)
+              or (_COUNT_QUESTION.match(question) and _EXISTENTIAL_OPENER.match(text)))
     if opener:
         return opener.group(1)
     return _without_restated_verb(text, question)

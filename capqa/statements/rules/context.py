@@ -5,14 +5,10 @@ and pronouns in the question that the context names ("She won ..." -> "Marie Cur
 import re
 from typing import NamedTuple
 
+from capqa.statements.rules.answer_text import split_sentences
 from capqa.statements.rules.lexicon import _DETERMINERS, _WHITESPACE
 from capqa.statements.rules.morphology import _is_finite_verb, _plural_phrase
 
-# A sentence ends at . ! or ? before a capital, a quote or a bracket, but not after an initial
-# ("J. K. Rowling", "U.S.") or a common abbreviation.
-_SENTENCE_BOUNDARY = re.compile(r"(?<![A-Z]\.)(?<!\b[A-Z])(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bMt\.)"
-                                r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
-_END_MARK = re.compile(r"[.!?]\s")
 _LABEL = re.compile(r"(?:^|(?<=\s))(?:passage|context|paragraph|text|background|story|article|question|q)\s*:\s*",
                     re.IGNORECASE)
 _QUESTION_LABEL = re.compile(r"(?:^|(?<=\s))(?:question|q)\s*:\s*", re.IGNORECASE)
@@ -30,14 +26,6 @@ class QuestionParts(NamedTuple):
     context: list      # the sentences before the question, labels and instructions removed
     question: str      # the question proper, options removed
     options: dict      # option letter (lower-case) -> option text
-
-
-def split_sentences(text: str) -> list:
-    """``text`` cut into sentences (an initial or an abbreviation does not end one)."""
-    text = text.strip()
-    if not _END_MARK.search(text):
-        return [text] if text else []  # the common case, without the costly look-behinds
-    return [sentence for sentence in _SENTENCE_BOUNDARY.split(text.strip()) if sentence]
 
 
 def split_question(text: str) -> QuestionParts:

@@ -42,6 +42,22 @@ _NOUN_OF = re.compile(r"^([a-z]+) of ")
 _PROPOSITION_HEADS = frozenset("law principle rule theorem theory hypothesis postulate".split())
 
 # --- Precompiled patterns --------------------------------------------------------------------
+# Every pattern runs in time linear in its input: no nested quantifiers, and a pattern that could
+# start anywhere inside a run of the characters it repeats either is anchored with ^ or looks
+# behind (tests/test_rules_hostile.py times each on megabyte inputs).
+_TRAILING_CHARS = ".?!:;,"
+
+
+def strip_trailing(text: str) -> str:
+    """``text`` without trailing whitespace and sentence punctuation (". ?!:;,"), in linear time
+    (a regular expression anchored at the end retries from every position of a long run)."""
+    while True:
+        length = len(text)
+        text = text.rstrip().rstrip(_TRAILING_CHARS)
+        if len(text) == length:
+            return text
+
+
 _BLANK = re.compile(r"_{2,}")
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
 _WHITESPACE = re.compile(r"\s+")

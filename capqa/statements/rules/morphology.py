@@ -128,6 +128,15 @@ def _is_adjective(answer):
     return bool(lemmas) and next(iter(lemmas)) == "ADJ"
 
 
+def looks_adjective(text: str, tag: str) -> bool:
+    """Whether a word the tagger calls ``tag`` is an adjective: the lexicon agrees, or the word
+    is unknown to it and tagged as one ("unreactive")."""
+    if tag not in ("JJ", "JJR", "JJS", "NNP"):
+        return False
+    lowered = text.lower()
+    return _is_adjective(lowered) or (tag != "NNP" and not _lemmas(lowered) and text.islower())
+
+
 @functools.lru_cache(maxsize=65536)
 def _is_adverb(word):
     lowered = word.lower()

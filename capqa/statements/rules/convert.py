@@ -1,0 +1,140 @@
+"""One prompt and one answer to statement sentences: the converter's pipeline.
+
+1. The prompt is split into context sentences, the question proper and its answer options
+   (``context.split_question``); a pronoun of the question that the context names is replaced
+   by its referent; the question's form is read (``forms.read_form``).
+2. The answer is reduced to the sentences that claim something (``answer_text``); the first is
+   reduced to its content (labels, option letters, hedges, restating openers: ``answers``).
+3. The statement is built from the question's parse (``analysis.analyse``) by the builder of its
+   form and structure, or the answer's own sentence is kept (its opening pronoun resolved); the
+   answer's further sentences follow it, each its own sentence.
+4. When nothing applies the safe form states the answer as the answer to the question, quoting
+   the question: ``The answer to "QUESTION" is ANSWER.``; it never writes the question or
+   instruction with the answer tacked on.
+"""
+
+import re
+from typing import List, Optional, Tuple
+
+from capqa.statements.rules.analysis import Frame, analyse, render
+from capqa.statements.rules.answer_text import answer_sentences
+from capqa.statements.rules.answers import clean_answer, elliptical_subject, lower_article, without_elliptical_sentences
+from capqa.statements.rules.blanks import complete, fill_blanks
+from capqa.statements.rules.context import resolve_pronoun, split_question
+from capqa.statements.rules.forms import Form, normalised, read_form
+from capqa.statements.rules.lexicon import _WHITESPACE, strip_trailing
+from capqa.statements.rules.morphology import _capitalize
+from capqa.statements.rules.parser import MAX_PARSED_CHARS, Parse, parse
+from capqa.statements.rules.polar import polar
+from capqa.statements.rules.prompts import claim_statement, embedded_statement, fragment_statement, imperative_statement
+from capqa.statements.rules.sentences import denial, full_sentence, in_situ
+from capqa.statements.rules.wh_equative import equative
+from capqa.statements.rules.wh_inverted import inverted
+from capqa.statements.rules.wh_subject import wh_subject
+
+FALLBACK_OPENING = 'The answer to "'
+_CLOSING_QUOTES = ('"', "”", "’", "'")
+_NEGATIVE_REASON = re.compile(r"^(no one|nobody|nothing|none|never)\s*[,;:]\s*(\w.+)$", re.IGNORECASE)
+
+
+def statement(question: str, answer: str) -> str:
+    """The statement for one prompt and answer (both already checked to be non-empty text)."""
+    parts = split_question(question)
+    raw_answer = _WHITESPACE.sub(" ", answer).strip()
+    if not parts.question:
+        return _sentences([_fallback(_WHITESPACE.sub(" ", question).strip(), raw_answer)])
+    proper = resolve_pronoun(parts.question, parts.context)
+    if len(proper) > MAX_PARSED_CHARS:  # no structure to read in a question that long: the safe form
+        return _sentences(parts.context + [_fallback(proper, raw_answer)])
+    sentences = without_elliptical_sentences(answer_sentences(answer)) or [raw_answer]
+    first, extra = sentences[0], sentences[1:]
+    content = clean_answer(first, proper, parts.options) or strip_trailing(first)
+    content, reason = _negative_with_reason(content)
+    proper, content = normalised(proper, content)
+    main, more = _main(read_form(proper), proper, content, first, parts.options)
+    if not main:
+        main = _fallback(proper, lower_article(content))
+    return _sentences(parts.context + [main] + more + ([reason] if reason else []) + extra)
+
+
+def _main(form: Form, proper: str, content: str, first: str, options: dict) -> Tuple[Optional[str], List[str]]:
+    """(the statement, sentences to follow it) for the question proper and the answer's content."""
+    if form.kind == "blank":
+        return fill_blanks(proper, lower_article(content)), []
+    if form.kind == "claim":
+        return claim_statement(form.text, content)
+    if form.kind == "embedded":
+        return embedded_statement(form.text, lower_article(content)), []
+    if form.kind == "imperative":
+        return imperative_statement(form, lower_article(elliptical_subject(content)), first), []
+    words = parse(strip_trailing(proper) if form.kind == "question" else proper)
+    frame = analyse(words) if form.kind == "question" else None
+    kept = full_sentence(frame, words, content, first)
+    if kept:
+        return kept, []
+    if frame is not None:
+        denied = denial(frame, content)
+        if denied:
+            return denied
+        built = _from_frame(frame, lower_article(elliptical_subject(content)))
+        if built:
+            return built
+    if form.kind == "question":
+        situ = in_situ(words, lower_article(content))
+        if situ:
+            return situ, []
+        return fragment_statement(words, lower_article(content)), []
+    return complete(proper, lower_article(content)) if _has_verb(words) else fragment_statement(
+        words, lower_article(content)), []
+
+
+def _from_frame(frame: Frame, answer: str) -> Optional[Tuple[str, List[str]]]:
+    if not frame.wh:
+        made = polar(frame, answer)
+        if not made:
+            return None
+        main, explanation = made
+        return main, [explanation] if explanation else []
+    statement_text = (wh_subject(frame, answer) if frame.wh_is_subject else
+                      equative(frame, answer) or inverted(frame, answer))
+    if not statement_text:
+        return None
+    lead = render(frame.lead)
+    if lead:
+        statement_text = f"{lead.rstrip(',')}, {_lower_first_article(statement_text)}"
+    return statement_text, []
+
+
+def _has_verb(words: Parse) -> bool:
+    return any(word.tag in ("VBZ", "VBD", "VBP", "MD") for word in words)
+
+
+def _lower_first_article(text: str) -> str:
+    first, _, rest = text.partition(" ")
+    return f"{first.lower()} {rest}" if first in ("The", "A", "An", "It", "They") else text
+
+
+def _fallback(question: str, answer: str) -> str:
+    return f'{FALLBACK_OPENING}{question.strip()}" is {answer}'
+
+
+def _negative_with_reason(content: str) -> Tuple[str, str]:
+    """"No one, it was cancelled" -> ("No one", "it was cancelled"): a negative answer and its
+    reason, which follows the statement as a sentence of its own."""
+    match = _NEGATIVE_REASON.match(content)
+    return (match.group(1), match.group(2)) if match else (content, "")
+
+
+def _sentences(parts: List[str]) -> str:
+    """The parts as sentences: each capitalised and ended with one full stop (or its own ! ?)."""
+    out = []
+    for part in parts:
+        part = _WHITESPACE.sub(" ", part).strip()
+        stripped = strip_trailing(part)
+        if not stripped:
+            continue
+        if stripped[-1:] in _CLOSING_QUOTES and stripped[-2:-1] in ".!?":
+            out.append(_capitalize(stripped))  # '... album "Sgt. Pepper's Lonely Hearts Club Band."'
+        else:
+            out.append(_capitalize(stripped) + ".")
+    return " ".join(out)

@@ -1,0 +1,168 @@
+"""Answers that are sentences, premise denials, wh-phrases in situ, and negating a declarative.
+
+- ``full_sentence``: an answer that is a full clause (a subject and a finite verb, by its parse)
+  is kept as it is, its opening pronoun replaced by the question's referent ("It was written by
+  X in 1967." answering "Who wrote Y?" -> "Y was written by X in 1967."); "No, X did not ..." to
+  a wh-question keeps "X did not ...".
+- ``denial``: "It isn't.", "They don't; ..." answering a wh-question denies its premise: the
+  question's clause, negated ("Why is the Wall visible from space?" -> "The Wall is not visible
+  from space."), then what the answer goes on to say.
+- ``in_situ``: "The director of Jaws was born in which city?" -> "... born in Cincinnati".
+- ``negated_clause``: a declarative with "not" after its auxiliary, or do-support.
+"""
+
+import re
+from typing import List, Optional, Sequence, Tuple
+
+from capqa.statements.rules.analysis import WH_WORDS, Frame, expanded, render
+from capqa.statements.rules.clause import join, negative
+from capqa.statements.rules.lexicon import _AUXILIARIES, _MODALS, strip_trailing
+from capqa.statements.rules.morphology import _inflect, _is_adjective, _is_finite_verb, _plural_phrase
+from capqa.statements.rules.parser import Parse, Word, parse
+from capqa.statements.rules.polar import affirmed, polarity
+from capqa.statements.rules.subjects import subtree_edges
+
+_SUBJECT_PRONOUNS = {"it": False, "they": True, "he": False, "she": False}
+_DENIAL = re.compile(r"^(?:it|they|he|she|this|that|there)\s+(?:is|are|was|were|does|do|did|has|have|had|can|could|"
+                     r"will|would)(?:\s+not|n[’']t)\b[\s.,;:!-]*(?P<rest>.*)$", re.IGNORECASE)
+_NO_OPENING = re.compile(r"^(?:no|nope|actually|in fact)\s*[,.;:!-]\s*(?P<rest>\S.*)$", re.IGNORECASE)
+_CLAUSE_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj"))
+_REASON_WORDS = frozenset(("because", "since", "due", "as", "so"))
+
+
+def is_clause(words: Parse) -> bool:
+    """Whether a parse is a declarative clause: a finite verb with a subject before it."""
+    root = next((word for word in words if word.dep == "ROOT"), None)
+    if root is None or not (root.tag.startswith("VB") or root.tag == "MD"):
+        return False
+    if words[0].lower in WH_WORDS or (words[0].lower in _AUXILIARIES and words[0].i == root.i):
+        return False
+    finite = root.tag in ("VBD", "VBZ", "VBP", "MD") or any(
+        word.head == root.i and word.tag in ("VBD", "VBZ", "VBP", "MD") for word in words)
+    subject = next((word for word in words if word.head == root.i and word.dep in _CLAUSE_DEPS and word.i < root.i), None)
+    if not finite or subject is None:
+        return False
+    left, _ = subtree_edges(words, subject.i - words[0].i)
+    # The sentence opens with its subject, or with a phrase set off by a comma ("In 1926, X ...").
+    return all(word.tag in ("``", "''", "-LRB-", '"') or word.text in ('"', "“", "'", "(") for word in words[:left]) or (
+        words[left - 1].text == ",")
+
+
+def full_sentence(frame: Optional[Frame], question: Parse, content: str, first: str) -> Optional[str]:
+    """The answer's own sentence when it is a full clause (see the module docstring), or None."""
+    if frame is not None and frame.wh:
+        opening = _NO_OPENING.match(content)
+        if opening and len(opening.group("rest").split()) >= 3:
+            content = opening.group("rest")
+    words = content.split()
+    if "=" in words[:3]:
+        return None  # a formula ("F = ma, where ...") is a noun phrase, whatever its parse
+    opening = content.lstrip("\"'“‘(")[:1]
+    if len(words) < 3 or not (opening.isupper() or opening.isdigit() or first.lstrip("\"'“‘(")[:1].isupper()):
+        return None
+    if frame is not None and not frame.wh and polarity(content):
+        return None
+    answer_words = parse(content)
+    if not is_clause(answer_words) and not (answer_words[0].tag not in ("VBG", "VBN", "IN", "TO")
+                                            and _long_sentence(words, first)):
+        return None
+    if frame is not None and frame.wh == "why" and not (_REASON_WORDS & {word.lower for word in answer_words}):
+        return None  # "It hit an iceberg." is the reason: the question's clause + "because ..."
+    return _resolved(content, answer_words, frame, question)
+
+
+def _long_sentence(words: List[str], first: str) -> bool:
+    """A long capitalised sentence with a finite verb after its first word, for when the parse
+    misses the verb ("Chemical pollutants that contaminate ... accumulate in animal tissues.")."""
+    return len(words) >= 8 and strip_trailing(first) != first.rstrip() and first.rstrip()[-1:] in ".!" and any(
+        _is_finite_verb(word.strip(",;:").lower()) for word in words[1:])
+
+
+def _resolved(content: str, answer_words: Parse, frame: Optional[Frame], question: Parse) -> str:
+    """``content`` with an opening subject pronoun replaced by the question's noun phrase that it
+    refers to (the subject, else the first noun phrase after the verb)."""
+    first = answer_words[0]
+    if first.lower not in _SUBJECT_PRONOUNS or first.dep not in _CLAUSE_DEPS or len(answer_words) < 2:
+        return content
+    referent = _referent(frame, question, _SUBJECT_PRONOUNS[first.lower], first.lower in ("he", "she"))
+    if not referent:
+        return content
+    return referent + content[len(first.text):]
+
+
+def _referent(frame: Optional[Frame], question: Parse, plural: bool, person: bool) -> str:
+    candidates: List[str] = []
+    if frame is not None and frame.subject:
+        candidates.append(render(frame.subject))
+    if frame is not None and frame.wh_is_subject:
+        candidates += _noun_phrases(frame.rest)
+    for candidate in candidates:
+        if person and not candidate[:1].isupper():
+            continue
+        if _plural_phrase(candidate) == plural and candidate.lower() not in _SUBJECT_PRONOUNS:
+            return candidate
+    return ""
+
+
+def _noun_phrases(words: Sequence[Word]) -> List[str]:
+    """Objects in a verb phrase: the subtrees of its direct objects and attributes."""
+    phrases = []
+    start = None
+    for index, word in enumerate(words):
+        if word.tag in ("DT", "NNP", "NNPS", "NN", "NNS", "PRP$", "CD", "JJ", "``", "''", "POS") or word.text in ('"', "“", "”"):
+            start = index if start is None else start
+            continue
+        if start is not None:
+            phrases.append(render(words[start:index]))
+            start = None
+    if start is not None:
+        phrases.append(render(words[start:]))
+    return [phrase for phrase in phrases if phrase]
+
+
+def denial(frame: Frame, content: str) -> Optional[Tuple[str, List[str]]]:
+    """(the question's clause negated, what follows) when the answer denies the premise."""
+    match = _DENIAL.match(content)
+    if not match or not frame.wh or frame.wh_is_subject or not frame.subject:
+        return None
+    statement = affirmed(frame._replace(wh="", phrase=(), preposition=""), negative=True)
+    if not statement:
+        return None
+    rest = strip_trailing(match.group("rest"))
+    return statement, [rest] if len(rest.split()) >= 2 else []
+
+
+def in_situ(words: Parse, answer: str) -> Optional[str]:
+    """A wh-phrase inside a sentence replaced by the answer ("... born in which city?")."""
+    words = expanded(words)
+    position = next((index for index, word in enumerate(words) if word.lower in ("what", "which", "who", "whom",
+                                                                                   "where", "when", "how")), None)
+    if position is None or position < 2:
+        return None
+    end = position + 1
+    wh = words[position].lower
+    if wh in ("what", "which"):
+        while end < len(words) and words[end].tag in ("JJ", "NN", "NNS", "NNP", "NNPS", "HYPH", "CD"):
+            end += 1
+    kept = render(words[position + 1:end]) if end > position + 1 and _is_adjective(answer) else ""
+    return join(render(words[:position]), answer, kept, render(words[end:]))
+
+
+def negated_clause(words: Sequence[Word]) -> Optional[str]:
+    """A declarative with its finite verb negated ("Bats are blind" -> "Bats are not blind",
+    "Water boils at 100 °C" -> "Water does not boil at 100 °C"), or None."""
+    words = expanded(words)
+    finite = next((i for i, word in enumerate(words) if word.tag in ("VBZ", "VBD", "VBP", "MD")
+                   or (word.lower in _AUXILIARIES and word.dep in ("aux", "auxpass", "ROOT"))), None)
+    if finite is None or finite == 0:
+        return None
+    word = words[finite]
+    before, after = render(words[:finite]), render(words[finite + 1:])
+    if finite + 1 < len(words) and words[finite + 1].lower in ("not", "never"):
+        return None
+    if word.lower in _AUXILIARIES or word.lower in _MODALS:
+        return join(before, negative(word.lower), after)
+    auxiliary = "did" if word.tag == "VBD" else ("does" if word.tag == "VBZ" else "do")
+    if auxiliary == "do" and not _plural_phrase(before) and word.tag != "VBP":
+        auxiliary = "does"
+    return join(before, f"{auxiliary} not", _inflect(word.text, "VB"), after)
