@@ -27,9 +27,10 @@ from capqa.statements.rules.parser import Word
 from capqa.statements.rules.subjects import copula_subject, subtree_edges
 
 WH_WORDS = frozenset("what which who whom whose where when why how".split())
-_EXPANSIONS = {"ca": "can", "wo": "will", "sha": "shall", "n't": "not", "'re": "are", "’re": "are",
+_EXPANSIONS = {"ca": "can", "wo": "will", "sha": "shall", "n't": "not", "n’t": "not", "'re": "are", "’re": "are",
                "'m": "am", "’m": "am", "'ve": "have", "’ve": "have", "'ll": "will", "’ll": "will"}
 _NEGATION = frozenset(("not", "n't", "never"))
+_NOT = frozenset(("not", "n't"))
 _SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj", "csubjpass"))
 _NOUN_TAGS = frozenset(("NN", "NNS", "NNP", "NNPS", "PRP", "CD", "EX"))
 _RELATIVE = frozenset(("that", "which", "who", "whom", "whose"))
@@ -78,7 +79,9 @@ def expanded(words: Sequence[Word]) -> Tuple[Word, ...]:
         if text:
             if out and word.lower in ("n't", "'re", "’re", "'m", "’m", "'ve", "’ve", "'ll", "’ll", "'d", "’d", "'s", "’s"):
                 out[-1] = out[-1]._replace(space=True)
-            word = word._replace(text=text, lower=text)
+            # A contracted negation keeps "n't" as its lower form: "isn't X" is the negated
+            # auxiliary of an inverted question, "is not X" a negated predicate.
+            word = word._replace(text=text, lower="n't" if word.lower in ("n't", "n’t") else text)
         out.append(word)
     while out and out[-1].tag in (".", ":", ",") or (out and out[-1].text in ("?", "!", ".", ";", ":")):
         out.pop()
@@ -171,18 +174,18 @@ def _starts_noun_phrase(words: Sequence[Word], index: int) -> bool:
     rather than being the verb ("what causes tides"): a word the tagger calls a verb is still a
     noun when the next word is a verb agreeing with it as its subject."""
     word = words[index]
-    if _is_auxiliary(word) or word.tag == "MD":
-        return False
+    if _is_auxiliary(word) or word.tag in ("MD", "DT", "PRP", "PRP$"):
+        return False  # "what a black hole is": "what" is the pronoun
     if word.tag not in ("VBD", "VBZ", "VBP"):
         return True
     if "VERB" not in _lemmas(word.lower):
         return True  # a word the lexicon does not know as a verb ("organelles")
     if "NOUN" not in _lemmas(word.lower) or index + 1 >= len(words):
         return False
-    return _agrees_as_verb(words[index + 1], plural=_is_plural_noun(word.lower))
+    return agrees_as_verb(words[index + 1], plural=_is_plural_noun(word.lower))
 
 
-def _agrees_as_verb(word: Word, plural: bool) -> bool:
+def agrees_as_verb(word: Word, plural: bool) -> bool:
     """Whether ``word`` can be the finite verb of a subject of that number."""
     lowered = word.lower
     if lowered in _AUXILIARIES or word.tag == "MD":
@@ -206,7 +209,7 @@ def _with_verb_rescued(words: Sequence[Word], start: int, end: int) -> int:
             return end
     for index in range(start + 1, end):
         head = words[index - 1]
-        if (head.tag in ("NN", "NNS") or "NOUN" in _lemmas(head.lower)) and _agrees_as_verb(words[index], plural=_is_plural_noun(head.lower)) and (
+        if (head.tag in ("NN", "NNS") or "NOUN" in _lemmas(head.lower)) and agrees_as_verb(words[index], plural=_is_plural_noun(head.lower)) and (
                 index + 1 < len(words)):
             return index
     return end
@@ -247,7 +250,7 @@ def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
         return None
     rest = after[1:]
     negated = False
-    if rest and rest[0].lower in _NEGATION and rest[0].lower != "never":
+    if rest and rest[0].lower == "n't":
         negated, rest = True, rest[1:]
     partitive = bool(phrase) and phrase[0].lower == "of"
     if not rest or _starts_predicate(auxiliary.lower, rest, wh, partitive):
@@ -262,9 +265,9 @@ def _subject_and_negation(auxiliary, rest, need_predicate=False):
     """(subject, verb phrase, negated) with a "not" after the subject taken out ("can the body
     not make" -> "the body", "make", True)."""
     subject, verb_phrase = split_subject(auxiliary, rest, need_predicate)
-    if len(subject) > 1 and subject[-1].lower == "not":
+    if len(subject) > 1 and subject[-1].lower in _NOT:
         return subject[:-1], verb_phrase, True
-    if subject and verb_phrase and verb_phrase[0].lower == "not":
+    if subject and verb_phrase and verb_phrase[0].lower in _NOT:
         return subject, verb_phrase[1:], True
     return subject, verb_phrase, False
 
@@ -273,7 +276,7 @@ def _starts_predicate(auxiliary: str, rest: Sequence[Word], wh: str = "", phrase
     """Whether the words after an auxiliary are a predicate, not a subject: a verb, a participle,
     an adjective or a comparative ("is older", "was built", "has won")."""
     first = rest[0]
-    if first.lower in ("not", "never") or first.tag in ("JJR", "RBR"):
+    if first.lower in _NOT or first.lower == "never" or first.tag in ("JJR", "RBR"):
         return True
     if first.tag == "VBN" and _is_participle(first.lower) or first.tag == "VBG" and (
             first.lower.endswith("ing") and "VERB" in _lemmas(first.lower)):
@@ -323,7 +326,7 @@ def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
     if index is None:
         index = next((i for i in candidates if "NOUN" not in _lemmas(words[i].lower)), candidates[-1]
                      if len(candidates) == 1 else _last_before_object(words, candidates))
-    while index > 1 and words[index - 1].tag in ("RB",) and words[index - 1].lower not in ("not", "never"):
+    while index > 1 and words[index - 1].tag in ("RB",) and words[index - 1].lower not in ("not", "n't", "never"):
         index -= 1
     return index
 
@@ -348,7 +351,7 @@ def _polar(words: Sequence[Word]) -> Optional[Frame]:
         return None
     rest = words[1:]
     negated = False
-    if rest and rest[0].lower == "not":
+    if rest and rest[0].lower in _NOT:
         negated, rest = True, rest[1:]
     if not rest:
         return None

@@ -10,13 +10,13 @@ import re
 from typing import List
 
 from capqa.statements.rules.lexicon import _QUESTION_START, _WHITESPACE, strip_trailing
-from capqa.statements.rules.morphology import _lemmas
+from capqa.statements.rules.morphology import _is_finite_verb, _is_participle, _lemmas
 
 _OUTER_QUOTES = ('"', '“', '”')
 _LABEL = re.compile(r"^(?:(?:the |my |final |correct |short )*answer(?: is)?|the correct (?:one|option|choice) is|"
                     r"(?:the )?(?:correct )?(?:option|choice) is)\s*[:\-]?\s+", re.IGNORECASE)
 _HEDGE = re.compile(
-    r"^(?:i (?:think|believe|guess|suppose|reckon)(?: that)?|i(?:'d| would) say|"
+    r"^(?:i (?:think|believe|guess|suppose|reckon)(?: that(?! (?:is|was|'s|would)\b))?|i(?:'d| would) say|"
     r"i(?:'m| am) (?:fairly |pretty |quite |almost |reasonably )?(?:sure|certain|confident)(?: that)?|"
     r"i(?:'m| am) not (?:sure|certain|positive),? but|not sure,? but|"
     r"maybe|perhaps|probably|possibly|most likely|likely|definitely|certainly|surely|obviously|clearly|"
@@ -38,6 +38,8 @@ _PERSON_OPENER = re.compile(r"^(?:[Hh]e|[Ss]he)(?:'s| is| was)\s+((?:[A-Z]|the |
 # "There are eight" only restates a count question; elsewhere "There is more rain" is the content.
 _EXISTENTIAL_OPENER = re.compile(r"^there(?:'s| is| are| was| were)\s+(.+)$", re.IGNORECASE)
 _COUNT_QUESTION = re.compile(r"^how (?:many|much)\b", re.IGNORECASE)
+_REASON_QUESTION = re.compile(r"^why\b", re.IGNORECASE)
+_ANSWER_LABEL = re.compile(r"^a\s*:\s+(?=\S)", re.IGNORECASE)
 # "They make honey." answering "What do bees make?": a pronoun subject and a verb of the question.
 _PRONOUN_CLAUSE = re.compile(r"^(?:it|they|he|she|we|you)\s+(?:(?:can|could|will|would|did|do|does|is|are|was|"
                              r"were|has|have|had)\s+)?(\w+)\s+(.+)$", re.IGNORECASE)
@@ -55,10 +57,39 @@ _PASSIVE_RESTATEMENT = re.compile(r"^(?:it|they|this|that|he|she)\s+(?:was|were|
 _STEPS = 4  # labels, hedges and openers nest at most this deep ("Answer: I think it's X")
 
 
+_TOPIC = re.compile(r"^([^:]{2,120}):\s+(?=\S)")
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset("the a an of in on at to for and or is are was were who what when where which why how "
+                  "does do did s".split())
+
+
+def without_topic_label(text: str, question: str) -> str:
+    """"Season 8 of Vampire Diaries: Released in 2016" -> "Season 8 of Vampire Diaries was released
+    in 2016"; "Who destroyed the temple: The temple was destroyed by ..." -> "The temple was ...":
+    a heading that restates the question (half its words are the question's) goes, or becomes
+    the subject of a participle that follows it."""
+    match = _TOPIC.match(text)
+    if not match:
+        return text
+    label, rest = match.group(1), text[match.end():]
+    words = [word for word in _WORD.findall(label.lower()) if word not in _STOP]
+    asked = set(_WORD.findall(question.lower()))
+    if not words or sum(word in asked for word in words) * 2 < len(words):
+        return text
+    if not _QUESTION_START.match(label) and any(_is_finite_verb(word) for word in label.split()[1:]
+                                                if word.islower()):
+        return text  # "Mars has two moons: Phobos and Deimos" is a claim, not a heading
+    first = rest.split()[0]
+    if first[:1].isupper() and first.lower().endswith("ed") and _lemmas(first.lower()).get("VERB"):
+        return f"{label} was {first.lower()} {rest[len(first):].strip()}".strip()
+    return rest
+
+
 def clean_answer(answer: str, question: str = "", options: dict = None) -> str:
     """``answer`` reduced to its content (see the module docstring); never empty unless
     ``answer`` has no content at all."""
     text = strip_trailing(_WHITESPACE.sub(" ", _without_outer_quotes(answer.strip())).strip())
+    text = without_topic_label(text, question) or text
     for _ in range(_STEPS):
         stripped = _strip_once(text, question, options or {})
         if stripped == text or not stripped:
@@ -96,15 +127,22 @@ def _strip_once(text, question, options):
     option = _OPTION_LETTER.match(text)
     if option and (options or text[:1] == "(" or ")" in text[:3]):
         return option.group(2) or option.group(4)
+    if not options and _ANSWER_LABEL.match(text):
+        return _ANSWER_LABEL.sub("", text)  # "A: diamond" after "Q: ...": a label, not an option
     if _ELLIPTICAL_NEVER.match(text):
         return "never"
     passive = _PASSIVE_RESTATEMENT.match(text)
-    if passive and _lemmas(passive.group(1)).get("VERB", ("",))[0] in _verb_lemmas(question):
-        return passive.group(2)  # "It was written by X" answering "Who wrote ...?" -> "X"
+    if passive and _lemmas(passive.group(1)).get("VERB", ("",))[0] in _verb_lemmas(question) and (
+            "," not in passive.group(2) and len(passive.group(2).split()) <= 4):
+        # "It was written by X" answering "Who wrote ...?" -> "X"; with more to say ("by X, a
+        # novelist, in 1967") the sentence stays, its pronoun resolved (sentences.full_sentence).
+        return passive.group(2)
+    if _REASON_QUESTION.match(question):
+        return text  # "Why did X split?" + "it was too large": the clause is the reason
     opener = (_RESTATING_OPENER.match(text) or _PERSON_OPENER.match(text)
               or (_COUNT_QUESTION.match(question) and _EXISTENTIAL_OPENER.match(text)))
-    if opener:
-        return opener.group(1)
+    if opener and not _is_participle(opener.group(1).split()[0].lower()):
+        return opener.group(1)  # "It was written by X, ..." is a passive sentence, not "It was X"
     return _without_restated_verb(text, question)
 
 
@@ -120,8 +158,8 @@ def _without_restated_verb(text, question):
             verb = clause.group(1).lower()
             if verb in _NOT_RESTATING:
                 continue  # "it will melt": the modal is not the question's verb restated
-            if _lemmas(verb).get("VERB", (verb,))[0] in question_lemmas:
-                return clause.group(2)
+            if _lemmas(verb).get("VERB", (verb,))[0] in question_lemmas and len(clause.group(2).split()) <= 4:
+                return clause.group(2)  # longer: a sentence of its own ("It became law in the US in 1942")
     return text
 
 

@@ -14,6 +14,7 @@ from capqa.statements.rules.analysis import Frame, render
 from capqa.statements.rules.lexicon import _COPULAS, _MODALS, _PREPOSITIONS
 from capqa.statements.rules.morphology import _agree, _inflect, _is_base_verb, _lemmas, _plural_phrase
 from capqa.statements.rules.parser import Word
+from capqa.statements.rules.tails import split_tail
 
 
 def join(*chunks: str) -> str:
@@ -50,7 +51,7 @@ class Clause(NamedTuple):
 def main_verb_position(words: Sequence[Word]) -> int:
     """The position of the main verb in a verb phrase: the first word that is not an adverb."""
     for index, word in enumerate(words):
-        if word.tag not in ("RB", "RBR", "RBS") or word.lower in ("not",):
+        if word.tag not in ("RB", "RBR", "RBS") or word.lower in ("not", "n't"):
             return index
     return 0
 
@@ -124,6 +125,8 @@ def adverbial_slot(clause: Clause, after_verb: bool) -> int:
 def subject_agrees(verb: str, subject: str) -> str:
     """The finite ``verb`` agreeing with a new ``subject`` (the answer): be, have and present forms."""
     lowered = verb.lower()
+    tail = split_tail(subject)
+    subject = tail.core if tail else subject  # "hydrogen, which is the lightest element, has"
     plural = subject.lower() in ("i", "we", "you", "they") or answer_is_plural(subject)
     if lowered in ("is", "are", "am"):
         return "am" if subject.lower() == "i" else "are" if plural else "is"

@@ -28,9 +28,22 @@ class QuestionParts(NamedTuple):
     options: dict      # option letter (lower-case) -> option text
 
 
+_TRAILING_LABEL = re.compile(r"\s*\b(?:options|choices|answer choices|answers?|a)\s*:\s*$", re.IGNORECASE)
+_LEADING_INSTRUCTION = re.compile(r"^(?:(?:choose|select|pick|circle|give) the (?:correct|best|right|most appropriate) "
+                                  r"(?:answer|option|choice|response)s?|(?:complete|finish) the (?:sentence|statement)|"
+                                  r"fill in the blanks?|multiple choice|answer the following question)\s*[:.!-]?\s+",
+                                  re.IGNORECASE)
+# Items of an unlettered list of choices: short, separated by commas and "or".
+_LIST_SEPARATOR = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+")
+_WH_WORDS = frozenset("what which who whom whose where when why how".split())
+_COMPARATIVES = frozenset("more less fewer better worse earlier later first last older younger bigger smaller "
+                          "larger longer shorter taller higher lower heavier lighter faster slower".split())
+
+
 def split_question(text: str) -> QuestionParts:
     """Context sentences, the question proper and its answer options."""
     text, options = _take_options(_WHITESPACE.sub(" ", text).strip())
+    text = _TRAILING_LABEL.sub("", text)
     labelled = list(_QUESTION_LABEL.finditer(text))
     if labelled and text[labelled[-1].end():].strip():
         context_text, question = text[:labelled[-1].start()], text[labelled[-1].end():].strip()
@@ -43,25 +56,60 @@ def split_question(text: str) -> QuestionParts:
         context_text, question = " ".join(sentences[:-1]), _LABEL.sub("", sentences[-1]).strip()
     context = [sentence for sentence in split_sentences(_LABEL.sub("", context_text))
                if not _INSTRUCTION.match(sentence)]
+    question = _LEADING_INSTRUCTION.sub("", question)
+    question, listed = _take_listed_choices(question, context)
+    if listed and not question.endswith("?") and context and context[-1].endswith("?"):
+        question = context.pop()  # "Which of these planets is the largest? Mercury, Earth, Jupiter"
     return QuestionParts(context, question, options)
 
 
+def _take_listed_choices(question: str, context: list):
+    """The question without an unlettered list of choices after a colon ("Which of these is a
+    mammal: shark, dolphin or trout?") or making up the whole last sentence ("... largest?
+    Mercury, Earth, Jupiter, Mars"); a comparison keeps its choices ("Which is heavier: X or Y?"
+    + X -> "X is heavier than Y"). Returns (question, whether a list was taken)."""
+    words = {word.lower().strip("?,.:") for word in question.split()}
+    if "__" in question or not (question.endswith("?") or words & _WH_WORDS):
+        return question, False  # a sentence with blanks lists its own items
+    if words & _COMPARATIVES or any(word.endswith("er") and word in _COMPARATIVES for word in words):
+        return question, False
+    colon = question.rfind(": ")
+    if colon > 0:
+        items = [item for item in _LIST_SEPARATOR.split(question[colon + 2:].rstrip(" ?.")) if item]
+        if len(items) >= 2 and all(len(item.split()) <= 5 for item in items) and (
+                " or " in question[colon:] or len(items) >= 3):
+            return question[:colon].rstrip() + "?", True
+    if context and context[-1].endswith("?") and not question.endswith("?"):
+        items = [item for item in _LIST_SEPARATOR.split(question.rstrip(" .")) if item]
+        if len(items) >= 2 and all(len(item.split()) <= 4 for item in items) and not any(
+                _is_finite_verb(word.lower()) for item in items for word in item.split()[1:]):
+            return "", True
+    return question, False
+
+
 def _take_options(text):
-    """The text without a trailing run of options "A) x B) y ...", and the options by letter."""
+    """The text without a trailing run of options "A) x B) y ...", and the options by letter.
+
+    Each "a" marker starts a run of the markers after it in letter order; the scan gives up
+    after ``_OPTION_SCAN`` markers, so that a text of a million "a)" stays linear."""
     markers = list(_OPTION_MARKER.finditer(text))
     for start, first in enumerate(markers):
         if first.group(1).lower() != "a" or first.start() == 0:
             continue
         run = [first]
-        for marker in markers[start + 1:]:
+        for marker in markers[start + 1:start + 1 + _OPTION_SCAN]:
             if ord(marker.group(1).lower()) == ord(run[-1].group(1).lower()) + 1:
                 run.append(marker)
         if len(run) < 2:
             continue
         ends = [marker.start() for marker in run[1:]] + [len(text)]
-        options = {marker.group(1).lower(): text[marker.end():end].strip(" ,;") for marker, end in zip(run, ends)}
-        return text[:first.start()].strip(), options
+        options = {marker.group(1).lower(): _TRAILING_LABEL.sub("", text[marker.end():end]).strip(" ,;")
+                   for marker, end in zip(run, ends)}
+        return _TRAILING_LABEL.sub("", text[:first.start()]).strip(), options
     return text, {}
+
+
+_OPTION_SCAN = 32
 
 
 def resolve_pronoun(question: str, context: list) -> str:

@@ -28,6 +28,7 @@ from capqa.statements.rules.parser import MAX_PARSED_CHARS, Parse, parse
 from capqa.statements.rules.polar import polar
 from capqa.statements.rules.prompts import claim_statement, embedded_statement, fragment_statement, imperative_statement
 from capqa.statements.rules.sentences import denial, full_sentence, in_situ
+from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
 from capqa.statements.rules.wh_subject import wh_subject
@@ -95,8 +96,10 @@ def _from_frame(frame: Frame, answer: str) -> Optional[Tuple[str, List[str]]]:
             return None
         main, explanation = made
         return main, [explanation] if explanation else []
-    statement_text = (wh_subject(frame, answer) if frame.wh_is_subject else
-                      equative(frame, answer) or inverted(frame, answer))
+    def build(text: str) -> Optional[str]:
+        return wh_subject(frame, text) if frame.wh_is_subject else equative(frame, text) or inverted(frame, text)
+
+    statement_text = with_tail(build, answer)
     if not statement_text:
         return None
     lead = render(frame.lead)

@@ -9,7 +9,7 @@ from lemminflect import getAllLemmas, getInflection
 
 from capqa.statements.rules.lexicon import (
     _AUXILIARIES, _CLAUSE_WORDS, _COUNT_EXCEPTIONS, _DEFINITE_HEADS, _DETERMINERS, _LIST_ANSWER,
-    _MASS_SUFFIXES, _NOUN_OF, _PREPOSITIONS, _PRONOUNS, _TRAILING_PUNCTUATION, _VOWEL_SOUND,
+    _MASS_SUFFIXES, _NOUN_OF, _PREDICATE_ADJECTIVES, _PREPOSITIONS, _PRONOUNS, _TRAILING_PUNCTUATION, _VOWEL_SOUND,
     _WHITESPACE,
 )
 
@@ -134,7 +134,15 @@ def looks_adjective(text: str, tag: str) -> bool:
     if tag not in ("JJ", "JJR", "JJS", "NNP"):
         return False
     lowered = text.lower()
-    return _is_adjective(lowered) or (tag != "NNP" and not _lemmas(lowered) and text.islower())
+    if tag == "NNP":
+        return _is_adjective(lowered)
+    return ("ADJ" in _lemmas(lowered) or (not _lemmas(lowered) and text.islower())
+            or lowered in _PREDICATE_ADJECTIVES or lowered.endswith(_ADJECTIVE_SUFFIXES))
+
+
+# Endings that make a word the tagger calls an adjective one, where the lexicon knows it only as
+# a noun ("responsible", "visible").
+_ADJECTIVE_SUFFIXES = ("ible", "able", "ous", "ful", "less", "ive", "ic", "ary", "ant", "ent")
 
 
 @functools.lru_cache(maxsize=65536)

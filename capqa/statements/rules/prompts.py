@@ -65,7 +65,7 @@ def embedded_statement(clause: str, answer: str) -> Optional[str]:
     subject, verb = after[:finite], after[finite]
     if verb.lower in _AUXILIARIES or verb.tag == "MD":
         rest = after[finite + 1:]
-        negated = bool(rest) and rest[0].lower == "not"
+        negated = bool(rest) and rest[0].lower in ("not", "n't")
         frame = Frame((), "", wh, phrase, verb.lower, negated, subject, rest[1:] if negated else rest)
         if verb.lower in ("do", "does", "did") and not negated:
             frame = frame._replace(auxiliary="")  # emphatic do is rare: "what X does" is the verb

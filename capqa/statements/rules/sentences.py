@@ -14,7 +14,7 @@
 import re
 from typing import List, Optional, Sequence, Tuple
 
-from capqa.statements.rules.analysis import WH_WORDS, Frame, expanded, render
+from capqa.statements.rules.analysis import WH_WORDS, Frame, agrees_as_verb, expanded, render
 from capqa.statements.rules.clause import join, negative
 from capqa.statements.rules.lexicon import _AUXILIARIES, _MODALS, strip_trailing
 from capqa.statements.rules.morphology import _inflect, _is_adjective, _is_finite_verb, _plural_phrase
@@ -22,6 +22,9 @@ from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.polar import affirmed, polarity
 from capqa.statements.rules.subjects import subtree_edges
 
+_CONTRACTED = re.compile(r"^([’']s|[’']re|[’']ll|[’']ve|[’']d)\b", re.IGNORECASE)
+_CONTRACTIONS = {"'s": "is", "'re": "are", "'ll": "will", "'ve": "have", "'d": "would"}
+_QUOTES = frozenset(('"', "“", "”", "'", "‘", "’"))
 _SUBJECT_PRONOUNS = {"it": False, "they": True, "he": False, "she": False}
 _DENIAL = re.compile(r"^(?:it|they|he|she|this|that|there)\s+(?:is|are|was|were|does|do|did|has|have|had|can|could|"
                      r"will|would)(?:\s+not|n[’']t)\b[\s.,;:!-]*(?P<rest>.*)$", re.IGNORECASE)
@@ -31,10 +34,13 @@ _REASON_WORDS = frozenset(("because", "since", "due", "as", "so"))
 
 
 def is_clause(words: Parse) -> bool:
-    """Whether a parse is a declarative clause: a finite verb with a subject before it."""
+    """Whether a parse is a declarative clause: a finite verb with a subject before it (or, where
+    the tagger took the verb for a noun, a noun phrase and a verb form agreeing with it)."""
     root = next((word for word in words if word.dep == "ROOT"), None)
-    if root is None or not (root.tag.startswith("VB") or root.tag == "MD"):
+    if root is None:
         return False
+    if not (root.tag.startswith("VB") or root.tag == "MD"):
+        return _mistagged_verb(words)
     if words[0].lower in WH_WORDS or (words[0].lower in _AUXILIARIES and words[0].i == root.i):
         return False
     finite = root.tag in ("VBD", "VBZ", "VBP", "MD") or any(
@@ -64,11 +70,25 @@ def full_sentence(frame: Optional[Frame], question: Parse, content: str, first: 
         return None
     answer_words = parse(content)
     if not is_clause(answer_words) and not (answer_words[0].tag not in ("VBG", "VBN", "IN", "TO")
+                                            and any(word.tag.startswith("VB") for word in answer_words)
                                             and _long_sentence(words, first)):
         return None
     if frame is not None and frame.wh == "why" and not (_REASON_WORDS & {word.lower for word in answer_words}):
         return None  # "It hit an iceberg." is the reason: the question's clause + "because ..."
     return _resolved(content, answer_words, frame, question)
+
+
+def _mistagged_verb(words: Parse) -> bool:
+    """"Limburger cheese originates from Belgium": a noun phrase, then a word the lexicon knows
+    as a finite verb agreeing with it, then a preposition or a determiner."""
+    for index in range(1, len(words) - 1):
+        word, head, following = words[index], words[index - 1], words[index + 1]
+        if head.tag not in ("NN", "NNS", "NNP", "NNPS") or following.tag not in ("IN", "DT", "TO", "PRP$", "CD"):
+            continue
+        if word.tag in ("NN", "NNS") and agrees_as_verb(word, plural=_plural_phrase(head.text)) and (
+                _is_finite_verb(word.lower) and word.lower.endswith(("s", "ed"))):
+            return True
+    return False
 
 
 def _long_sentence(words: List[str], first: str) -> bool:
@@ -87,7 +107,11 @@ def _resolved(content: str, answer_words: Parse, frame: Optional[Frame], questio
     referent = _referent(frame, question, _SUBJECT_PRONOUNS[first.lower], first.lower in ("he", "she"))
     if not referent:
         return content
-    return referent + content[len(first.text):]
+    rest = content[len(first.text):]
+    contraction = _CONTRACTED.match(rest)
+    if contraction:  # "It's located in Peru" -> "Machu Picchu is located in Peru"
+        rest = " " + _CONTRACTIONS[contraction.group(1).replace("’", "'").lower()] + rest[contraction.end():]
+    return referent + rest
 
 
 def _referent(frame: Optional[Frame], question: Parse, plural: bool, person: bool) -> str:
@@ -99,25 +123,23 @@ def _referent(frame: Optional[Frame], question: Parse, plural: bool, person: boo
     for candidate in candidates:
         if person and not candidate[:1].isupper():
             continue
-        if _plural_phrase(candidate) == plural and candidate.lower() not in _SUBJECT_PRONOUNS:
+        title = candidate.lstrip("\"“'")[:1].isupper() and not person and not plural
+        if (title or _plural_phrase(candidate) == plural) and candidate.lower() not in _SUBJECT_PRONOUNS:
             return candidate
     return ""
 
 
 def _noun_phrases(words: Sequence[Word]) -> List[str]:
-    """Objects in a verb phrase: the subtrees of its direct objects and attributes."""
+    """The objects of a verb phrase: the subtrees of its direct objects and attributes."""
+    words = tuple(words)
     phrases = []
-    start = None
-    for index, word in enumerate(words):
-        if word.tag in ("DT", "NNP", "NNPS", "NN", "NNS", "PRP$", "CD", "JJ", "``", "''", "POS") or word.text in ('"', "“", "”"):
-            start = index if start is None else start
-            continue
-        if start is not None:
-            phrases.append(render(words[start:index]))
-            start = None
-    if start is not None:
-        phrases.append(render(words[start:]))
-    return [phrase for phrase in phrases if phrase]
+    for position, word in enumerate(words):
+        if word.dep in ("dobj", "attr", "oprd", "dative"):
+            left, right = subtree_edges(words, position)
+            if 0 < left and right + 1 < len(words) and words[left - 1].text in _QUOTES and words[right + 1].text in _QUOTES:
+                left, right = left - 1, right + 1  # a quoted title keeps its quotes
+            phrases.append(render(words[left:right + 1]))
+    return phrases
 
 
 def denial(frame: Frame, content: str) -> Optional[Tuple[str, List[str]]]:
@@ -158,7 +180,7 @@ def negated_clause(words: Sequence[Word]) -> Optional[str]:
         return None
     word = words[finite]
     before, after = render(words[:finite]), render(words[finite + 1:])
-    if finite + 1 < len(words) and words[finite + 1].lower in ("not", "never"):
+    if finite + 1 < len(words) and words[finite + 1].lower in ("not", "n't", "never"):
         return None
     if word.lower in _AUXILIARIES or word.lower in _MODALS:
         return join(before, negative(word.lower), after)

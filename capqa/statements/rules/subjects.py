@@ -74,7 +74,7 @@ def predicate_suffix_start(words: Sequence[Word]) -> "int | None":
     last = words[-1]
     if last.text.islower() and looks_adjective(last.text, last.tag):
         index = len(words) - 1
-        while index > 1 and words[index - 1].tag in ("RB", "RBR") and words[index - 1].lower not in ("not",):
+        while index > 1 and words[index - 1].tag in ("RB", "RBR") and words[index - 1].lower not in ("not", "n't"):
             index -= 1  # "the Dead Sea | so salty"
         if words[index - 1].tag in _HEAD_TAGS or words[index - 1].text[:1].isupper():
             return index  # "the Statue of Liberty | green"
