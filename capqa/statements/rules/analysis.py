@@ -72,6 +72,10 @@ def expanded(words: Sequence[Word]) -> Tuple[Word, ...]:
     out = []
     for index, word in enumerate(words):
         text = _EXPANSIONS.get(word.lower)
+        if text and word.lower in ("ca", "wo", "sha", "do", "does", "did") or word.lower in ("n't", "n’t"):
+            auxiliary = index if word.lower not in ("n't", "n’t") else index - 1
+            if auxiliary > 1 and words[auxiliary - 1].tag == "PRP":
+                text = None  # "who sings i can't take my eyes off of you": a clause inside a title
         if word.lower in ("'s", "’s") and word.tag != "POS" and index and words[index - 1].lower in WH_WORDS:
             text = "is"
         if word.lower in ("'d", "’d"):
@@ -148,8 +152,17 @@ def _wh_phrase_end(words: Sequence[Word], position: int) -> int:
             return end + 1
         return end
     if end < len(words) and words[end].lower == "of" and wh in ("which", "what"):
-        # "which of the following", "which of these planets"
-        return _noun_phrase_end(words, end + 1)
+        # "which of the following", "which of these planets"; "which of the following | best ..."
+        after = end + 1
+        if after < len(words) and words[after].lower in ("these", "those", "them", "us", "you"):
+            after += 1
+        elif after + 1 < len(words) and words[after].lower == "the" and words[after + 1].lower == "following":
+            after += 2
+        else:
+            return _noun_phrase_end(words, after)
+        if after < len(words) and words[after].tag in ("NN", "NNS", "NNP", "NNPS", "JJ"):
+            return _over_prepositional_phrases(words, _noun_phrase_end(words, after))
+        return after
     if end < len(words) and (wh == "whose" or _starts_noun_phrase(words, end)):
         return _with_verb_rescued(words, end, _over_prepositional_phrases(words, _noun_phrase_end(words, end)))
     return end
@@ -255,13 +268,14 @@ def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
     partitive = bool(phrase) and phrase[0].lower == "of"
     if not rest or _starts_predicate(auxiliary.lower, rest, wh, partitive):
         return None  # the wh-phrase is the subject: "Who is older", "Which planet does not have"
-    subject, verb_phrase, not_after = _subject_and_negation(auxiliary.lower, rest, need_predicate=bool(preposition))
+    mode = "predicate" if preposition else ("adverbial" if wh in ("where", "when", "why", "how") else "")
+    subject, verb_phrase, not_after = _subject_and_negation(auxiliary.lower, rest, need_predicate=mode)
     if auxiliary.lower in ("has", "have", "had", "do", "does", "did") and not verb_phrase:
         return None  # "Who has the keys?", "Who does the dishes?": a main verb, not an auxiliary
     return Frame(lead, preposition, wh, phrase, auxiliary.lower, negated or not_after, subject, verb_phrase)
 
 
-def _subject_and_negation(auxiliary, rest, need_predicate=False):
+def _subject_and_negation(auxiliary, rest, need_predicate=""):
     """(subject, verb phrase, negated) with a "not" after the subject taken out ("can the body
     not make" -> "the body", "make", True)."""
     subject, verb_phrase = split_subject(auxiliary, rest, need_predicate)
@@ -296,10 +310,11 @@ def _starts_predicate(auxiliary: str, rest: Sequence[Word], wh: str = "", phrase
 
 
 def split_subject(auxiliary: str, words: Sequence[Word],
-                  need_predicate: bool = False) -> Tuple[Tuple[Word, ...], Tuple[Word, ...]]:
-    """(subject, verb phrase) of the words after a fronted auxiliary; after a copula, with
-    ``need_predicate`` (a yes/no question, "Of which country is Ottawa the capital?"), a noun
-    phrase after the subject is the predicate."""
+                  need_predicate: str = "") -> Tuple[Tuple[Word, ...], Tuple[Word, ...]]:
+    """(subject, verb phrase) of the words after a fronted auxiliary. After a copula
+    ``need_predicate`` says how much of a predicate to look for (``subjects.copula_subject``):
+    "predicate" (a yes/no question, "Of which country is Ottawa the capital?"), "adverbial"
+    (where / when / why / how: "When were the Normans | in Normandy?") or "" ("What is X?")."""
     words = tuple(words)
     if auxiliary in _COPULAS or auxiliary == "am":
         return copula_subject(words, need_predicate)
@@ -355,5 +370,5 @@ def _polar(words: Sequence[Word]) -> Optional[Frame]:
         negated, rest = True, rest[1:]
     if not rest:
         return None
-    subject, verb_phrase, not_after = _subject_and_negation(first.lower, rest, need_predicate=True)
+    subject, verb_phrase, not_after = _subject_and_negation(first.lower, rest, need_predicate="predicate")
     return Frame((), "", "", (), first.lower, negated or not_after, subject, verb_phrase)

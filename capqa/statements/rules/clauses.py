@@ -13,6 +13,13 @@ from capqa.statements.rules.morphology import (
 )
 
 
+_VENUES = frozenset("stadium arena airport station university college school hospital museum theatre theater "
+                     "club hotel park field court garden gardens cathedral church palace castle house hall "
+                     "centre center library zoo".split())
+_CENTURIES = re.compile(r"^\d{1,2}(?:st|nd|rd|th)(?:(?:,| and| or| to|-)\s*\d{1,2}(?:st|nd|rd|th))* centur(?:y|ies)\b",
+                        re.IGNORECASE)
+
+
 def _split_subject(words):
     """Subject and predicate after a fronted copula: "a catalyst | consumed during a reaction",
     "the Treaty of Versailles | signed"; no predicate: ``(words, [])``.
@@ -82,8 +89,12 @@ def _adverbial(wh_word, answer):
         if _PLACE_START.match(answer) or _is_clause(answer) or _is_participle(first) or (
                 _is_adverb(first) and _PLACE_START.match(answer[len(first):].strip())):
             return answer
+        if answer.split()[-1].lower().strip(".,") in _VENUES:
+            return f"at {answer}"  # "at Twickenham Stadium", "at Augusta National Golf Club"
         return f"in {answer}"
     if wh_word == "when":
+        if _CENTURIES.match(answer):
+            return f"in the {answer}"  # "10th and 11th centuries" -> "in the 10th and 11th centuries"
         return f"on {answer}" if _DAY.match(answer) else f"in {answer}" if _TIME_POINT.match(answer) else answer
     if wh_word == "why":
         if _CAUSE_START.match(answer):

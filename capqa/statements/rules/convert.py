@@ -34,6 +34,8 @@ from capqa.statements.rules.wh_inverted import inverted
 from capqa.statements.rules.wh_subject import wh_subject
 
 FALLBACK_OPENING = 'The answer to "'
+_CAN_NOT = re.compile(r"\b([Cc])an not\b(?! only\b)")
+_VERDICT_PROMPT = re.compile(r"^(?:answer |say |state )?(?:true or false|true/false|t/f)\W*$", re.IGNORECASE)
 _CLOSING_QUOTES = ('"', "”", "’", "'")
 _NEGATIVE_REASON = re.compile(r"^(no one|nobody|nothing|none|never)\s*[,;:]\s*(\w.+)$", re.IGNORECASE)
 
@@ -44,9 +46,14 @@ def statement(question: str, answer: str) -> str:
     raw_answer = _WHITESPACE.sub(" ", answer).strip()
     if not parts.question:
         return _sentences([_fallback(_WHITESPACE.sub(" ", question).strip(), raw_answer)])
-    proper = resolve_pronoun(parts.question, parts.context)
+    context = list(parts.context)
+    proper = parts.question
+    if context and _VERDICT_PROMPT.match(context[-1]):
+        proper = f"True or false: {proper}"  # "True or false? Bats are blind."
+        context.pop()
+    proper = resolve_pronoun(proper, context)
     if len(proper) > MAX_PARSED_CHARS:  # no structure to read in a question that long: the safe form
-        return _sentences(parts.context + [_fallback(proper, raw_answer)])
+        return _sentences(context + [_fallback(proper, raw_answer)])
     sentences = without_elliptical_sentences(answer_sentences(answer)) or [raw_answer]
     first, extra = sentences[0], sentences[1:]
     content = clean_answer(first, proper, parts.options) or strip_trailing(first)
@@ -55,7 +62,7 @@ def statement(question: str, answer: str) -> str:
     main, more = _main(read_form(proper), proper, content, first, parts.options)
     if not main:
         main = _fallback(proper, lower_article(content))
-    return _sentences(parts.context + [main] + more + ([reason] if reason else []) + extra)
+    return _sentences(context + [main] + more + ([reason] if reason else []) + extra)
 
 
 def _main(form: Form, proper: str, content: str, first: str, options: dict) -> Tuple[Optional[str], List[str]]:
@@ -69,7 +76,9 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
     if form.kind == "imperative":
         return imperative_statement(form, lower_article(elliptical_subject(content)), first), []
     words = parse(strip_trailing(proper) if form.kind == "question" else proper)
-    frame = analyse(words) if form.kind == "question" else None
+    frame = analyse(words)
+    if form.kind != "question" and (frame is None or not frame.wh or not frame.lead):
+        frame = None  # a sentence to complete is no question, unless a wh-phrase follows a lead
     kept = full_sentence(frame, words, content, first)
     if kept:
         return kept, []
@@ -140,4 +149,4 @@ def _sentences(parts: List[str]) -> str:
             out.append(_capitalize(stripped))  # '... album "Sgt. Pepper's Lonely Hearts Club Band."'
         else:
             out.append(_capitalize(stripped) + ".")
-    return " ".join(out)
+    return _CAN_NOT.sub(lambda match: match.group(1) + "annot", " ".join(out))

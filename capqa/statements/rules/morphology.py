@@ -160,6 +160,12 @@ def _is_clause(text):
         return True
     if any(word in _CLAUSE_WORDS for word in words[1:]):
         return True
+    if len(words) == 2 and _is_plural_noun(words[1]) and ({"NOUN", "ADJ"} & set(_lemmas(words[0]))):
+        # "animal products" or "pH decreases": a modifier and a plural noun, or a subject and a
+        # verb; the tagger tells them apart.
+        from capqa.statements.rules.parser import parse
+
+        return parse(text)[-1].tag == "VBZ"
     return words[0] not in _DETERMINERS and _is_third_person_verb(words[1]) and not _is_base_verb(words[0])
 
 

@@ -117,7 +117,7 @@ def _chosen_alternative(frame: Frame, answer: str) -> Optional[str]:
     chosen = answer.lower().strip(" .!").split()
     kept = _without_other(list(frame.subject) + list(frame.rest), chosen)
     if kept:
-        subject, rest = split_subject(frame.auxiliary, kept, need_predicate=True)
+        subject, rest = split_subject(frame.auxiliary, kept, need_predicate="predicate")
         return _clause(frame._replace(subject=subject, rest=rest), False)
     rest = [word.lower for word in frame.rest]
     if frame.auxiliary in _COPULAS and "or" in rest and frame.subject:

@@ -13,7 +13,7 @@ phrases.
 import re
 from typing import List, Optional, Tuple
 
-from capqa.statements.rules.analysis import WH_WORDS, Frame, _wh_phrase_end, expanded, render
+from capqa.statements.rules.analysis import WH_WORDS, Frame, _wh_phrase_end, expanded, render, verb_index
 from capqa.statements.rules.clause import join
 from capqa.statements.rules.clauses import _list_or_single, list_verb
 from capqa.statements.rules.forms import Form
@@ -56,8 +56,11 @@ def embedded_statement(clause: str, answer: str) -> Optional[str]:
     wh, phrase, after = words[0].lower, words[1:end], words[end:]
     if not after:
         return None
-    finite = next((index for index, word in enumerate(after) if word.tag in ("VBD", "VBZ", "VBP", "MD")
-                   or (word.lower in _AUXILIARIES and word.tag.startswith("VB"))), None)
+    first = 1 if wh in ("why", "when", "where", "how") and not phrase else 0  # these are never the subject
+    finite = next((index for index, word in enumerate(after) if index >= first and (
+        word.tag in ("VBD", "VBZ", "VBP", "MD") or (word.lower in _AUXILIARIES and word.tag.startswith("VB")))), None)
+    if finite is None:
+        finite = verb_index(after)  # "why leaves change colour": the tagger took "change" for a noun
     if finite is None:
         return None
     if finite == 0:

@@ -24,6 +24,7 @@ from capqa.statements.rules.subjects import subtree_edges
 
 _CONTRACTED = re.compile(r"^([’']s|[’']re|[’']ll|[’']ve|[’']d)\b", re.IGNORECASE)
 _CONTRACTIONS = {"'s": "is", "'re": "are", "'ll": "will", "'ve": "have", "'d": "would"}
+_TOPIC = re.compile(r"\b(?:about|regarding|concerning) (.+)$", re.IGNORECASE)
 _QUOTES = frozenset(('"', "“", "”", "'", "‘", "’"))
 _SUBJECT_PRONOUNS = {"it": False, "they": True, "he": False, "she": False}
 _DENIAL = re.compile(r"^(?:it|they|he|she|this|that|there)\s+(?:is|are|was|were|does|do|did|has|have|had|can|could|"
@@ -119,6 +120,9 @@ def _referent(frame: Optional[Frame], question: Parse, plural: bool, person: boo
     if frame is not None and frame.subject:
         candidates.append(render(frame.subject))
     if frame is not None and frame.wh_is_subject:
+        topic = _TOPIC.search(render(frame.phrase))
+        if topic:
+            candidates.append(topic.group(1))  # "Which of the following statements about DNA is true?"
         candidates += _noun_phrases(frame.rest)
     for candidate in candidates:
         if person and not candidate[:1].isupper():

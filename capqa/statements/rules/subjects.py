@@ -28,10 +28,16 @@ _HEAD_TAGS = frozenset(("NN", "NNS", "NNP", "NNPS", "CD", "-RRB-", "PRP"))
 Split = Tuple[Tuple[Word, ...], Tuple[Word, ...]]
 
 
-def copula_subject(words: Sequence[Word], need_predicate: bool) -> Split:
-    """(subject, predicate) of the words after a fronted copula (see the module docstring)."""
+def copula_subject(words: Sequence[Word], need_predicate: str) -> Split:
+    """(subject, predicate) of the words after a fronted copula (see the module docstring);
+    ``need_predicate``: "predicate" (a yes/no question), "adverbial" (where / when / why / how:
+    the parse's predicate if it sees one) or "" (an identity question)."""
     words = tuple(words)
-    if not need_predicate:
+    if need_predicate == "adverbial":
+        subject, predicate = _parsed_subject(words)
+        if predicate and predicate[0].tag not in ("CC", ",") and len(subject) < len(words):
+            return subject, predicate
+    if need_predicate != "predicate":
         clause = _subordinate_start(words)
         start = predicate_suffix_start(words[:clause])
         if start is None:
@@ -50,8 +56,8 @@ def _subordinate_start(words: Sequence[Word]) -> int:
         lowered = words[index].lower
         if lowered in _RELATIVE_WORDS - {"when"}:
             return len(words)
-        if lowered in _SUBORDINATORS and index + 1 < len(words) and words[index + 1].tag != "VBG":
-            return index
+        if lowered in _SUBORDINATORS and any(word.tag in ("VBD", "VBZ", "VBP", "MD") for word in words[index + 1:]):
+            return index  # "when he died"; "after the D-Day landings" is a phrase of the subject
     return len(words)
 
 
@@ -101,9 +107,21 @@ def _parsed_subject(words: Tuple[Word, ...]) -> Split:
         if word.dep in _SUBJECT_DEPS:
             left, right = subtree_edges(words, position)
             if left == 0:
-                return _trim(words[:right + 1], words[right + 1:])
+                subject, predicate = _trim(words[:right + 1], words[right + 1:])
+                return _with_conjuncts(subject, predicate)
             break
-    return words, ()
+    return _trim(words, ())
+
+
+def _with_conjuncts(subject: Tuple[Word, ...], predicate: Tuple[Word, ...]) -> Split:
+    """"Scott Derrickson | and Ed Wood of ..." -> "Scott Derrickson and Ed Wood | of ...": a
+    conjunct the parse left out of the subject."""
+    while len(predicate) > 1 and predicate[0].tag == "CC" and predicate[1].tag in ("NNP", "NNPS", "DT", "NN", "NNS"):
+        end = 2
+        while end < len(predicate) and predicate[end].tag in ("NNP", "NNPS", "NN", "NNS", "POS"):
+            end += 1
+        subject, predicate = subject + predicate[:end], predicate[end:]
+    return subject, predicate
 
 
 def _trim(subject: Tuple[Word, ...], predicate: Tuple[Word, ...]) -> Split:
@@ -113,8 +131,12 @@ def _trim(subject: Tuple[Word, ...], predicate: Tuple[Word, ...]) -> Split:
     for index in range(1, len(subject)):
         word = subject[index]
         relative = relative or word.lower in _RELATIVE_WORDS
-        if not relative and word.tag == "VBN" and _is_participle(word.lower) and subject[index - 1].tag in _HEAD_TAGS:
+        if relative:
+            continue
+        if word.tag == "VBN" and _is_participle(word.lower) and subject[index - 1].tag in _HEAD_TAGS:
             return subject[:index], subject[index:] + predicate
+        if word.lower in ("not", "n't", "no", "never") and subject[index - 1].tag in _HEAD_TAGS and index + 1 < len(subject):
+            return subject[:index], subject[index:] + predicate  # "Pluto | no longer considered"
     if len(subject) > 1 and not predicate and _is_adjective(subject[-1].lower) and subject[-2].tag in _HEAD_TAGS:
         return subject[:-1], subject[-1:]
     return subject, predicate
@@ -126,7 +148,7 @@ def _word_split(words: Tuple[Word, ...]) -> Split:
     subject, predicate = _split_subject(texts)
     if not predicate:
         subject, predicate = _split_noun_predicate(texts)
-    return words[:len(subject)], words[len(subject):]
+    return _with_conjuncts(words[:len(subject)], words[len(subject):])
 
 
 def subtree_edges(words: Sequence[Word], position: int) -> Tuple[int, int]:
