@@ -19,12 +19,12 @@ Contractions are read in full ("ca n't" -> "can not", "What 's" -> "What is").
 
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from capqa.statements.rules.lexicon import _AUXILIARIES, _COPULAS, _DETERMINERS, _MODALS, _PREPOSITIONS
+from capqa.statements.rules.lexicon import _AUXILIARIES, _COPULAS, _DETERMINERS, _PREPOSITIONS
 from capqa.statements.rules.morphology import (
     _inflect, _is_adjective, _is_base_verb, _is_participle, _is_plural_noun, _lemmas, looks_adjective,
 )
 from capqa.statements.rules.parser import Word
-from capqa.statements.rules.subjects import copula_subject, subtree_edges
+from capqa.statements.rules.subjects import copula_subject
 
 WH_WORDS = frozenset("what which who whom whose where when why how".split())
 _EXPANSIONS = {"ca": "can", "wo": "will", "sha": "shall", "n't": "not", "n’t": "not", "'re": "are", "’re": "are",

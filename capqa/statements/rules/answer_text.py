@@ -105,13 +105,16 @@ def _as_list(items: List[str]) -> str:
 
 
 def split_sentences(text: str) -> List[str]:
-    """``text`` cut into sentences (an initial or an abbreviation does not end one)."""
+    """``text`` cut into sentences (an initial or an abbreviation does not end one); in a text
+    written all in lower case ("in florida it is illegal ... sunday. this is an example of"), a
+    full stop ends a sentence before a lower-case word too."""
     sentences, start = [], 0
+    lowercase = text == text.lower() and any(char.isalpha() for char in text[:200])
     for match in _BOUNDARY.finditer(text):
         end = match.end()
         if end >= len(text):
             break
-        if not _ends_sentence(text, match.start(), end):
+        if not _ends_sentence(text, match.start(), end, lowercase):
             continue
         sentences.append(text[start:end].strip())
         start = end
@@ -121,9 +124,9 @@ def split_sentences(text: str) -> List[str]:
     return sentences
 
 
-def _ends_sentence(text: str, mark: int, next_start: int) -> bool:
+def _ends_sentence(text: str, mark: int, next_start: int, lowercase: bool = False) -> bool:
     following = text[next_start:next_start + 1]
-    if not (following.isupper() or following.isdigit() or following in "\"'“‘(["):
+    if not (following.isupper() or following.isdigit() or following in "\"'“‘([" or (lowercase and following.isalpha())):
         return False
     if text[mark] != ".":
         return True

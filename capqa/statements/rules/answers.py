@@ -85,11 +85,12 @@ def without_topic_label(text: str, question: str) -> str:
     return rest
 
 
-def clean_answer(answer: str, question: str = "", options: dict = None) -> str:
+def clean_answer(answer: str, question: str = "", options: dict = None, context: str = "") -> str:
     """``answer`` reduced to its content (see the module docstring); never empty unless
-    ``answer`` has no content at all."""
+    ``answer`` has no content at all. ``context``: the prompt's sentences before the question,
+    which a heading of the answer may restate too."""
     text = strip_trailing(_WHITESPACE.sub(" ", _without_outer_quotes(answer.strip())).strip())
-    text = without_topic_label(text, question) or text
+    text = without_topic_label(text, f"{context} {question}") or text
     for _ in range(_STEPS):
         stripped = _strip_once(text, question, options or {})
         if stripped == text or not stripped:

@@ -35,7 +35,10 @@ def fill_blanks(question: str, answer: str) -> Optional[str]:
         filled.append(part)
     pieces = [segments[0]]
     for part, segment in zip(filled, segments[1:]):
-        pieces += [part, segment]
+        # A blank written against a word ("is_____") still stands for a word of its own.
+        space_before = " " if pieces[-1][-1:].isalnum() else ""
+        space_after = " " if segment[:1].isalnum() else ""
+        pieces += [space_before + part + space_after, segment]
     return "".join(pieces)
 
 

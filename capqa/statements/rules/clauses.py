@@ -2,7 +2,6 @@
 answer's verb ("are" or "include"), and the adverbial a where/when/why/how answer becomes."""
 
 import re
-from typing import List, Tuple
 
 from capqa.statements.rules.lexicon import (
     _CAUSE_START, _DAY, _DETERMINERS, _LIST_ANSWER, _MANNER_START, _NUMBER_WORDS, _PLACE_START, _TIME_POINT,

@@ -68,6 +68,11 @@ def _take_listed_choices(question: str, context: list):
     mammal: shark, dolphin or trout?") or making up the whole last sentence ("... largest?
     Mercury, Earth, Jupiter, Mars"); a comparison keeps its choices ("Which is heavier: X or Y?"
     + X -> "X is heavier than Y"). Returns (question, whether a list was taken)."""
+    if context and context[-1].endswith("?") and not question.endswith("?") and "__" not in question:
+        items = [item for item in _LIST_SEPARATOR.split(question.rstrip(" .")) if item]
+        if len(items) >= 2 and all(len(item.split()) <= 4 for item in items) and not any(
+                _is_finite_verb(word.lower()) for item in items for word in item.split()[1:]):
+            return "", True
     words = {word.lower().strip("?,.:") for word in question.split()}
     if "__" in question or not (question.endswith("?") or words & _WH_WORDS):
         return question, False  # a sentence with blanks lists its own items
@@ -79,11 +84,6 @@ def _take_listed_choices(question: str, context: list):
         if len(items) >= 2 and all(len(item.split()) <= 5 for item in items) and (
                 " or " in question[colon:] or len(items) >= 3):
             return question[:colon].rstrip() + "?", True
-    if context and context[-1].endswith("?") and not question.endswith("?"):
-        items = [item for item in _LIST_SEPARATOR.split(question.rstrip(" .")) if item]
-        if len(items) >= 2 and all(len(item.split()) <= 4 for item in items) and not any(
-                _is_finite_verb(word.lower()) for item in items for word in item.split()[1:]):
-            return "", True
     return question, False
 
 

@@ -23,7 +23,7 @@ from capqa.statements.rules.blanks import complete, fill_blanks
 from capqa.statements.rules.context import resolve_pronoun, split_question
 from capqa.statements.rules.forms import Form, normalised, read_form
 from capqa.statements.rules.lexicon import _WHITESPACE, strip_trailing
-from capqa.statements.rules.morphology import _capitalize
+from capqa.statements.rules.morphology import _capitalize, _lemmas
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, Parse, parse
 from capqa.statements.rules.polar import polar
 from capqa.statements.rules.prompts import claim_statement, embedded_statement, fragment_statement, imperative_statement
@@ -56,8 +56,8 @@ def statement(question: str, answer: str) -> str:
         return _sentences(context + [_fallback(proper, raw_answer)])
     sentences = without_elliptical_sentences(answer_sentences(answer)) or [raw_answer]
     first, extra = sentences[0], sentences[1:]
-    content = clean_answer(first, proper, parts.options) or strip_trailing(first)
-    content, reason = _negative_with_reason(content)
+    content = clean_answer(first, proper, parts.options, " ".join(context)) or strip_trailing(first)
+    content, reason = _negative_with_reason(_sentence_case_dropped(content))
     proper, content = normalised(proper, content)
     main, more = _main(read_form(proper), proper, content, first, parts.options)
     if not main:
@@ -94,7 +94,7 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         if situ:
             return situ, []
         return fragment_statement(words, lower_article(content)), []
-    return complete(proper, lower_article(content)) if _has_verb(words) else fragment_statement(
+    return complete(proper, lower_article(content)) if _is_stem(words) else fragment_statement(
         words, lower_article(content)), []
 
 
@@ -117,8 +117,19 @@ def _from_frame(frame: Frame, answer: str) -> Optional[Tuple[str, List[str]]]:
     return statement_text, []
 
 
-def _has_verb(words: Parse) -> bool:
-    return any(word.tag in ("VBZ", "VBD", "VBP", "MD") for word in words)
+def _is_stem(words: Parse) -> bool:
+    """Whether a prompt that is no question is a sentence to complete (it has a finite verb, or
+    ends where a phrase must follow: "... arising out of", "... is the") rather than a noun
+    phrase ("different ways to spell Corey")."""
+    content = [word for word in words if word.tag not in (".", ",", ":")]
+    if content and (content[-1].tag in ("IN", "DT", "TO", "CC", "MD", "VBZ", "VBD", "VBP", "VBN", "PRP$", "POS")):
+        return True
+    for word in words:
+        if word.tag in ("WP", "WDT", "WRB"):
+            return False  # "french film pioneer who introduced newsreel": the verb is the relative clause's
+        if word.tag in ("VBZ", "VBD", "VBP", "MD"):
+            return True
+    return False
 
 
 def _lower_first_article(text: str) -> str:
@@ -128,6 +139,19 @@ def _lower_first_article(text: str) -> str:
 
 def _fallback(question: str, answer: str) -> str:
     return f'{FALLBACK_OPENING}{question.strip()}" is {answer}'
+
+
+def _sentence_case_dropped(content: str) -> str:
+    """"Coming through a tough shell, ..." -> "coming ...": an answer's capital that only opened
+    its sentence (a verb, adverb or adjective, not a name) is lowered, as it lands mid-sentence."""
+    first = content.split(" ", 1)[0]
+    if len(first) < 2 or not first[0].isupper() or not first[1:].islower():
+        return content
+    lemmas = _lemmas(first.lower())
+    if lemmas and "NOUN" not in lemmas and "PROPN" not in lemmas and (
+            {"VERB", "ADV", "ADJ"} & set(lemmas)) and first.lower() not in ("i",):
+        return first.lower() + content[len(first):]
+    return content
 
 
 def _negative_with_reason(content: str) -> Tuple[str, str]:

@@ -33,6 +33,8 @@ _EMBEDDING = re.compile(
     r"determine|state|name|show|clarify|remind\s+me|let\s+me\s+know|wonder|ask|understand|learn)\s+"
     r"(?P<clause>(?:who|whom|whose|what|which|when|where|why|how|whether|if)\b.*)$",
     re.IGNORECASE)
+_EXPLAINS = re.compile(r"^(?:which|what)(?: of the following| of these| one| option| statement| answer| choice| fact)?"
+                       r"(?: best| most likely| most)? explains why\s+(\S.*)$", re.IGNORECASE)
 _WHETHER = re.compile(r"^(?:whether|if)\s+(?P<claim>\S.*?)(?:\s+or\s+not)?$", re.IGNORECASE)
 _IMPERATIVE = re.compile(
     r"^(?:please\s+|kindly\s+|briefly\s+|now\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
@@ -76,6 +78,9 @@ def read_form(question: str) -> Form:
     claim = _CLAIM.match(bare)
     if claim:
         return Form("claim", strip_trailing(claim.group("claim") or claim.group("that") or claim.group("following")))
+    explains = _EXPLAINS.match(bare)
+    if explains:
+        return Form("embedded", f"why {explains.group(1)}")  # "Which best explains why the Moon has phases?"
     embedded = _EMBEDDING.match(bare)
     if embedded:
         clause = embedded.group("clause")

@@ -95,8 +95,20 @@ def _mistagged_verb(words: Parse) -> bool:
 def _long_sentence(words: List[str], first: str) -> bool:
     """A long capitalised sentence with a finite verb after its first word, for when the parse
     misses the verb ("Chemical pollutants that contaminate ... accumulate in animal tissues.")."""
-    return len(words) >= 8 and strip_trailing(first) != first.rstrip() and first.rstrip()[-1:] in ".!" and any(
-        _is_finite_verb(word.strip(",;:").lower()) for word in words[1:])
+    if len(words) < 8 or strip_trailing(first) == first.rstrip() or first.rstrip()[-1:] not in ".!":
+        return False
+    relative, previous = False, words[0]
+    for word in words[1:]:
+        if word.lower() in ("which", "who", "whom", "whose") and previous.endswith(","):
+            relative = True  # ", which hunts prey": the relative clause's verb is not the sentence's
+        elif relative and word.endswith(","):
+            relative = False
+            previous = word
+            continue
+        if not relative and _is_finite_verb(word.strip(",;:").lower()):
+            return True
+        previous = word
+    return False
 
 
 def _resolved(content: str, answer_words: Parse, frame: Optional[Frame], question: Parse) -> str:

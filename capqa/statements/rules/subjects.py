@@ -17,7 +17,7 @@ from capqa.statements.rules.clauses import _split_noun_predicate, _split_subject
 from capqa.statements.rules.lexicon import (
     _AUXILIARIES, _PREDICATE_ADJECTIVES, _PREDICATE_NOUNS, _PREPOSITIONS,
 )
-from capqa.statements.rules.morphology import _is_adjective, _is_adverb, _is_participle, _lemmas, looks_adjective
+from capqa.statements.rules.morphology import _is_adjective, _is_adverb, _is_participle, looks_adjective
 from capqa.statements.rules.parser import Word
 
 _SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj", "csubjpass"))

@@ -12,6 +12,7 @@ from typing import Optional
 
 from capqa.statements.rules.analysis import Frame, render, texts
 from capqa.statements.rules.clause import declarative, join, object_slot, subject_agrees
+from capqa.statements.rules.wh_phrase import wh_noun, with_subject_article
 from capqa.statements.rules.clauses import _list_or_single, list_verb
 from capqa.statements.rules.lexicon import _COPULAS, _LIST_ANSWER, _PROPOSITION_HEADS
 from capqa.statements.rules.morphology import (
@@ -71,7 +72,8 @@ def _which_is(frame: Frame, predicate: str, copula: str, answer: str) -> str:
         words = words[:2] + [noun] + words[2:]
     if copula in ("is", "are", "was", "were"):
         copula = subject_agrees(copula, answer)
-    return join(definite_subject(answer, predicate), copula, " ".join(words))
+    subject = with_subject_article(answer, wh_noun(texts(frame.phrase)))
+    return join(definite_subject(subject, predicate), copula, " ".join(words))
 
 
 def _wh_noun(frame: Frame) -> str:

@@ -19,9 +19,10 @@ from capqa.statements.rules.analysis import Frame, render, texts
 from capqa.statements.rules.clause import Clause, adverbial_slot, declarative, join, main_verb_position, object_slot
 from capqa.statements.rules.clauses import _adverbial, _list_or_single
 from capqa.statements.rules.parser import Word
-from capqa.statements.rules.lexicon import _COPULAS, _PREPOSITIONS
+from capqa.statements.rules.wh_phrase import missing_noun, wh_noun
+from capqa.statements.rules.lexicon import _COPULAS, _DEFINITE_HEADS, _PREPOSITIONS
 from capqa.statements.rules.morphology import (
-    _indefinite_article, _is_adjective, _is_clause, _is_mass_noun, _is_plural_noun, _lemmas, _plural_phrase,
+    _indefinite_article, _is_adjective, _is_bare_noun_phrase, _is_clause, _is_mass_noun, _is_plural_noun, _lemmas, _plural_phrase,
     _with_article,
 )
 
@@ -30,7 +31,6 @@ _TIME_NOUNS = {"year": "in", "century": "in", "decade": "in", "month": "in", "se
                "date": "on", "time": "at"}
 _REPLACED_BY_MEASURE = frozenset(("far",))
 _NUMBER = re.compile(r"^[\d.,]+$")
-_NUMERAL_NOUNS = frozenset("dozens hundreds thousands millions billions trillions scores".split())
 _MONEY = re.compile(r"[$£€¥]|\b(?:dollars?|pounds?|euros?|cents?|pence|yen|rupees?)\b", re.IGNORECASE)
 # "the last time X won Y": the time clause whose verb takes "last" / "first".
 _ORDINAL_TIME = re.compile(r"^the (last|first|only) time$", re.IGNORECASE)
@@ -43,8 +43,11 @@ def inverted(frame: Frame, answer: str) -> Optional[str]:
         return None
     wh, phrase = frame.wh, texts(frame.phrase)
     if frame.preposition:
-        adverbial = answer if answer.split()[0].lower() in _PREPOSITIONS else f"{frame.preposition} {answer}"
-        return _adverbial_clause(frame, clause, adverbial, after_verb=True)
+        noun = wh_noun(phrase)
+        if answer.split()[0].lower() not in _PREPOSITIONS:
+            answer = f"{frame.preposition} {_definite(answer, noun)}"
+        # A time ("in what year") goes at the end, a place right after the verb ("occurs in X").
+        return _adverbial_clause(frame, clause, answer, after_verb=noun.lower() not in _TIME_NOUNS)
     if wh == "how" and phrase and phrase[0].lower() in ("many", "much"):
         return _count(frame, clause, answer)
     if wh == "how" and phrase:
@@ -59,6 +62,13 @@ def inverted(frame: Frame, answer: str) -> Optional[str]:
         owner = re.sub(r"[’']s?$", "", answer)
         return _object(clause, f"{owner}'s {render(frame.phrase)}")
     return _object_question(frame, clause, answer)
+
+
+def _definite(answer: str, noun: str) -> str:
+    """"in which part of the cell" + chloroplast -> "in the chloroplast": a unique part's article."""
+    if noun.lower() in _DEFINITE_HEADS and _is_bare_noun_phrase(answer):
+        return f"the {answer}"
+    return answer
 
 
 def _adverbial_clause(frame: Frame, clause: Clause, adverbial: str, after_verb: bool) -> str:
@@ -150,21 +160,6 @@ def _count(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
     if noun_phrase and noun_phrase[-1].lower() == "times":
         return clause.text({len(clause.rest): counted})
     return clause.text({object_slot(clause): counted})
-
-
-def missing_noun(answer: str, noun_phrase: list, quantifier: str = "many") -> list:
-    """The counted noun, unless the answer already names it ("8 legs") or a measure ("2 litres")."""
-    if noun_phrase and noun_phrase[0].lower() == "of":
-        return noun_phrase  # "How much of the Earth ...?" -> "71 percent of the Earth"
-    if not noun_phrase or (quantifier == "much" and len(answer.split()) > 1):
-        return []
-    answer_lower = answer.lower()
-    head = noun_phrase[-1].lower()
-    lemma = _lemmas(head).get("NOUN", (head,))[0]
-    if head in answer_lower or lemma in answer_lower:
-        return []
-    # "hundreds of thousands", "billions": a numeral noun takes "of" before the counted noun.
-    return ["of"] + noun_phrase if answer_lower.split()[-1] in _NUMERAL_NOUNS else noun_phrase
 
 
 def _object(clause: Clause, answer: str) -> str:

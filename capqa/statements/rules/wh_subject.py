@@ -15,13 +15,11 @@ from capqa.statements.rules.analysis import Frame, render, texts
 from capqa.statements.rules.clause import join, subject_agrees
 from capqa.statements.rules.clauses import _list_or_single
 from capqa.statements.rules.lexicon import _COPULAS, _PREDICATE_ADJECTIVES
-from capqa.statements.rules.lexicon import _DEFINITE_HEADS, _LIST_ANSWER
 from capqa.statements.rules.morphology import (
-    _indefinite_article, _inflect, _is_bare_noun_phrase, _is_clause, _is_mass_noun, _is_plural_noun, _lemmas,
-    _plural_phrase, _with_article, definite_subject,
+    _inflect, _is_clause, _lemmas, _plural_phrase, _with_article, definite_subject,
 )
 from capqa.statements.rules.parser import Word
-from capqa.statements.rules.wh_inverted import missing_noun
+from capqa.statements.rules.wh_phrase import missing_noun, wh_noun, with_subject_article
 
 _PLACE_PREPOSITIONS = frozenset("in on at inside within aboard".split())
 _COMPARATIVE_TAGS = frozenset(("JJR", "RBR"))
@@ -61,40 +59,11 @@ def wh_subject(frame: Frame, answer: str) -> Optional[str]:
     topic = _statement_topic(phrase, rest)
     if topic and _is_clause(answer):
         return _replace_pronoun(answer, topic)  # "Which of the following statements about DNA is true?"
-    return as_subject(with_subject_article(answer, _wh_noun(phrase)), rest)
+    return as_subject(with_subject_article(answer, wh_noun(phrase)), rest)
 
 
 _DEGREE_ADVERBS = frozenset("best most least also often usually always never still".split())
-_PARTITIVE_WORDS = frozenset("of the following these those them options choices answers statements".split())
 _TOPIC = re.compile(r"\b(?:about|regarding|concerning|on) (.+)$", re.IGNORECASE)
-
-
-def _wh_noun(phrase: List[str]) -> str:
-    """The noun of the wh-phrase ("organ" of "which organ", "animals" of "which of these
-    animals"); "" for "which of the following"."""
-    words = [word for word in phrase if word.lower() not in _PARTITIVE_WORDS]
-    return words[-1] if words else ""
-
-
-def with_subject_article(answer: str, noun: str) -> str:
-    """A bare common noun answering "which N" as the subject, with the article its head needs:
-    "the" for a unique part or unit ("the kidneys", "the ohm"), "a" for one of a kind ("a
-    thermometer"); plurals and mass nouns stay bare ("hydrogen"); without a noun, unchanged."""
-    if not noun or not _is_bare_noun_phrase(answer) or _LIST_ANSWER.search(answer):
-        return answer
-    if noun.lower() in _DEFINITE_HEADS or _lemmas(noun.lower()).get("NOUN", ("",))[0] in _DEFINITE_HEADS:
-        return f"the {answer}"
-    head = answer.split()[-1].lower()
-    if _is_plural_noun(noun) or _is_plural_noun(head) or head.endswith(_MASS_ENDINGS):
-        return answer
-    return f"{_indefinite_article(answer)} {answer}"
-
-
-# Endings of nouns that name a substance or an abstraction ("hydrogen", "sodium", "friction",
-# "photosynthesis"), which take no article; a narrower list than morphology's, since a wrong
-# "a" is worse than none.
-_MASS_ENDINGS = ("gen", "ium", "ine", "ide", "ose", "ene", "ane", "tion", "sion", "ness", "ity", "ism", "ment",
-                 "ance", "ence", "ing", "ics", "ogy", "sis", "ur", "on", "ite", "ate", "ol")
 
 
 def _statement_topic(phrase: List[str], rest: List[Word]) -> str:
