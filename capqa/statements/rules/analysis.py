@@ -305,8 +305,11 @@ def _starts_predicate(auxiliary: str, rest: Sequence[Word], wh: str = "", phrase
         return looks_adjective(first.text, first.tag) and rest[1].tag in ("IN", "TO", ",", "CC")
     if auxiliary in ("has", "have", "had"):
         return _is_participle(first.lower) and first.tag not in _NOUN_TAGS
-    return first.tag == "VB" or (first.tag not in _NOUN_TAGS and first.tag not in ("DT", "PRP$", "JJ")
-                                 and _is_base_verb(first.lower))
+    if first.tag == "VB":
+        if "NOUN" in _lemmas(first.lower) and any(word.tag in ("VB", "VBP") for word in rest[2:]):
+            return False  # "when does panic/VB at the disco album come/VBP out": a noun, and a verb follows
+        return "VERB" in _lemmas(first.lower) or not _lemmas(first.lower)  # not "does kerosene/VB oil rise"
+    return first.tag not in _NOUN_TAGS and first.tag not in ("DT", "PRP$", "JJ") and _is_base_verb(first.lower)
 
 
 def split_subject(auxiliary: str, words: Sequence[Word],
@@ -319,6 +322,11 @@ def split_subject(auxiliary: str, words: Sequence[Word],
     if auxiliary in _COPULAS or auxiliary == "am":
         return copula_subject(words, need_predicate)
     index = verb_index(words, perfect=auxiliary in ("has", "have", "had"))
+    if index is None and auxiliary in ("do", "does", "did"):
+        # "when did the steel mills closed": a verb in the wrong form after do-support
+        index = next((i for i in range(1, len(words)) if (words[i].tag in ("VBD", "VBN", "VBZ", "VBP") or (
+            not _lemmas(words[i].lower) and words[i - 1].tag in ("NN", "NNS") and words[i].text.islower()))
+                      and words[i - 1].tag not in ("DT", "IN", "PRP$", "POS")), None)  # or a misspelt one: "arive"
     if index is None:
         return words, ()
     return words[:index], words[index:]
@@ -329,7 +337,7 @@ def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
     form; else the first word the lexicon allows as one (a base form, or a participle after
     has/have/had) that does not follow a determiner, preposition or possessive. An adverb
     right before it stays with the verb phrase ("did X first develop")."""
-    wanted = ("VBN",) if perfect else ("VB",)
+    wanted = ("VBN",) if perfect else ("VB", "VBP")
     allowed = _is_participle if perfect else _is_base_verb
     candidates = [index for index in range(1, len(words)) if words[index - 1].lower not in _NOT_BEFORE_VERB
                   and words[index - 1].tag not in ("DT", "PRP$", "POS", "IN")

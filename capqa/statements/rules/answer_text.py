@@ -28,7 +28,7 @@ _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\([^()\s]{1,500}\)")
 _CITATION = re.compile(r"\[\d{1,3}\]|\^\d{1,3}|【[^】\n]{0,40}】")
 _EMPHASIS = re.compile(r"\*{1,3}|(?<!\w)_{2}|_{2}(?!\w)|`+")
 _HEADING = re.compile(r"^#{1,6}[ \t]*", re.MULTILINE)
-_BULLET = re.compile(r"^[ \t]*(?:[-*•·▪‣]|\d{1,3}[.)])[ \t]+", re.MULTILINE)
+_BULLET = re.compile(r"^[ \t]*(?:[-*•·▪‣]|\d{1,3}[.)])[ \t]+(?=[^\d\s])", re.MULTILINE)
 _INLINE_NUMBERED = re.compile(r"(?:^|(?<=\s))(\d{1,2})\.[ \t]+(?=\S)")
 # Sentence ends: . ! ? (and a closing quote or bracket) before a space and a capital, digit,
 # quote or bracket; not after an initial ("J."), a one- or two-letter abbreviation, or a title.
@@ -51,6 +51,11 @@ _DISCLAIMER = re.compile(
     r"please (?:note|check|verify|consult|keep in mind)|note that|it(?:'s| is) (?:always )?(?:best|important|"
     r"advisable|recommended) to (?:check|verify|consult))\b",
     re.IGNORECASE)
+# A disclaiming phrase set off by a comma before a claim of its own.
+_DISCLAIMING_PHRASE = re.compile(r"^(?:as an ai(?: language model| assistant| model)?|as a language model|"
+                                 r"as of my (?:last )?(?:knowledge|training)[^,]{0,60}|according to my (?:training|"
+                                 r"knowledge)[^,]{0,40}|to my knowledge|as far as i know)\s*,\s*", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"^(?:i|i'm|i am|my|we)\b", re.IGNORECASE)
 _DANGLING = re.compile(r"^(?:however|but|that said|nevertheless|nonetheless|still|anyway)\s*,?\s+", re.IGNORECASE)
 # "As an AI, I can't browse the internet, but X" keeps X.
 _DISCLAIMER_BUT = re.compile(r",?\s+(?:but|however)\s*,?\s+", re.IGNORECASE)
@@ -70,7 +75,8 @@ def strip_markup(text: str) -> str:
     text = _BULLET.sub("", text)
     text = _EMPHASIS.sub("", text)
     text = "".join(char for char in text if not _is_emoji(char))
-    return _WHITESPACE.sub(" ", text).strip()
+    text = _WHITESPACE.sub(" ", text).strip()
+    return text.lstrip("”’»)]").lstrip() if text[:1] in "”’»)]" else text  # a quote left by a cut title
 
 
 def _is_emoji(char: str) -> bool:
@@ -130,6 +136,8 @@ def _ends_sentence(text: str, mark: int, next_start: int, lowercase: bool = Fals
         return False
     if text[mark] != ".":
         return True
+    if following.isdigit() and text[mark - 1:mark].isdigit():
+        return False  # "63. 0": a number
     word_start = max(text.rfind(" ", 0, mark), text.rfind("(", 0, mark)) + 1
     word = text[word_start:mark].lower().lstrip("\"'“‘([")
     if len(word) == 1 and word.isalpha():
@@ -173,10 +181,18 @@ def answer_sentences(answer: str) -> List[str]:
 
 
 def _after_disclaimer(sentence: str) -> str:
-    """What a disclaimer sentence goes on to claim after "but" ("As an AI, I can't browse, but
-    World War II ended in 1945." -> "World War II ended in 1945.")."""
+    """What a disclaimer sentence goes on to claim: after "but" ("As an AI, I can't browse, but
+    World War II ended in 1945."), or after the comma of a disclaiming phrase ("As of my last
+    training data, a core principle of the party is ..."); "" when it claims nothing."""
     parts = _DISCLAIMER_BUT.split(sentence, maxsplit=1)
-    return _capitalised(parts[1].strip()) if len(parts) == 2 and len(parts[1].split()) >= 3 else ""
+    if len(parts) == 2 and len(parts[1].split()) >= 3:
+        return _capitalised(parts[1].strip())
+    phrase = _DISCLAIMING_PHRASE.match(sentence)
+    if phrase:
+        rest = sentence[phrase.end():].strip()
+        if len(rest.split()) >= 3 and not _DISCLAIMER.match(rest) and not _FIRST_PERSON.match(rest):
+            return _capitalised(rest)
+    return ""
 
 
 def _capitalised(text: str) -> str:

@@ -46,8 +46,9 @@ _PRONOUN_CLAUSE = re.compile(r"^(?:it|they|he|she|we|you)\s+(?:(?:can|could|will
 _NOT_RESTATING = frozenset("will would can could shall should may might must do does did".split())
 _PRONOUN_VERB = re.compile(r"^(?:it|they|he|she|we|you)\s+(\w+)\s+(.+)$", re.IGNORECASE)
 # "we do", "I will", "she did": a pronoun with an auxiliary standing for the question's predicate.
+# The auxiliary in lower case: "usually in May" ends with a month, not with "may".
 _ELLIPTICAL = re.compile(r"^(i|you|we|they|he|she|it|(?:the |a |an |my |our )?[\w'-]+(?: [\w'-]+)?)\s+"
-                         r"(?:do|does|did|am|is|are|was|were|will|would|can|could|"
+                         r"(?-i:do|does|did|am|is|are|was|were|will|would|can|could|"
                          r"have|has|had|shall|should|may|might|must)(?:\s+not|n't)?$", re.IGNORECASE)
 # "He never did": the answer is "never".
 _ELLIPTICAL_NEVER = re.compile(r"^(?:i|you|we|they|he|she|it)\s+never\s+(?:do|does|did|was|were|is|are|has|have|had|"
@@ -80,7 +81,7 @@ def without_topic_label(text: str, question: str) -> str:
                                                 if word.islower()):
         return text  # "Mars has two moons: Phobos and Deimos" is a claim, not a heading
     first = rest.split()[0]
-    if first[:1].isupper() and first.lower().endswith("ed") and _lemmas(first.lower()).get("VERB"):
+    if first[:1].isupper() and _is_participle(first.lower()) and first.lower() not in _lemmas(first.lower()).get("VERB", ()):
         return f"{label} was {first.lower()} {rest[len(first):].strip()}".strip()
     return rest
 

@@ -39,13 +39,24 @@ class Clause(NamedTuple):
         run: List[Word] = []
         for index, word in enumerate(self.rest):
             if index in inserts:
-                pieces += [render(run), inserts[index]]
+                pieces += [render(run), _without_seam_double(pieces, run, inserts[index])]
                 run = []
             run.append(word)
         pieces.append(render(run))
         if len(self.rest) in inserts:
-            pieces.append(inserts[len(self.rest)])
+            pieces.append(_without_seam_double(pieces, run, inserts[len(self.rest)]))
         return join(*pieces)
+
+
+def _without_seam_double(pieces: List[str], run: List[Word], insert: str) -> str:
+    """The insert without a first word that the clause has just written ("comes on" + "on
+    Monday" -> "comes on Monday", "is found" + "found in the lungs" -> "is found in the lungs")."""
+    before = render(run) if run else next((piece for piece in reversed(pieces) if piece), "")
+    last = before.split()[-1].lower() if before.split() else ""
+    words = insert.split()
+    if len(words) > 1 and last.isalpha() and words[0].lower() == last:
+        return " ".join(words[1:])
+    return insert
 
 
 def main_verb_position(words: Sequence[Word]) -> int:

@@ -42,7 +42,7 @@ _COMPARATIVES = frozenset("more less fewer better worse earlier later first last
 
 def split_question(text: str) -> QuestionParts:
     """Context sentences, the question proper and its answer options."""
-    text, options = _take_options(_WHITESPACE.sub(" ", text).strip())
+    text, options = _take_options(_unquoted(_WHITESPACE.sub(" ", text).strip()))
     text = _TRAILING_LABEL.sub("", text)
     labelled = list(_QUESTION_LABEL.finditer(text))
     if labelled and text[labelled[-1].end():].strip():
@@ -61,6 +61,15 @@ def split_question(text: str) -> QuestionParts:
     if listed and not question.endswith("?") and context and context[-1].endswith("?"):
         question = context.pop()  # "Which of these planets is the largest? Mercury, Earth, Jupiter"
     return QuestionParts(context, question, options)
+
+
+def _unquoted(text: str) -> str:
+    """A prompt quoted as a whole, with its inner quotes doubled as a CSV cell writes them
+    ('"What film ... tag line ""On The Air""?"'), without the quoting."""
+    if len(text) > 2 and text[0] == '"' and text[-1] == '"' and text[1:-1].count('""') % 2 == 0 and (
+            '""' in text or '"' not in text[1:-1]):
+        return text[1:-1].replace('""', '"')
+    return text
 
 
 def _take_listed_choices(question: str, context: list):

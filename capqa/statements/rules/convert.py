@@ -57,7 +57,7 @@ def statement(question: str, answer: str) -> str:
     sentences = without_elliptical_sentences(answer_sentences(answer)) or [raw_answer]
     first, extra = sentences[0], sentences[1:]
     content = clean_answer(first, proper, parts.options, " ".join(context)) or strip_trailing(first)
-    content, reason = _negative_with_reason(_sentence_case_dropped(content))
+    content, reason = _negative_with_reason(content)
     proper, content = normalised(proper, content)
     main, more = _main(read_form(proper), proper, content, first, parts.options)
     if not main:
@@ -82,6 +82,7 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
     kept = full_sentence(frame, words, content, first)
     if kept:
         return kept, []
+    content = _sentence_case_dropped(content)
     if frame is not None:
         denied = denial(frame, content)
         if denied:
@@ -89,10 +90,17 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         built = _from_frame(frame, lower_article(elliptical_subject(content)))
         if built:
             return built
+    if frame is not None and frame.wh in ("where", "when", "why", "how") and frame.wh_is_subject:
+        # "why dry ether is used in woods reaction": a search query in declarative order
+        built = embedded_statement(strip_trailing(proper), lower_article(content))
+        if built:
+            return built, []
     if form.kind == "question":
         situ = in_situ(words, lower_article(content))
         if situ:
             return situ, []
+        if frame is not None:
+            return None, []  # a question read but not restructured: the safe form, never an echo
         return fragment_statement(words, lower_article(content)), []
     return complete(proper, lower_article(content)) if _is_stem(words) else fragment_statement(
         words, lower_article(content)), []
@@ -147,10 +155,11 @@ def _sentence_case_dropped(content: str) -> str:
     first = content.split(" ", 1)[0]
     if len(first) < 2 or not first[0].isupper() or not first[1:].islower():
         return content
-    lemmas = _lemmas(first.lower())
-    if lemmas and "NOUN" not in lemmas and "PROPN" not in lemmas and (
-            {"VERB", "ADV", "ADJ"} & set(lemmas)) and first.lower() not in ("i",):
-        return first.lower() + content[len(first):]
+    lowered = first.lower()
+    lemmas = _lemmas(lowered)
+    gerund = lowered.endswith("ing") and "VERB" in lemmas
+    if gerund or (lemmas and "NOUN" not in lemmas and {"VERB", "ADV", "ADJ"} & set(lemmas)):
+        return lowered + content[len(first):]
     return content
 
 

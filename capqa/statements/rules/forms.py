@@ -92,6 +92,6 @@ def read_form(question: str) -> Form:
     if imperative and not text.endswith("?"):
         verb = " ".join(imperative.group("verb").lower().split())
         return Form("imperative", imperative.group("rest"), verb)
-    if text.endswith("?") or _QUESTION_START.match(text):
-        return Form("question", text)
+    if text.endswith("?") or _QUESTION_START.match(text) or _WH_START.match(text):
+        return Form("question", text)  # "why dry ether is used in woods reaction": a search query
     return Form("statement", text)

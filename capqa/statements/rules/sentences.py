@@ -45,7 +45,8 @@ def is_clause(words: Parse) -> bool:
     if words[0].lower in WH_WORDS or (words[0].lower in _AUXILIARIES and words[0].i == root.i):
         return False
     finite = root.tag in ("VBD", "VBZ", "VBP", "MD") or any(
-        word.head == root.i and word.tag in ("VBD", "VBZ", "VBP", "MD") for word in words)
+        word.head == root.i and word.tag in ("VBD", "VBZ", "VBP", "MD") for word in words) or (
+        root.tag == "VBN" and not any(word.head == root.i and word.dep in ("aux", "auxpass") for word in words))
     subject = next((word for word in words if word.head == root.i and word.dep in _CLAUSE_DEPS and word.i < root.i), None)
     if not finite or subject is None:
         return False
@@ -174,11 +175,14 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
     """A wh-phrase inside a sentence replaced by the answer ("... born in which city?")."""
     words = expanded(words)
     position = next((index for index, word in enumerate(words) if word.lower in ("what", "which", "who", "whom",
-                                                                                   "where", "when", "how")), None)
+                                                                                   "whose", "where", "when", "how")), None)
     if position is None or position < 2:
         return None
     end = position + 1
     wh = words[position].lower
+    if wh == "whose":  # "... written for whose coronation?" + George VI -> "for George VI's coronation"
+        owner = re.sub(r"[’']s?$", "", answer)
+        return join(render(words[:position]), f"{owner}'s", render(words[end:]))
     if wh in ("what", "which"):
         while end < len(words) and words[end].tag in ("JJ", "NN", "NNS", "NNP", "NNPS", "HYPH", "CD"):
             end += 1

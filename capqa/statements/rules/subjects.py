@@ -87,8 +87,9 @@ def predicate_suffix_start(words: Sequence[Word]) -> "int | None":
     lowered = [word.lower for word in words]
     if not (lowered[-1] in _PREPOSITIONS or _is_participle(lowered[-1])):
         return None
-    if lowered[-2] in _AUXILIARIES and any(word in _RELATIVE_WORDS for word in lowered[1:-2]):
-        return None  # the participle ends a relative clause: "the city where X is located"
+    if any(word in _RELATIVE_WORDS for word in lowered[1:-1]) and (
+            lowered[-2] in _AUXILIARIES or not _is_participle(lowered[-1])):
+        return None  # the end of a relative clause: "the city where X is located", "the cat that ... all about"
     index = len(words) - 1
     while index > 1:
         previous = lowered[index - 1]
