@@ -48,13 +48,15 @@ _PRONOUN_VERB = re.compile(r"^(?:it|they|he|she|we|you)\s+(\w+)\s+(.+)$", re.IGN
 # "we do", "I will", "she did": a pronoun with an auxiliary standing for the question's predicate.
 # The auxiliary in lower case: "usually in May" ends with a month, not with "may".
 _ELLIPTICAL = re.compile(r"^(i|you|we|they|he|she|it|(?:the |a |an |my |our )?[\w'-]+(?: [\w'-]+)?)\s+"
-                         r"(?-i:do|does|did|am|is|are|was|were|will|would|can|could|"
-                         r"have|has|had|shall|should|may|might|must)(?:\s+not|n't)?$", re.IGNORECASE)
+                         r"(?:(?-i:do|does|did|am|is|are|was|were|will|would|can|could|"
+                         r"have|has|had|shall|should|may|might|must)(?:\s+not|n[’']t)?|(?-i:can[’']t|won[’']t|cannot))$",
+                         re.IGNORECASE)
 # "He never did": the answer is "never".
 _ELLIPTICAL_NEVER = re.compile(r"^(?:i|you|we|they|he|she|it)\s+never\s+(?:do|does|did|was|were|is|are|has|have|had|"
                                r"will|would|could|can)$", re.IGNORECASE)
 _PASSIVE_RESTATEMENT = re.compile(r"^(?:it|they|this|that|he|she)\s+(?:was|were|is|are|has been|have been)\s+"
                                   r"(\w+)\s+by\s+(.+)$", re.IGNORECASE)
+_NEGATED = re.compile(r"n[’']t\b|\bnot\b", re.IGNORECASE)
 _STEPS = 4  # labels, hedges and openers nest at most this deep ("Answer: I think it's X")
 
 
@@ -111,10 +113,18 @@ def _without_outer_quotes(text: str) -> str:
     return text
 
 
+def elliptical_polarity(sentence: str) -> str:
+    """"It is." -> "yes", "They don't." -> "no" (an auxiliary standing for a yes/no question's
+    predicate); "" for any other sentence."""
+    if not _ELLIPTICAL.match(strip_trailing(sentence)):
+        return ""
+    return "no" if _NEGATED.search(sentence) else "yes"
+
+
 def without_elliptical_sentences(sentences: List[str]) -> List[str]:
     """"It is. Helium." -> "Helium.": a leading sentence that only repeats an auxiliary is no content."""
-    while len(sentences) > 1 and _ELLIPTICAL.match(strip_trailing(sentences[0])):
-        sentences = sentences[1:]
+    while len(sentences) > 1 and _ELLIPTICAL.match(strip_trailing(sentences[0])) and not _NEGATED.search(sentences[0]):
+        sentences = sentences[1:]  # "They didn't." stays: it denies the question's premise
     return sentences
 
 

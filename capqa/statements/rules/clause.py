@@ -153,3 +153,15 @@ def subject_agrees(verb: str, subject: str) -> str:
     if lowered not in present or "VERB" not in _lemmas(lowered):
         return verb
     return _inflect(lowered, "VBP" if plural else "VBZ")
+
+
+def embedded_question(frame: Frame) -> Optional[str]:
+    """The question as an embedded clause, in declarative order: "when the new episode comes
+    on", "who sings X", "whether penguins can fly" (for "It is unknown ...")."""
+    wh_phrase = join(frame.preposition, frame.wh, render(frame.phrase))
+    if frame.wh and frame.wh_is_subject:
+        return join(render(frame.lead), wh_phrase, render(frame.rest))
+    clause = declarative(frame)
+    if clause is None:
+        return None
+    return join(render(frame.lead), wh_phrase if frame.wh else "whether", clause.text())

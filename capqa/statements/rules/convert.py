@@ -18,8 +18,11 @@ from typing import List, Optional, Tuple
 
 from capqa.statements.rules.analysis import Frame, analyse, render
 from capqa.statements.rules.answer_text import answer_sentences
-from capqa.statements.rules.answers import clean_answer, elliptical_subject, lower_article, without_elliptical_sentences
+from capqa.statements.rules.answers import (
+    clean_answer, elliptical_polarity, elliptical_subject, lower_article, without_elliptical_sentences,
+)
 from capqa.statements.rules.blanks import complete, fill_blanks
+from capqa.statements.rules.clause import embedded_question
 from capqa.statements.rules.context import resolve_pronoun, split_question
 from capqa.statements.rules.forms import Form, normalised, read_form
 from capqa.statements.rules.lexicon import _WHITESPACE, strip_trailing
@@ -34,6 +37,12 @@ from capqa.statements.rules.wh_inverted import inverted
 from capqa.statements.rules.wh_subject import wh_subject
 
 FALLBACK_OPENING = 'The answer to "'
+_NON_ANSWER = re.compile(r"^(?:unknown|not known|unclear|uncertain|i (?:do not|don't) know|no one knows|nobody knows|"
+                         r"it is (?:unknown|not known|unclear)|no answer|cannot be determined|n/a)\W*$", re.IGNORECASE)
+_ASKS_YES_NO = re.compile(r"^(?:is|are|was|were|do|does|did|can|could|will|would|shall|should|may|might|must|has|"
+                          r"have|had)(?:n[’']t)?\b", re.IGNORECASE)
+_ASKS = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|"
+                   r"will|would|shall|should|may|might|must|has|have|had)\b", re.IGNORECASE)
 _CAN_NOT = re.compile(r"\b([Cc])an not\b(?! only\b)")
 _VERDICT_PROMPT = re.compile(r"^(?:answer |say |state )?(?:true or false|true/false|t/f)\W*$", re.IGNORECASE)
 _CLOSING_QUOTES = ('"', "”", "’", "'")
@@ -54,7 +63,10 @@ def statement(question: str, answer: str) -> str:
     proper = resolve_pronoun(proper, context)
     if len(proper) > MAX_PARSED_CHARS:  # no structure to read in a question that long: the safe form
         return _sentences(context + [_fallback(proper, raw_answer)])
-    sentences = without_elliptical_sentences(answer_sentences(answer)) or [raw_answer]
+    sentences = answer_sentences(answer) or [raw_answer]
+    if _ASKS_YES_NO.match(proper) and len(sentences) > 1 and elliptical_polarity(sentences[0]):
+        sentences = [elliptical_polarity(sentences[0])] + sentences[1:]  # "It is. Helium is in group 18."
+    sentences = without_elliptical_sentences(sentences)
     first, extra = sentences[0], sentences[1:]
     content = clean_answer(first, proper, parts.options, " ".join(context)) or strip_trailing(first)
     content, reason = _negative_with_reason(content)
@@ -77,8 +89,12 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         return imperative_statement(form, lower_article(elliptical_subject(content)), first), []
     words = parse(strip_trailing(proper) if form.kind == "question" else proper)
     frame = analyse(words)
-    if form.kind != "question" and (frame is None or not frame.wh or not frame.lead):
-        frame = None  # a sentence to complete is no question, unless a wh-phrase follows a lead
+    if form.kind != "question" and (frame is None or not frame.wh):
+        frame = None  # a sentence to complete is no question, unless it opens like one ("In which county is X")
+    if frame is not None and _NON_ANSWER.match(content):
+        embedded = embedded_question(frame)  # "Unknown." -> "It is unknown who sings X."
+        if embedded:
+            return f"it is unknown {embedded}", []
     kept = full_sentence(frame, words, content, first)
     if kept:
         return kept, []
@@ -101,6 +117,8 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
             return situ, []
         if frame is not None:
             return None, []  # a question read but not restructured: the safe form, never an echo
+        if _is_stem(words) and not _ASKS.match(proper):
+            return complete(strip_trailing(proper), lower_article(content)), []  # "... public worship in?"
         return fragment_statement(words, lower_article(content)), []
     return complete(proper, lower_article(content)) if _is_stem(words) else fragment_statement(
         words, lower_article(content)), []

@@ -22,6 +22,7 @@ from capqa.statements.rules.morphology import (
 
 _FUNCTION = re.compile(r"^the (?:main |primary |major )?(?:function|role|purpose|job)s? of (.+?)"
                        r"(?: (?:in|during|within) .+)?$", re.IGNORECASE)
+_SUBORDINATORS = frozenset("when while after before if because since until once as".split())
 _NAMING_SUBJECTS = frozenset("we you people scientists they one".split())
 
 
@@ -40,6 +41,9 @@ def equative(frame: Frame, answer: str) -> Optional[str]:
         if rest[0].lower == "like" and not answer.split()[0].lower() in ("a", "an", "the"):
             # "What is the weather like in the Sahara?" + "hot and dry"
             return join(subject, render(rest[1:]), copula, answer)
+        if frame.wh == "who" and rest[0].lower in _SUBORDINATORS:
+            # "who is the original singer of just when i needed you most": the clause stays at the end
+            return join(_who_is(subject, copula, answer), render(rest))
         if frame.wh == "who" and not any(word.tag in ("VBN", "IN", "TO", "RP", "JJ") for word in rest):
             return None
         return clause.text({object_slot(clause): _with_article(answer, subject)})
