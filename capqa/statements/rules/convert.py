@@ -22,6 +22,7 @@ from capqa.statements.rules.answers import (
     clean_answer, elliptical_polarity, elliptical_subject, lower_article, without_elliptical_sentences,
 )
 from capqa.statements.rules.blanks import complete, fill_blanks
+from capqa.statements.rules.casing import cased_statement
 from capqa.statements.rules.clause import embedded_question
 from capqa.statements.rules.context import resolve_pronoun, split_question
 from capqa.statements.rules.forms import Form, normalised, read_form
@@ -74,7 +75,8 @@ def statement(question: str, answer: str) -> str:
     main, more = _main(read_form(proper), proper, content, first, parts.options)
     if not main:
         main = _fallback(proper, lower_article(content))
-    return _sentences(context + [main] + more + ([reason] if reason else []) + extra)
+    return cased_statement(_sentences(context + [main] + more + ([reason] if reason else []) + extra),
+                           question, answer)
 
 
 def _main(form: Form, proper: str, content: str, first: str, options: dict) -> Tuple[Optional[str], List[str]]:
