@@ -72,6 +72,9 @@ def expanded(words: Sequence[Word]) -> Tuple[Word, ...]:
     out = []
     for index, word in enumerate(words):
         text = _EXPANSIONS.get(word.lower)
+        if text and word.lower[:1] in ("'", "’") and word.lower not in ("n't", "n’t") and not (
+                index and words[index - 1].lower in WH_WORDS):
+            text = None  # "'ll", "'re" are read in full after a wh-word only: "you'll never walk alone" is a title
         if text and word.lower in ("ca", "wo", "sha", "do", "does", "did") or word.lower in ("n't", "n’t"):
             auxiliary = index if word.lower not in ("n't", "n’t") else index - 1
             if auxiliary > 1 and words[auxiliary - 1].tag == "PRP":
@@ -132,7 +135,8 @@ def _wh_start(words: Sequence[Word]) -> Optional[int]:
         if index >= 2 and words[index - 1].tag in ("IN", "TO") and words[index - 2].text == ",":
             return index - 1
         before = words[index - 1]
-        if before.text == "," or (index >= 2 and words[0].tag in ("IN", "RB") and before.tag in ("CD", "NN", "NNP", "NNS")):
+        if before.text == "," or (index >= 2 and words[0].tag in ("IN", "RB") and before.tag in (
+                "CD", "NN", "NNP", "NNS", "NNPS")):
             return index
         return None
     return None

@@ -103,14 +103,15 @@ def clean_answer(answer: str, question: str = "", options: dict = None, context:
 
 
 def _without_outer_quotes(text: str) -> str:
-    """"'Kiss'" stays quoted; a quote that only opens or only closes the answer goes."""
-    opens, closes = text[:1] in _OUTER_QUOTES, strip_trailing(text)[-1:] in _OUTER_QUOTES
-    if opens and not closes:
+    """A quote at the answer's edge that nothing closes (or opens) goes; '"Kiss"' and '"We're
+    Going on a Bear Hunt" was written by ...' keep theirs."""
+    quotes = sum(text.count(mark) for mark in _OUTER_QUOTES)
+    if quotes % 2 == 0:
+        return text
+    if text[:1] in _OUTER_QUOTES:
         return text[1:]
-    if closes and not opens and text.count('"') + text.count('“') + text.count('”') == 1:
-        stripped = strip_trailing(text)
-        return stripped[:-1]
-    return text
+    stripped = strip_trailing(text)
+    return stripped[:-1] if stripped[-1:] in _OUTER_QUOTES else text
 
 
 def elliptical_polarity(sentence: str) -> str:

@@ -23,6 +23,10 @@ _SMALL = frozenset("a an the of in on at to for and or but by as".split())
 _ONSETS = frozenset("bl br ch cl cr dr dw fl fr gh gl gn gr kh kl kn kr ph pl pr ps qu rh sc sh sk sl sm sn sp st sv "
                     "sw th tr ts tw vl wh wr zh".split())
 _VOWELS = frozenset("aeiouy")
+# Endings of learned common nouns the lexicon lacks ("epithelium", "mitosis"): no names.
+_COMMON_ENDINGS = ("ium", "ion", "ism", "ity", "ogy", "sis", "itis", "ide", "ate", "ine", "ase", "ose", "oma", "ema",
+                   "ula", "ule", "cyte", "phyll", "ics", "ment", "ness")
+_NAMES_ASKED = re.compile(r"^(?:who|whom|whose)\b")
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*")
 
 
@@ -35,8 +39,10 @@ def cased_statement(statement: str, question: str, answer: str) -> str:
     """``statement`` with the capitals a lower-case question left out (see the module docstring)."""
     if not is_search_style(question):
         return statement
-    forms = _question_forms(question)
-    forms.update(_answer_forms(answer))
+    answer_words = {word.strip(".,;:!?\"'()").lower() for word in answer.split()}
+    forms = {word: cased for word, cased in _question_forms(question).items() if word not in answer_words}
+    if _NAMES_ASKED.match(question) or len(answer.split()) >= 2:
+        forms.update(_answer_forms(answer))  # a name: "roger federer", "twickenham stadium"
     phrases = _title_phrases(question)
     out = _WORD.sub(lambda match: _recased(match.group(0), forms), statement)
     for phrase in phrases:
@@ -60,8 +66,9 @@ def _question_forms(question: str) -> Dict[str, str]:
             continue  # a unit after a number: "72 oz"
         if word.lower.endswith("s") and _lemmas(word.lower[:-1]):
             continue  # "mens": a plural or possessive without its apostrophe, not a name
-        if word.tag in ("NNP", "NNPS") or (not _lemmas(word.lower) and word.tag not in ("VB", "VBD", "VBZ", "VBP")):
-            forms[word.lower] = _name_case(word.lower)
+        if word.tag in ("NNP", "NNPS") or (word.tag in ("NN", "NNS", "FW") and not _lemmas(word.lower)
+                                           and not word.lower.endswith(_COMMON_ENDINGS)):
+            forms[word.lower] = _name_case(word.lower, proper=word.tag in ("NNP", "NNPS"))
     return forms
 
 
@@ -78,11 +85,14 @@ def _answer_forms(answer: str) -> Dict[str, str]:
             for word in bare if word and word not in _SMALL}
 
 
-def _name_case(word: str) -> str:
-    """"kentucky" -> "Kentucky"; a word that cannot be English ("nfl", "ncaa", "usa") -> "NFL"."""
-    if not _lemmas(word) and (len(word) == 2 or (len(word) == 3 and not _consonant_vowel_consonant(word))):
+def _name_case(word: str, proper: bool = False) -> str:
+    """"kentucky" -> "Kentucky"; a word that cannot be English ("nfl", "ncaa", "usa", "us" as a
+    proper noun) -> "NFL"."""
+    if len(word) == 2 and (proper or not _lemmas(word)):
         return word.upper()
-    if len(word) >= 2 and word[0] not in _VOWELS and word[1] not in _VOWELS and word[:2] not in _ONSETS:
+    if len(word) == 3 and not _lemmas(word) and not _consonant_vowel_consonant(word):
+        return word.upper()
+    if 2 <= len(word) <= 5 and word[0] not in _VOWELS and word[1] not in _VOWELS and word[:2] not in _ONSETS:
         return word.upper()
     return word.capitalize()
 

@@ -85,6 +85,10 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         return fill_blanks(proper, lower_article(content)), []
     if form.kind == "claim":
         return claim_statement(form.text, content)
+    if form.kind == "imperative" or (form.kind == "embedded" and not form.text.lower().startswith(("why", "how"))):
+        kept = full_sentence(None, (), content, content)  # "Name either of these men." + a sentence naming them
+        if kept:
+            return kept, []
     if form.kind == "embedded":
         return embedded_statement(form.text, lower_article(content)), []
     if form.kind == "imperative":
@@ -119,7 +123,7 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
             return situ, []
         if frame is not None:
             return None, []  # a question read but not restructured: the safe form, never an echo
-        if _is_stem(words) and not _ASKS.match(proper):
+        if _ends_open(words) and not _ASKS.match(proper):
             return complete(strip_trailing(proper), lower_article(content)), []  # "... public worship in?"
         return fragment_statement(words, lower_article(content)), []
     return complete(proper, lower_article(content)) if _is_stem(words) else fragment_statement(
@@ -145,12 +149,17 @@ def _from_frame(frame: Frame, answer: str) -> Optional[Tuple[str, List[str]]]:
     return statement_text, []
 
 
+def _ends_open(words: Parse) -> bool:
+    """Whether a sentence stops where a phrase must follow ("... arising out of", "... is the")."""
+    content = [word for word in words if word.tag not in (".", ",", ":")]
+    return bool(content) and content[-1].tag in ("IN", "DT", "TO", "CC", "MD", "VBZ", "VBD", "VBP", "VBN", "PRP$", "POS")
+
+
 def _is_stem(words: Parse) -> bool:
     """Whether a prompt that is no question is a sentence to complete (it has a finite verb, or
     ends where a phrase must follow: "... arising out of", "... is the") rather than a noun
     phrase ("different ways to spell Corey")."""
-    content = [word for word in words if word.tag not in (".", ",", ":")]
-    if content and (content[-1].tag in ("IN", "DT", "TO", "CC", "MD", "VBZ", "VBD", "VBP", "VBN", "PRP$", "POS")):
+    if _ends_open(words):
         return True
     for word in words:
         if word.tag in ("WP", "WDT", "WRB"):

@@ -40,7 +40,7 @@ _IMPERATIVE = re.compile(
     r"^(?:please\s+|kindly\s+|briefly\s+|now\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
     r"(?P<verb>name|list|give|state|identify|mention|cite|provide|describe|define|explain|write|calculate|"
     r"compute|find|tell\s+me|suggest|recommend|specify|spell\s+out|enumerate|outline)\s+"
-    r"(?P<rest>\S.*)$", re.IGNORECASE)
+    r"(?!of\b)(?P<rest>\S.*)$", re.IGNORECASE)  # "list of X" is a noun phrase
 _POLITE_END = re.compile(r",?\s+(?:please|for me|briefly|in one word|in a few words)$", re.IGNORECASE)
 
 

@@ -126,6 +126,7 @@ def fragment_statement(words: Parse, answer: str) -> Optional[str]:
     listed = _LIST_OF.match(phrase)
     if listed:
         phrase = listed.group(1)
+        words = words[len(words) - len(phrase.split()):] if len(phrase.split()) < len(words) else words
     first = words[0]
     common = "NOUN" in _lemmas(first.lower) or "ADJ" in _lemmas(first.lower)
     if (first.tag in ("NN", "NNS", "JJ", "JJS", "VBN") or (first.tag == "NNP" and common)) and first.lower != "list":

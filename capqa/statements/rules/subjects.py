@@ -35,8 +35,9 @@ def copula_subject(words: Sequence[Word], need_predicate: str) -> Split:
     words = tuple(words)
     if need_predicate == "adverbial":
         subject, predicate = _parsed_subject(words)
-        if predicate and predicate[0].tag not in ("CC", ",") and len(subject) < len(words):
-            return subject, predicate
+        if predicate and predicate[0].tag not in ("CC", ",", "MD") and not predicate[0].text.startswith(("'", "’")) and (
+                len(subject) < len(words)):
+            return subject, predicate  # not "you | 'll never walk alone": a title that is a clause
     if need_predicate != "predicate":
         clause = _subordinate_start(words)
         start = predicate_suffix_start(words[:clause])
@@ -95,7 +96,8 @@ def predicate_suffix_start(words: Sequence[Word]) -> "int | None":
         previous = lowered[index - 1]
         if (previous in _PREPOSITIONS and previous not in ("into", "between", "through")
                 or previous in _PREDICATE_ADJECTIVES or previous in _PREDICATE_NOUNS
-                or previous in ("a", "an", "also") or _is_adverb(previous)
+                or previous in ("a", "an", "also", "first", "last", "originally", "initially", "finally")
+                or _is_adverb(previous)
                 or _is_participle(previous) and lowered[index] in _PREPOSITIONS):
             index -= 1
             continue
