@@ -20,7 +20,8 @@ sentences, never joined with "; ". ``version.engine_identity()`` names what prod
 
 from typing import List
 
-from capqa.statements.rules.convert import statement
+from capqa.statements.rules.convert import finish, prepare, statement, texts_to_parse
+from capqa.statements.rules.parser import parse_many
 from capqa.statements.rules.lexicon import _BLANK, _WHITESPACE, strip_trailing
 from capqa.statements.rules.answers import lower_article
 from capqa.statements.rules.morphology import _sentence
@@ -47,10 +48,10 @@ def rule_statements(questions: List[str], answers: List[str]) -> List[str]:
     questions = check_text_list(questions, "questions")
     answers = check_text_list(answers, "answers")
     check_same_length(questions, "questions", answers, "answers")
-    made = {}
-    for pair in zip(questions, answers):
-        if pair not in made:
-            made[pair] = statement(*pair)
+    pairs = list(dict.fromkeys(zip(questions, answers)))
+    prepared = [prepare(question, answer) for question, answer in pairs]
+    parse_many(text for item in prepared for text in texts_to_parse(item))  # one batch for the parser
+    made = {pair: finish(item) for pair, item in zip(pairs, prepared)}
     return [made[pair] for pair in zip(questions, answers)]
 
 

@@ -74,7 +74,8 @@ def strip_markup(text: str) -> str:
         text = _as_list(items)
     text = _BULLET.sub("", text)
     text = _EMPHASIS.sub("", text)
-    text = "".join(char for char in text if not _is_emoji(char))
+    if not text.isascii():
+        text = "".join(char for char in text if not _is_emoji(char))
     text = _WHITESPACE.sub(" ", text).strip()
     return text.lstrip("”’»)]").lstrip() if text[:1] in "”’»)]" else text  # a quote left by a cut title
 

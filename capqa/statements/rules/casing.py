@@ -13,6 +13,7 @@ Words the answer writes with capitals keep them. The statement's own words are n
 import re
 from typing import Dict, Iterable, List
 
+from capqa.statements.rules.lexicon import strip_trailing
 from capqa.statements.rules.morphology import _lemmas
 from capqa.statements.rules.parser import parse
 
@@ -35,10 +36,12 @@ def is_search_style(question: str) -> bool:
     return question == question.lower() and len(question.split()) >= 3 and any(c.isalpha() for c in question)
 
 
-def cased_statement(statement: str, question: str, answer: str) -> str:
-    """``statement`` with the capitals a lower-case question left out (see the module docstring)."""
+def cased_statement(statement: str, question: str, answer: str, proper: str = "") -> str:
+    """``statement`` with the capitals a lower-case question left out (see the module docstring);
+    ``proper``: the question proper as the converter parsed it (its parse is reused)."""
     if not is_search_style(question):
         return statement
+    question = proper or question
     answer_words = {word.strip(".,;:!?\"'()").lower() for word in answer.split()}
     forms = {word: cased for word, cased in _question_forms(question).items() if word not in answer_words}
     if _NAMES_ASKED.match(question) or len(answer.split()) >= 2:
@@ -58,7 +61,7 @@ def _recased(word: str, forms: Dict[str, str]) -> str:
 
 def _question_forms(question: str) -> Dict[str, str]:
     forms = {}
-    words = parse(question)
+    words = parse(strip_trailing(question))
     for index, word in enumerate(words):
         if not word.text.isalpha() or word.lower in _SMALL or len(word.text) < 2:
             continue

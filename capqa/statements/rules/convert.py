@@ -14,7 +14,7 @@
 """
 
 import re
-from typing import List, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 from capqa.statements.rules.analysis import Frame, analyse, render
 from capqa.statements.rules.answer_text import answer_sentences
@@ -31,7 +31,7 @@ from capqa.statements.rules.morphology import _capitalize, _lemmas
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, Parse, parse
 from capqa.statements.rules.polar import polar
 from capqa.statements.rules.prompts import claim_statement, embedded_statement, fragment_statement, imperative_statement
-from capqa.statements.rules.sentences import denial, full_sentence, in_situ
+from capqa.statements.rules.sentences import denial, full_sentence, in_situ, may_be_sentence, sentence_head
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
@@ -50,20 +50,37 @@ _CLOSING_QUOTES = ('"', "”", "’", "'")
 _NEGATIVE_REASON = re.compile(r"^(no one|nobody|nothing|none|never)\s*[,;:]\s*(\w.+)$", re.IGNORECASE)
 
 
-def statement(question: str, answer: str) -> str:
-    """The statement for one prompt and answer (both already checked to be non-empty text)."""
+class Prepared(NamedTuple):
+    """A prompt and an answer read up to the point where the parse is needed."""
+    question: str
+    answer: str
+    context: List[str]
+    proper: str                 # the question proper, normalised
+    form: Form
+    content: str                # the answer's first claim, reduced to its content
+    first: str                  # the answer's first claim as written
+    extra: List[str]            # the answer's further claims, and a negative answer's reason
+    options: dict
+    done: Optional[str] = None  # the statement, when no parse is needed (the safe form)
+
+
+def prepare(question: str, answer: str) -> Prepared:
+    """Everything about ``question`` and ``answer`` that needs no parse (steps 1 and 2)."""
     parts = split_question(question)
     raw_answer = _WHITESPACE.sub(" ", answer).strip()
-    if not parts.question:
-        return _sentences([_fallback(_WHITESPACE.sub(" ", question).strip(), raw_answer)])
     context = list(parts.context)
+    if not parts.question:
+        done = _sentences([_fallback(_WHITESPACE.sub(" ", question).strip(), raw_answer)])
+        return Prepared(question, answer, context, "", Form("statement", ""), raw_answer, raw_answer, [], {}, done)
     proper = parts.question
     if context and _VERDICT_PROMPT.match(context[-1]):
         proper = f"True or false: {proper}"  # "True or false? Bats are blind."
         context.pop()
     proper = resolve_pronoun(proper, context)
     if len(proper) > MAX_PARSED_CHARS:  # no structure to read in a question that long: the safe form
-        return _sentences(context + [_fallback(proper, raw_answer)])
+        done = _sentences(context + [_fallback(proper, raw_answer)])
+        return Prepared(question, answer, context, proper, Form("statement", proper), raw_answer, raw_answer, [], {},
+                        done)
     sentences = answer_sentences(answer) or [raw_answer]
     if _ASKS_YES_NO.match(proper) and len(sentences) > 1 and elliptical_polarity(sentences[0]):
         sentences = [elliptical_polarity(sentences[0])] + sentences[1:]  # "It is. Helium is in group 18."
@@ -72,11 +89,36 @@ def statement(question: str, answer: str) -> str:
     content = clean_answer(first, proper, parts.options, " ".join(context)) or strip_trailing(first)
     content, reason = _negative_with_reason(content)
     proper, content = normalised(proper, content)
-    main, more = _main(read_form(proper), proper, content, first, parts.options)
+    return Prepared(question, answer, context, proper, read_form(proper), content, first,
+                    ([reason] if reason else []) + extra, parts.options)
+
+
+def texts_to_parse(prepared: Prepared) -> List[str]:
+    """The texts ``finish`` will parse, so that a batch can parse them together first."""
+    if prepared.done is not None:
+        return []
+    texts = [] if prepared.form.kind in ("blank", "claim", "embedded") else [strip_trailing(prepared.proper)]
+    if prepared.form.kind in ("claim", "embedded"):
+        texts.append(prepared.form.text)
+    if may_be_sentence(prepared.content, prepared.first):
+        texts.append(sentence_head(prepared.content))
+    return texts
+
+
+def finish(prepared: Prepared) -> str:
+    """The statement (steps 3 and 4)."""
+    if prepared.done is not None:
+        return prepared.done
+    main, more = _main(prepared.form, prepared.proper, prepared.content, prepared.first, prepared.options)
     if not main:
-        main = _fallback(proper, lower_article(content))
-    return cased_statement(_sentences(context + [main] + more + ([reason] if reason else []) + extra),
-                           question, answer)
+        main = _fallback(prepared.proper, lower_article(prepared.content))
+    text = _sentences(prepared.context + [main] + more + prepared.extra)
+    return cased_statement(text, prepared.question, prepared.answer, prepared.proper)
+
+
+def statement(question: str, answer: str) -> str:
+    """The statement for one prompt and answer (both already checked to be non-empty text)."""
+    return finish(prepare(question, answer))
 
 
 def _main(form: Form, proper: str, content: str, first: str, options: dict) -> Tuple[Optional[str], List[str]]:
@@ -93,7 +135,7 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         return embedded_statement(form.text, lower_article(content)), []
     if form.kind == "imperative":
         return imperative_statement(form, lower_article(elliptical_subject(content)), first), []
-    words = parse(strip_trailing(proper) if form.kind == "question" else proper)
+    words = parse(strip_trailing(proper))
     frame = analyse(words)
     if form.kind != "question" and (frame is None or not frame.wh):
         frame = None  # a sentence to complete is no question, unless it opens like one ("In which county is X")

@@ -109,9 +109,18 @@ def parser_identity() -> Dict[str, str]:
 
 
 def _words(doc) -> Parse:
-    return tuple(Word(token.text, token.lower_, token.tag_, token.dep_, token.i, token.head.i,
-                      bool(token.whitespace_))
-                 for token in doc)
+    """The doc's tokens as ``Word`` records, read from its arrays (creating spaCy ``Token``
+    objects one by one costs more than the rest of the conversion)."""
+    from spacy.attrs import DEP, HEAD, LOWER, ORTH, SPACY, TAG
+
+    strings = doc.vocab.strings
+    words = []
+    for index, (orth, lower, tag, dep, head, space) in enumerate(doc.to_array([ORTH, LOWER, TAG, DEP, HEAD,
+                                                                                SPACY]).tolist()):
+        offset = head - (1 << 64) if head >= (1 << 63) else head  # the head's offset, stored unsigned
+        words.append(Word(strings[orth], strings[lower], strings[tag], strings[dep], index, index + offset,
+                          bool(space)))
+    return tuple(words)
 
 
 def bounded(text: str) -> str:

@@ -34,6 +34,16 @@ _CLAUSE_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj"))
 _REASON_WORDS = frozenset(("because", "since", "due", "as", "so"))
 
 
+_HEAD_WORDS = 16
+
+
+def sentence_head(text: str) -> str:
+    """The first words of a sentence: enough to see its subject and verb, and what is parsed
+    of an answer (the parse of a long sentence costs time in proportion to its length)."""
+    words = text.split(" ", _HEAD_WORDS)
+    return " ".join(words[:_HEAD_WORDS])
+
+
 def is_clause(words: Parse) -> bool:
     """Whether a parse is a declarative clause: a finite verb with a subject before it (or, where
     the tagger took the verb for a noun, a noun phrase and a verb form agreeing with it)."""
@@ -56,21 +66,30 @@ def is_clause(words: Parse) -> bool:
         words[left - 1].text == ",")
 
 
+def may_be_sentence(content: str, first: str) -> bool:
+    """Whether an answer could be a sentence of its own, before it is parsed: three words or
+    more, a capital (or a digit) first, no formula, and a word that can be a finite verb."""
+    words = content.split()
+    if len(words) < 3 or "=" in words[:3]:
+        return False  # a formula ("F = ma, where ...") is a noun phrase, whatever its parse
+    opening = content.lstrip("\"'“‘(")[:1]
+    if not (opening.isupper() or opening.isdigit() or first.lstrip("\"'“‘(")[:1].isupper()):
+        return False
+    return any(_is_finite_verb(word.strip(",;:").lower()) for word in words[1:])
+
+
 def full_sentence(frame: Optional[Frame], question: Parse, content: str, first: str) -> Optional[str]:
     """The answer's own sentence when it is a full clause (see the module docstring), or None."""
     if frame is not None and frame.wh:
         opening = _NO_OPENING.match(content)
         if opening and len(opening.group("rest").split()) >= 3:
             content = opening.group("rest")
-    words = content.split()
-    if "=" in words[:3]:
-        return None  # a formula ("F = ma, where ...") is a noun phrase, whatever its parse
-    opening = content.lstrip("\"'“‘(")[:1]
-    if len(words) < 3 or not (opening.isupper() or opening.isdigit() or first.lstrip("\"'“‘(")[:1].isupper()):
+    if not may_be_sentence(content, first):
         return None
     if frame is not None and not frame.wh and polarity(content):
         return None
-    answer_words = parse(content)
+    words = content.split()
+    answer_words = parse(sentence_head(content))
     if not is_clause(answer_words) and not (answer_words[0].tag not in ("VBG", "VBN", "IN", "TO")
                                             and any(word.tag.startswith("VB") for word in answer_words)
                                             and _long_sentence(words, first)):
