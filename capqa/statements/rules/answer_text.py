@@ -28,13 +28,16 @@ _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\([^()\s]{1,500}\)")
 _CITATION = re.compile(r"\[\d{1,3}\]|\^\d{1,3}|【[^】\n]{0,40}】")
 _EMPHASIS = re.compile(r"\*{1,3}|(?<!\w)_{2}|_{2}(?!\w)|`+")
 _HEADING = re.compile(r"^#{1,6}[ \t]*", re.MULTILINE)
-_BULLET = re.compile(r"^[ \t]*(?:[-*•·▪‣]|\d{1,3}[.)])[ \t]+(?=[^\d\s])", re.MULTILINE)
-_INLINE_NUMBERED = re.compile(r"(?:^|(?<=\s))(\d{1,2})\.[ \t]+(?=\S)")
+_BULLET = re.compile(r"^[ \t]*+(?:[-*•·▪‣]|\d{1,3}[.)])[ \t]++(?=[^\d\s])", re.MULTILINE)
+_INLINE_NUMBERED = re.compile(r"(?:^|(?<=\s))(\d{1,2})\.[ \t]++(?=\S)")
 # Sentence ends: . ! ? (and a closing quote or bracket) before a space and a capital, digit,
 # quote or bracket; not after an initial ("J."), a one- or two-letter abbreviation, or a title.
 _ABBREVIATIONS = frozenset("mr mrs ms dr st mt sgt col gen lt capt prof sr jr vs etc inc ltd co corp no fig "
                            "approx ca jan feb mar apr jun jul aug sep sept oct nov dec e.g i.e u.s u.k".split())
-_BOUNDARY = re.compile(r"[.!?]+[\"”’')\]]*\s+")
+# The look-behind and the possessive runs keep it linear on a million "." or "!" in a row: a
+# match can start only where a run of marks starts, and a failed one gives nothing back.
+_WORD_WINDOW = 40
+_BOUNDARY = re.compile(r"(?<![.!?])[.!?]++[\"”’')\]]*+\s++")
 
 _FILLER_SENTENCE = re.compile(
     r"^(?:sure|certainly|of course|absolutely|okay|ok|great question|good question|excellent question|"
@@ -58,7 +61,7 @@ _DISCLAIMING_PHRASE = re.compile(r"^(?:as an ai(?: language model| assistant| mo
 _FIRST_PERSON = re.compile(r"^(?:i|i'm|i am|my|we)\b", re.IGNORECASE)
 _DANGLING = re.compile(r"^(?:however|but|that said|nevertheless|nonetheless|still|anyway)\s*,?\s+", re.IGNORECASE)
 # "As an AI, I can't browse the internet, but X" keeps X.
-_DISCLAIMER_BUT = re.compile(r",?\s+(?:but|however)\s*,?\s+", re.IGNORECASE)
+_DISCLAIMER_BUT = re.compile(r"(?:,\s*+|(?<![\s,])\s++)(?:but|however)\s*+,?\s++", re.IGNORECASE)
 _EMOJI_CATEGORIES = ("So", "Cs")
 _KEEP_SYMBOLS = frozenset("°©®™№℃℉µΩ←→↑↓±×÷√∞≈≠≤≥")
 
@@ -139,14 +142,15 @@ def _ends_sentence(text: str, mark: int, next_start: int, lowercase: bool = Fals
         return True
     if following.isdigit() and text[mark - 1:mark].isdigit():
         return False  # "63. 0": a number
-    word_start = max(text.rfind(" ", 0, mark), text.rfind("(", 0, mark)) + 1
+    window = max(0, mark - _WORD_WINDOW)  # an abbreviation is short: never search the whole text back
+    word_start = max(text.rfind(" ", window, mark), text.rfind("(", window, mark), window - 1) + 1
     word = text[word_start:mark].lower().lstrip("\"'“‘([")
     if len(word) == 1 and word.isalpha():
         return False  # an initial: "J. K. Rowling"
     return word.rstrip(".") not in _ABBREVIATIONS and "." not in word[-3:-1]
 
 
-_DASH_CLAUSE = re.compile(r"\s+[—–-]{1,2}\s+(?=(?:it|they|he|she|this|these|that|there)\s)", re.IGNORECASE)
+_DASH_CLAUSE = re.compile(r"(?<!\s)\s++[—–-]{1,2}\s++(?=(?:it|they|he|she|this|these|that|there)\s)", re.IGNORECASE)
 
 
 def _dash_clauses(sentence: str) -> List[str]:

@@ -23,7 +23,7 @@ _HEDGE = re.compile(
     r"of course|if i (?:remember|recall) (?:correctly|rightly)|as far as i (?:know|remember)|my guess is(?: that)?|"
     r"it (?:seems|appears)(?: that)?|well|sure|ok|okay|hmm+|so|oh|good question)\b[,!:.]?\s+(?!to\b)",
     re.IGNORECASE)  # "likely to be false": "likely" is the content there, not a hedge
-_TRAILING_HEDGE = re.compile(r",?\s+(?:i think|i believe|i guess|i suppose|probably|maybe|perhaps|of course|"
+_TRAILING_HEDGE = re.compile(r"(?:,\s*+|(?<![\s,])\s++)(?:i think|i believe|i guess|i suppose|probably|maybe|perhaps|of course|"
                              r"i(?:'m| am) (?:fairly |pretty |quite )?sure|if i(?:'m| am) not mistaken)\W*$",
                              re.IGNORECASE)
 _OPTION_LETTER = re.compile(r"^\(?([A-Ha-h])(?:\)|\.|:)\s+(.+)$|^\(([A-Ha-h])\)\s+(.+)$")

@@ -20,6 +20,7 @@ from capqa.statements.rules.parser import parse
 _TITLE_NOUNS = frozenset("book film movie song album novel show series play poem opera musical painting "
                          "single sitcom".split())
 _TITLE_END = frozenset("by from which that who whom when where in on at with for about".split())
+_MAX_TITLES = 3
 _SMALL = frozenset("a an the of in on at to for and or but by as".split())
 _ONSETS = frozenset("bl br ch cl cr dr dw fl fr gh gl gn gr kh kl kn kr ph pl pr ps qu rh sc sh sk sl sm sn sp st sv "
                     "sw th tr ts tw vl wh wr zh".split())
@@ -118,6 +119,8 @@ def _title_phrases(question: str) -> List[str]:
                 title.append(following)
             if title:
                 phrases.append(" ".join(title))
+            if len(phrases) == _MAX_TITLES:
+                break
     return phrases
 
 

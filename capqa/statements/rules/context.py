@@ -14,6 +14,7 @@ _LABEL = re.compile(r"(?:^|(?<=\s))(?:passage|context|paragraph|text|background|
 _QUESTION_LABEL = re.compile(r"(?:^|(?<=\s))(?:question|q)\s*:\s*", re.IGNORECASE)
 _INSTRUCTION = re.compile(r"^(?:read|answer|use|consider|look at|based on)\b.*\b(?:passage|text|question|paragraph|"
                           r"context|following|below|story|article)\b[^.]*[.:]?$", re.IGNORECASE)
+_INSTRUCTION_CHARS = 200  # an instruction is short; a longer sentence is context, whatever its words
 _TRAILING_INSTRUCTION = re.compile(r"^(?:answer|respond|reply|be|keep|give|explain|use|please|think|show|"
                                   r"justify|only)\b[^.?!]{0,60}[.!]?$", re.IGNORECASE)
 # An option marker: "A)", "(B)", "c.", "D:" after a space, followed by the option's text.
@@ -28,7 +29,7 @@ class QuestionParts(NamedTuple):
     options: dict      # option letter (lower-case) -> option text
 
 
-_TRAILING_LABEL = re.compile(r"\s*\b(?:options|choices|answer choices|answers?|a)\s*:\s*$", re.IGNORECASE)
+_TRAILING_LABEL = re.compile(r"(?<!\S)(?:options|choices|answer choices|answers?|a)\s*+:\s*+$", re.IGNORECASE)
 _LEADING_INSTRUCTION = re.compile(r"^(?:(?:choose|select|pick|circle|give) the (?:correct|best|right|most appropriate) "
                                   r"(?:answer|option|choice|response)s?|(?:complete|finish) the (?:sentence|statement)|"
                                   r"fill in the blanks?|multiple choice|answer the following question)\s*[:.!-]?\s+",
@@ -55,7 +56,7 @@ def split_question(text: str) -> QuestionParts:
             sentences = sentences[:-1]
         context_text, question = " ".join(sentences[:-1]), _LABEL.sub("", sentences[-1]).strip()
     context = [sentence for sentence in split_sentences(_LABEL.sub("", context_text))
-               if not _INSTRUCTION.match(sentence)]
+               if len(sentence) > _INSTRUCTION_CHARS or not _INSTRUCTION.match(sentence)]
     question = _LEADING_INSTRUCTION.sub("", question)
     question, listed = _take_listed_choices(question, context)
     if listed and not question.endswith("?") and context and context[-1].endswith("?"):
@@ -99,12 +100,12 @@ def _take_listed_choices(question: str, context: list):
 def _take_options(text):
     """The text without a trailing run of options "A) x B) y ...", and the options by letter.
 
-    Each "a" marker starts a run of the markers after it in letter order; the scan gives up
-    after ``_OPTION_SCAN`` markers, so that a text of a million "a)" stays linear."""
+    Each of the last ``_OPTION_SCAN`` "a" markers starts a run of the markers after it in letter
+    order, looked for among the next ``_OPTION_SCAN``: a text of a million "a)" stays linear."""
     markers = list(_OPTION_MARKER.finditer(text))
-    for start, first in enumerate(markers):
-        if first.group(1).lower() != "a" or first.start() == 0:
-            continue
+    starts = [index for index, marker in enumerate(markers) if marker.group(1) in "aA" and marker.start() > 0]
+    for start in starts[-_OPTION_SCAN:]:  # options end the text: the last "a" markers are the candidates
+        first = markers[start]
         run = [first]
         for marker in markers[start + 1:start + 1 + _OPTION_SCAN]:
             if ord(marker.group(1).lower()) == ord(run[-1].group(1).lower()) + 1:

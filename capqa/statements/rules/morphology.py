@@ -9,8 +9,8 @@ from lemminflect import getAllLemmas, getInflection
 
 from capqa.statements.rules.lexicon import (
     _AUXILIARIES, _CLAUSE_WORDS, _COUNT_EXCEPTIONS, _DEFINITE_HEADS, _DETERMINERS, _LIST_ANSWER,
-    _MASS_SUFFIXES, _NOUN_OF, _PREDICATE_ADJECTIVES, _PREPOSITIONS, _PRONOUNS, _TRAILING_PUNCTUATION, _VOWEL_SOUND,
-    _WHITESPACE,
+    _MASS_SUFFIXES, _NOUN_OF, _PREDICATE_ADJECTIVES, _PREPOSITIONS, _PRONOUNS, _VOWEL_SOUND,
+    _WHITESPACE, strip_trailing,
 )
 
 # --- Word-level helpers (cached: the same words recur across a corpus) ------------------------
@@ -175,7 +175,7 @@ def _capitalize(text):
 
 def _sentence(text):
     """Whitespace collapsed, first letter capitalised, exactly one final full stop."""
-    text = _TRAILING_PUNCTUATION.sub("", _WHITESPACE.sub(" ", text).strip())
+    text = strip_trailing(_WHITESPACE.sub(" ", text).strip())
     return _capitalize(text) + "."
 
 
