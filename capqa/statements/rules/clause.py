@@ -18,8 +18,14 @@ from capqa.statements.rules.tails import split_tail
 
 
 def join(*chunks: str) -> str:
-    """Chunks of text joined by single spaces, empty ones left out."""
-    return " ".join(chunk.strip() for chunk in chunks if chunk and chunk.strip())
+    """Chunks of text joined by single spaces, empty ones left out; a chunk that opens with a
+    colon or a comma attaches to the one before it."""
+    text = ""
+    for chunk in chunks:
+        chunk = chunk.strip() if chunk else ""
+        if chunk:
+            text = text + chunk if chunk[0] in ",:;" or not text else f"{text} {chunk}"
+    return text
 
 
 def negative(auxiliary: str) -> str:

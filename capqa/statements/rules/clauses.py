@@ -99,7 +99,9 @@ def _adverbial(wh_word, answer):
         if _CAUSE_START.match(answer):
             return answer
         return f"because {answer}" if _is_clause(answer) else f"because of {answer}"  # "of Rayleigh scattering"
-    if _MANNER_START.match(answer) or _is_clause(answer) or _is_adjective(answer):
+    if _is_clause(answer) and not _MANNER_START.match(answer):
+        return f": {answer}"  # "A bill becomes a law: it is passed by both houses and signed"
+    if _MANNER_START.match(answer) or _is_adjective(answer):
         return answer  # "by boiling", "sweet" ("How does honey taste?")
     first = answer.split()[0].lower()
     return f"by {answer}" if first.endswith("ing") and "VERB" in _lemmas(first) else f"through {answer}"

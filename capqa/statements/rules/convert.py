@@ -40,6 +40,8 @@ from capqa.statements.rules.wh_subject import wh_subject
 FALLBACK_OPENING = 'The answer to "'
 _NON_ANSWER = re.compile(r"^(?:unknown|not known|unclear|uncertain|i (?:do not|don't) know|no one knows|nobody knows|"
                          r"it is (?:unknown|not known|unclear)|no answer|cannot be determined|n/a)\W*$", re.IGNORECASE)
+_OPENING_WORDS = frozenset("because since as due by through with in on at from during after before when while "
+                           "about around approximately roughly nearly almost over under between the a an".split())
 _ASKS_YES_NO = re.compile(r"^(?:is|are|was|were|do|does|did|can|could|will|would|shall|should|may|might|must|has|"
                           r"have|had)(?:n[’']t)?\b", re.IGNORECASE)
 _ASKS = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|"
@@ -227,6 +229,8 @@ def _sentence_case_dropped(content: str) -> str:
     if len(first) < 2 or not first[0].isupper() or not first[1:].islower():
         return content
     lowered = first.lower()
+    if lowered in _OPENING_WORDS:
+        return lowered + content[len(first):]  # "Because chlorophyll breaks down ..."
     lemmas = _lemmas(lowered)
     gerund = lowered.endswith("ing") and "VERB" in lemmas
     if gerund or (lemmas and "NOUN" not in lemmas and {"VERB", "ADV", "ADJ"} & set(lemmas)):

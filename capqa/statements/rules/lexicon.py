@@ -62,7 +62,7 @@ _BLANK = re.compile(r"_{2,}")
 _WHITESPACE = re.compile(r"\s+")
 _LIST_ANSWER = re.compile(r",| and | or |;")
 _YES_NO = re.compile(r"^(yes|no|true|false|correct|incorrect|wrong|right|never|not really|not at all|nope|yeah|"
-                     r"yep|absolutely|indeed)\b[\s,.;:!-]*(.*)$",
+                     r"yep|absolutely|indeed)\b[\s,.;:!—–-]*(.*)$",
                      re.IGNORECASE)
 _WH_START = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 # How a question without a question mark still shows it is one ("what is sonar used for").

@@ -221,7 +221,8 @@ def negated_clause(words: Sequence[Word]) -> Optional[str]:
     before, after = render(words[:finite]), render(words[finite + 1:])
     if finite + 1 < len(words) and words[finite + 1].lower in ("not", "n't", "never"):
         return None
-    if word.lower in _AUXILIARIES or word.lower in _MODALS:
+    perfect = finite + 1 < len(words) and words[finite + 1].tag == "VBN"
+    if (word.lower in _AUXILIARIES and (word.lower not in ("has", "have", "had") or perfect)) or word.lower in _MODALS:
         return join(before, negative(word.lower), after)
     auxiliary = "did" if word.tag == "VBD" else ("does" if word.tag == "VBZ" else "do")
     if auxiliary == "do" and not _plural_phrase(before) and word.tag != "VBP":

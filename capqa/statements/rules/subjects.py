@@ -110,10 +110,22 @@ def _parsed_subject(words: Tuple[Word, ...]) -> Split:
         if word.dep in _SUBJECT_DEPS:
             left, right = subtree_edges(words, position)
             if left == 0:
-                subject, predicate = _trim(words[:right + 1], words[right + 1:])
+                subject, predicate = _with_relative_verb(words[:right + 1], words[right + 1:])
+                subject, predicate = _trim(subject, predicate)
                 return _with_conjuncts(subject, predicate)
             break
     return _trim(words, ())
+
+
+def _with_relative_verb(subject: Tuple[Word, ...], predicate: Tuple[Word, ...]) -> Split:
+    """"the university where Einstein | studied founded" -> "the university where Einstein
+    studied | founded": a relative clause in the subject keeps its verb."""
+    last = max((index for index, word in enumerate(subject) if word.lower in _RELATIVE_WORDS), default=None)
+    if last is None or any(word.tag.startswith("VB") or word.tag == "MD" for word in subject[last + 1:]):
+        return subject, predicate
+    if len(predicate) > 1 and predicate[0].tag.startswith("VB"):
+        return subject + predicate[:1], predicate[1:]
+    return subject, predicate
 
 
 def _with_conjuncts(subject: Tuple[Word, ...], predicate: Tuple[Word, ...]) -> Split:
@@ -151,7 +163,7 @@ def _word_split(words: Tuple[Word, ...]) -> Split:
     subject, predicate = _split_subject(texts)
     if not predicate:
         subject, predicate = _split_noun_predicate(texts)
-    return _with_conjuncts(words[:len(subject)], words[len(subject):])
+    return _with_conjuncts(*_with_relative_verb(words[:len(subject)], words[len(subject):]))
 
 
 def subtree_edges(words: Sequence[Word], position: int) -> Tuple[int, int]:

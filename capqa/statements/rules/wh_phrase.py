@@ -9,6 +9,8 @@ from capqa.statements.rules.morphology import (
     _indefinite_article, _is_bare_noun_phrase, _is_plural_noun, _lemmas, _singular,
 )
 
+_SUBSTANCES = frozenset("substance material element metal gas liquid mineral compound fuel food drink ingredient "
+                        "acid chemical solid".split())
 _PARTITIVE_WORDS = frozenset("of the following these those them options choices answers statements".split())
 _NUMERAL_NOUNS = frozenset("dozens hundreds thousands millions billions trillions scores".split())
 
@@ -38,8 +40,8 @@ def with_subject_article(answer: str, noun: str) -> str:
     if noun.lower() in _DEFINITE_HEADS or _lemmas(noun.lower()).get("NOUN", ("",))[0] in _DEFINITE_HEADS:
         return f"the {answer}"
     head = answer.split()[-1].lower()
-    if _is_plural_noun(noun) or _is_plural_noun(head) or head.endswith(_MASS_ENDINGS):
-        return answer
+    if _is_plural_noun(noun) or _is_plural_noun(head) or head.endswith(_MASS_ENDINGS) or noun.lower() in _SUBSTANCES:
+        return answer  # "which metal" + mercury: a substance takes no article
     return f"{_indefinite_article(answer)} {answer}"
 
 

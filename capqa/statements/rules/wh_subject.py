@@ -154,12 +154,18 @@ def _relative(frame: Frame, rest: List[Word], answer: str) -> str:
 def _count(frame: Frame, rest: List[Word], answer: str) -> str:
     quantifier, noun_phrase = frame.phrase[0].lower, texts(frame.phrase[1:])
     counted = join(no_determiner(answer), *missing_noun(answer, noun_phrase, quantifier))
+    if not any(word.tag.startswith("VB") or word.tag == "MD" for word in rest):
+        return join("there", "are" if not _is_one(answer) else "is", counted, render(rest))  # "how many players on a team"
     first = rest[0]
     if first.lower in _COPULAS and len(rest) > 1 and (rest[1].lower == "there" or (
             noun_phrase and rest[1].lower in _PLACE_PREPOSITIONS)):
         tail = rest[2:] if rest[1].lower == "there" else rest[1:]
         return join("there", first.text, counted, render(tail))
     return join(counted, render(rest))
+
+
+def _is_one(answer: str) -> bool:
+    return answer.lower().split()[0] in ("one", "1", "a", "an")
 
 
 def _choices(rest: List[Word], answer: str) -> Optional[Tuple[List[Word], str]]:
