@@ -53,7 +53,8 @@ _UNCLAIMED = frozenset(
     "a an the of to in on at is are was were be been it its this that these those and or but so as by for with "
     "i me my we you your he she they them their his her yes no true false not sure think believe guess probably "
     "maybe perhaps answer correct option choice final well ok okay hmm great question certainly course "
-    "hello hi hey bing ai language model assistant hope helps let know please note however also just".split())
+    "hello hi hey bing ai language model assistant hope helps let know please note however also just fairly "
+    "pretty quite certain confident positive likely".split())
 _POLARITY = frozenset("yes no true false correct incorrect right wrong yeah yep nope".split())
 _OPTION = re.compile(r"^\(?([a-hA-H])\)?[.):]?(?:\s+(.*))?$")
 

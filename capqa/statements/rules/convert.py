@@ -41,7 +41,8 @@ FALLBACK_OPENING = 'The answer to "'
 _NON_ANSWER = re.compile(r"^(?:unknown|not known|unclear|uncertain|i (?:do not|don't) know|no one knows|nobody knows|"
                          r"it is (?:unknown|not known|unclear)|no answer|cannot be determined|n/a)\W*$", re.IGNORECASE)
 _OPENING_WORDS = frozenset("because since as due by through with in on at from during after before when while "
-                           "about around approximately roughly nearly almost over under between the a an".split())
+                           "about around approximately roughly nearly almost over under between the a an one two three "
+                           "four five six seven eight nine ten eleven twelve twenty hundred thousand million".split())
 _ASKS_YES_NO = re.compile(r"^(?:is|are|was|were|do|does|did|can|could|will|would|shall|should|may|might|must|has|"
                           r"have|had)(?:n[’']t)?\b", re.IGNORECASE)
 _ASKS = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|"
@@ -49,7 +50,7 @@ _ASKS = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|was
 _CAN_NOT = re.compile(r"\b([Cc])an not\b(?! only\b)")
 _VERDICT_PROMPT = re.compile(r"^(?:answer |say |state )?(?:true or false|true/false|t/f)\W*$", re.IGNORECASE)
 _CLOSING_QUOTES = ('"', "”", "’", "'")
-_NEGATIVE_REASON = re.compile(r"^(no one|nobody|nothing|none|never)\s*[,;:]\s*(\w.+)$", re.IGNORECASE)
+_NEGATIVE_REASON = re.compile(r"^(no one|nobody|nothing|none|never|neither|both)\s*[,;:]\s*(\w.+)$", re.IGNORECASE)
 
 
 class Prepared(NamedTuple):

@@ -53,6 +53,8 @@ def embedded_statement(clause: str, answer: str) -> Optional[str]:
     if not words or words[0].lower not in WH_WORDS:
         return None
     end = _wh_phrase_end(words, 0)
+    if end > 1 and _phrase_is_subject(words, end):
+        end = 1  # "what DNA stands for", "what bees make": the noun is the clause's subject
     wh, phrase, after = words[0].lower, words[1:end], words[end:]
     if not after:
         return None
@@ -75,6 +77,19 @@ def embedded_statement(clause: str, answer: str) -> Optional[str]:
     else:
         frame = Frame((), "", wh, phrase, "", False, subject, after[finite:])
     return equative(frame, answer) or inverted(frame, answer)
+
+
+def _phrase_is_subject(words, end) -> bool:
+    """Whether the noun after an embedded "what"/"which" is the clause's subject rather than the
+    wh-phrase's: a name ("what DNA stands for"), or a verb right after it with nothing after
+    but a stranded preposition ("what bees make", "what X stands for")."""
+    if words[0].lower not in ("what",):
+        return False
+    if all(word.text[:1].isupper() for word in words[1:end]):
+        return True
+    rest = words[end:]
+    return bool(rest) and rest[0].tag in ("VBZ", "VBD", "VBP") and (
+        len(rest) == 1 or (len(rest) == 2 and rest[1].tag in ("IN", "RP", "TO")))
 
 
 def imperative_statement(form: Form, answer: str, first: str) -> Optional[str]:

@@ -29,6 +29,7 @@ _QUOTES = frozenset(('"', "“", "”", "'", "‘", "’"))
 _SUBJECT_PRONOUNS = {"it": False, "they": True, "he": False, "she": False}
 _DENIAL = re.compile(r"^(?:it|they|he|she|this|that|there)\s+(?:is|are|was|were|does|do|did|has|have|had|can|could|"
                      r"will|would)(?:\s+not|n[’']t)\b[\s.,;:!-]*(?P<rest>.*)$", re.IGNORECASE)
+_YES_OPENING = re.compile(r"^(?:yes|yeah|yep|sure|of course|certainly)\s*[,.;:!-]\s*(?P<rest>\S.*)$", re.IGNORECASE)
 _NO_OPENING = re.compile(r"^(?:no|nope|actually|in fact)\s*[,.;:!-]\s*(?P<rest>\S.*)$", re.IGNORECASE)
 _CLAUSE_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj"))
 _REASON_WORDS = frozenset(("because", "since", "due", "as", "so"))
@@ -42,6 +43,10 @@ def sentence_head(text: str) -> str:
     of an answer (the parse of a long sentence costs time in proportion to its length)."""
     words = text.split(" ", _HEAD_WORDS)
     return " ".join(words[:_HEAD_WORDS])
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def is_clause(words: Parse) -> bool:
@@ -80,10 +85,11 @@ def may_be_sentence(content: str, first: str) -> bool:
 
 def full_sentence(frame: Optional[Frame], question: Parse, content: str, first: str) -> Optional[str]:
     """The answer's own sentence when it is a full clause (see the module docstring), or None."""
-    if frame is not None and frame.wh:
-        opening = _NO_OPENING.match(content)
+    if frame is None or frame.wh:
+        # "No, X did not ..." to a wh-question, "Yes, X invented it" to "Do you know who ...?"
+        opening = _NO_OPENING.match(content) or (_YES_OPENING.match(content) if frame is None or frame.wh else None)
         if opening and len(opening.group("rest").split()) >= 3:
-            content = opening.group("rest")
+            content = _capitalised(opening.group("rest"))
     if not may_be_sentence(content, first):
         return None
     if frame is not None and not frame.wh and polarity(content):

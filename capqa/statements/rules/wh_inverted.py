@@ -120,6 +120,9 @@ def _degree(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
     if "ADJ" not in _lemmas(degree) and "ADV" not in _lemmas(degree) and frame.phrase[0].tag not in ("JJ", "RB"):
         return None
     if frame.auxiliary not in _COPULAS:
+        infinitive = _it_takes(clause, frame)
+        if infinitive is not None:
+            return clause.text({infinitive: answer})  # "It takes light from the Sun about 8 minutes to reach Earth"
         return clause.text({len(clause.rest): answer})
     clause = _predicate_phrase_out(clause)
     answer_words = answer.split()
@@ -128,6 +131,14 @@ def _degree(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
     if degree not in _REPLACED_BY_MEASURE and answer_words[-1].lower() != degree:
         answer_words.append(degree)
     return clause.text({0: " ".join(answer_words)})
+
+
+def _it_takes(clause: Clause, frame: Frame) -> Optional[int]:
+    """Where a duration goes in "it takes X TIME to V": before the infinitive."""
+    if clause.subject.lower() != "it" or not frame.rest or frame.rest[0].lower not in ("take", "takes", "took"):
+        return None
+    return next((index for index in range(len(clause.rest) - 1) if clause.rest[index].tag == "TO"
+                 and clause.rest[index + 1].tag.startswith("VB")), None)
 
 
 def _predicate_phrase_out(clause: Clause) -> Clause:

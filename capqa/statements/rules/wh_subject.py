@@ -31,6 +31,9 @@ def wh_subject(frame: Frame, answer: str) -> Optional[str]:
     rest = list(frame.rest)
     if not rest:
         return None
+    rejected = _neither_or_both(rest, answer)
+    if rejected:
+        return rejected
     choices = _choices(rest, answer)
     if choices is not None:
         rest, other = choices
@@ -179,6 +182,25 @@ def _choices(rest: List[Word], answer: str) -> Optional[Tuple[List[Word], str]]:
                 return None
             others = [option for option in options if _bare(option) != lowered]
             return rest[:index], others[0] if len(others) == 1 else ""
+    return None
+
+
+def _neither_or_both(rest: List[Word], answer: str) -> Optional[str]:
+    """"Which is heavier, X or Y?" + neither -> "Neither X nor Y is heavier"; + both -> "Both X
+    and Y are heavier"."""
+    word = answer.lower().strip(" .!")
+    if word not in ("neither", "both", "neither of them", "both of them", "none of them"):
+        return None
+    for index in range(len(rest) - 1, 0, -1):
+        if rest[index].text in (",", ":") and any(token.lower == "or" for token in rest[index + 1:]):
+            options = _split_options(rest[index + 1:])
+            if len(options) < 2:
+                return None
+            if word.startswith("both"):
+                return as_subject(join("both", " and ".join(options)), rest[:index])
+            listed = f"neither {options[0]} nor {options[1]}" if len(options) == 2 else f"none of {', '.join(options)}"
+            verb = rest[0]
+            return join(listed, "is" if verb.lower in ("is", "are") else verb.text, render(rest[1:index]))
     return None
 
 
