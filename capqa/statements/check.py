@@ -11,6 +11,7 @@ import re
 import unicodedata
 from typing import Dict, List
 
+from capqa.statements.rules.answer_text import answer_sentences
 from capqa.statements.rules.context import split_question
 from capqa.statements.rules.lexicon import strip_trailing
 from capqa.statements.rules.morphology import _indefinite_article
@@ -46,6 +47,10 @@ _PRONOUNS = frozenset("it they he she this these those its their his her".split(
 _DOUBLE_ALLOWED = frozenset("that had very ha no bye now tut yeah la".split())
 _ARTICLES = frozenset(("a", "an", "the"))
 _BLANK = re.compile(r"_{2,}|\[blank\]|\(blank\)", re.IGNORECASE)
+_QUESTION_MARK = re.compile(r"\?[\"'”’)]*(?:\s|$)")
+# "It is unknown who ...", "It is not true that ...": "it" refers to nothing there.
+_EXPLETIVE = re.compile(r"^it (?:is|was) (?:not |also )?\w+ (?:that|who|whom|whether|when|where|what|which|why|how|if|to)\b",
+                        re.IGNORECASE)
 _FALLBACK = 'The answer to "'
 _WORD = re.compile(r"[^\W_]+")
 # Words of an answer that claim nothing: the statement need not keep them.
@@ -72,7 +77,10 @@ def statement_issues(question: str, answer: str, statement: str) -> List[str]:
     found = set()
     words = text.split()
     first, second = _bare(words[0]), _bare(words[1]) if len(words) > 1 else ""
-    given_first = {_bare(text.split()[0]) for text in (question, answer) if text.split()}
+    given_first = {_bare(answer.split()[0])} if answer.split() else set()
+    lead = question.split(",", 1)[0]
+    if "," in question and text.startswith(lead.strip()):
+        given_first.add(first)  # "Had war not intervened, Berlin would have ...": the question's lead
     found |= _form_issues(text, words, first, second, given_first)
     parts = split_question(question)
     proper = parts.question or " ".join(question.split())
@@ -87,7 +95,7 @@ def statement_issues(question: str, answer: str, statement: str) -> List[str]:
     if _BLANK.search(text):
         found.add("blank_left")
     found |= _word_issues(words, f"{question} {answer}")
-    if first in _PRONOUNS and first not in {_bare(word) for word in question.split()}:
+    if first in _PRONOUNS and first not in {_bare(word) for word in question.split()} and not _EXPLETIVE.match(text):
         found.add("pronoun_start")
     return [code for code in ISSUES if code in found]
 
@@ -98,16 +106,23 @@ def _bare(word: str) -> str:
 
 def _form_issues(text: str, words: List[str], first: str, second: str, given_first: set) -> set:
     found = set()
-    if text.rstrip("\"'”’)").endswith("?"):
-        found.add("question_mark")
+    if any(_outside_quotes(text, match.start()) for match in _QUESTION_MARK.finditer(text)):
+        found.add("question_mark")  # not a title's own: '"Mary, Did You Know?" is a song'  
     if first in _WH and (second in _AUXILIARIES or (
             "," not in text and any(_bare(word) in _AUXILIARIES for word in words[1:4]))):
         found.add("wh_start")
     if first in _AUXILIARIES and len(words) > 2 and first not in given_first:
-        found.add("auxiliary_start")  # unless the answer or the question opens so ("Will Friedle", "Had war ...")
+        found.add("auxiliary_start")  # unless the answer opens so ("Will Friedle") or the question's lead does
     if (first in _IMPERATIVES and second in _IMPERATIVE_OBJECTS) or (first, second) == ("true", "or"):
         found.add("imperative_start")
     return found
+
+
+def _outside_quotes(text: str, position: int) -> bool:
+    before = text[:position]
+    straight = before.count('"')
+    curly = before.count("“") - before.count("”")
+    return straight % 2 == 0 and curly <= 0
 
 
 def _echoes(question: str, text: str, answer: str) -> bool:
@@ -128,15 +143,16 @@ def _echoes(question: str, text: str, answer: str) -> bool:
 
 
 def _answer_text(answer: str, options: Dict[str, str]) -> str:
-    """The answer with an option letter read as its option's text ("B" -> "Mars")."""
+    """The answer's claims (fillers, disclaimers and offers left out) with an option letter read
+    as its option's text ("B" -> "Mars")."""
     option = _OPTION.match(answer.strip())
     if option and option.group(1).lower() in options and not (option.group(2) or "").strip():
         return options[option.group(1).lower()]
-    return answer
+    return " ".join(answer_sentences(answer)) or answer
 
 
 def _content_words(text: str) -> List[str]:
-    return [word for word in _WORD.findall(text.lower()) if word not in _UNCLAIMED]
+    return [word for word in _WORD.findall(text.lower()) if word not in _UNCLAIMED and len(word) > 1]
 
 
 def _semicolon_join(question: str, answer: str, text: str) -> bool:

@@ -61,7 +61,8 @@ _DISCLAIMING_PHRASE = re.compile(r"^(?:as an ai(?: language model| assistant| mo
 _FIRST_PERSON = re.compile(r"^(?:i|i'm|i am|my|we)\b", re.IGNORECASE)
 _DANGLING = re.compile(r"^(?:however|but|that said|nevertheless|nonetheless|still|anyway)\s*,?\s+", re.IGNORECASE)
 # "As an AI, I can't browse the internet, but X" keeps X.
-_DISCLAIMER_BUT = re.compile(r"(?:,\s*+|(?<![\s,])\s++)(?:but|however)\s*+,?\s++", re.IGNORECASE)
+_DISCLAIMER_BUT = re.compile(r"(?:,\s*+|(?<![\s,])\s++)(?:but|however)(?:\s*+,\s*+|\s++)(?:to answer your "
+                             r"question,\s*+)?", re.IGNORECASE)
 _EMOJI_CATEGORIES = ("So", "Cs")
 _KEEP_SYMBOLS = frozenset("°©®™№℃℉µΩ←→↑↓±×÷√∞≈≠≤≥")
 

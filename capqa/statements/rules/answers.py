@@ -21,6 +21,8 @@ _HEDGE = re.compile(
     r"i(?:'m| am) not (?:sure|certain|positive),? but|not sure,? but|"
     r"maybe|perhaps|probably|possibly|most likely|likely|definitely|certainly|surely|obviously|clearly|"
     r"of course|if i (?:remember|recall) (?:correctly|rightly)|as far as i (?:know|remember)|my guess is(?: that)?|"
+    r"i can (?:tell you|say|confirm)(?: that)?|to (?:the best of )?my knowledge|based on my (?:knowledge|training)|"
+    r"according to my (?:knowledge|training data)|as of my (?:last )?(?:knowledge|training)[^,]{0,40}|"
     r"it (?:seems|appears)(?: that)?|well|sure|ok|okay|hmm+|so|oh|good question)\b[,!:.]?\s+(?!to\b)",
     re.IGNORECASE)  # "likely to be false": "likely" is the content there, not a hedge
 _TRAILING_HEDGE = re.compile(r"(?:,\s*+|(?<![\s,])\s++)(?:i think|i believe|i guess|i suppose|probably|maybe|perhaps|of course|"
@@ -75,6 +77,8 @@ def without_topic_label(text: str, question: str) -> str:
     if not match:
         return text
     label, rest = match.group(1), text[match.end():]
+    if f"{label.split()[-1]}:".lower() in question.lower():
+        return text  # the colon is the question's own: "Prisoner: Cell Block H"
     words = [word for word in _WORD.findall(label.lower()) if word not in _STOP]
     asked = set(_WORD.findall(question.lower()))
     if not words or sum(word in asked for word in words) * 2 < len(words):
@@ -152,8 +156,10 @@ def _strip_once(text, question, options):
         return passive.group(2)
     if _REASON_QUESTION.match(question):
         return text  # "Why did X split?" + "it was too large": the clause is the reason
-    opener = (_RESTATING_OPENER.match(text) or _PERSON_OPENER.match(text)
-              or (_COUNT_QUESTION.match(question) and _EXISTENTIAL_OPENER.match(text)))
+    existential = _COUNT_QUESTION.match(question) and _EXISTENTIAL_OPENER.match(text)
+    if existential and len(existential.group(1).split()) > 3:
+        existential = None  # "There are 23 episodes in season 4 of X." is a sentence of its own
+    opener = _RESTATING_OPENER.match(text) or _PERSON_OPENER.match(text) or existential
     if opener and not _is_participle(opener.group(1).split()[0].lower()):
         return opener.group(1)  # "It was written by X, ..." is a passive sentence, not "It was X"
     return _without_restated_verb(text, question)

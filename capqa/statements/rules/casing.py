@@ -25,6 +25,7 @@ _SMALL = frozenset("a an the of in on at to for and or but by as".split())
 _ONSETS = frozenset("bl br ch cl cr dr dw fl fr gh gl gn gr kh kl kn kr ph pl pr ps qu rh sc sh sk sl sm sn sp st sv "
                     "sw th tr ts tw vl wh wr zh".split())
 _VOWELS = frozenset("aeiouy")
+_VOWEL_ACRONYMS = frozenset("usa uae ufo ioc eua".split())
 # Endings of learned common nouns the lexicon lacks ("epithelium", "mitosis"): no names.
 _COMMON_ENDINGS = ("ium", "ion", "ism", "ity", "ogy", "sis", "itis", "ide", "ate", "ine", "ase", "ose", "oma", "ema",
                    "ula", "ule", "cyte", "phyll", "ics", "ment", "ness")
@@ -94,16 +95,12 @@ def _name_case(word: str, proper: bool = False) -> str:
     proper noun) -> "NFL"."""
     if len(word) == 2 and (proper or not _lemmas(word)):
         return word.upper()
-    if len(word) == 3 and not _lemmas(word) and not _consonant_vowel_consonant(word):
-        return word.upper()
+    if len(word) == 3 and not _lemmas(word) and (sum(char not in _VOWELS for char in word) >= 2
+                                                 or word in _VOWEL_ACRONYMS):
+        return word.upper()  # "nfl", "cbs", "usa"; "leo" and "ali" are names
     if 2 <= len(word) <= 5 and word[0] not in _VOWELS and word[1] not in _VOWELS and word[:2] not in _ONSETS:
         return word.upper()
     return word.capitalize()
-
-
-def _consonant_vowel_consonant(word: str) -> bool:
-    """"tom", "ben": a syllable a name can be ("usa", "nfl" cannot)."""
-    return word[0] not in _VOWELS and word[1] in _VOWELS and word[2] not in _VOWELS
 
 
 def _title_phrases(question: str) -> List[str]:

@@ -162,9 +162,10 @@ def _referent(frame: Optional[Frame], question: Parse, plural: bool, person: boo
         if topic:
             candidates.append(topic.group(1))  # "Which of the following statements about DNA is true?"
         candidates += _noun_phrases(frame.rest)
+    lower_case = bool(question) and all(word.text == word.lower for word in question)
     for candidate in candidates:
-        if person and not candidate[:1].isupper():
-            continue
+        if person and not candidate[:1].isupper() and not lower_case:
+            continue  # "he" is a person: a name, unless the whole question is written in lower case
         title = candidate.lstrip("\"“'")[:1].isupper() and not person and not plural
         if (title or _plural_phrase(candidate) == plural) and candidate.lower() not in _SUBJECT_PRONOUNS:
             return candidate
