@@ -106,7 +106,7 @@ def _bare(word: str) -> str:
 
 def _form_issues(text: str, words: List[str], first: str, second: str, given_first: set) -> set:
     found = set()
-    if any(_outside_quotes(text, match.start()) for match in _QUESTION_MARK.finditer(text)):
+    if _question_mark_outside_quotes(text):
         found.add("question_mark")  # not a title's own: '"Mary, Did You Know?" is a song'  
     if first in _WH and (second in _AUXILIARIES or (
             "," not in text and any(_bare(word) in _AUXILIARIES for word in words[1:4]))):
@@ -118,11 +118,17 @@ def _form_issues(text: str, words: List[str], first: str, second: str, given_fir
     return found
 
 
-def _outside_quotes(text: str, position: int) -> bool:
-    before = text[:position]
-    straight = before.count('"')
-    curly = before.count("“") - before.count("”")
-    return straight % 2 == 0 and curly <= 0
+def _question_mark_outside_quotes(text: str) -> bool:
+    """Whether a question mark ends a sentence outside quotation marks (one pass over the text)."""
+    straight = curly = position = 0
+    for match in _QUESTION_MARK.finditer(text):
+        segment = text[position:match.start()]
+        straight += segment.count('"')
+        curly += segment.count("“") - segment.count("”")
+        position = match.start()
+        if straight % 2 == 0 and curly <= 0:
+            return True
+    return False
 
 
 def _echoes(question: str, text: str, answer: str) -> bool:
