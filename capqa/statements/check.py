@@ -59,7 +59,8 @@ _UNCLAIMED = frozenset(
     "i me my we you your he she they them their his her yes no true false not sure think believe guess probably "
     "maybe perhaps answer correct option choice final well ok okay hmm great question certainly course "
     "hello hi hey bing ai language model assistant hope helps let know please note however also just fairly "
-    "pretty quite certain confident positive likely".split())
+    "pretty quite certain confident positive likely definitely most if remember recall correctly mistaken would "
+    "do does did will can could should has have had am none nobody nothing never neither nor".split())
 _POLARITY = frozenset("yes no true false correct incorrect right wrong yeah yep nope".split())
 _OPTION = re.compile(r"^\(?([a-hA-H])\)?[.):]?(?:\s+(.*))?$")
 
@@ -95,7 +96,8 @@ def statement_issues(question: str, answer: str, statement: str) -> List[str]:
     if _BLANK.search(text):
         found.add("blank_left")
     found |= _word_issues(words, f"{question} {answer}")
-    if first in _PRONOUNS and first not in {_bare(word) for word in question.split()} and not _EXPLETIVE.match(text):
+    if first in _PRONOUNS and first not in {_bare(word) for word in f"{question} {answer}".split()} and (
+            not _EXPLETIVE.match(text)):
         found.add("pronoun_start")
     return [code for code in ISSUES if code in found]
 

@@ -27,13 +27,16 @@ def clause_count(text: str) -> int:
 def one_sentence_with_answer(statement: str, gold: str, answer_span: str) -> bool:
     """Whether ``statement`` has as many sentences as ``gold`` (the gold keeps the question's
     context sentences in front, then one per claim of the answer; ``clause_count``), ends with
-    one full stop and contains ``answer_span`` (an empty span: nothing to contain)."""
+    one full stop and contains the words of ``answer_span`` in their order (an empty span:
+    nothing to contain)."""
     if not statement.endswith(".") or statement.endswith(".."):
         return False
     if clause_count(statement) != clause_count(gold):
         return False
-    span = normalize_statement(answer_span)
-    return not span or span in normalize_statement(statement)
+    remaining = iter(normalize_statement(statement).split())
+    # The answer's words in their order: a phrase after its comma may follow the clause
+    # ("Plants take in carbon dioxide during photosynthesis, which enters through pores").
+    return all(word in remaining for word in normalize_statement(answer_span).split())
 
 
 def default_answer_span(answer: str) -> str:
