@@ -100,7 +100,7 @@ def texts_to_parse(prepared: Prepared) -> List[str]:
     """The texts ``finish`` will parse, so that a batch can parse them together first."""
     if prepared.done is not None:
         return []
-    texts = [] if prepared.form.kind in ("blank", "claim", "embedded") else [strip_trailing(prepared.proper)]
+    texts = [] if prepared.form.kind in ("blank", "claim", "embedded", "imperative") else [strip_trailing(prepared.proper)]
     if prepared.form.kind in ("claim", "embedded"):
         texts.append(prepared.form.text)
     if may_be_sentence(prepared.content, prepared.first):
