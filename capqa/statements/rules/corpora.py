@@ -146,7 +146,14 @@ def corpora_markdown() -> str:
     return pd.DataFrame(lines).T.to_markdown()
 
 
+def issue_codes_markdown() -> str:
+    """The codes of ``statement_issues`` and what each means."""
+    return pd.DataFrame({"code": [f"`{code}`" for code in ISSUES], "meaning": list(ISSUES.values())}).to_markdown(
+        index=False)
+
+
 DOC_TABLES: Dict[str, Callable[[], str]] = {
+    "rules-issue-codes": issue_codes_markdown,
     "rules-corpora": corpora_markdown,
     "rules-real-issues": real_issues_markdown,
     "rules-real-systems": real_systems_markdown,

@@ -125,6 +125,8 @@ def _long_sentence(words: List[str], first: str) -> bool:
         return False
     relative, previous = False, words[0]
     for word in words[1:]:
+        if previous.endswith(","):
+            return False  # the verb must be the first clause's: "The Nile, although X suggest ..." is none
         if word.lower() in ("which", "who", "whom", "whose") and previous.endswith(","):
             relative = True  # ", which hunts prey": the relative clause's verb is not the sentence's
         elif relative and word.endswith(","):

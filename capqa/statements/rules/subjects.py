@@ -59,6 +59,8 @@ def _subordinate_start(words: Sequence[Word]) -> int:
             return len(words)
         if lowered in _SUBORDINATORS and any(word.tag in ("VBD", "VBZ", "VBP", "MD") for word in words[index + 1:]):
             return index  # "when he died"; "after the D-Day landings" is a phrase of the subject
+        if lowered in _SUBORDINATORS and 0 < len(words) - index - 1 <= 2 and words[-1].tag in ("JJ", "VBN"):
+            return index  # "bananas | when ripe", "pasta | when cooked"
     return len(words)
 
 

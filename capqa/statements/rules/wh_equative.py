@@ -41,9 +41,12 @@ def equative(frame: Frame, answer: str) -> Optional[str]:
         if rest[0].lower == "like" and not answer.split()[0].lower() in ("a", "an", "the"):
             # "What is the weather like in the Sahara?" + "hot and dry"
             return join(subject, render(rest[1:]), copula, answer)
-        if frame.wh == "who" and rest[0].lower in _SUBORDINATORS:
-            # "who is the original singer of just when i needed you most": the clause stays at the end
-            return join(_who_is(subject, copula, answer), render(rest))
+        if rest[0].lower in _SUBORDINATORS:
+            # "who is the original singer of just when i needed you most", "What colour are bananas
+            # when ripe?": the clause stays at the end
+            if frame.wh == "who":
+                return join(_who_is(subject, copula, answer), render(rest))
+            return clause.text({0: _with_article(answer, subject)})
         if frame.wh == "who" and not any(word.tag in ("VBN", "IN", "TO", "RP", "JJ") for word in rest):
             return None
         return clause.text({object_slot(clause): _with_article(answer, subject)})
