@@ -90,3 +90,18 @@ def test_real_systems_answers_rarely_give_a_statement_with_an_issue():
     table = group_table(scored, ["source"])
     assert (table["any issue"] <= 0.02).all(), table
     assert not any({"echoed_question", "semicolon_join"} & set(issues) for issues in scored.issues)
+
+
+def test_the_tables_of_docs_rules_md_are_the_measured_ones():
+    """Each `<!-- generated: NAME -->` section of docs/rules.md is what its function returns now
+    (capqa.statements.rules.corpora.DOC_TABLES)."""
+    import re
+
+    from capqa.statements.rules.corpora import DOC_TABLES
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text()
+    for name, table in DOC_TABLES.items():
+        found = re.search(rf"<!-- generated: {re.escape(name)} -->\n(.*?)\n<!-- /generated: {re.escape(name)} -->",
+                          text, re.DOTALL)
+        assert found, f"docs/rules.md has no section {name}"
+        assert found.group(1) == table(), f"docs/rules.md section {name} is stale: rerun its function"
