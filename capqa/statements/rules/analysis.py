@@ -363,8 +363,9 @@ def _last_before_object(words, candidates):
     inside a compound noun, else the last before an object, a preposition or the end."""
     for index in candidates:
         previous = words[index - 1]
-        if index == 1 or previous.tag == "PRP" or not (previous.lower.islower() and "NOUN" in _lemmas(previous.lower)):
-            return index
+        compound = previous.tag in ("NN", "NNS") and previous.lower.islower() and "NOUN" in _lemmas(previous.lower)
+        if previous.tag == "PRP" or not compound:
+            return index  # not "world war | 2 end": a noun after a noun is a compound
     for index in reversed(candidates):
         if index == len(words) - 1 or words[index + 1].lower in _DETERMINERS | _PREPOSITIONS:
             return index

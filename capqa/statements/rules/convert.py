@@ -234,7 +234,8 @@ def _sentence_case_dropped(content: str) -> str:
         return lowered + content[len(first):]  # "Because chlorophyll breaks down ..."
     lemmas = _lemmas(lowered)
     gerund = lowered.endswith("ing") and "VERB" in lemmas
-    if gerund or (lemmas and "NOUN" not in lemmas and {"VERB", "ADV", "ADJ"} & set(lemmas)):
+    plural = lemmas.get("NOUN", (lowered,))[0] != lowered and len(content.split()) > 2  # "Rivers carry minerals"
+    if gerund or plural or (lemmas and "NOUN" not in lemmas and {"VERB", "ADV", "ADJ"} & set(lemmas)):
         return lowered + content[len(first):]
     return content
 

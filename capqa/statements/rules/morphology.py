@@ -166,6 +166,10 @@ def _is_clause(text):
         from capqa.statements.rules.parser import parse
 
         return parse(text)[-1].tag == "VBZ"
+    first_nouns = _lemmas(words[0]).get("NOUN", ())
+    if len(words) > 2 and first_nouns and words[0] not in first_nouns and _is_base_verb(words[1]) and (
+            "NOUN" not in _lemmas(words[1])):
+        return True  # "rivers carry dissolved minerals": a plural noun and a verb that is no noun
     return words[0] not in _DETERMINERS and _is_third_person_verb(words[1]) and not _is_base_verb(words[0])
 
 

@@ -65,6 +65,9 @@ def affirmed(frame: Frame, negative: bool) -> Optional[str]:
         return join(_NEGATIVE_PRONOUNS[first], render(subject[1:]), _verb(frame, False), render(frame.rest))
     if negative and first in _UNIVERSAL:
         return join("not", _clause(frame, False))
+    if negative and first == "both" and frame.auxiliary in _COPULAS:
+        # "Were both X and Y Austrian?" + no -> "X and Y were not both Austrian"
+        return join(render(subject[1:]), frame.auxiliary, "not both", render(frame.rest))
     rest = list(frame.rest)
     if rest and rest[0].lower == "ever":
         if negative:

@@ -18,7 +18,7 @@ from capqa.statements.rules.clause import join
 from capqa.statements.rules.clauses import _list_or_single, list_verb
 from capqa.statements.rules.forms import Form
 from capqa.statements.rules.lexicon import _AUXILIARIES, _LIST_ANSWER, _NUMBER_WORDS, strip_trailing
-from capqa.statements.rules.morphology import _is_clause, _lemmas, _plural_phrase, _with_article
+from capqa.statements.rules.morphology import _is_clause, _is_plural_noun, _lemmas, _plural_phrase, _with_article
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.polar import polarity
 from capqa.statements.rules.sentences import is_clause, negated_clause
@@ -115,7 +115,7 @@ def imperative_statement(form: Form, answer: str, first: str) -> Optional[str]:
     listed = _LIST_OF.match(subject)
     if listed:
         subject = listed.group(1)
-    if verb in _LISTING_VERBS and _plural_phrase(subject):
+    if verb in _LISTING_VERBS and (_plural_phrase(subject) or _first_noun_plural(subject)):
         if any(word.lower() in _NUMBER_WORDS or word.isdigit() for word in subject.split()):
             return f"the {subject} {list_verb(subject, answer)} {answer}"
         return f"some of the {subject} are {answer}"
@@ -124,6 +124,15 @@ def imperative_statement(form: Form, answer: str, first: str) -> Optional[str]:
     if not match.group(1) and not subject[:1].islower():
         return join(subject, "is", _clause_or_noun(answer, subject))  # "Describe Ohm's law"
     return join(determiner, subject, "is", _clause_or_noun(answer, subject))
+
+
+def _first_noun_plural(phrase: str) -> bool:
+    """"planets closer to the Sun than Earth": the first noun is the head, and it is plural."""
+    for word in phrase.split():
+        lemmas = _lemmas(word.lower())
+        if "NOUN" in lemmas and "ADJ" not in lemmas:
+            return _is_plural_noun(word)
+    return False
 
 
 def _clause_or_noun(answer: str, subject: str) -> str:

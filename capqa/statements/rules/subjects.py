@@ -90,6 +90,8 @@ def predicate_suffix_start(words: Sequence[Word]) -> "int | None":
     lowered = [word.lower for word in words]
     if not (lowered[-1] in _PREPOSITIONS or _is_participle(lowered[-1])):
         return None
+    if lowered[-2] in ("have", "has", "had", "be", "been", "being", "to"):
+        return None  # "the largest animal ever to have lived": the participle is the infinitive's
     if any(word in _RELATIVE_WORDS for word in lowered[1:-1]) and (
             lowered[-2] in _AUXILIARIES or not _is_participle(lowered[-1])):
         return None  # the end of a relative clause: "the city where X is located", "the cat that ... all about"
@@ -135,8 +137,8 @@ def _with_conjuncts(subject: Tuple[Word, ...], predicate: Tuple[Word, ...]) -> S
     conjunct the parse left out of the subject."""
     while len(predicate) > 1 and predicate[0].tag == "CC" and predicate[1].tag in ("NNP", "NNPS", "DT", "NN", "NNS"):
         end = 2
-        while end < len(predicate) and predicate[end].tag in ("NNP", "NNPS", "NN", "NNS", "POS"):
-            end += 1
+        while end < len(predicate) - 1 and predicate[end].tag in ("NNP", "NNPS", "NN", "NNS", "POS"):
+            end += 1  # never the last word: "both Beethoven and Mozart | Austrian"
         subject, predicate = subject + predicate[:end], predicate[end:]
     return subject, predicate
 

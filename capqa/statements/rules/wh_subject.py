@@ -231,6 +231,7 @@ def _comparison(frame: Frame, rest: List[Word], answer: str, other: str) -> str:
     last = rest[-1].lower
     if last in _ORDER_WORDS:
         return join(statement.rsplit(" ", 1)[0], _ORDER_WORDS[last], other)
-    if any(word.tag in _COMPARATIVE_TAGS or word.lower in ("more", "less", "fewer") for word in rest):
+    if any(word.tag in _COMPARATIVE_TAGS or word.lower in ("more", "less", "fewer", "further", "farther")
+           for word in rest):
         return join(statement, "than", other)
     return statement
