@@ -11,7 +11,10 @@ Prints, for every corpus in tests/data and the CAP-Statements sample:
   question and answer parsed once, in batches) and warm, and the memory of the loaded parser;
 - each target of docs/rules.md with a verdict (exit status 1 if one is missed).
 
-    .venv/bin/python benchmarks/bench_rules.py [--show-misses N] [--only NAME]
+    .venv/bin/python benchmarks/bench_rules.py [--show-misses N] [--only NAME] [--write-docs]
+
+``--write-docs`` rewrites the ``<!-- generated: NAME -->`` tables of docs/rules.md from
+``capqa.statements.rules.corpora.DOC_TABLES`` (until ``python -m capqa docs --write`` does).
 """
 
 import argparse
@@ -92,7 +95,10 @@ def main(argv=None) -> int:
                            help="print N statements per corpus that miss the gold or have an issue "
                                 "(of the gold corpus, only rows tuned on)")
     arguments.add_argument("--only", choices=sorted(CORPORA), help="one corpus only")
+    arguments.add_argument("--write-docs", action="store_true", help="rewrite the tables of docs/rules.md and stop")
     args = arguments.parse_args(argv)
+    if args.write_docs:
+        return write_doc_tables(REPO_ROOT / "docs" / "rules.md")
     memory = parser_memory_mb()
     names = [args.only] if args.only else list(CORPORA)
     met = True
@@ -124,6 +130,21 @@ def main(argv=None) -> int:
             print(table.to_markdown(floatfmt=("", ".0f") + (".3f",) * 6 + (".0f",)))
     print(f"\nparser: {parser.parser_identity()['parser']}, {memory:,.0f} MB of resident memory once loaded")
     return 0 if met else 1
+
+
+def write_doc_tables(path: Path) -> int:
+    """Each generated section of ``path`` replaced by what its function returns now."""
+    import re
+
+    from capqa.statements.rules.corpora import DOC_TABLES
+
+    text = path.read_text()
+    for name, table in DOC_TABLES.items():
+        pattern = rf"(<!-- generated: {re.escape(name)} -->\n).*?(\n<!-- /generated: {re.escape(name)} -->)"
+        text, count = re.subn(pattern, lambda match: match.group(1) + table() + match.group(2), text, flags=re.DOTALL)
+        print(f"{name}: {'written' if count else 'no section in ' + str(path)}")
+    path.write_text(text)
+    return 0
 
 
 def _show_misses(scored, count):
