@@ -44,7 +44,8 @@ _FILLER_SENTENCE = re.compile(
     r"hello|hi|hey|thanks|thank you|happy to help|glad to help|here(?:'s| is) (?:the|your|my|what)\b[^.!?]{0,60}|"
     r"i hope (?:this|that) helps|hope (?:this|that) helps|let me know\b.*|feel free\b.*|"
     r"hello,? this is bing|this is bing|i(?:'m| am) (?:bing|chatgpt|an ai)\b.*|"
-    r"is there anything else\b.*|do you have any other questions\b.*|"
+    r"is there anything else\b.*|do you have any other questions\b.*|it depends|"
+    r"(?:that's|that is|this is|what) an? (?:\w+ ){0,2}question|"
     r"(?:i )?(?:hope|trust) (?:this|that) (?:answers|clarifies)\b.*)[\s!.,:;]*$",
     re.IGNORECASE)
 _DISCLAIMER = re.compile(

@@ -47,7 +47,8 @@ def cased_statement(statement: str, question: str, answer: str, proper: str = ""
     answer_words = {word.strip(".,;:!?\"'()").lower() for word in answer.split()}
     forms = {word: cased for word, cased in _question_forms(question).items() if word not in answer_words}
     if _NAMES_ASKED.match(question) or len(answer.split()) >= 2:
-        forms.update(_answer_forms(answer))  # a name: "roger federer", "twickenham stadium"
+        # a name: "roger federer", "twickenham stadium"; asked "who", "heath ledger" too
+        forms.update(_answer_forms(answer, person=bool(_NAMES_ASKED.match(question))))
     phrases = _title_phrases(question)
     out = _WORD.sub(lambda match: _recased(match.group(0), forms), statement)
     for phrase in phrases:
@@ -77,14 +78,20 @@ def _question_forms(question: str) -> Dict[str, str]:
     return forms
 
 
-def _answer_forms(answer: str) -> Dict[str, str]:
+def _looks_like_name(words: List[str]) -> bool:
+    """Two to four words, no article, no plural at the end: "heath ledger", "tom hanks"."""
+    return 2 <= len(words) <= 4 and words[0] not in _SMALL and all(word.isalpha() for word in words) and (
+        _lemmas(words[-1]).get("NOUN", (words[-1],))[0] == words[-1])
+
+
+def _answer_forms(answer: str, person: bool = False) -> Dict[str, str]:
     """A lower-case answer that names something, title-cased word by word."""
     words = answer.split()
     if not words or answer != answer.lower() or len(words) > 5:
         return {}
     bare = [word.strip(".,;:!?\"'()") for word in words]
     if not any(word.isalpha() and not _lemmas(word) for word in bare if word) and not any(
-            len(word) == 1 and word.isalpha() for word in bare):
+            len(word) == 1 and word.isalpha() for word in bare) and not (person and _looks_like_name(bare)):
         return {}
     return {word: _name_case(word) if not _lemmas(word) or len(word) == 1 else word.capitalize()
             for word in bare if word and word not in _SMALL}

@@ -81,6 +81,12 @@ def _adverbial_question(frame: Frame, clause: Clause, answer: str) -> Optional[s
     wh = frame.wh
     if wh == "when" and answer.lower() in NEVER:
         return _never(frame, clause)
+    if wh == "where" and clause.rest and stranded(clause) and object_slot(clause) == len(clause.rest):
+        # "Where does the name Garcia come from?" + Spain -> "... comes from Spain"
+        words = answer.split()
+        if len(words) > 1 and words[0].lower() == clause.rest[-1].lower:
+            answer = " ".join(words[1:])
+        return clause.text({len(clause.rest): answer})
     if wh == "when" and frame.auxiliary in _COPULAS and not clause.rest:
         ordinal = _ORDINAL_TIME.match(_head_of_time(frame))
         if ordinal:

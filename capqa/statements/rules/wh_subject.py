@@ -35,6 +35,8 @@ def wh_subject(frame: Frame, answer: str) -> Optional[str]:
     if rejected:
         return rejected
     choices = _choices(rest, answer)
+    if choices is None and _is_clause(answer) and len(answer.split()) >= 4 and _has_choices(rest):
+        return answer  # "Which band had more members, X or Y?" + "X had five members, while Y had four"
     if choices is not None:
         rest, other = choices
         if other:
@@ -183,6 +185,10 @@ def _choices(rest: List[Word], answer: str) -> Optional[Tuple[List[Word], str]]:
             others = [option for option in options if _bare(option) != lowered]
             return rest[:index], others[0] if len(others) == 1 else ""
     return None
+
+
+def _has_choices(rest: List[Word]) -> bool:
+    return any(word.text in (",", ":") for word in rest) and any(word.lower == "or" for word in rest)
 
 
 def _neither_or_both(rest: List[Word], answer: str) -> Optional[str]:
