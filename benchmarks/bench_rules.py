@@ -1,16 +1,24 @@
 """Quality and speed of the rule-based statement converter (``statement_model="rules"``).
 
-Prints, for the open-domain probe set (tests/data/open_domain_probes.csv, per category) and the
-CAP-Statements sample (data/cap_statements_sample.csv, per question type), exact match (EM,
-lower-cased, punctuation stripped), token F1 and "one sentence that contains the answer"
-(1-sent) of the rules beside the naive baseline (blank filled or answer appended), how often the
-fallback form ``The answer to "..." is X.`` was used, the converter's throughput, and the targets
-of docs/rules.md with a verdict each.
+Prints, for every corpus in tests/data and the CAP-Statements sample:
 
-    .venv/bin/python benchmarks/bench_rules.py [--show-misses N] [--only probes|sample]
+- per group (category, question type, style and split, source and system): rows, exact match
+  against the gold statement (where the corpus has one) and the share of statements with any
+  issue of ``statement_issues`` and with the most frequent ones (``capqa.statements.rules.corpora``);
+- for the probe set and the sample, the rules beside the naive baseline (blank filled or answer
+  appended) with token F1 and "one sentence that contains the answer" (1-sent);
+- the throughput in statements per second of CPU time, the parse cache empty (each distinct
+  question and answer parsed once, in batches) and warm, and the memory of the loaded parser;
+- each target of docs/rules.md with a verdict (exit status 1 if one is missed).
+
+    .venv/bin/python benchmarks/bench_rules.py [--show-misses N] [--only NAME] [--write-docs]
+
+``--write-docs`` rewrites the ``<!-- generated: NAME -->`` tables of docs/rules.md from
+``capqa.statements.rules.corpora.DOC_TABLES`` (until ``python -m capqa docs --write`` does).
 """
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -18,72 +26,132 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
-from capqa.statements.rules import naive_statement, rule_statement  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from capqa.statements.rules import naive_statement, rule_statement, rule_statements  # noqa: E402
+from capqa.statements.rules import parser  # noqa: E402
+from capqa.statements.rules.corpora import CORPORA, group_table, markdown, scored_corpus  # noqa: E402
 from capqa.statements.rules.quality import quality_table, score_converter  # noqa: E402
 
-PROBES = REPO_ROOT / "tests" / "data" / "open_domain_probes.csv"
-SAMPLE = REPO_ROOT / "data" / "cap_statements_sample.csv"
-# (data set, group, measure) -> the least acceptable value.
+# (corpus, group, measure) -> the least acceptable value; the issue shares the most acceptable.
 TARGETS = {
-    ("probes", "overall", "EM rules"): 0.85,
-    ("probes", "overall", "1-sent rules"): 1.0,
-    ("sample", "overall", "EM rules"): 0.86,
-    ("sample", "short_question", "EM rules"): 0.75,
-    ("sample", "overall", "1-sent rules"): 1.0,
+    ("probes", "overall", "EM"): 0.985,
+    ("sample", "overall", "EM"): 0.87,
+    ("sample", "short_question", "EM"): 0.75,
+    ("gold", "held_out", "EM"): 0.85,
+    ("gold", "tuned", "EM"): 0.95,
 }
-MIN_EXAMPLES_PER_SECOND = 10_000
-TIMING_REPEATS = 5
+MAX_ISSUE_SHARE = {"real": 0.02, "gold": 0.02, "probes": 0.02, "sample": 0.02}
+MIN_STATEMENTS_PER_SECOND = 1_000
+# The speed target is measured where evaluation spends its time: several systems' answers to each
+# question (each distinct question is parsed once). A set of one-off questions costs one parse per
+# row, about 1 ms on this machine's CPUs; the other corpora's figures are printed too.
+SPEED_CORPUS = "real"
+GROUPS = {"probes": ["category"], "sample": ["label_question_type"], "gold": ["split"], "real": ["source"]}
+DETAIL = {"gold": ["style", "split"], "real": ["source", "system"]}
 
 
-def load(name):
-    import pandas as pd
+def _rss_mb() -> float:
+    import psutil
 
-    path, group = (PROBES, "category") if name == "probes" else (SAMPLE, "label_question_type")
-    return pd.read_csv(path, keep_default_na=False), group
-
-
-def evaluate(name):
-    """The scored rows of the rules and the quality table of data set ``name``."""
-    frame, group = load(name)
-    rules = score_converter(frame, rule_statement)
-    return rules, quality_table(rules, score_converter(frame, naive_statement), group)
+    return psutil.Process(os.getpid()).memory_info().rss / 2**20
 
 
-def throughput(frame):
-    """Examples per second of rule_statement, best of TIMING_REPEATS passes (caches warm), in CPU
-    time: on a shared machine wall time measures the neighbours too."""
-    pairs = list(zip(frame.question, frame.answer))
-    best = float("inf")
-    for _ in range(TIMING_REPEATS):
-        start = time.process_time()
-        for question, answer in pairs:
-            rule_statement(question, answer)
-        best = min(best, time.process_time() - start)
-    return len(pairs) / best
+def parser_memory_mb() -> float:
+    """The resident memory the parser adds when it loads (run before anything else loads it)."""
+    before = _rss_mb()
+    parser.parse("Who wrote Hamlet?")
+    return _rss_mb() - before
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--show-misses", type=int, default=0, metavar="N", help="print N mismatches per data set")
-    parser.add_argument("--only", choices=("probes", "sample"), help="one data set only")
-    args = parser.parse_args(argv)
-    tables, met = {}, True
-    for name in [args.only] if args.only else ["probes", "sample"]:
-        rules, tables[name] = evaluate(name)
-        print(f"\n## {name}: {len(rules)} rows\n")
-        print(tables[name].to_markdown(floatfmt=("", ".0f") + (".3f",) * 6 + (".0f",)))
-        print(f"\nthroughput: {throughput(rules):,.0f} examples/s (one CPU core)")
-        misses = rules[rules.exact_match == 0].head(args.show_misses)
-        for row in misses.itertuples():
-            print(f"\n[{row[2]}] {row.question} | {row.answer}\n  rules: {row.output}\n  gold:  {row.statement}")
-    print()
-    for (name, group, measure), target in TARGETS.items():
-        if name in tables:
-            achieved = tables[name].loc[group, measure]
-            met &= achieved >= target
-            print(f"target {name} {group} {measure} >= {target:.2f}: {achieved:.3f} "
-                  f"({'met' if achieved >= target else 'NOT met'})")
+def throughput(name: str) -> tuple:
+    """(cold, warm) statements per second of CPU time over corpus ``name``: cold with the parse
+    cache emptied (the other caches warm), warm on a second pass."""
+    corpus = CORPORA[name]
+    frame = pd.read_csv(REPO_ROOT / corpus.path, keep_default_na=False)
+    questions, answers = list(frame.question), list(frame.answer)
+    parser._CACHE.clear()
+    start = time.process_time()
+    rule_statements(questions, answers)
+    cold = len(frame) / (time.process_time() - start)
+    start = time.process_time()
+    rule_statements(questions, answers)
+    return cold, len(frame) / (time.process_time() - start)
+
+
+def _naive_tables():
+    """The probe set and the sample, rules beside the naive baseline (token F1, 1-sent)."""
+    tables = {}
+    for name, group in (("probes", "category"), ("sample", "label_question_type")):
+        frame = pd.read_csv(REPO_ROOT / CORPORA[name].path, keep_default_na=False)
+        tables[name] = quality_table(score_converter(frame, rule_statement), score_converter(frame, naive_statement),
+                                     group)
+    return tables
+
+
+def main(argv=None) -> int:
+    arguments = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    arguments.add_argument("--show-misses", type=int, default=0, metavar="N",
+                           help="print N statements per corpus that miss the gold or have an issue "
+                                "(of the gold corpus, only rows tuned on)")
+    arguments.add_argument("--only", choices=sorted(CORPORA), help="one corpus only")
+    arguments.add_argument("--write-docs", action="store_true", help="rewrite the tables of docs/rules.md and stop")
+    args = arguments.parse_args(argv)
+    if args.write_docs:
+        return write_doc_tables()
+    memory = parser_memory_mb()
+    names = [args.only] if args.only else list(CORPORA)
+    met = True
+    for name in names:
+        scored = scored_corpus(name)
+        print(f"\n## {name}: `{CORPORA[name].path}`, {len(scored)} rows\n")
+        print(markdown(group_table(scored, DETAIL.get(name, GROUPS[name]))))
+        cold, warm = throughput(name)
+        print(f"\nthroughput: {cold:,.0f} statements/s of CPU time (parse cache empty), {warm:,.0f} warm")
+        if name == SPEED_CORPUS:
+            met &= cold >= MIN_STATEMENTS_PER_SECOND
+            print(f"target >= {MIN_STATEMENTS_PER_SECOND:,} statements/s (cache empty): "
+                  f"{'met' if cold >= MIN_STATEMENTS_PER_SECOND else 'NOT met'}")
+        _show_misses(scored, args.show_misses)
+        table = group_table(scored, GROUPS[name])
+        for (corpus, group, measure), target in TARGETS.items():
+            if corpus == name:
+                achieved = table.loc[group, measure]
+                met &= achieved >= target
+                print(f"target {name} {group} {measure} >= {target:.3f}: {achieved:.3f} "
+                      f"({'met' if achieved >= target else 'NOT met'})")
+        worst = table.drop(index="overall")["any issue"].max()
+        met &= worst <= MAX_ISSUE_SHARE[name]
+        print(f"target {name} issue share per group <= {MAX_ISSUE_SHARE[name]:.3f}: {worst:.3f} "
+              f"({'met' if worst <= MAX_ISSUE_SHARE[name] else 'NOT met'})")
+    if not args.only:
+        for name, table in _naive_tables().items():
+            print(f"\n## {name}: rules beside the naive baseline\n")
+            print(table.to_markdown(floatfmt=("", ".0f") + (".3f",) * 6 + (".0f",)))
+    print(f"\nparser: {parser.parser_identity()['parser']}, {memory:,.0f} MB of resident memory once loaded")
     return 0 if met else 1
+
+
+def write_doc_tables() -> int:
+    """The generated sections of docs/rules.md rewritten through the docs' one registry
+    (``python -m capqa docs --write`` rewrites them with every other table)."""
+    from capqa.dev import doc_tables
+    from capqa.statements.rules.corpora import DOC_TABLES
+
+    changed = doc_tables.write(only=DOC_TABLES)
+    print("rewritten: " + (", ".join(str(path.relative_to(REPO_ROOT)) for path in changed) or "nothing (up to date)"))
+    return 0
+
+
+def _show_misses(scored, count):
+    if not count:
+        return
+    if "split" in scored:
+        scored = scored[scored.split == "tuned"]
+    wrong = scored[(scored.get("exact_match", pd.Series(1.0, index=scored.index)) == 0) | (scored.any_issue == 1)]
+    for row in wrong.head(count).itertuples():
+        gold = f"\n  gold:  {row.statement}" if "statement" in scored else ""
+        print(f"\n{row.question} | {row.answer[:200]}\n  rules: {row.output}{gold}\n  issues: {row.issues}")
 
 
 if __name__ == "__main__":

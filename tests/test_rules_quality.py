@@ -42,7 +42,7 @@ def test_probe_set_is_hand_written_open_domain_and_well_formed(probes):
 def test_probe_targets(scored_probes):
     rules, naive = scored_probes
     table = quality_table(rules, naive, "category")
-    assert table.loc["overall", "EM rules"] >= 0.85
+    assert table.loc["overall", "EM rules"] >= 0.985  # its figure before issue 21
     assert table.loc["overall", "1-sent rules"] == 1.0
     assert table.loc["overall", "EM rules"] > table.loc["overall", "EM naive"]
 
@@ -58,10 +58,35 @@ def test_no_fallback_on_a_well_formed_question(scored_probes):
 
 
 def test_sample_targets(scored_sample):
-    """No regression on CAP-Statements: EM >= 0.86 overall, >= 0.75 on short questions, and every
+    """No regression on CAP-Statements: EM >= 0.87 overall, >= 0.75 on short questions, and every
     statement one sentence with the answer."""
     rules, naive = scored_sample
     table = quality_table(rules, naive, "label_question_type")
-    assert table.loc["overall", "EM rules"] >= 0.86
+    assert table.loc["overall", "EM rules"] >= 0.87
     assert table.loc["short_question", "EM rules"] >= 0.75
     assert table.loc["overall", "1-sent rules"] == 1.0
+
+
+def test_gold_statements_of_issue_21s_styles():
+    """The hand-written gold of tests/data/statement_gold.csv: exact match on the rows tuned on and
+    on the held-out rows (never read while tuning), and few statements with an issue."""
+    from capqa.statements.rules.corpora import group_table, scored_corpus
+
+    table = group_table(scored_corpus("gold"), ["split"])
+    assert table.loc["tuned", "EM"] >= 0.95
+    assert table.loc["held_out", "EM"] >= 0.85
+    assert table.loc["overall", "any issue"] <= 0.02
+    styles = group_table(scored_corpus("gold"), ["style"])
+    assert set(styles.index) == {"llm", "negated", "imperative", "comparison", "exam", "factoid", "squad", "overall"}
+    assert (styles.EM >= 0.8).all(), styles.EM
+
+
+def test_real_systems_answers_rarely_give_a_statement_with_an_issue():
+    """3,789 answers of real QA systems (NQ301, EVOUNA): at most 2 % of statements per source with
+    any issue of statement_issues, and no echoed question or semicolon join at all."""
+    from capqa.statements.rules.corpora import group_table, scored_corpus
+
+    scored = scored_corpus("real")
+    table = group_table(scored, ["source"])
+    assert (table["any issue"] <= 0.02).all(), table
+    assert not any({"echoed_question", "semicolon_join"} & set(issues) for issues in scored.issues)

@@ -30,33 +30,6 @@ def _quality(name: str) -> pd.DataFrame:
     return quality_table(score_converter(frame, rule_statement), score_converter(frame, naive_statement), group)
 
 
-def _markdown(table: pd.DataFrame) -> str:
-    return table.to_markdown(floatfmt=("", ".0f") + (".3f",) * 6 + (".0f",))
-
-
-def probes_table() -> str:
-    """docs/rules.md: the rules on the open-domain probes, per category."""
-    return _markdown(_quality("probes"))
-
-
-def sample_table() -> str:
-    """docs/rules.md: the rules on the CAP-Statements sample, per question type."""
-    return _markdown(_quality("sample"))
-
-
-def targets_table() -> str:
-    """docs/rules.md: the quality targets of ``benchmarks/bench_rules.py`` and what is measured."""
-    probes, sample = _quality("probes"), _quality("sample")
-    rows = [("probe EM >= 0.85", f"{probes.loc['overall', 'EM rules']:.3f}"),
-            ("sample EM >= 0.86, short_question >= 0.75",
-             f"{sample.loc['overall', 'EM rules']:.3f}, {sample.loc['short_question', 'EM rules']:.3f}"),
-            ("one sentence containing the answer on 100% of both sets",
-             f"{probes.loc['overall', '1-sent rules']:.0%}, {sample.loc['overall', '1-sent rules']:.0%}"),
-            ("no fallback on a well-formed wh- or yes/no question of the probe set",
-             f"{probes.loc['overall', 'fallback']} fallbacks on {probes.loc['overall', 'rows']}")]
-    return "\n".join(["| target | measured |", "|---|---|"] + [f"| {target} | {value} |" for target, value in rows])
-
-
 def statements_rules_table() -> str:
     """docs/statements.md: exact match and token F1 of the rules beside the naive baseline."""
     table = _quality("sample")

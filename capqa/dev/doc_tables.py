@@ -66,9 +66,14 @@ TABLES: Dict[str, Table] = {
     "statements-rules": Table("capqa.dev.doc_rules:statements_rules_table"),
     "statements-rules-metrics": Table("capqa.dev.doc_rules:statements_rules_metrics"),
     "statements-premises": Table("capqa.dev.doc_rules:statements_premises"),
-    "rules-probes": Table("capqa.dev.doc_rules:probes_table"),
-    "rules-sample": Table("capqa.dev.doc_rules:sample_table"),
-    "rules-targets": Table("capqa.dev.doc_rules:targets_table"),
+    "rules-issue-codes": Table("capqa.statements.rules.corpora:issue_codes_markdown"),
+    "rules-corpora": Table("capqa.statements.rules.corpora:corpora_markdown"),
+    "rules-real-issues": Table("capqa.statements.rules.corpora:real_issues_markdown"),
+    "rules-real-systems": Table("capqa.statements.rules.corpora:real_systems_markdown"),
+    "rules-gold": Table("capqa.statements.rules.corpora:gold_markdown"),
+    "rules-gold-splits": Table("capqa.statements.rules.corpora:gold_splits_markdown"),
+    "rules-probes": Table("capqa.statements.rules.corpora:probes_markdown"),
+    "rules-sample": Table("capqa.statements.rules.corpora:sample_markdown"),
     # docs/scale.md and the README's limitations (the cost figures are measured once, on a stated
     # machine, into docs/cost_figures.json by benchmarks/bench_cost.py; the table is written from them)
     "cost-table": Table("capqa.dev.cost:cost_table_markdown"),

@@ -30,6 +30,8 @@ def answer_is_plural(answer: str) -> bool:
     head = _head_noun(answer.split())
     if not _lemmas(head).get("NOUN"):
         return False  # an unknown word is a name ("jeff bezos", "Paris"), not a plural by its -s
+    if answer[:1].isupper() and lowered.split()[0] not in ("the", "a", "an", "some", "these", "those"):
+        return False  # a title or a name without an article is one thing: "Jaws", "Star Wars"
     return _plural_phrase(answer)
 
 

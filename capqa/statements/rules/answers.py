@@ -7,53 +7,97 @@ make ..." when the question asks what they make). Kept: the answer's own words.
 """
 
 import re
+from typing import List
 
-from capqa.statements.rules.lexicon import _QUESTION_START, _TRAILING_PUNCTUATION, _WHITESPACE
-from capqa.statements.rules.morphology import _lemmas
+from capqa.statements.rules.lexicon import _QUESTION_START, _WHITESPACE, strip_trailing
+from capqa.statements.rules.morphology import _is_finite_verb, _is_participle, _lemmas
 
-_MARKDOWN = re.compile(r"\*\*|__|`|^[\"“]|[\"”]$")
+_OUTER_QUOTES = ('"', '“', '”')
 _LABEL = re.compile(r"^(?:(?:the |my |final |correct |short )*answer(?: is)?|the correct (?:one|option|choice) is|"
                     r"(?:the )?(?:correct )?(?:option|choice) is)\s*[:\-]?\s+", re.IGNORECASE)
 _HEDGE = re.compile(
-    r"^(?:i (?:think|believe|guess|suppose|reckon)(?: that)?|i(?:'d| would) say|"
+    r"^(?:i (?:think|believe|guess|suppose|reckon)(?: that(?! (?:is|was|'s|would)\b))?|i(?:'d| would) say|"
     r"i(?:'m| am) (?:fairly |pretty |quite |almost |reasonably )?(?:sure|certain|confident)(?: that)?|"
     r"i(?:'m| am) not (?:sure|certain|positive),? but|not sure,? but|"
     r"maybe|perhaps|probably|possibly|most likely|likely|definitely|certainly|surely|obviously|clearly|"
     r"of course|if i (?:remember|recall) (?:correctly|rightly)|as far as i (?:know|remember)|my guess is(?: that)?|"
+    r"i can (?:tell you|say|confirm)(?: that)?|to (?:the best of )?my knowledge|based on my (?:knowledge|training)|"
+    r"according to my (?:knowledge|training data)|as of my (?:last )?(?:knowledge|training)[^,]{0,40}|"
     r"it (?:seems|appears)(?: that)?|well|sure|ok|okay|hmm+|so|oh|good question)\b[,!:.]?\s+(?!to\b)",
     re.IGNORECASE)  # "likely to be false": "likely" is the content there, not a hedge
-_TRAILING_HEDGE = re.compile(r",?\s+(?:i think|i believe|i guess|i suppose|probably|maybe|perhaps|of course|"
+_TRAILING_HEDGE = re.compile(r"(?:,\s*+|(?<![\s,])\s++)(?:i think|i believe|i guess|i suppose|probably|maybe|perhaps|of course|"
                              r"i(?:'m| am) (?:fairly |pretty |quite )?sure|if i(?:'m| am) not mistaken)\W*$",
                              re.IGNORECASE)
 _OPTION_LETTER = re.compile(r"^\(?([A-Ha-h])(?:\)|\.|:)\s+(.+)$|^\(([A-Ha-h])\)\s+(.+)$")
 _BARE_LETTER = re.compile(r"^(?:option |choice )?\(?([A-Ha-h])\)?[.:]?$", re.IGNORECASE)
 _RESTATING_OPENER = re.compile(r"^(?:it's|it is|it was|it'd be|it would be|that's|that is|that was|that would be|"
-                               r"that'd be|this is|they're|they are|they were)\s+(.+)$", re.IGNORECASE)
+                               r"that'd be|this is|they're|they are|they were|"
+                               # "The longest one is the Volga": a description by "one" stands for the question's
+                               r"the (?:[\w-]+ ){1,2}ones? (?:is|are|was|were))\s+(.+)$", re.IGNORECASE)
+# "He was Antonio Vivaldi, ...": a person's pronoun restates the question's subject before a name
+# or a description ("He was born in 1678" is a claim of its own).
+_PERSON_OPENER = re.compile(r"^(?:[Hh]e|[Ss]he)(?:'s| is| was)\s+((?:[A-Z]|the |a |an )\S.*)$")
 # "There are eight" only restates a count question; elsewhere "There is more rain" is the content.
 _EXISTENTIAL_OPENER = re.compile(r"^there(?:'s| is| are| was| were)\s+(.+)$", re.IGNORECASE)
 _COUNT_QUESTION = re.compile(r"^how (?:many|much)\b", re.IGNORECASE)
+_REASON_QUESTION = re.compile(r"^why\b", re.IGNORECASE)
+_ANSWER_LABEL = re.compile(r"^a\s*:\s+(?=\S)", re.IGNORECASE)
 # "They make honey." answering "What do bees make?": a pronoun subject and a verb of the question.
 _PRONOUN_CLAUSE = re.compile(r"^(?:it|they|he|she|we|you)\s+(?:(?:can|could|will|would|did|do|does|is|are|was|"
                              r"were|has|have|had)\s+)?(\w+)\s+(.+)$", re.IGNORECASE)
 _NOT_RESTATING = frozenset("will would can could shall should may might must do does did".split())
 _PRONOUN_VERB = re.compile(r"^(?:it|they|he|she|we|you)\s+(\w+)\s+(.+)$", re.IGNORECASE)
 # "we do", "I will", "she did": a pronoun with an auxiliary standing for the question's predicate.
+# The auxiliary in lower case: "usually in May" ends with a month, not with "may".
 _ELLIPTICAL = re.compile(r"^(i|you|we|they|he|she|it|(?:the |a |an |my |our )?[\w'-]+(?: [\w'-]+)?)\s+"
-                         r"(?:do|does|did|am|is|are|was|were|will|would|can|could|"
-                         r"have|has|had|shall|should|may|might|must)(?:\s+not|n't)?$", re.IGNORECASE)
+                         r"(?:(?-i:do|does|did|am|is|are|was|were|will|would|can|could|"
+                         r"have|has|had|shall|should|may|might|must)(?:\s+not|n[’']t)?|(?-i:can[’']t|won[’']t|cannot))$",
+                         re.IGNORECASE)
 # "He never did": the answer is "never".
 _ELLIPTICAL_NEVER = re.compile(r"^(?:i|you|we|they|he|she|it)\s+never\s+(?:do|does|did|was|were|is|are|has|have|had|"
                                r"will|would|could|can)$", re.IGNORECASE)
 _PASSIVE_RESTATEMENT = re.compile(r"^(?:it|they|this|that|he|she)\s+(?:was|were|is|are|has been|have been)\s+"
                                   r"(\w+)\s+by\s+(.+)$", re.IGNORECASE)
+_NEGATED = re.compile(r"n[’']t\b|\bnot\b", re.IGNORECASE)
 _STEPS = 4  # labels, hedges and openers nest at most this deep ("Answer: I think it's X")
 
 
-def clean_answer(answer: str, question: str = "", options: dict = None) -> str:
+_TOPIC = re.compile(r"^([^:]{2,120}):\s+(?=\S)")
+_WORD = re.compile(r"[a-z0-9]+")
+_STOP = frozenset("the a an of in on at to for and or is are was were who what when where which why how "
+                  "does do did s".split())
+
+
+def without_topic_label(text: str, question: str) -> str:
+    """"Season 8 of Vampire Diaries: Released in 2016" -> "Season 8 of Vampire Diaries was released
+    in 2016"; "Who destroyed the temple: The temple was destroyed by ..." -> "The temple was ...":
+    a heading that restates the question (half its words are the question's) goes, or becomes
+    the subject of a participle that follows it."""
+    match = _TOPIC.match(text)
+    if not match:
+        return text
+    label, rest = match.group(1), text[match.end():]
+    if f"{label.split()[-1]}:".lower() in question.lower():
+        return text  # the colon is the question's own: "Prisoner: Cell Block H"
+    words = [word for word in _WORD.findall(label.lower()) if word not in _STOP]
+    asked = set(_WORD.findall(question.lower()))
+    if not words or sum(word in asked for word in words) * 2 < len(words):
+        return text
+    if not _QUESTION_START.match(label) and any(_is_finite_verb(word) for word in label.split()[1:]
+                                                if word.islower()):
+        return text  # "Mars has two moons: Phobos and Deimos" is a claim, not a heading
+    first = rest.split()[0]
+    if first[:1].isupper() and _is_participle(first.lower()) and first.lower() not in _lemmas(first.lower()).get("VERB", ()):
+        return f"{label} was {first.lower()} {rest[len(first):].strip()}".strip()
+    return rest
+
+
+def clean_answer(answer: str, question: str = "", options: dict = None, context: str = "") -> str:
     """``answer`` reduced to its content (see the module docstring); never empty unless
-    ``answer`` has no content at all."""
-    text = _TRAILING_PUNCTUATION.sub("", _WHITESPACE.sub(" ", _MARKDOWN.sub("", answer.strip())).strip())
-    text = without_elliptical_sentences(text)
+    ``answer`` has no content at all. ``context``: the prompt's sentences before the question,
+    which a heading of the answer may restate too."""
+    text = strip_trailing(_WHITESPACE.sub(" ", _without_outer_quotes(answer.strip())).strip())
+    text = without_topic_label(text, f"{context} {question}") or text
     for _ in range(_STEPS):
         stripped = _strip_once(text, question, options or {})
         if stripped == text or not stripped:
@@ -62,35 +106,62 @@ def clean_answer(answer: str, question: str = "", options: dict = None) -> str:
     return text
 
 
-def without_elliptical_sentences(text: str) -> str:
-    """"It is. Helium." -> "Helium.": a leading sentence that only repeats an auxiliary is no content."""
-    if ". " not in text and "! " not in text:
+def _without_outer_quotes(text: str) -> str:
+    """A quote at the answer's edge that nothing closes (or opens) goes; '"Kiss"' and '"We're
+    Going on a Bear Hunt" was written by ...' keep theirs."""
+    quotes = sum(text.count(mark) for mark in _OUTER_QUOTES)
+    if quotes % 2 == 0:
         return text
-    sentences = re.split(r"(?<=[.!])\s+(?=[A-Z])", text)
-    while len(sentences) > 1 and _ELLIPTICAL.match(_TRAILING_PUNCTUATION.sub("", sentences[0])):
-        sentences = sentences[1:]
-    return " ".join(sentences)
+    if text[:1] in _OUTER_QUOTES:
+        return text[1:]
+    stripped = strip_trailing(text)
+    return stripped[:-1] if stripped[-1:] in _OUTER_QUOTES else text
+
+
+def elliptical_polarity(sentence: str) -> str:
+    """"It is." -> "yes", "They don't." -> "no" (an auxiliary standing for a yes/no question's
+    predicate); "" for any other sentence."""
+    if not _ELLIPTICAL.match(strip_trailing(sentence)):
+        return ""
+    return "no" if _NEGATED.search(sentence) else "yes"
+
+
+def without_elliptical_sentences(sentences: List[str]) -> List[str]:
+    """"It is. Helium." -> "Helium.": a leading sentence that only repeats an auxiliary is no content."""
+    while len(sentences) > 1 and _ELLIPTICAL.match(strip_trailing(sentences[0])) and not _NEGATED.search(sentences[0]):
+        sentences = sentences[1:]  # "They didn't." stays: it denies the question's premise
+    return sentences
 
 
 def _strip_once(text, question, options):
     text = _TRAILING_HEDGE.sub("", text).strip()
     for pattern in (_LABEL, _HEDGE):
         text = pattern.sub("", text, count=1).strip()
-    text = _TRAILING_PUNCTUATION.sub("", text)
+    text = strip_trailing(text)
     letter = _BARE_LETTER.match(text)
     if letter and letter.group(1).lower() in options:
         return options[letter.group(1).lower()]
     option = _OPTION_LETTER.match(text)
     if option and (options or text[:1] == "(" or ")" in text[:3]):
         return option.group(2) or option.group(4)
+    if not options and _ANSWER_LABEL.match(text):
+        return _ANSWER_LABEL.sub("", text)  # "A: diamond" after "Q: ...": a label, not an option
     if _ELLIPTICAL_NEVER.match(text):
         return "never"
     passive = _PASSIVE_RESTATEMENT.match(text)
-    if passive and _lemmas(passive.group(1)).get("VERB", ("",))[0] in _verb_lemmas(question):
-        return passive.group(2)  # "It was written by X" answering "Who wrote ...?" -> "X"
-    opener = _RESTATING_OPENER.match(text) or (_COUNT_QUESTION.match(question) and _EXISTENTIAL_OPENER.match(text))
-    if opener:
-        return opener.group(1)
+    if passive and _lemmas(passive.group(1)).get("VERB", ("",))[0] in _verb_lemmas(question) and (
+            "," not in passive.group(2) and len(passive.group(2).split()) <= 4):
+        # "It was written by X" answering "Who wrote ...?" -> "X"; with more to say ("by X, a
+        # novelist, in 1967") the sentence stays, its pronoun resolved (sentences.full_sentence).
+        return passive.group(2)
+    if _REASON_QUESTION.match(question):
+        return text  # "Why did X split?" + "it was too large": the clause is the reason
+    existential = _COUNT_QUESTION.match(question) and _EXISTENTIAL_OPENER.match(text)
+    if existential and len(existential.group(1).split()) > 3:
+        existential = None  # "There are 23 episodes in season 4 of X." is a sentence of its own
+    opener = _RESTATING_OPENER.match(text) or _PERSON_OPENER.match(text) or existential
+    if opener and not _is_participle(opener.group(1).split()[0].lower()):
+        return opener.group(1)  # "It was written by X, ..." is a passive sentence, not "It was X"
     return _without_restated_verb(text, question)
 
 
@@ -106,8 +177,8 @@ def _without_restated_verb(text, question):
             verb = clause.group(1).lower()
             if verb in _NOT_RESTATING:
                 continue  # "it will melt": the modal is not the question's verb restated
-            if _lemmas(verb).get("VERB", (verb,))[0] in question_lemmas:
-                return clause.group(2)
+            if _lemmas(verb).get("VERB", (verb,))[0] in question_lemmas and len(clause.group(2).split()) <= 4:
+                return clause.group(2)  # longer: a sentence of its own ("It became law in the US in 1942")
     return text
 
 

@@ -5,19 +5,16 @@ and pronouns in the question that the context names ("She won ..." -> "Marie Cur
 import re
 from typing import NamedTuple
 
+from capqa.statements.rules.answer_text import split_sentences
 from capqa.statements.rules.lexicon import _DETERMINERS, _WHITESPACE
 from capqa.statements.rules.morphology import _is_finite_verb, _plural_phrase
 
-# A sentence ends at . ! or ? before a capital, a quote or a bracket, but not after an initial
-# ("J. K. Rowling", "U.S.") or a common abbreviation.
-_SENTENCE_BOUNDARY = re.compile(r"(?<![A-Z]\.)(?<!\b[A-Z])(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bMt\.)"
-                                r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
-_END_MARK = re.compile(r"[.!?]\s")
 _LABEL = re.compile(r"(?:^|(?<=\s))(?:passage|context|paragraph|text|background|story|article|question|q)\s*:\s*",
                     re.IGNORECASE)
 _QUESTION_LABEL = re.compile(r"(?:^|(?<=\s))(?:question|q)\s*:\s*", re.IGNORECASE)
 _INSTRUCTION = re.compile(r"^(?:read|answer|use|consider|look at|based on)\b.*\b(?:passage|text|question|paragraph|"
                           r"context|following|below|story|article)\b[^.]*[.:]?$", re.IGNORECASE)
+_INSTRUCTION_CHARS = 200  # an instruction is short; a longer sentence is context, whatever its words
 _TRAILING_INSTRUCTION = re.compile(r"^(?:answer|respond|reply|be|keep|give|explain|use|please|think|show|"
                                   r"justify|only)\b[^.?!]{0,60}[.!]?$", re.IGNORECASE)
 # An option marker: "A)", "(B)", "c.", "D:" after a space, followed by the option's text.
@@ -32,17 +29,22 @@ class QuestionParts(NamedTuple):
     options: dict      # option letter (lower-case) -> option text
 
 
-def split_sentences(text: str) -> list:
-    """``text`` cut into sentences (an initial or an abbreviation does not end one)."""
-    text = text.strip()
-    if not _END_MARK.search(text):
-        return [text] if text else []  # the common case, without the costly look-behinds
-    return [sentence for sentence in _SENTENCE_BOUNDARY.split(text.strip()) if sentence]
+_TRAILING_LABEL = re.compile(r"(?<!\S)(?:options|choices|answer choices|answers?|a)\s*+:\s*+$", re.IGNORECASE)
+_LEADING_INSTRUCTION = re.compile(r"^(?:(?:choose|select|pick|circle|give) the (?:correct|best|right|most appropriate) "
+                                  r"(?:answer|option|choice|response)s?|(?:complete|finish) the (?:sentence|statement)|"
+                                  r"fill in the blanks?|multiple choice|answer the following question)\s*[:.!-]?\s+",
+                                  re.IGNORECASE)
+# Items of an unlettered list of choices: short, separated by commas and "or".
+_LIST_SEPARATOR = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+")
+_WH_WORDS = frozenset("what which who whom whose where when why how".split())
+_COMPARATIVES = frozenset("more less fewer better worse earlier later first last older younger bigger smaller "
+                          "larger longer shorter taller higher lower heavier lighter faster slower".split())
 
 
 def split_question(text: str) -> QuestionParts:
     """Context sentences, the question proper and its answer options."""
-    text, options = _take_options(_WHITESPACE.sub(" ", text).strip())
+    text, options = _take_options(_unquoted(_WHITESPACE.sub(" ", text).strip()))
+    text = _TRAILING_LABEL.sub("", text)
     labelled = list(_QUESTION_LABEL.finditer(text))
     if labelled and text[labelled[-1].end():].strip():
         context_text, question = text[:labelled[-1].start()], text[labelled[-1].end():].strip()
@@ -54,26 +56,70 @@ def split_question(text: str) -> QuestionParts:
             sentences = sentences[:-1]
         context_text, question = " ".join(sentences[:-1]), _LABEL.sub("", sentences[-1]).strip()
     context = [sentence for sentence in split_sentences(_LABEL.sub("", context_text))
-               if not _INSTRUCTION.match(sentence)]
+               if len(sentence) > _INSTRUCTION_CHARS or not _INSTRUCTION.match(sentence)]
+    question = _LEADING_INSTRUCTION.sub("", question)
+    question, listed = _take_listed_choices(question, context)
+    if listed and not question.endswith("?") and context and context[-1].endswith("?"):
+        question = context.pop()  # "Which of these planets is the largest? Mercury, Earth, Jupiter"
     return QuestionParts(context, question, options)
 
 
+def _unquoted(text: str) -> str:
+    """A prompt quoted as a whole, with its inner quotes doubled as a CSV cell writes them
+    ('"What film ... tag line ""On The Air""?"'), without the quoting."""
+    if len(text) > 2 and text[0] == '"' and text[-1] == '"' and text[1:-1].count('""') % 2 == 0 and (
+            '""' in text or '"' not in text[1:-1]):
+        return text[1:-1].replace('""', '"')
+    return text
+
+
+def _take_listed_choices(question: str, context: list):
+    """The question without an unlettered list of choices after a colon ("Which of these is a
+    mammal: shark, dolphin or trout?") or making up the whole last sentence ("... largest?
+    Mercury, Earth, Jupiter, Mars"); a comparison keeps its choices ("Which is heavier: X or Y?"
+    + X -> "X is heavier than Y"). Returns (question, whether a list was taken)."""
+    if context and context[-1].endswith("?") and not question.endswith("?") and "__" not in question:
+        items = [item for item in _LIST_SEPARATOR.split(question.rstrip(" .")) if item]
+        if len(items) >= 2 and all(len(item.split()) <= 4 for item in items) and not any(
+                _is_finite_verb(word.lower()) for item in items for word in item.split()[1:]):
+            return "", True
+    words = {word.lower().strip("?,.:") for word in question.split()}
+    if "__" in question or not (question.endswith("?") or words & _WH_WORDS):
+        return question, False  # a sentence with blanks lists its own items
+    if words & _COMPARATIVES or any(word.endswith("er") and word in _COMPARATIVES for word in words):
+        return question, False
+    colon = question.rfind(": ")
+    if colon > 0:
+        items = [item for item in _LIST_SEPARATOR.split(question[colon + 2:].rstrip(" ?.")) if item]
+        if len(items) >= 2 and all(len(item.split()) <= 5 for item in items) and (
+                " or " in question[colon:] or len(items) >= 3):
+            return question[:colon].rstrip() + "?", True
+    return question, False
+
+
 def _take_options(text):
-    """The text without a trailing run of options "A) x B) y ...", and the options by letter."""
+    """The text without a trailing run of options "A) x B) y ...", and the options by letter.
+
+    Each of the last ``_OPTION_SCAN`` "a" markers starts a run of the markers after it in letter
+    order, looked for among the next ``_OPTION_SCAN``: a text of a million "a)" stays linear."""
     markers = list(_OPTION_MARKER.finditer(text))
-    for start, first in enumerate(markers):
-        if first.group(1).lower() != "a" or first.start() == 0:
-            continue
+    starts = [index for index, marker in enumerate(markers) if marker.group(1) in "aA" and marker.start() > 0]
+    for start in starts[-_OPTION_SCAN:]:  # options end the text: the last "a" markers are the candidates
+        first = markers[start]
         run = [first]
-        for marker in markers[start + 1:]:
+        for marker in markers[start + 1:start + 1 + _OPTION_SCAN]:
             if ord(marker.group(1).lower()) == ord(run[-1].group(1).lower()) + 1:
                 run.append(marker)
         if len(run) < 2:
             continue
         ends = [marker.start() for marker in run[1:]] + [len(text)]
-        options = {marker.group(1).lower(): text[marker.end():end].strip(" ,;") for marker, end in zip(run, ends)}
-        return text[:first.start()].strip(), options
+        options = {marker.group(1).lower(): _TRAILING_LABEL.sub("", text[marker.end():end]).strip(" ,;")
+                   for marker, end in zip(run, ends)}
+        return _TRAILING_LABEL.sub("", text[:first.start()]).strip(), options
     return text, {}
+
+
+_OPTION_SCAN = 32
 
 
 def resolve_pronoun(question: str, context: list) -> str:

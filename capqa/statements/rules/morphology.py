@@ -9,8 +9,8 @@ from lemminflect import getAllLemmas, getInflection
 
 from capqa.statements.rules.lexicon import (
     _AUXILIARIES, _CLAUSE_WORDS, _COUNT_EXCEPTIONS, _DEFINITE_HEADS, _DETERMINERS, _LIST_ANSWER,
-    _MASS_SUFFIXES, _NOUN_OF, _PREPOSITIONS, _PRONOUNS, _TRAILING_PUNCTUATION, _VOWEL_SOUND,
-    _WHITESPACE,
+    _MASS_SUFFIXES, _NOUN_OF, _PREDICATE_ADJECTIVES, _PREPOSITIONS, _PRONOUNS, _VOWEL_SOUND,
+    _WHITESPACE, strip_trailing,
 )
 
 # --- Word-level helpers (cached: the same words recur across a corpus) ------------------------
@@ -128,6 +128,23 @@ def _is_adjective(answer):
     return bool(lemmas) and next(iter(lemmas)) == "ADJ"
 
 
+def looks_adjective(text: str, tag: str) -> bool:
+    """Whether a word the tagger calls ``tag`` is an adjective: the lexicon agrees, or the word
+    is unknown to it and tagged as one ("unreactive")."""
+    if tag not in ("JJ", "JJR", "JJS", "NNP"):
+        return False
+    lowered = text.lower()
+    if tag == "NNP":
+        return _is_adjective(lowered)
+    return ("ADJ" in _lemmas(lowered) or (not _lemmas(lowered) and text.islower())
+            or lowered in _PREDICATE_ADJECTIVES or lowered.endswith(_ADJECTIVE_SUFFIXES))
+
+
+# Endings that make a word the tagger calls an adjective one, where the lexicon knows it only as
+# a noun ("responsible", "visible").
+_ADJECTIVE_SUFFIXES = ("ible", "able", "ous", "ful", "less", "ive", "ic", "ary", "ant", "ent")
+
+
 @functools.lru_cache(maxsize=65536)
 def _is_adverb(word):
     lowered = word.lower()
@@ -143,6 +160,16 @@ def _is_clause(text):
         return True
     if any(word in _CLAUSE_WORDS for word in words[1:]):
         return True
+    if len(words) == 2 and _is_plural_noun(words[1]) and ({"NOUN", "ADJ"} & set(_lemmas(words[0]))):
+        # "animal products" or "pH decreases": a modifier and a plural noun, or a subject and a
+        # verb; the tagger tells them apart.
+        from capqa.statements.rules.parser import parse
+
+        return parse(text)[-1].tag == "VBZ"
+    first_nouns = _lemmas(words[0]).get("NOUN", ())
+    if len(words) > 2 and first_nouns and words[0] not in first_nouns and _is_base_verb(words[1]) and (
+            "NOUN" not in _lemmas(words[1])):
+        return True  # "rivers carry dissolved minerals": a plural noun and a verb that is no noun
     return words[0] not in _DETERMINERS and _is_third_person_verb(words[1]) and not _is_base_verb(words[0])
 
 
@@ -152,7 +179,7 @@ def _capitalize(text):
 
 def _sentence(text):
     """Whitespace collapsed, first letter capitalised, exactly one final full stop."""
-    text = _TRAILING_PUNCTUATION.sub("", _WHITESPACE.sub(" ", text).strip())
+    text = strip_trailing(_WHITESPACE.sub(" ", text).strip())
     return _capitalize(text) + "."
 
 

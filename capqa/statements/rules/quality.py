@@ -9,7 +9,7 @@ from typing import Callable, Iterable
 
 import pandas as pd
 
-from capqa.statements.rules.context import split_sentences
+from capqa.statements.rules.answer_text import split_sentences
 from capqa.statements.text_metrics import exact_match, normalize_statement, token_f1
 
 FALLBACK_OPENING = 'The answer to "'
@@ -18,16 +18,25 @@ _REPLACED_PRONOUNS = frozenset("it they this that he she".split())
 _UNQUOTED_ANSWERS = frozenset("yes no true false correct incorrect none never nobody nothing".split())
 
 
+def clause_count(text: str) -> int:
+    """How many sentences ``text`` has, a "; " counting as a sentence break: the converter writes
+    two claims as two sentences where older gold statements join them with a semicolon."""
+    return sum(1 + sentence.count("; ") for sentence in split_sentences(text))
+
+
 def one_sentence_with_answer(statement: str, gold: str, answer_span: str) -> bool:
     """Whether ``statement`` has as many sentences as ``gold`` (the gold keeps the question's
-    context sentences in front, then exactly one), ends with one full stop and contains
-    ``answer_span`` (an empty span: nothing to contain)."""
+    context sentences in front, then one per claim of the answer; ``clause_count``), ends with
+    one full stop and contains the words of ``answer_span`` in their order (an empty span:
+    nothing to contain)."""
     if not statement.endswith(".") or statement.endswith(".."):
         return False
-    if len(split_sentences(statement)) != len(split_sentences(gold)):
+    if clause_count(statement) != clause_count(gold):
         return False
-    span = normalize_statement(answer_span)
-    return not span or span in normalize_statement(statement)
+    remaining = iter(normalize_statement(statement).split())
+    # The answer's words in their order: a phrase after its comma may follow the clause
+    # ("Plants take in carbon dioxide during photosynthesis, which enters through pores").
+    return all(word in remaining for word in normalize_statement(answer_span).split())
 
 
 def default_answer_span(answer: str) -> str:

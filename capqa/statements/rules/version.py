@@ -1,16 +1,21 @@
-"""The rule converter's identity, as the hashcode records it when rule statements ran.
+"""The rule converter's identity: its version and the parser it runs on.
 
-``RULES_VERSION`` is bumped whenever a change to ``capqa.statements.rules`` can change a statement
-(a new shape, another cleaning step, another inflection), so that two results agree on their
-statements exactly when their hashcodes agree on this version. ``engine_identity()`` adds what
-else decides the statements: the parser and its model, when the converter uses one.
+``RULES_VERSION`` changes whenever the converter's statements may change (a new rule, a fixed
+one); ``engine_identity()`` is what the scorer's identity records when rule statements ran.
 """
 
 from typing import Dict
 
-RULES_VERSION = "1"
+# 1: the regular-expression converter; 2: questions and answers analysed with spaCy's parse.
+RULES_VERSION = "2"
 
 
 def engine_identity() -> Dict[str, str]:
-    """{"version": RULES_VERSION, "parser": ...}: "none" while the converter uses no parser."""
-    return {"version": RULES_VERSION, "parser": "none"}
+    """{"version", "parser", "spacy", "lemminflect"}: what produced the rule statements (loads
+    the parser: identity is taken from what actually runs)."""
+    import importlib.metadata
+
+    from capqa.statements.rules.parser import parser_identity
+
+    return {"version": RULES_VERSION, **parser_identity(),
+            "lemminflect": importlib.metadata.version("lemminflect")}

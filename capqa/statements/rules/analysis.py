@@ -1,0 +1,387 @@
+"""A question's structure, read from its parse: the wh-phrase, the fronted auxiliary, negation, the
+subject and the verb phrase, in declarative order.
+
+``analyse(words)`` takes the parse of the question proper (``parser.Word`` tuples) and returns a
+``Frame``. It undoes what makes a question a question:
+
+- wh-movement: the wh-phrase ("which planet", "in what year", "how many bones", "whose portrait")
+  is taken off the front, with a preposition that came with it;
+- inversion: the auxiliary in front of the subject ("did", "can", "is", "has") is taken out;
+  do-support is marked (``do_support``) so that the builder folds it into the verb's tense;
+- negation: "n't" / "not" after the auxiliary or after the subject ("Which vitamin can the body
+  not make ...") becomes ``negated``.
+
+The tagger of a model trained on declaratives often mis-tags the verb after do-support
+("Does a whale breathe air?": breathe/NN), so the verb is found from the tags where they are
+unambiguous and from the lexicon (``lemminflect``) where the parse is unsure (``verb_index``).
+Contractions are read in full ("ca n't" -> "can not", "What 's" -> "What is").
+"""
+
+from typing import List, NamedTuple, Optional, Sequence, Tuple
+
+from capqa.statements.rules.lexicon import _AUXILIARIES, _COPULAS, _DETERMINERS, _PREPOSITIONS
+from capqa.statements.rules.morphology import (
+    _inflect, _is_adjective, _is_base_verb, _is_participle, _is_plural_noun, _lemmas, looks_adjective,
+)
+from capqa.statements.rules.parser import Word
+from capqa.statements.rules.subjects import copula_subject
+
+WH_WORDS = frozenset("what which who whom whose where when why how".split())
+_EXPANSIONS = {"ca": "can", "wo": "will", "sha": "shall", "n't": "not", "n’t": "not", "'re": "are", "’re": "are",
+               "'m": "am", "’m": "am", "'ve": "have", "’ve": "have", "'ll": "will", "’ll": "will"}
+_NEGATION = frozenset(("not", "n't", "never"))
+_NOT = frozenset(("not", "n't"))
+_SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj", "csubjpass"))
+_NOUN_TAGS = frozenset(("NN", "NNS", "NNP", "NNPS", "PRP", "CD", "EX"))
+_RELATIVE = frozenset(("that", "which", "who", "whom", "whose"))
+_NOT_BEFORE_VERB = _DETERMINERS | _PREPOSITIONS | {"'s", "’s", "very", "more", "most"}
+
+
+class Frame(NamedTuple):
+    """A question in declarative order. ``wh`` is "" for a yes/no question."""
+    lead: Tuple[Word, ...]        # a fronted phrase before the wh-word ("In 1990 ,")
+    preposition: str              # a preposition fronted with the wh-phrase ("in" of "in which year")
+    wh: str                       # what / which / who / whom / whose / where / when / why / how
+    phrase: Tuple[Word, ...]      # the wh-phrase after the wh-word ("planet", "many bones", "tall")
+    auxiliary: str                # the fronted auxiliary, lower-case; "" when none was fronted
+    negated: bool                 # "not" went with the auxiliary
+    subject: Tuple[Word, ...]     # the subject; empty when the wh-phrase is the subject
+    rest: Tuple[Word, ...]        # after the subject: the verb phrase (no fronted auxiliary in it)
+
+    @property
+    def wh_is_subject(self) -> bool:
+        return bool(self.wh) and not self.subject
+
+    @property
+    def do_support(self) -> bool:
+        return self.auxiliary in ("do", "does", "did")
+
+
+def render(words: Sequence[Word]) -> str:
+    """The words as text, with the original spacing between them."""
+    return "".join(word.text + (" " if word.space else "") for word in words).strip()
+
+
+def texts(words: Sequence[Word]) -> List[str]:
+    return [word.text for word in words]
+
+
+def expanded(words: Sequence[Word]) -> Tuple[Word, ...]:
+    """Contractions in full ("ca n't" -> "can not", "'s" after a wh-word -> "is"), final
+    punctuation dropped."""
+    out = []
+    for index, word in enumerate(words):
+        text = _EXPANSIONS.get(word.lower)
+        if text and word.lower[:1] in ("'", "’") and word.lower not in ("n't", "n’t") and not (
+                index and words[index - 1].lower in WH_WORDS):
+            text = None  # "'ll", "'re" are read in full after a wh-word only: "you'll never walk alone" is a title
+        if text and word.lower in ("ca", "wo", "sha", "do", "does", "did") or word.lower in ("n't", "n’t"):
+            auxiliary = index if word.lower not in ("n't", "n’t") else index - 1
+            if auxiliary > 1 and words[auxiliary - 1].tag == "PRP":
+                text = None  # "who sings i can't take my eyes off of you": a clause inside a title
+        if word.lower in ("'s", "’s") and word.tag != "POS" and index and words[index - 1].lower in WH_WORDS:
+            text = "is"
+        if word.lower in ("'d", "’d"):
+            text = "would"
+        if text:
+            if out and word.lower in ("n't", "'re", "’re", "'m", "’m", "'ve", "’ve", "'ll", "’ll", "'d", "’d", "'s", "’s"):
+                out[-1] = out[-1]._replace(space=True)
+            # A contracted negation keeps "n't" as its lower form: "isn't X" is the negated
+            # auxiliary of an inverted question, "is not X" a negated predicate.
+            word = word._replace(text=text, lower="n't" if word.lower in ("n't", "n’t") else text)
+        out.append(word)
+    while out and out[-1].tag in (".", ":", ",") or (out and out[-1].text in ("?", "!", ".", ";", ":")):
+        out.pop()
+    if out:
+        out[-1] = out[-1]._replace(space=False)
+    return tuple(out)
+
+
+def _is_auxiliary(word: Word) -> bool:
+    return word.lower in _AUXILIARIES and word.tag != "POS"
+
+
+def analyse(words: Sequence[Word]) -> Optional[Frame]:
+    """The ``Frame`` of a question (a wh- or yes/no question), or None."""
+    words = expanded(words)
+    if not words:
+        return None
+    start = _wh_start(words)
+    if start is None:
+        return _polar(words)
+    lead, position = words[:start], start
+    preposition = ""
+    if words[position].tag in ("IN", "TO") and words[position].lower not in WH_WORDS:
+        preposition, position = words[position].lower, position + 1
+    wh = words[position].lower
+    phrase_end = _wh_phrase_end(words, position)
+    phrase, after = words[position + 1:phrase_end], words[phrase_end:]
+    if not after:
+        return Frame(lead, preposition, wh, phrase, "", False, (), ())
+    return _inverted(lead, preposition, wh, phrase, after) or Frame(lead, preposition, wh, phrase, "", False, (), after)
+
+
+def _wh_start(words: Sequence[Word]) -> Optional[int]:
+    """Where the wh-phrase starts (its fronted preposition included): at the front, or after a
+    fronted phrase ending in a comma ("In 1990, who ...") or with no comma ("under article 1 what
+    is ..."), as long as the wh-word is followed by a verb or a noun phrase and a verb."""
+    for index, word in enumerate(words[:12]):
+        if word.lower not in WH_WORDS:
+            continue
+        if index == 0:
+            return 0
+        if index == 1 and words[0].tag in ("IN", "TO"):
+            return 0
+        if index >= 2 and words[index - 1].tag in ("IN", "TO") and words[index - 2].text == ",":
+            return index - 1
+        before = words[index - 1]
+        if before.text == "," or (index >= 2 and words[0].tag in ("IN", "RB") and before.tag in (
+                "CD", "NN", "NNP", "NNS", "NNPS")):
+            return index
+        return None
+    return None
+
+
+def _wh_phrase_end(words: Sequence[Word], position: int) -> int:
+    """The index after the wh-phrase that starts at ``position``."""
+    wh = words[position].lower
+    end = position + 1
+    if wh in ("who", "whom", "where", "when", "why"):
+        return end
+    if wh == "how":
+        if end < len(words) and words[end].lower in ("many", "much"):
+            end += 1
+            return _noun_phrase_end(words, end)
+        if end < len(words) and words[end].tag in ("JJ", "RB", "JJR", "RBR") and not _is_auxiliary(words[end]):
+            return end + 1
+        return end
+    if end < len(words) and words[end].lower == "of" and wh in ("which", "what"):
+        # "which of the following", "which of these planets"; "which of the following | best ..."
+        after = end + 1
+        if after < len(words) and words[after].lower in ("these", "those", "them", "us", "you"):
+            after += 1
+        elif after + 1 < len(words) and words[after].lower == "the" and words[after + 1].lower == "following":
+            after += 2
+        else:
+            return _noun_phrase_end(words, after)
+        if after < len(words) and words[after].tag in ("NN", "NNS", "NNP", "NNPS", "JJ"):
+            return _over_prepositional_phrases(words, _noun_phrase_end(words, after))
+        return after
+    if end < len(words) and (wh == "whose" or _starts_noun_phrase(words, end)):
+        return _with_verb_rescued(words, end, _over_prepositional_phrases(words, _noun_phrase_end(words, end)))
+    return end
+
+
+def _over_prepositional_phrases(words: Sequence[Word], end: int) -> int:
+    """The wh-phrase's noun phrase with the prepositional phrases after it, when a finite verb
+    follows them ("what process in plants | releases oxygen")."""
+    index = end
+    while index < len(words) and words[index].tag == "IN" and words[index].lower not in WH_WORDS:
+        after = _noun_phrase_end(words, index + 1)
+        if after == index + 1:
+            return end
+        index = after
+    if index > end and index < len(words) and words[index].tag in ("VBZ", "VBD", "VBP", "MD"):
+        return index
+    return end
+
+
+def _starts_noun_phrase(words: Sequence[Word], index: int) -> bool:
+    """Whether the word after "what"/"which" starts a noun phrase ("which mountains separate")
+    rather than being the verb ("what causes tides"): a word the tagger calls a verb is still a
+    noun when the next word is a verb agreeing with it as its subject."""
+    word = words[index]
+    if _is_auxiliary(word) or word.tag in ("MD", "DT", "PRP", "PRP$"):
+        return False  # "what a black hole is": "what" is the pronoun
+    if word.tag not in ("VBD", "VBZ", "VBP"):
+        return True
+    if "VERB" not in _lemmas(word.lower):
+        return True  # a word the lexicon does not know as a verb ("organelles")
+    if "NOUN" not in _lemmas(word.lower) or index + 1 >= len(words):
+        return False
+    return agrees_as_verb(words[index + 1], plural=_is_plural_noun(word.lower))
+
+
+def agrees_as_verb(word: Word, plural: bool) -> bool:
+    """Whether ``word`` can be the finite verb of a subject of that number."""
+    lowered = word.lower
+    if lowered in _AUXILIARIES or word.tag == "MD":
+        return True
+    if "VERB" not in _lemmas(lowered) or word.tag in ("DT", "IN", "PRP"):
+        return False
+    if lowered == _inflect(lowered, "VBD") and lowered != _inflect(lowered, "VB"):
+        return True
+    return lowered == _inflect(lowered, "VBP" if plural else "VBZ")
+
+
+def _with_verb_rescued(words: Sequence[Word], start: int, end: int) -> int:
+    """The end of the wh-phrase's noun phrase; when no verb follows it, the verb the tagger took
+    for a noun inside it ends it ("which countries | border Portugal")."""
+    if end < len(words) and (words[end].tag.startswith("VB") or words[end].tag == "MD" or _is_auxiliary(words[end])):
+        return end
+    for word in words[end:]:
+        if word.lower in _RELATIVE or word.tag == "CC":
+            break
+        if word.tag.startswith("VB") or word.tag == "MD":
+            return end
+    for index in range(start + 1, end):
+        head = words[index - 1]
+        if (head.tag in ("NN", "NNS") or "NOUN" in _lemmas(head.lower)) and agrees_as_verb(words[index], plural=_is_plural_noun(head.lower)) and (
+                index + 1 < len(words)):
+            return index
+    return end
+
+
+def _noun_phrase_end(words: Sequence[Word], start: int) -> int:
+    """The end of a noun phrase starting at ``start``: determiners, adjectives, numbers, nouns,
+    possessives and hyphens, an "of" complement ("type of rock"); never past an auxiliary."""
+    end = start
+    while end < len(words):
+        word = words[end]
+        if _is_auxiliary(word) or word.tag in ("MD", "WDT", "WP", "WRB", ",", ".", ":"):
+            break
+        if word.tag in ("VBD", "VBZ", "VBP") and end > start:
+            break
+        if word.tag.startswith("VB") and word.tag not in ("VBN", "VBG") and end > start and word.lower not in _lemmas_nouns(word):
+            break
+        if word.lower == "of" and end + 1 < len(words) and end > start:
+            end += 1
+            continue
+        if word.tag in ("IN", "TO") or word.tag == "RB":
+            break
+        end += 1
+        if word.tag in ("NN", "NNS", "NNP", "NNPS") and end < len(words) and words[end].tag not in (
+                "NN", "NNS", "NNP", "NNPS", "POS", "HYPH") and words[end].lower != "of":
+            break
+    return max(end, start)
+
+
+def _lemmas_nouns(word: Word) -> Tuple[str, ...]:
+    return tuple(_lemmas(word.lower).get("NOUN", ())) and (word.lower,)
+
+
+def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
+    """The frame when ``after`` starts with a fronted auxiliary and a subject."""
+    auxiliary = after[0]
+    if not _is_auxiliary(auxiliary) and auxiliary.tag != "MD":
+        return None
+    rest = after[1:]
+    negated = False
+    if rest and rest[0].lower == "n't":
+        negated, rest = True, rest[1:]
+    partitive = bool(phrase) and phrase[0].lower == "of"
+    if not rest or _starts_predicate(auxiliary.lower, rest, wh, partitive):
+        return None  # the wh-phrase is the subject: "Who is older", "Which planet does not have"
+    mode = "predicate" if preposition else ("adverbial" if wh in ("where", "when", "why", "how") else "")
+    subject, verb_phrase, not_after = _subject_and_negation(auxiliary.lower, rest, need_predicate=mode)
+    if auxiliary.lower in ("has", "have", "had", "do", "does", "did") and not verb_phrase:
+        return None  # "Who has the keys?", "Who does the dishes?": a main verb, not an auxiliary
+    return Frame(lead, preposition, wh, phrase, auxiliary.lower, negated or not_after, subject, verb_phrase)
+
+
+def _subject_and_negation(auxiliary, rest, need_predicate=""):
+    """(subject, verb phrase, negated) with a "not" after the subject taken out ("can the body
+    not make" -> "the body", "make", True)."""
+    subject, verb_phrase = split_subject(auxiliary, rest, need_predicate)
+    if len(subject) > 1 and subject[-1].lower in _NOT:
+        return subject[:-1], verb_phrase, True
+    if subject and verb_phrase and verb_phrase[0].lower in _NOT:
+        return subject, verb_phrase[1:], True
+    return subject, verb_phrase, False
+
+
+def _starts_predicate(auxiliary: str, rest: Sequence[Word], wh: str = "", phrase_is_partitive: bool = False) -> bool:
+    """Whether the words after an auxiliary are a predicate, not a subject: a verb, a participle,
+    an adjective or a comparative ("is older", "was built", "has won")."""
+    first = rest[0]
+    if first.lower in _NOT or first.lower == "never" or first.tag in ("JJR", "RBR"):
+        return True
+    if first.tag == "VBN" and _is_participle(first.lower) or first.tag == "VBG" and (
+            first.lower.endswith("ing") and "VERB" in _lemmas(first.lower)):
+        return True
+    if auxiliary in _COPULAS:
+        if first.tag in ("IN", "RB") and first.lower not in ("there", "here"):
+            return True
+        if len(rest) == 1 and wh in ("what", "who", "whom") and not phrase_is_partitive:
+            return False  # "What is entropy?", "What colour is chlorophyll?": the word is the subject
+        if first.tag in ("JJ", "JJS") and len(rest) == 1:
+            return _is_adjective(first.lower)
+        return looks_adjective(first.text, first.tag) and rest[1].tag in ("IN", "TO", ",", "CC")
+    if auxiliary in ("has", "have", "had"):
+        return _is_participle(first.lower) and first.tag not in _NOUN_TAGS
+    if first.tag == "VB":
+        if "NOUN" in _lemmas(first.lower) and any(word.tag in ("VB", "VBP") for word in rest[2:]):
+            return False  # "when does panic/VB at the disco album come/VBP out": a noun, and a verb follows
+        return "VERB" in _lemmas(first.lower) or not _lemmas(first.lower)  # not "does kerosene/VB oil rise"
+    return first.tag not in _NOUN_TAGS and first.tag not in ("DT", "PRP$", "JJ") and _is_base_verb(first.lower)
+
+
+def split_subject(auxiliary: str, words: Sequence[Word],
+                  need_predicate: str = "") -> Tuple[Tuple[Word, ...], Tuple[Word, ...]]:
+    """(subject, verb phrase) of the words after a fronted auxiliary. After a copula
+    ``need_predicate`` says how much of a predicate to look for (``subjects.copula_subject``):
+    "predicate" (a yes/no question, "Of which country is Ottawa the capital?"), "adverbial"
+    (where / when / why / how: "When were the Normans | in Normandy?") or "" ("What is X?")."""
+    words = tuple(words)
+    if auxiliary in _COPULAS or auxiliary == "am":
+        return copula_subject(words, need_predicate)
+    index = verb_index(words, perfect=auxiliary in ("has", "have", "had"))
+    if index is None and auxiliary in ("do", "does", "did"):
+        # "when did the steel mills closed": a verb in the wrong form after do-support
+        index = next((i for i in range(1, len(words)) if (words[i].tag in ("VBD", "VBN", "VBZ", "VBP") or (
+            not _lemmas(words[i].lower) and words[i - 1].tag in ("NN", "NNS") and words[i].text.islower()))
+                      and words[i - 1].tag not in ("DT", "IN", "PRP$", "POS")), None)  # or a misspelt one: "arive"
+    if index is None:
+        return words, ()
+    return words[:index], words[index:]
+
+
+def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
+    """Where the verb after a subject starts: the first word the tagger calls a verb of the right
+    form; else the first word the lexicon allows as one (a base form, or a participle after
+    has/have/had) that does not follow a determiner, preposition or possessive. An adverb
+    right before it stays with the verb phrase ("did X first develop")."""
+    wanted = ("VBN",) if perfect else ("VB", "VBP")
+    allowed = _is_participle if perfect else _is_base_verb
+    candidates = [index for index in range(1, len(words)) if words[index - 1].lower not in _NOT_BEFORE_VERB
+                  and words[index - 1].tag not in ("DT", "PRP$", "POS", "IN")
+                  and not words[index].text[:1].isupper() and (words[index].tag in wanted or (
+                      allowed(words[index].lower) and words[index].tag not in ("DT", "IN", "PRP", "CD")))]
+    if not candidates:
+        return None
+    index = next((i for i in candidates if words[i].tag in wanted), None)
+    if index is None:
+        index = next((i for i in candidates if "NOUN" not in _lemmas(words[i].lower)), candidates[-1]
+                     if len(candidates) == 1 else _last_before_object(words, candidates))
+    while index > 1 and words[index - 1].tag in ("RB",) and words[index - 1].lower not in ("not", "n't", "never"):
+        index -= 1
+    return index
+
+
+def _last_before_object(words, candidates):
+    """Among verb candidates that are all nouns too ("the first world war end"), the first one not
+    inside a compound noun, else the last before an object, a preposition or the end."""
+    for index in candidates:
+        previous = words[index - 1]
+        compound = previous.tag in ("NN", "NNS") and previous.lower.islower() and "NOUN" in _lemmas(previous.lower)
+        if previous.tag == "PRP" or not compound:
+            return index  # not "world war | 2 end": a noun after a noun is a compound
+    for index in reversed(candidates):
+        if index == len(words) - 1 or words[index + 1].lower in _DETERMINERS | _PREPOSITIONS:
+            return index
+    return candidates[0]
+
+
+def _polar(words: Sequence[Word]) -> Optional[Frame]:
+    """A yes/no question: "Is the Sun a star?", "Did X win Y?", "Can't penguins fly?"."""
+    first = words[0]
+    if not (_is_auxiliary(first) or first.tag == "MD"):
+        return None
+    rest = words[1:]
+    negated = False
+    if rest and rest[0].lower in _NOT:
+        negated, rest = True, rest[1:]
+    if not rest:
+        return None
+    subject, verb_phrase, not_after = _subject_and_negation(first.lower, rest, need_predicate="predicate")
+    return Frame((), "", "", (), first.lower, negated or not_after, subject, verb_phrase)

@@ -1,0 +1,206 @@
+"""An answer as people and LLMs write it, reduced to the sentences that claim something.
+
+``answer_sentences(answer)`` removes what states nothing about the question and keeps every
+claim, extra ones included (CAP's overinclusive classes exist because of them):
+
+- markdown (emphasis, headings, bullets, numbered items, links, code) and emoji;
+- citation marks ("[1]", "^2");
+- filler and chat sentences ("Sure!", "Great question!", "Hello, this is Bing.", "I hope this
+  helps!", "Let me know if ...");
+- disclaimers ("As an AI language model, I don't have access to real-time data."), and a
+  connective left dangling after one ("However, ..." -> "...");
+- questions ("To avoid predators what is a good strategy? Camouflage.", "Want to know more?"),
+  when a sentence that claims something is left.
+
+A numbered or bulleted list becomes one list ("A, B and C"). Sentences are split where a full
+stop ends one, not after an initial or an abbreviation ("Sgt. Pepper's", "J. R. R. Tolkien").
+Every pattern here is linear in the length of the text: no nested quantifiers, and anchored
+patterns run on one sentence at a time.
+"""
+
+import re
+import unicodedata
+from typing import List
+
+from capqa.statements.rules.lexicon import _WHITESPACE
+
+_MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\([^()\s]{1,500}\)")
+_CITATION = re.compile(r"\[\d{1,3}\]|\^\d{1,3}|【[^】\n]{0,40}】")
+_EMPHASIS = re.compile(r"\*{1,3}|(?<!\w)_{2}|_{2}(?!\w)|`+")
+_HEADING = re.compile(r"^#{1,6}[ \t]*", re.MULTILINE)
+_BULLET = re.compile(r"^[ \t]*+(?:[-*•·▪‣]|\d{1,3}[.)])[ \t]++(?=[^\d\s])", re.MULTILINE)
+_INLINE_NUMBERED = re.compile(r"(?:^|(?<=\s))(\d{1,2})\.[ \t]++(?=\S)")
+# Sentence ends: . ! ? (and a closing quote or bracket) before a space and a capital, digit,
+# quote or bracket; not after an initial ("J."), a one- or two-letter abbreviation, or a title.
+_ABBREVIATIONS = frozenset("mr mrs ms dr st mt sgt col gen lt capt prof sr jr vs etc inc ltd co corp no fig "
+                           "approx ca jan feb mar apr jun jul aug sep sept oct nov dec e.g i.e u.s u.k".split())
+# The look-behind and the possessive runs keep it linear on a million "." or "!" in a row: a
+# match can start only where a run of marks starts, and a failed one gives nothing back.
+_WORD_WINDOW = 40
+_BOUNDARY = re.compile(r"(?<![.!?])[.!?]++[\"”’')\]]*+\s++")
+
+_FILLER_SENTENCE = re.compile(
+    r"^(?:sure|certainly|of course|absolutely|okay|ok|great question|good question|excellent question|"
+    r"hello|hi|hey|thanks|thank you|happy to help|glad to help|here(?:'s| is) (?:the|your|my|what)\b[^.!?]{0,60}|"
+    r"i hope (?:this|that) helps|hope (?:this|that) helps|let me know\b.*|feel free\b.*|"
+    r"hello,? this is bing|this is bing|i(?:'m| am) (?:bing|chatgpt|an ai)\b.*|"
+    r"is there anything else\b.*|do you have any other questions\b.*|it depends|"
+    r"(?:that's|that is|this is|what) an? (?:\w+ ){0,2}question|"
+    r"(?:i )?(?:hope|trust) (?:this|that) (?:answers|clarifies)\b.*)[\s!.,:;]*$",
+    re.IGNORECASE)
+_DISCLAIMER = re.compile(
+    r"^(?:as an ai(?: language model| assistant| model)?|as a language model|as of my (?:last )?(?:knowledge|training)"
+    r"(?: cutoff| update)?(?: date)?(?: in \w+ \d{4})?|i (?:do not|don't|cannot|can't|am unable to|am not able to) "
+    r"(?:have access to|access|browse|provide real-time|know the (?:current|latest))|i(?:'m| am) (?:just )?an ai|"
+    r"please (?:note|check|verify|consult|keep in mind)|note that|it(?:'s| is) (?:always )?(?:best|important|"
+    r"advisable|recommended) to (?:check|verify|consult))\b",
+    re.IGNORECASE)
+# A disclaiming phrase set off by a comma before a claim of its own.
+_DISCLAIMING_PHRASE = re.compile(r"^(?:as an ai(?: language model| assistant| model)?|as a language model|"
+                                 r"as of my (?:last )?(?:knowledge|training)[^,]{0,60}|according to my (?:training|"
+                                 r"knowledge)[^,]{0,40}|to my knowledge|as far as i know)\s*,\s*", re.IGNORECASE)
+_FIRST_PERSON = re.compile(r"^(?:i|i'm|i am|my|we)\b", re.IGNORECASE)
+_DANGLING = re.compile(r"^(?:however|but|that said|nevertheless|nonetheless|still|anyway)\s*,?\s+", re.IGNORECASE)
+# "As an AI, I can't browse the internet, but X" keeps X.
+_DISCLAIMER_BUT = re.compile(r"(?:,\s*+|(?<![\s,])\s++)(?:but|however)(?:\s*+,\s*+|\s++)(?:to answer your "
+                             r"question,\s*+)?", re.IGNORECASE)
+_EMOJI_CATEGORIES = ("So", "Cs")
+_KEEP_SYMBOLS = frozenset("°©®™№℃℉µΩ←→↑↓±×÷√∞≈≠≤≥")
+
+
+def strip_markup(text: str) -> str:
+    """``text`` without markdown, citation marks and emoji; a numbered or bulleted list becomes
+    one list ("A, B and C")."""
+    text = _MARKDOWN_LINK.sub(r"\1", text)
+    text = _CITATION.sub("", text)
+    text = _HEADING.sub("", text)
+    items = _list_items(text)
+    if items:
+        text = _as_list(items)
+    text = _BULLET.sub("", text)
+    text = _EMPHASIS.sub("", text)
+    if not text.isascii():
+        text = "".join(char for char in text if not _is_emoji(char))
+    text = _WHITESPACE.sub(" ", text).strip()
+    return text.lstrip("”’»)]").lstrip() if text[:1] in "”’»)]" else text  # a quote left by a cut title
+
+
+def _is_emoji(char: str) -> bool:
+    if char in _KEEP_SYMBOLS:
+        return False
+    code = ord(char)
+    if 0x1F1E6 <= code <= 0x1F1FF or 0xFE00 <= code <= 0xFE0F or code in (0x200D, 0x20E3):
+        return True  # flags, variation selectors, joiners
+    return unicodedata.category(char) in _EMOJI_CATEGORIES and code > 0x2000
+
+
+def _list_items(text: str) -> List[str]:
+    """The items of an answer that is only a numbered list ("1. Cory 2. Kory 3. Korey"), or of
+    short bulleted lines; [] otherwise."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) >= 2 and all(_BULLET.match(line) for line in lines):
+        items = [_BULLET.sub("", line).strip().rstrip(".;,") for line in lines]
+        if all(0 < len(item.split()) <= 6 for item in items):
+            return items
+    numbered = list(_INLINE_NUMBERED.finditer(text))
+    if len(numbered) >= 3 and numbered[0].start() == 0 and [int(match.group(1)) for match in numbered] == list(
+            range(1, len(numbered) + 1)):
+        ends = [match.start() for match in numbered[1:]] + [len(text)]
+        items = [text[match.end():end].strip().rstrip(".;,") for match, end in zip(numbered, ends)]
+        if all(0 < len(item.split()) <= 6 for item in items):
+            return items
+    return []
+
+
+def _as_list(items: List[str]) -> str:
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else items[0]
+
+
+def split_sentences(text: str) -> List[str]:
+    """``text`` cut into sentences (an initial or an abbreviation does not end one); in a text
+    written all in lower case ("in florida it is illegal ... sunday. this is an example of"), a
+    full stop ends a sentence before a lower-case word too."""
+    sentences, start = [], 0
+    lowercase = text == text.lower() and any(char.isalpha() for char in text[:200])
+    for match in _BOUNDARY.finditer(text):
+        end = match.end()
+        if end >= len(text):
+            break
+        if not _ends_sentence(text, match.start(), end, lowercase):
+            continue
+        sentences.append(text[start:end].strip())
+        start = end
+    tail = text[start:].strip()
+    if tail:
+        sentences.append(tail)
+    return sentences
+
+
+def _ends_sentence(text: str, mark: int, next_start: int, lowercase: bool = False) -> bool:
+    following = text[next_start:next_start + 1]
+    if not (following.isupper() or following.isdigit() or following in "\"'“‘([" or (lowercase and following.isalpha())):
+        return False
+    if text[mark] != ".":
+        return True
+    if following.isdigit() and text[mark - 1:mark].isdigit():
+        return False  # "63. 0": a number
+    window = max(0, mark - _WORD_WINDOW)  # an abbreviation is short: never search the whole text back
+    word_start = max(text.rfind(" ", window, mark), text.rfind("(", window, mark), window - 1) + 1
+    word = text[word_start:mark].lower().lstrip("\"'“‘([")
+    if len(word) == 1 and word.isalpha():
+        return False  # an initial: "J. K. Rowling"
+    return word.rstrip(".") not in _ABBREVIATIONS and "." not in word[-3:-1]
+
+
+_DASH_CLAUSE = re.compile(r"(?<!\s)\s++[—–-]{1,2}\s++(?=(?:it|they|he|she|this|these|that|there)\s)", re.IGNORECASE)
+
+
+def _dash_clauses(sentence: str) -> List[str]:
+    """"Canberra — it is often confused with Sydney." -> two sentences: a clause after a dash
+    with a pronoun subject is a claim of its own."""
+    parts = _DASH_CLAUSE.split(sentence)
+    return [parts[0]] + [_capitalised(part) for part in parts[1:]] if len(parts) > 1 else [sentence]
+
+
+def answer_sentences(answer: str) -> List[str]:
+    """The answer's sentences that claim something (see the module docstring); [] when it has
+    none (a refusal or a bare filler)."""
+    sentences = [part for sentence in split_sentences(strip_markup(answer)) for part in _dash_clauses(sentence)]
+    kept: List[str] = []
+    dropped_disclaimer = False
+    for sentence in sentences:
+        if _FILLER_SENTENCE.match(sentence):
+            continue
+        if _DISCLAIMER.match(sentence):
+            rest = _after_disclaimer(sentence)
+            dropped_disclaimer = True
+            if not rest:
+                continue
+            sentence = rest
+        if dropped_disclaimer and not kept:
+            sentence = _capitalised(_DANGLING.sub("", sentence, count=1))
+        if not kept and sentence.lower().startswith(("hello", "hi,", "hi ")) and "," in sentence[:20]:
+            sentence = _capitalised(sentence.split(",", 1)[1].strip())
+        kept.append(sentence)
+    claims = [sentence for sentence in kept if not sentence.endswith("?")]
+    # A question claims nothing: the question repeated before the answer, "Want to know more?".
+    return claims if claims else kept
+
+
+def _after_disclaimer(sentence: str) -> str:
+    """What a disclaimer sentence goes on to claim: after "but" ("As an AI, I can't browse, but
+    World War II ended in 1945."), or after the comma of a disclaiming phrase ("As of my last
+    training data, a core principle of the party is ..."); "" when it claims nothing."""
+    parts = _DISCLAIMER_BUT.split(sentence, maxsplit=1)
+    if len(parts) == 2 and len(parts[1].split()) >= 3:
+        return _capitalised(parts[1].strip())
+    phrase = _DISCLAIMING_PHRASE.match(sentence)
+    if phrase:
+        rest = sentence[phrase.end():].strip()
+        if len(rest.split()) >= 3 and not _DISCLAIMER.match(rest) and not _FIRST_PERSON.match(rest):
+            return _capitalised(rest)
+    return ""
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text

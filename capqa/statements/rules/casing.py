@@ -1,0 +1,141 @@
+"""Capitals for a statement built from a question written all in lower case, as search queries are
+("who is the author of the book the hobbit" + "j. r. r. tolkien").
+
+- A word of the question that the tagger calls a proper noun, or that the lexicon does not know
+  (it knows no names: "kentucky", "voldemort"), is capitalised; a short one that cannot be an
+  English word ("nfl", "ncaa", "usa") is written in capitals.
+- A title after "the book / film / song / ..." is title-cased ("the book The Hobbit").
+- A lower-case answer that names something (a word the lexicon does not know in it: "roger
+  federer", "twickenham stadium", "j. r. r. tolkien") is title-cased.
+Words the answer writes with capitals keep them. The statement's own words are not touched.
+"""
+
+import re
+from typing import Dict, Iterable, List
+
+from capqa.statements.rules.lexicon import strip_trailing
+from capqa.statements.rules.morphology import _lemmas
+from capqa.statements.rules.parser import parse
+
+_TITLE_NOUNS = frozenset("book film movie song album novel show series play poem opera musical painting "
+                         "single sitcom".split())
+_TITLE_END = frozenset("by from which that who whom when where in on at with for about".split())
+_MAX_TITLES = 3
+_SMALL = frozenset("a an the of in on at to for and or but by as".split())
+_ONSETS = frozenset("bl br ch cl cr dr dw fl fr gh gl gn gr kh kl kn kr ph pl pr ps qu rh sc sh sk sl sm sn sp st sv "
+                    "sw th tr ts tw vl wh wr zh".split())
+_VOWELS = frozenset("aeiouy")
+_VOWEL_ACRONYMS = frozenset("usa uae ufo ioc eua".split())
+# Endings of learned common nouns the lexicon lacks ("epithelium", "mitosis"): no names.
+_COMMON_ENDINGS = ("ium", "ion", "ism", "ity", "ogy", "sis", "itis", "ide", "ate", "ine", "ase", "ose", "oma", "ema",
+                   "ula", "ule", "cyte", "phyll", "ics", "ment", "ness")
+_NAMES_ASKED = re.compile(r"^(?:who|whom|whose)\b")
+_WORD = re.compile(r"[^\W\d_][\w'’.-]*")
+
+
+def is_search_style(question: str) -> bool:
+    """A question written all in lower case, with at least three words."""
+    return question == question.lower() and len(question.split()) >= 3 and any(c.isalpha() for c in question)
+
+
+def cased_statement(statement: str, question: str, answer: str, proper: str = "") -> str:
+    """``statement`` with the capitals a lower-case question left out (see the module docstring);
+    ``proper``: the question proper as the converter parsed it (its parse is reused)."""
+    if not is_search_style(question):
+        return statement
+    question = proper or question
+    answer_words = {word.strip(".,;:!?\"'()").lower() for word in answer.split()}
+    forms = {word: cased for word, cased in _question_forms(question).items() if word not in answer_words}
+    if _NAMES_ASKED.match(question) or len(answer.split()) >= 2:
+        # a name: "roger federer", "twickenham stadium"; asked "who", "heath ledger" too
+        forms.update(_answer_forms(answer, person=bool(_NAMES_ASKED.match(question))))
+    phrases = _title_phrases(question)
+    out = _WORD.sub(lambda match: _recased(match.group(0), forms), statement)
+    for phrase in phrases:
+        out = _replace_phrase(out, phrase)
+    return out[:1].upper() + out[1:]
+
+
+def _recased(word: str, forms: Dict[str, str]) -> str:
+    bare = word.rstrip(".")
+    cased = forms.get(bare.lower())
+    return cased + word[len(bare):] if cased and bare in (bare.lower(), bare.capitalize()) else word
+
+
+def _question_forms(question: str) -> Dict[str, str]:
+    forms = {}
+    words = parse(strip_trailing(question))
+    for index, word in enumerate(words):
+        if not word.text.isalpha() or word.lower in _SMALL or len(word.text) < 2:
+            continue
+        if index and words[index - 1].tag == "CD":
+            continue  # a unit after a number: "72 oz"
+        if word.lower.endswith("s") and _lemmas(word.lower[:-1]):
+            continue  # "mens": a plural or possessive without its apostrophe, not a name
+        if word.tag in ("NNP", "NNPS") or (word.tag in ("NN", "NNS", "FW") and not _lemmas(word.lower)
+                                           and not word.lower.endswith(_COMMON_ENDINGS)):
+            forms[word.lower] = _name_case(word.lower, proper=word.tag in ("NNP", "NNPS"))
+    return forms
+
+
+def _looks_like_name(words: List[str]) -> bool:
+    """Two to four words, no article, no plural at the end: "heath ledger", "tom hanks"."""
+    return 2 <= len(words) <= 4 and words[0] not in _SMALL and all(word.isalpha() for word in words) and (
+        _lemmas(words[-1]).get("NOUN", (words[-1],))[0] == words[-1])
+
+
+def _answer_forms(answer: str, person: bool = False) -> Dict[str, str]:
+    """A lower-case answer that names something, title-cased word by word."""
+    words = answer.split()
+    if not words or answer != answer.lower() or len(words) > 5:
+        return {}
+    bare = [word.strip(".,;:!?\"'()") for word in words]
+    if not any(word.isalpha() and not _lemmas(word) for word in bare if word) and not any(
+            len(word) == 1 and word.isalpha() for word in bare) and not (person and _looks_like_name(bare)):
+        return {}
+    return {word: _name_case(word) if not _lemmas(word) or len(word) == 1 else word.capitalize()
+            for word in bare if word and word not in _SMALL}
+
+
+def _name_case(word: str, proper: bool = False) -> str:
+    """"kentucky" -> "Kentucky"; a word that cannot be English ("nfl", "ncaa", "usa", "us" as a
+    proper noun) -> "NFL"."""
+    if len(word) == 2 and (proper or not _lemmas(word)):
+        return word.upper()
+    if len(word) == 3 and not _lemmas(word) and (sum(char not in _VOWELS for char in word) >= 2
+                                                 or word in _VOWEL_ACRONYMS):
+        return word.upper()  # "nfl", "cbs", "usa"; "leo" and "ali" are names
+    if 2 <= len(word) <= 5 and word[0] not in _VOWELS and word[1] not in _VOWELS and word[:2] not in _ONSETS:
+        return word.upper()
+    return word.capitalize()
+
+
+def _title_phrases(question: str) -> List[str]:
+    """Lower-case titles after "the book / film / song ..." ("the hobbit")."""
+    words = question.rstrip("?. ").split()
+    phrases = []
+    for index, word in enumerate(words[:-1]):
+        if word in _TITLE_NOUNS and (index == 0 or words[index - 1] in ("the", "a", "this", "that")):
+            title = []
+            for following in words[index + 1:]:
+                if following in _TITLE_END:
+                    break
+                title.append(following)
+            if title:
+                phrases.append(" ".join(title))
+            if len(phrases) == _MAX_TITLES:
+                break
+    return phrases
+
+
+def _replace_phrase(text: str, phrase: str) -> str:
+    position = text.lower().find(phrase)
+    if position < 0:
+        return text
+    return text[:position] + _title_case(text[position:position + len(phrase)].split()) + text[position + len(phrase):]
+
+
+def _title_case(words: Iterable[str]) -> str:
+    words = list(words)
+    return " ".join(word.capitalize() if index == 0 or word.lower() not in _SMALL else word.lower()
+                    for index, word in enumerate(words))

@@ -1,0 +1,163 @@
+"""Prompts that are not plain questions: claims to judge, embedded questions, imperatives and noun
+phrases.
+
+- A claim ("True or false: Bats are blind.") is stated, or negated when the answer is false;
+  what the answer adds after its verdict follows as a sentence ("False, sharks are fish.").
+- An embedded question ("Tell me when the war ended", "Explain why ice floats") is in
+  declarative order already: its clause takes the answer as the question's builders place it.
+- An imperative ("Name a city in Bulgaria.", "List two noble gases.", "Define photosynthesis.")
+  states its object: "One city in Bulgaria is Sofia.", "Two noble gases are helium and neon.".
+- A noun phrase ("Capital of France?") is the subject: "The capital of France is Paris.".
+"""
+
+import re
+from typing import List, Optional, Tuple
+
+from capqa.statements.rules.analysis import WH_WORDS, Frame, _wh_phrase_end, expanded, render, verb_index
+from capqa.statements.rules.clause import join
+from capqa.statements.rules.clauses import _list_or_single, list_verb
+from capqa.statements.rules.forms import Form
+from capqa.statements.rules.lexicon import _AUXILIARIES, _LIST_ANSWER, _NUMBER_WORDS, strip_trailing
+from capqa.statements.rules.morphology import _is_clause, _is_plural_noun, _lemmas, _plural_phrase, _with_article
+from capqa.statements.rules.parser import Parse, parse
+from capqa.statements.rules.polar import polarity
+from capqa.statements.rules.sentences import is_clause, negated_clause
+from capqa.statements.rules.wh_equative import equative
+from capqa.statements.rules.wh_inverted import inverted
+from capqa.statements.rules.wh_subject import wh_subject
+
+_EXAMPLE = re.compile(r"^(?:an? |one |some |two |three |several )?(examples?) of (.+)$", re.IGNORECASE)
+_ONE = re.compile(r"^(?:one|a|an|any|a single) (.+)$", re.IGNORECASE)
+_COUNT = re.compile(r"^(\d+|two|three|four|five|six|seven|eight|nine|ten) (.+)$", re.IGNORECASE)
+_THE = re.compile(r"^(?:(the|some|all) )?(.+)$", re.IGNORECASE)
+_LISTING_VERBS = frozenset(("name", "list", "give", "state", "identify", "mention", "cite", "provide",
+                            "enumerate", "suggest", "recommend", "specify"))
+_LIST_OF = re.compile(r"^(?:a |the )?(?:list|names|examples) of (.+)$", re.IGNORECASE)
+
+
+def claim_statement(claim: str, content: str) -> Tuple[Optional[str], List[str]]:
+    """(the claim affirmed or negated by the answer, sentences to follow)."""
+    read = polarity(content)
+    if read is None:
+        return (content if is_clause(parse(content)) else claim), []
+    negative, explanation = read
+    statement = claim
+    if negative:
+        statement = negated_clause(parse(claim)) or f"it is not true that {claim}"
+    return statement, [explanation] if len(explanation.split()) >= 2 else []
+
+
+def embedded_statement(clause: str, answer: str) -> Optional[str]:
+    """The statement for an embedded question ("when the Second World War ended")."""
+    words = expanded(parse(clause))
+    if not words or words[0].lower not in WH_WORDS:
+        return None
+    end = _wh_phrase_end(words, 0)
+    if end > 1 and _phrase_is_subject(words, end):
+        end = 1  # "what DNA stands for", "what bees make": the noun is the clause's subject
+    wh, phrase, after = words[0].lower, words[1:end], words[end:]
+    if not after:
+        return None
+    first = 1 if wh in ("why", "when", "where", "how") and not phrase else 0  # these are never the subject
+    finite = next((index for index, word in enumerate(after) if index >= first and (
+        word.tag in ("VBD", "VBZ", "VBP", "MD") or (word.lower in _AUXILIARIES and word.tag.startswith("VB")))), None)
+    if finite is None:
+        finite = verb_index(after)  # "why leaves change colour": the tagger took "change" for a noun
+    if finite is None:
+        return None
+    if finite == 0:
+        return wh_subject(Frame((), "", wh, phrase, "", False, (), after), answer)
+    subject, verb = after[:finite], after[finite]
+    if verb.lower in _AUXILIARIES or verb.tag == "MD":
+        rest = after[finite + 1:]
+        negated = bool(rest) and rest[0].lower in ("not", "n't")
+        frame = Frame((), "", wh, phrase, verb.lower, negated, subject, rest[1:] if negated else rest)
+        if verb.lower in ("do", "does", "did") and not negated:
+            frame = frame._replace(auxiliary="")  # emphatic do is rare: "what X does" is the verb
+    else:
+        frame = Frame((), "", wh, phrase, "", False, subject, after[finite:])
+    return equative(frame, answer) or inverted(frame, answer)
+
+
+def _phrase_is_subject(words, end) -> bool:
+    """Whether the noun after an embedded "what"/"which" is the clause's subject rather than the
+    wh-phrase's: a name ("what DNA stands for"), or a verb right after it with nothing after
+    but a stranded preposition ("what bees make", "what X stands for")."""
+    if words[0].lower not in ("what",):
+        return False
+    if all(word.text[:1].isupper() for word in words[1:end]):
+        return True
+    rest = words[end:]
+    return bool(rest) and rest[0].tag in ("VBZ", "VBD", "VBP") and (
+        len(rest) == 1 or (len(rest) == 2 and rest[1].tag in ("IN", "RP", "TO")))
+
+
+def imperative_statement(form: Form, answer: str, first: str) -> Optional[str]:
+    """The statement for "Name / List / Give / Define / Describe ... OBJECT"."""
+    target = strip_trailing(form.text)
+    verb = form.verb
+    if verb in ("define",):
+        return join(target, "is" if not _plural_phrase(target) else "are", _clause_or_noun(answer, target))
+    example = _EXAMPLE.match(target)
+    if example and verb in _LISTING_VERBS:
+        if example.group(1).lower() == "examples" or _LIST_ANSWER.search(answer) and len(answer.split()) > 3:
+            return f"examples of {example.group(2)} include {answer}"
+        opening = "one example" if target.lower().startswith("one ") else "an example"
+        return f"{opening} of {example.group(2)} is {_clause_or_noun(answer, example.group(2))}"
+    one = _ONE.match(target)
+    if one and verb in _LISTING_VERBS:
+        return f"one {one.group(1)} is {_clause_or_noun(answer, one.group(1))}"
+    count = _COUNT.match(target)
+    if count and verb in _LISTING_VERBS:
+        return f"{count.group(1)} {count.group(2)} are {answer}"
+    match = _THE.match(target)
+    determiner, subject = (match.group(1) or "the").lower(), match.group(2)
+    listed = _LIST_OF.match(subject)
+    if listed:
+        subject = listed.group(1)
+    if verb in _LISTING_VERBS and (_plural_phrase(subject) or _first_noun_plural(subject)):
+        if any(word.lower() in _NUMBER_WORDS or word.isdigit() for word in subject.split()):
+            return f"the {subject} {list_verb(subject, answer)} {answer}"
+        return f"some of the {subject} are {answer}"
+    if not match.group(1) and verb in ("calculate", "compute", "write", "spell out", "translate"):
+        return join(subject, "is", answer)
+    if not match.group(1) and not subject[:1].islower():
+        return join(subject, "is", _clause_or_noun(answer, subject))  # "Describe Ohm's law"
+    return join(determiner, subject, "is", _clause_or_noun(answer, subject))
+
+
+def _first_noun_plural(phrase: str) -> bool:
+    """"planets closer to the Sun than Earth": the first noun is the head, and it is plural."""
+    for word in phrase.split():
+        lemmas = _lemmas(word.lower())
+        if "NOUN" in lemmas and "ADJ" not in lemmas:
+            return _is_plural_noun(word)
+    return False
+
+
+def _clause_or_noun(answer: str, subject: str) -> str:
+    if _is_clause(answer) and not answer.lower().startswith("that "):
+        return f"that {answer}"
+    return _with_article(answer, subject)
+
+
+def fragment_statement(words: Parse, answer: str) -> Optional[str]:
+    """A noun phrase as the subject: "capital of France?" + Paris -> "The capital of France is Paris"."""
+    words = expanded(words)
+    if not words or any(word.tag in ("VBZ", "VBD", "VBP", "MD") and word.dep == "ROOT" for word in words):
+        return None
+    phrase = render(words)
+    listed = _LIST_OF.match(phrase)
+    if listed:
+        phrase = listed.group(1)
+        words = words[len(words) - len(phrase.split()):] if len(phrase.split()) < len(words) else words
+    first = words[0]
+    common = "NOUN" in _lemmas(first.lower) or "ADJ" in _lemmas(first.lower)
+    if (first.tag in ("NN", "NNS", "JJ", "JJS", "VBN") or (first.tag == "NNP" and common)) and first.lower != "list":
+        if first.tag == "NNP":
+            phrase = phrase[:1].lower() + phrase[1:]
+        phrase = f"the {phrase}" if not phrase.lower().startswith(("different ", "other ")) else phrase
+    if _plural_phrase(phrase) or _LIST_ANSWER.search(answer):
+        return _list_or_single(phrase, answer) if phrase.lower().startswith("the ") else join(
+            phrase, list_verb(phrase, answer), answer)
+    return join(phrase, "is", _with_article(answer, phrase))

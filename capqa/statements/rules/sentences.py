@@ -1,0 +1,239 @@
+"""Answers that are sentences, premise denials, wh-phrases in situ, and negating a declarative.
+
+- ``full_sentence``: an answer that is a full clause (a subject and a finite verb, by its parse)
+  is kept as it is, its opening pronoun replaced by the question's referent ("It was written by
+  X in 1967." answering "Who wrote Y?" -> "Y was written by X in 1967."); "No, X did not ..." to
+  a wh-question keeps "X did not ...".
+- ``denial``: "It isn't.", "They don't; ..." answering a wh-question denies its premise: the
+  question's clause, negated ("Why is the Wall visible from space?" -> "The Wall is not visible
+  from space."), then what the answer goes on to say.
+- ``in_situ``: "The director of Jaws was born in which city?" -> "... born in Cincinnati".
+- ``negated_clause``: a declarative with "not" after its auxiliary, or do-support.
+"""
+
+import re
+from typing import List, Optional, Sequence, Tuple
+
+from capqa.statements.rules.analysis import WH_WORDS, Frame, agrees_as_verb, expanded, render
+from capqa.statements.rules.clause import join, negative
+from capqa.statements.rules.lexicon import _AUXILIARIES, _MODALS, strip_trailing
+from capqa.statements.rules.morphology import _inflect, _is_adjective, _is_finite_verb, _plural_phrase
+from capqa.statements.rules.parser import Parse, Word, parse
+from capqa.statements.rules.polar import affirmed, polarity
+from capqa.statements.rules.subjects import subtree_edges
+
+_CONTRACTED = re.compile(r"^([’']s|[’']re|[’']ll|[’']ve|[’']d)\b", re.IGNORECASE)
+_CONTRACTIONS = {"'s": "is", "'re": "are", "'ll": "will", "'ve": "have", "'d": "would"}
+_TOPIC = re.compile(r"\b(?:about|regarding|concerning) (.+)$", re.IGNORECASE)
+_QUOTES = frozenset(('"', "“", "”", "'", "‘", "’"))
+_SUBJECT_PRONOUNS = {"it": False, "they": True, "he": False, "she": False}
+_DENIAL = re.compile(r"^(?:it|they|he|she|this|that|there)\s+(?:is|are|was|were|does|do|did|has|have|had|can|could|"
+                     r"will|would)(?:\s+not|n[’']t)\b[\s.,;:!-]*(?P<rest>.*)$", re.IGNORECASE)
+_YES_OPENING = re.compile(r"^(?:yes|yeah|yep|sure|of course|certainly)\s*[,.;:!-]\s*(?P<rest>\S.*)$", re.IGNORECASE)
+_NO_OPENING = re.compile(r"^(?:no|nope|actually|in fact)\s*[,.;:!-]\s*(?P<rest>\S.*)$", re.IGNORECASE)
+_CLAUSE_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj"))
+_REASON_WORDS = frozenset(("because", "since", "due", "as", "so"))
+
+
+_HEAD_WORDS = 16
+
+
+def sentence_head(text: str) -> str:
+    """The first words of a sentence: enough to see its subject and verb, and what is parsed
+    of an answer (the parse of a long sentence costs time in proportion to its length)."""
+    words = text.split(" ", _HEAD_WORDS)
+    return " ".join(words[:_HEAD_WORDS])
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def is_clause(words: Parse) -> bool:
+    """Whether a parse is a declarative clause: a finite verb with a subject before it (or, where
+    the tagger took the verb for a noun, a noun phrase and a verb form agreeing with it)."""
+    root = next((word for word in words if word.dep == "ROOT"), None)
+    if root is None:
+        return False
+    if not (root.tag.startswith("VB") or root.tag == "MD"):
+        return _mistagged_verb(words)
+    if words[0].lower in WH_WORDS or (words[0].lower in _AUXILIARIES and words[0].i == root.i):
+        return False
+    finite = root.tag in ("VBD", "VBZ", "VBP", "MD") or any(
+        word.head == root.i and word.tag in ("VBD", "VBZ", "VBP", "MD") for word in words) or (
+        root.tag == "VBN" and not any(word.head == root.i and word.dep in ("aux", "auxpass") for word in words))
+    subject = next((word for word in words if word.head == root.i and word.dep in _CLAUSE_DEPS and word.i < root.i), None)
+    if not finite or subject is None:
+        return False
+    left, _ = subtree_edges(words, subject.i - words[0].i)
+    # The sentence opens with its subject, or with a phrase set off by a comma ("In 1926, X ...").
+    return all(word.tag in ("``", "''", "-LRB-", '"') or word.text in ('"', "“", "'", "(") for word in words[:left]) or (
+        words[left - 1].text == ",")
+
+
+def may_be_sentence(content: str, first: str) -> bool:
+    """Whether an answer could be a sentence of its own, before it is parsed: three words or
+    more, a capital (or a digit) first, no formula, and a word that can be a finite verb."""
+    words = content.split()
+    if len(words) < 3 or "=" in words[:3]:
+        return False  # a formula ("F = ma, where ...") is a noun phrase, whatever its parse
+    opening = content.lstrip("\"'“‘(")[:1]
+    if not (opening.isupper() or opening.isdigit() or first.lstrip("\"'“‘(")[:1].isupper()):
+        return False
+    return any(_is_finite_verb(word.strip(",;:").lower()) for word in words[1:])
+
+
+def full_sentence(frame: Optional[Frame], question: Parse, content: str, first: str) -> Optional[str]:
+    """The answer's own sentence when it is a full clause (see the module docstring), or None."""
+    if frame is None or frame.wh:
+        # "No, X did not ..." to a wh-question, "Yes, X invented it" to "Do you know who ...?"
+        opening = _NO_OPENING.match(content) or (_YES_OPENING.match(content) if frame is None or frame.wh else None)
+        if opening and len(opening.group("rest").split()) >= 3:
+            content = _capitalised(opening.group("rest"))
+    if not may_be_sentence(content, first):
+        return None
+    if frame is not None and not frame.wh and polarity(content):
+        return None
+    words = content.split()
+    answer_words = parse(sentence_head(content))
+    if not is_clause(answer_words) and not (answer_words[0].tag not in ("VBG", "VBN", "IN", "TO")
+                                            and any(word.tag.startswith("VB") for word in answer_words)
+                                            and _long_sentence(words, first)):
+        return None
+    if frame is not None and frame.wh == "why" and not (_REASON_WORDS & {word.lower for word in answer_words}):
+        return None  # "It hit an iceberg." is the reason: the question's clause + "because ..."
+    return _resolved(content, answer_words, frame, question)
+
+
+def _mistagged_verb(words: Parse) -> bool:
+    """"Limburger cheese originates from Belgium": a noun phrase, then a word the lexicon knows
+    as a finite verb agreeing with it, then a preposition or a determiner."""
+    for index in range(1, len(words) - 1):
+        word, head, following = words[index], words[index - 1], words[index + 1]
+        if head.tag not in ("NN", "NNS", "NNP", "NNPS") or following.tag not in ("IN", "DT", "TO", "PRP$", "CD"):
+            continue
+        if word.tag in ("NN", "NNS") and agrees_as_verb(word, plural=_plural_phrase(head.text)) and (
+                _is_finite_verb(word.lower) and word.lower.endswith(("s", "ed"))):
+            return True
+    return False
+
+
+def _long_sentence(words: List[str], first: str) -> bool:
+    """A long capitalised sentence with a finite verb after its first word, for when the parse
+    misses the verb ("Chemical pollutants that contaminate ... accumulate in animal tissues.")."""
+    if len(words) < 8 or strip_trailing(first) == first.rstrip() or first.rstrip()[-1:] not in ".!":
+        return False
+    relative, previous = False, words[0]
+    for word in words[1:]:
+        if previous.endswith(","):
+            return False  # the verb must be the first clause's: "The Nile, although X suggest ..." is none
+        if word.lower() in ("which", "who", "whom", "whose") and previous.endswith(","):
+            relative = True  # ", which hunts prey": the relative clause's verb is not the sentence's
+        elif relative and word.endswith(","):
+            relative = False
+            previous = word
+            continue
+        if not relative and _is_finite_verb(word.strip(",;:").lower()):
+            return True
+        previous = word
+    return False
+
+
+def _resolved(content: str, answer_words: Parse, frame: Optional[Frame], question: Parse) -> str:
+    """``content`` with an opening subject pronoun replaced by the question's noun phrase that it
+    refers to (the subject, else the first noun phrase after the verb)."""
+    first = answer_words[0]
+    if first.lower not in _SUBJECT_PRONOUNS or first.dep not in _CLAUSE_DEPS or len(answer_words) < 2:
+        return content
+    referent = _referent(frame, question, _SUBJECT_PRONOUNS[first.lower], first.lower in ("he", "she"))
+    if not referent:
+        return content
+    rest = content[len(first.text):]
+    contraction = _CONTRACTED.match(rest)
+    if contraction:  # "It's located in Peru" -> "Machu Picchu is located in Peru"
+        rest = " " + _CONTRACTIONS[contraction.group(1).replace("’", "'").lower()] + rest[contraction.end():]
+    return referent + rest
+
+
+def _referent(frame: Optional[Frame], question: Parse, plural: bool, person: bool) -> str:
+    candidates: List[str] = []
+    if frame is not None and frame.subject:
+        candidates.append(render(frame.subject))
+    if frame is not None and frame.wh_is_subject:
+        topic = _TOPIC.search(render(frame.phrase))
+        if topic:
+            candidates.append(topic.group(1))  # "Which of the following statements about DNA is true?"
+        candidates += _noun_phrases(frame.rest)
+    lower_case = bool(question) and all(word.text == word.lower for word in question)
+    for candidate in candidates:
+        if person and not candidate[:1].isupper() and not lower_case:
+            continue  # "he" is a person: a name, unless the whole question is written in lower case
+        title = candidate.lstrip("\"“'")[:1].isupper() and not person and not plural
+        if (title or _plural_phrase(candidate) == plural) and candidate.lower() not in _SUBJECT_PRONOUNS:
+            return candidate
+    return ""
+
+
+def _noun_phrases(words: Sequence[Word]) -> List[str]:
+    """The objects of a verb phrase: the subtrees of its direct objects and attributes."""
+    words = tuple(words)
+    phrases = []
+    for position, word in enumerate(words):
+        if word.dep in ("dobj", "attr", "oprd", "dative"):
+            left, right = subtree_edges(words, position)
+            if 0 < left and right + 1 < len(words) and words[left - 1].text in _QUOTES and words[right + 1].text in _QUOTES:
+                left, right = left - 1, right + 1  # a quoted title keeps its quotes
+            phrases.append(render(words[left:right + 1]))
+    return phrases
+
+
+def denial(frame: Frame, content: str) -> Optional[Tuple[str, List[str]]]:
+    """(the question's clause negated, what follows) when the answer denies the premise."""
+    match = _DENIAL.match(content)
+    if not match or not frame.wh or frame.wh_is_subject or not frame.subject:
+        return None
+    statement = affirmed(frame._replace(wh="", phrase=(), preposition=""), negative=True)
+    if not statement:
+        return None
+    rest = strip_trailing(match.group("rest"))
+    return statement, [rest] if len(rest.split()) >= 2 else []
+
+
+def in_situ(words: Parse, answer: str) -> Optional[str]:
+    """A wh-phrase inside a sentence replaced by the answer ("... born in which city?")."""
+    words = expanded(words)
+    position = next((index for index, word in enumerate(words) if word.lower in ("what", "which", "who", "whom",
+                                                                                   "whose", "where", "when", "how")), None)
+    if position is None or position < 2:
+        return None
+    end = position + 1
+    wh = words[position].lower
+    if wh == "whose":  # "... written for whose coronation?" + George VI -> "for George VI's coronation"
+        owner = re.sub(r"[’']s?$", "", answer)
+        return join(render(words[:position]), f"{owner}'s", render(words[end:]))
+    if wh in ("what", "which"):
+        while end < len(words) and words[end].tag in ("JJ", "NN", "NNS", "NNP", "NNPS", "HYPH", "CD"):
+            end += 1
+    kept = render(words[position + 1:end]) if end > position + 1 and _is_adjective(answer) else ""
+    return join(render(words[:position]), answer, kept, render(words[end:]))
+
+
+def negated_clause(words: Sequence[Word]) -> Optional[str]:
+    """A declarative with its finite verb negated ("Bats are blind" -> "Bats are not blind",
+    "Water boils at 100 °C" -> "Water does not boil at 100 °C"), or None."""
+    words = expanded(words)
+    finite = next((i for i, word in enumerate(words) if word.tag in ("VBZ", "VBD", "VBP", "MD")
+                   or (word.lower in _AUXILIARIES and word.dep in ("aux", "auxpass", "ROOT"))), None)
+    if finite is None or finite == 0:
+        return None
+    word = words[finite]
+    before, after = render(words[:finite]), render(words[finite + 1:])
+    if finite + 1 < len(words) and words[finite + 1].lower in ("not", "n't", "never"):
+        return None
+    perfect = finite + 1 < len(words) and words[finite + 1].tag == "VBN"
+    if (word.lower in _AUXILIARIES and (word.lower not in ("has", "have", "had") or perfect)) or word.lower in _MODALS:
+        return join(before, negative(word.lower), after)
+    auxiliary = "did" if word.tag == "VBD" else ("does" if word.tag == "VBZ" else "do")
+    if auxiliary == "do" and not _plural_phrase(before) and word.tag != "VBP":
+        auxiliary = "does"
+    return join(before, f"{auxiliary} not", _inflect(word.text, "VB"), after)

@@ -1,0 +1,130 @@
+"""Copular wh-questions that ask what or who something is: "What is the capital of Australia?",
+"Which river is the longest in Europe?", "Who was the Taj Mahal built for?", "What colour is a
+flamingo's plumage?", "What is the function of the spleen?", "What do we call X?".
+
+The subject keeps its words; the answer is its complement, with the article its role needs
+(``morphology._with_article``); a predicate the question ends with stays ("is made of", "is
+called", "is proportional to"); a list answer to a plural subject "include"s its items.
+"""
+
+import re
+from typing import Optional
+
+from capqa.statements.rules.analysis import Frame, render, texts
+from capqa.statements.rules.clause import declarative, join, object_slot, subject_agrees
+from capqa.statements.rules.wh_phrase import wh_noun, with_subject_article
+from capqa.statements.rules.clauses import _list_or_single, list_verb
+from capqa.statements.rules.lexicon import _COPULAS, _LIST_ANSWER, _PROPOSITION_HEADS
+from capqa.statements.rules.morphology import (
+    _head_noun, _is_base_verb, _is_clause, _is_finite_verb, _is_superlative, _is_third_person_verb,
+    _plural_phrase, _singular, _with_article, definite_subject,
+)
+
+_FUNCTION = re.compile(r"^the (?:main |primary |major )?(?:function|role|purpose|job)s? of (.+?)"
+                       r"(?: (?:in|during|within) .+)?$", re.IGNORECASE)
+_SUBORDINATORS = frozenset("when while after before if because since until once as".split())
+_NAMING_SUBJECTS = frozenset("we you people scientists they one".split())
+
+
+def equative(frame: Frame, answer: str) -> Optional[str]:
+    """The statement for "what/which/who + copula + subject", or for "What do we call X?"."""
+    if frame.do_support and frame.wh == "what" and _names(frame):
+        subject = render(frame.rest[1:])
+        return join(subject, "are" if _plural_phrase(subject) else "is", "called", answer)
+    if frame.auxiliary not in _COPULAS or frame.preposition or frame.wh not in ("what", "which", "who", "whom"):
+        return None
+    clause = declarative(frame)
+    if clause is None:
+        return None
+    copula, subject, rest = clause.verb_group[0], clause.subject, clause.rest
+    if rest:
+        if rest[0].lower == "like" and not answer.split()[0].lower() in ("a", "an", "the"):
+            # "What is the weather like in the Sahara?" + "hot and dry"
+            return join(subject, render(rest[1:]), copula, answer)
+        if rest[0].lower in _SUBORDINATORS:
+            # "who is the original singer of just when i needed you most", "What colour are bananas
+            # when ripe?": the clause stays at the end
+            if frame.wh == "who":
+                return join(_who_is(subject, copula, answer), render(rest))
+            return clause.text({0: _with_article(answer, subject)})
+        if frame.wh == "who" and not any(word.tag in ("VBN", "IN", "TO", "RP", "JJ") for word in rest):
+            return None
+        return clause.text({object_slot(clause): _with_article(answer, subject)})
+    if frame.wh == "which" or (frame.wh == "what" and frame.phrase and frame.phrase[0].lower == "of"):
+        return _which_is(frame, subject, copula, answer)
+    if frame.wh == "who":
+        return _who_is(subject, copula, answer)
+    words = subject.split()
+    if "like" in (word.lower() for word in words[1:]) and answer.split()[0].lower() not in ("a", "an", "the"):
+        # "What is the weather like in the Sahara?" + "hot and dry": the parse keeps "like" inside
+        return join(" ".join(word for word in words if word.lower() != "like"), copula, answer)
+    if frame.phrase:
+        # "What colour is a flamingo's plumage?" -> "A flamingo's plumage is pink"
+        return join(subject, copula, _with_article(answer, render(frame.phrase)))
+    return _what_is(subject, copula, answer)
+
+
+def _names(frame: Frame) -> bool:
+    words = frame.subject
+    return len(words) == 1 and words[0].lower in _NAMING_SUBJECTS and bool(frame.rest) and frame.rest[0].lower == "call"
+
+
+def _which_is(frame: Frame, predicate: str, copula: str, answer: str) -> str:
+    """"Which river is the longest in Europe?" + the Volga -> "The Volga is the longest river in
+    Europe": the answer is the subject; a superlative with no noun takes the wh-phrase's."""
+    noun = _wh_noun(frame)
+    words = predicate.split()
+    if noun and len(words) >= 2 and words[0].lower() == "the" and _is_superlative(words[1].lower()) and (
+            len(words) == 2 or words[2].lower() in ("in", "of", "on", "among", "to", "at", "for", "ever")):
+        words = words[:2] + [noun] + words[2:]
+    if copula in ("is", "are", "was", "were"):
+        copula = subject_agrees(copula, answer)
+    subject = with_subject_article(answer, wh_noun(texts(frame.phrase)))
+    return join(definite_subject(subject, predicate), copula, " ".join(words))
+
+
+def _wh_noun(frame: Frame) -> str:
+    words = texts(frame.phrase)
+    if words and words[0].lower() == "of":
+        words = [word for word in words[1:] if word.lower() not in ("the", "these", "those", "following")]
+    if not words or words[-1].lower() in ("one", "ones", "options", "choices"):
+        return ""
+    return _singular(" ".join(words))
+
+
+def _who_is(subject: str, copula: str, answer: str) -> str:
+    """"Who is X?": a name is the subject ("Poseidon is the god of the sea"), a description the
+    predicate ("The Beatles were a rock band")."""
+    if answer.split()[0].lower() in ("a", "an") and len(answer.split()) > 1:
+        return join(subject, copula, answer)
+    return join(answer, subject_agrees(copula, answer) if copula in ("is", "are") else copula, subject)
+
+
+def _what_is(subject: str, copula: str, answer: str) -> str:
+    function = _FUNCTION.match(subject)
+    if function:
+        statement = _function(subject, function.group(1), answer)
+        if statement:
+            return statement
+    words = subject.split()
+    if copula in ("are", "were") and words[0].lower() == "the":
+        return _list_or_single(subject, answer)
+    if _is_third_person_verb(answer.split()[0]) and copula == "is":
+        return join(subject, answer)
+    if _head_noun(words).lower() in _PROPOSITION_HEADS and _is_clause(answer) and "=" not in answer:
+        return join(subject, "states that", answer)
+    return join(subject, copula, _with_article(answer, subject))
+
+
+def _function(subject: str, owner: str, answer: str) -> Optional[str]:
+    """"What is the function of the spleen?" + "filters blood" -> "The spleen filters blood"."""
+    words = answer.split()
+    if words[0].lower() in ("it", "they"):
+        return join(owner, " ".join(words[1:]))
+    second = words[1] if len(words) > 1 else ""
+    if _is_third_person_verb(words[0]) or (_plural_phrase(owner) and _is_base_verb(words[0])
+                                           and not second.endswith("ing") and not _is_finite_verb(second)):
+        return join(owner, answer)
+    if _plural_phrase(subject.split(" of ")[0]):
+        return join(subject, list_verb(subject, answer) if _LIST_ANSWER.search(answer) else "are", answer)
+    return None

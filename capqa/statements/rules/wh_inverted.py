@@ -1,0 +1,235 @@
+"""wh-questions with a fronted auxiliary and a subject of their own: the answer goes where the
+wh-phrase came from.
+
+- an adverbial (where / when / why / how, a preposition with its wh-phrase, a time noun): "The
+  Berlin Wall fell in 1989", "Water begins to boil at 100°C";
+- a degree or a measure (how + adjective, how many / how much): "Mozart was 35 years old when he
+  died", "A spider has eight legs";
+- an object (what / who / whom, a stranded preposition): "Juliet loved Romeo", "Paris lies on the
+  Seine"; "What N does X V?" reads "The N X Vs is ...", CAP-Statements' convention.
+
+Copular questions that ask for the subject's identity ("What is X?") are ``wh_equative``'s.
+"""
+
+import re
+from typing import Optional
+
+from capqa.statements.rules.agreement import NEVER, no_determiner
+from capqa.statements.rules.analysis import Frame, render, texts
+from capqa.statements.rules.clause import Clause, adverbial_slot, declarative, join, main_verb_position, object_slot
+from capqa.statements.rules.clauses import _adverbial, _list_or_single
+from capqa.statements.rules.parser import Word
+from capqa.statements.rules.wh_phrase import missing_noun, wh_noun
+from capqa.statements.rules.lexicon import _COPULAS, _DEFINITE_HEADS, _PREPOSITIONS
+from capqa.statements.rules.morphology import (
+    _indefinite_article, _is_adjective, _is_bare_noun_phrase, _is_clause, _is_mass_noun, _is_plural_noun, _lemmas, _plural_phrase,
+    _with_article,
+)
+
+# Time nouns: the answer is an adverbial of time ("World War II ended in 1945").
+_TIME_NOUNS = {"year": "in", "century": "in", "decade": "in", "month": "in", "season": "in", "day": "on",
+               "date": "on", "time": "at"}
+_REPLACED_BY_MEASURE = frozenset(("far",))
+_NUMBER = re.compile(r"^[\d.,]+$")
+_MONEY = re.compile(r"[$£€¥]|\b(?:dollars?|pounds?|euros?|cents?|pence|yen|rupees?)\b", re.IGNORECASE)
+# "the last time X won Y": the time clause whose verb takes "last" / "first".
+_ORDINAL_TIME = re.compile(r"^the (last|first|only) time$", re.IGNORECASE)
+
+
+def inverted(frame: Frame, answer: str) -> Optional[str]:
+    """The statement for a wh-question whose subject is not the wh-phrase, or None."""
+    clause = declarative(frame)
+    if clause is None:
+        return None
+    wh, phrase = frame.wh, texts(frame.phrase)
+    if frame.preposition:
+        noun = wh_noun(phrase)
+        if answer.split()[0].lower() not in _PREPOSITIONS:
+            answer = f"{frame.preposition} {_definite(answer, noun)}"
+        # A time ("in what year") goes at the end, a place right after the verb ("occurs in X").
+        return _adverbial_clause(frame, clause, answer, after_verb=noun.lower() not in _TIME_NOUNS)
+    if wh == "how" and phrase and phrase[0].lower() in ("many", "much"):
+        return _count(frame, clause, answer)
+    if wh == "how" and phrase:
+        return _degree(frame, clause, answer)
+    if wh in ("where", "when", "why", "how"):
+        return _adverbial_question(frame, clause, answer)
+    if wh in ("what", "which") and len(phrase) == 1 and phrase[0].lower() in _TIME_NOUNS and not stranded(clause):
+        preposition = _TIME_NOUNS[phrase[0].lower()]
+        adverbial = answer if answer.split()[0].lower() in _PREPOSITIONS else f"{preposition} {answer}"
+        return _adverbial_clause(frame, clause, adverbial, after_verb=False)
+    if wh == "whose":
+        owner = re.sub(r"[’']s?$", "", answer)
+        return _object(clause, f"{owner}'s {render(frame.phrase)}")
+    return _object_question(frame, clause, answer)
+
+
+def _definite(answer: str, noun: str) -> str:
+    """"in which part of the cell" + chloroplast -> "in the chloroplast": a unique part's article."""
+    if noun.lower() in _DEFINITE_HEADS and _is_bare_noun_phrase(answer):
+        return f"the {answer}"
+    return answer
+
+
+def _adverbial_clause(frame: Frame, clause: Clause, adverbial: str, after_verb: bool) -> str:
+    if frame.auxiliary in _COPULAS and not clause.rest:
+        return clause.text({0: adverbial})
+    return clause.text({adverbial_slot(clause, after_verb): adverbial})
+
+
+def _adverbial_question(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
+    wh = frame.wh
+    if wh == "when" and answer.lower() in NEVER:
+        return _never(frame, clause)
+    if wh == "where" and clause.rest and stranded(clause) and object_slot(clause) == len(clause.rest):
+        # "Where does the name Garcia come from?" + Spain -> "... comes from Spain"
+        words = answer.split()
+        if len(words) > 1 and words[0].lower() == clause.rest[-1].lower:
+            answer = " ".join(words[1:])
+        return clause.text({len(clause.rest): answer})
+    if wh == "when" and frame.auxiliary in _COPULAS and not clause.rest:
+        ordinal = _ORDINAL_TIME.match(_head_of_time(frame))
+        if ordinal:
+            return _ordinal_time(frame, ordinal.group(1).lower(), answer)
+    if wh == "how" and frame.auxiliary in _COPULAS and (not clause.rest or not any(
+            word.tag == "VBN" for word in clause.rest)):
+        return clause.text({len(clause.rest): answer})  # "How is the water?" + "very salty"
+    return _adverbial_clause(frame, clause, _adverbial(wh, answer), after_verb=wh == "where")
+
+
+def _head_of_time(frame: Frame) -> str:
+    words = texts(frame.subject)
+    return " ".join(words[:3])
+
+
+def _ordinal_time(frame: Frame, ordinal: str, answer: str) -> Optional[str]:
+    """"When was the last time Kentucky won the NCAA?" -> "Kentucky last won the NCAA in 2012"."""
+    words = frame.subject[3:]
+    verb = next((index for index, word in enumerate(words) if word.tag in ("VBD", "VBZ", "VBP")
+                 or (index and word.tag == "VBN")), None)
+    if not verb:
+        return None
+    time = _adverbial("when", answer)
+    return join(render(words[:verb]), ordinal, render(words[verb:]), time)
+
+
+def _never(frame: Frame, clause: Clause) -> str:
+    """"When did X win Y?" + never -> "X never won Y"; "When has X had Y?" -> "X has never had Y"."""
+    if frame.do_support:
+        return join(clause.subject, "never", *clause.verb_group, render(clause.rest))
+    return join(clause.subject, *clause.verb_group, "never", render(clause.rest))
+
+
+def _degree(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
+    """"How tall is X?" -> "X is 330 m tall"; "How long did the war last?" -> "... lasted 116 years"."""
+    degree = frame.phrase[0].lower
+    if "ADJ" not in _lemmas(degree) and "ADV" not in _lemmas(degree) and frame.phrase[0].tag not in ("JJ", "RB"):
+        return None
+    if frame.auxiliary not in _COPULAS:
+        infinitive = _it_takes(clause, frame)
+        if infinitive is not None:
+            return clause.text({infinitive: answer})  # "It takes light from the Sun about 8 minutes to reach Earth"
+        return clause.text({len(clause.rest): answer})
+    clause = _predicate_phrase_out(clause)
+    answer_words = answer.split()
+    if degree == "old" and _NUMBER.match(answer_words[-1]):
+        answer_words.append("years")
+    if degree not in _REPLACED_BY_MEASURE and answer_words[-1].lower() != degree:
+        answer_words.append(degree)
+    return clause.text({0: " ".join(answer_words)})
+
+
+def _it_takes(clause: Clause, frame: Frame) -> Optional[int]:
+    """Where a duration goes in "it takes X TIME to V": before the infinitive."""
+    if clause.subject.lower() != "it" or not frame.rest or frame.rest[0].lower not in ("take", "takes", "took"):
+        return None
+    return next((index for index in range(len(clause.rest) - 1) if clause.rest[index].tag == "TO"
+                 and clause.rest[index + 1].tag.startswith("VB")), None)
+
+
+def _predicate_phrase_out(clause: Clause) -> Clause:
+    """"How far is the Moon from the Earth?": "from the Earth" is the predicate's, not the
+    subject's, though the parse attaches it to "the Moon"."""
+    subject = clause.subject.split()
+    for index in range(1, len(subject)):
+        if subject[index].lower() in _PREPOSITIONS - {"of"}:
+            moved = tuple(Word(text, text.lower(), "IN" if position == 0 else "NN", "", -1, -1, True)
+                          for position, text in enumerate(subject[index:]))
+            return clause._replace(subject=" ".join(subject[:index]), rest=moved + clause.rest)
+    return clause
+
+
+def stranded(clause: Clause) -> bool:
+    """Whether the clause has a stranded preposition (its object is the answer)."""
+    slot = object_slot(clause)
+    return 0 < slot <= len(clause.rest) and clause.rest[slot - 1].lower in _PREPOSITIONS and (
+        clause.rest[slot - 1].tag in ("IN", "RP", "TO"))
+
+
+def _count(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
+    """"How many legs does a spider have?" -> "A spider has eight legs"."""
+    quantifier, noun_phrase = frame.phrase[0].lower, texts(frame.phrase[1:])
+    if frame.auxiliary in _COPULAS and not noun_phrase:
+        if quantifier == "much" and _MONEY.search(answer) and not clause.rest:
+            return join(clause.subject, "costs" if not _plural_phrase(clause.subject) else "cost", answer)
+        return clause.text({len(clause.rest): answer})
+    counted = join(no_determiner(answer), *missing_noun(answer, noun_phrase, quantifier))
+    if noun_phrase and noun_phrase[-1].lower() == "times":
+        return clause.text({len(clause.rest): counted})
+    return clause.text({object_slot(clause): counted})
+
+
+def _object(clause: Clause, answer: str) -> str:
+    return clause.text({object_slot(clause): answer})
+
+
+def _object_question(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
+    """what / which / who / whom as an object or a complement."""
+    phrase = texts(frame.phrase)
+    rest = clause.rest
+    if frame.auxiliary in _COPULAS:
+        return None  # an identity question: wh_equative's
+    is_stranded = stranded(clause)
+    if phrase and phrase[0].lower() != "of" and _is_adjective(answer) and len(phrase) == 1 and not is_stranded:
+        # "What charge do electrons carry?" + positive -> "Electrons carry a positive charge."
+        noun = phrase[0]
+        article = "" if _is_plural_noun(noun) or _is_mass_noun(noun) else _indefinite_article(answer)
+        return _object(clause, join(article, answer, noun))
+    if phrase and phrase[0].lower() != "of" and frame.do_support and not is_stranded and _relative_reading(frame):
+        return _what_noun_relative(frame, clause, answer)
+    main = _main_verb(frame, clause)
+    if main == "do" and not is_stranded:
+        if frame.do_support:
+            return join(clause.subject, _without_pronoun(answer))  # "What does an acid do (to X)?"
+        return join(clause.subject, *clause.verb_group, render(rest[:clause.verb_index - 1]),
+                    answer, render(rest[clause.verb_index:]))
+    if rest and rest[-1].lower == "like" and _is_adjective(answer.split()[-1]):
+        return clause.text({len(rest) - 1: answer}).rsplit(" like", 1)[0]  # "tastes sour"
+    if _is_clause(answer) and not is_stranded and not answer.lower().startswith("that "):
+        answer = f"that {answer}"
+    return _object(clause, answer)
+
+
+def _relative_reading(frame: Frame) -> bool:
+    """"What sport does X play?" reads "The sport X plays is tennis" (not with a time noun)."""
+    return frame.wh in ("what", "which") and not any(word.lower in _TIME_NOUNS for word in frame.phrase[-1:])
+
+
+def _what_noun_relative(frame: Frame, clause: Clause, answer: str) -> str:
+    noun_phrase = render(frame.phrase)
+    subject = join("the", noun_phrase, clause.text())
+    if _plural_phrase(noun_phrase):
+        return _list_or_single(subject, answer)
+    copula = "was" if frame.auxiliary == "did" else "is"
+    return join(subject, copula, _with_article(answer, noun_phrase))
+
+
+def _main_verb(frame: Frame, clause: Clause) -> str:
+    if frame.do_support and not frame.negated:
+        return frame.rest[main_verb_position(frame.rest)].lower if frame.rest else ""
+    return clause.rest[clause.verb_index - 1].lower if clause.rest and clause.verb_index else ""
+
+
+def _without_pronoun(answer: str) -> str:
+    words = answer.split()
+    return " ".join(words[1:]) if len(words) > 1 and words[0].lower() in ("it", "they") else answer

@@ -1,0 +1,67 @@
+"""The wh-phrase's noun and what the answer needs to take its place: "which layer of the Earth"
+asks for one layer ("the outer core"), "which tool" for one of a kind ("a thermometer"), "how
+many legs" for a count of legs ("eight legs")."""
+
+from typing import List
+
+from capqa.statements.rules.lexicon import _DEFINITE_HEADS, _LIST_ANSWER
+from capqa.statements.rules.morphology import (
+    _indefinite_article, _is_bare_noun_phrase, _is_plural_noun, _lemmas, _singular,
+)
+
+_SUBSTANCES = frozenset("substance material element metal gas liquid mineral compound fuel food drink ingredient "
+                        "acid chemical solid".split())
+_PARTITIVE_WORDS = frozenset("of the following these those them options choices answers statements".split())
+_NUMERAL_NOUNS = frozenset("dozens hundreds thousands millions billions trillions scores".split())
+
+
+def wh_noun(phrase: List[str]) -> str:
+    """The head noun of the wh-phrase ("organ" of "which organ", "layer" of "which layer of the
+    Earth", "animals" of "which of these animals"); "" for "which of the following"."""
+    words = list(phrase)
+    if words and words[0].lower() == "of":
+        # "which of these animals": one of them, so the noun counts as singular
+        words = [_singular(word) for word in words if word.lower() not in _PARTITIVE_WORDS]
+    head = []
+    for word in words:
+        if word.lower() in ("of", "in", "on", "at", "for", "from", "with", "about", "that", "which"):
+            break
+        head.append(word)
+    return head[-1] if head else ""
+
+
+def with_subject_article(answer: str, noun: str) -> str:
+    """A bare common noun answering "which N" as the subject, with the article its head needs:
+    "the" for a unique part or unit ("the kidneys", "the ohm"), "a" for one of a kind ("a
+    thermometer"); plurals and mass nouns stay bare ("hydrogen"); without a noun, unchanged."""
+    if not noun or not _is_bare_noun_phrase(answer) or _LIST_ANSWER.search(answer) or not all(
+            {"NOUN", "ADJ"} & set(_lemmas(word)) for word in answer.split()):
+        return answer  # a lower-case name ("roger federer") is no common noun: no article
+    if noun.lower() in _DEFINITE_HEADS or _lemmas(noun.lower()).get("NOUN", ("",))[0] in _DEFINITE_HEADS:
+        return f"the {answer}"
+    head = answer.split()[-1].lower()
+    if _is_plural_noun(noun) or _is_plural_noun(head) or head.endswith(_MASS_ENDINGS) or noun.lower() in _SUBSTANCES:
+        return answer  # "which metal" + mercury: a substance takes no article
+    return f"{_indefinite_article(answer)} {answer}"
+
+
+# Endings of nouns that name a substance or an abstraction ("hydrogen", "sodium", "friction",
+# "photosynthesis"), which take no article; a narrower list than morphology's, since a wrong
+# "a" is worse than none.
+_MASS_ENDINGS = ("gen", "ium", "ine", "ide", "ose", "ene", "ane", "tion", "sion", "ness", "ity", "ism", "ment",
+                 "ance", "ence", "ing", "ics", "ogy", "sis", "ur", "on", "ite", "ate", "ol")
+
+
+def missing_noun(answer: str, noun_phrase: list, quantifier: str = "many") -> list:
+    """The counted noun, unless the answer already names it ("8 legs") or a measure ("2 litres")."""
+    if noun_phrase and noun_phrase[0].lower() == "of":
+        return noun_phrase  # "How much of the Earth ...?" -> "71 percent of the Earth"
+    if not noun_phrase or (quantifier == "much" and len(answer.split()) > 1):
+        return []
+    answer_lower = answer.lower()
+    head = noun_phrase[-1].lower()
+    lemma = _lemmas(head).get("NOUN", (head,))[0]
+    if head in answer_lower or lemma in answer_lower:
+        return []
+    # "hundreds of thousands", "billions": a numeral noun takes "of" before the counted noun.
+    return ["of"] + noun_phrase if answer_lower.split()[-1] in _NUMERAL_NOUNS else noun_phrase

@@ -1,0 +1,243 @@
+"""wh-questions whose wh-phrase is the subject: the answer takes its place.
+
+"Who painted the Mona Lisa?" -> "Leonardo da Vinci painted the Mona Lisa"; "Which planet does
+not have any moons?" -> "Mercury does not have any moons"; "How many bones are in the body?" ->
+"There are 206 bones in the body"; "Whose portrait is on the bill?" -> "George Washington's
+portrait is on the bill"; comparisons keep the other choice: "Who is older, A or B?" + B -> "B
+is older than A". "What N ..." reads "The N that ... is X", CAP-Statements' convention.
+"""
+
+import re
+from typing import List, Optional, Sequence, Tuple
+
+from capqa.statements.rules.agreement import is_no_one, no_determiner, subject_case
+from capqa.statements.rules.analysis import Frame, render, texts
+from capqa.statements.rules.clause import join, subject_agrees
+from capqa.statements.rules.clauses import _list_or_single
+from capqa.statements.rules.lexicon import _COPULAS, _PREDICATE_ADJECTIVES
+from capqa.statements.rules.morphology import (
+    _inflect, _is_clause, _lemmas, _plural_phrase, _with_article, definite_subject,
+)
+from capqa.statements.rules.parser import Word
+from capqa.statements.rules.wh_phrase import missing_noun, wh_noun, with_subject_article
+
+_PLACE_PREPOSITIONS = frozenset("in on at inside within aboard".split())
+_COMPARATIVE_TAGS = frozenset(("JJR", "RBR"))
+_ORDER_WORDS = {"first": "before", "earlier": "earlier than", "last": "after", "later": "later than"}
+
+
+def wh_subject(frame: Frame, answer: str) -> Optional[str]:
+    """The statement when the wh-phrase is the subject of ``frame.rest``, or None."""
+    rest = list(frame.rest)
+    if not rest:
+        return None
+    rejected = _neither_or_both(rest, answer)
+    if rejected:
+        return rejected
+    choices = _choices(rest, answer)
+    if choices is None and _is_clause(answer) and len(answer.split()) >= 4 and _has_choices(rest):
+        return answer  # "Which band had more members, X or Y?" + "X had five members, while Y had four"
+    if choices is not None:
+        rest, other = choices
+        if other:
+            return _comparison(frame, rest, answer, other)
+    wh, phrase = frame.wh, texts(frame.phrase)
+    if wh == "how" and phrase and phrase[0].lower() in ("many", "much"):
+        return _count(frame, rest, answer)
+    if wh == "whose":
+        owner = re.sub(r"[’']s?$", "", answer)
+        return join(f"{owner}'s {render(frame.phrase)}", render(rest))
+    if wh in ("where", "when", "why", "how"):
+        return None
+    if wh == "what" and not phrase:
+        special = _what_happens(render(rest), answer) or _what_passive(rest, answer)
+        if special:
+            return special
+    if wh == "what" and len(phrase) == 1 and phrase[0].lower() in ("term", "word", "name"):
+        described = _TERM_DESCRIBES.match(render(rest))
+        if described:
+            return join("the", phrase[0].lower(), "for", described.group(1), "is", answer)
+    if wh == "what" and phrase and phrase[0].lower() != "of" and not _is_clause(answer):
+        return _relative(frame, rest, answer)
+    if is_no_one(answer) and phrase and phrase[0].lower() != "of":
+        return join("no", render(frame.phrase), render(rest))
+    topic = _statement_topic(phrase, rest)
+    if topic and _is_clause(answer):
+        return _replace_pronoun(answer, topic)  # "Which of the following statements about DNA is true?"
+    return as_subject(with_subject_article(answer, wh_noun(phrase)), rest)
+
+
+_DEGREE_ADVERBS = frozenset("best most least also often usually always never still".split())
+_TOPIC = re.compile(r"\b(?:about|regarding|concerning|on) (.+)$", re.IGNORECASE)
+
+
+def _statement_topic(phrase: List[str], rest: List[Word]) -> str:
+    """"DNA" of "which of the following statements about DNA is true", else ""."""
+    if not rest or rest[0].lower not in _COPULAS or len(rest) < 2 or rest[1].lower not in ("true", "correct",
+                                                                                            "accurate", "false"):
+        return ""
+    match = _TOPIC.search(" ".join(phrase))
+    return match.group(1) if match else ""
+
+
+_TERM_DESCRIBES = re.compile(r"^(?:describes|refers to|is used for|means|names) (.+)$", re.IGNORECASE)
+_WHAT_HAPPENS = re.compile(r"^(?:happens|happened|(?:will|would|might|could|can|does|did) happen) (?:to (.+?) )?"
+                           r"(when|as|if|after|during|in|while|before|once|at) (.+)$", re.IGNORECASE)
+_WHAT_HAPPENS_TO = re.compile(r"^(?:happens|happened|(?:will|would|might|could|can) happen) to (.+)$", re.IGNORECASE)
+_NOT_AN_OBJECT = frozenset(("that", "if", "whether", "to", "when", "where", "how", "why"))
+
+
+def _what_happens(rest: str, answer: str) -> Optional[str]:
+    """"What happens to X when Y?" + "it increases" -> "When Y, X increases"; "What happened in
+    1066?" + "the Norman conquest" -> "The Norman conquest happened in 1066"."""
+    match = _WHAT_HAPPENS.match(rest)
+    if match:
+        topic, connective, condition = match.groups()
+        if not topic and connective.lower() in ("in", "during", "at") and not _is_clause(answer):
+            return join(answer, rest.split()[0].lower(), connective, condition)
+        outcome = _replace_pronoun(answer, topic) if topic else (
+            answer if _is_clause(answer) else f"the result is {answer}")
+        return f"{connective} {condition}, {outcome}"
+    match = _WHAT_HAPPENS_TO.match(rest)
+    return _replace_pronoun(answer, match.group(1)) if match else None
+
+
+def _replace_pronoun(answer: str, topic: str) -> str:
+    words = answer.split()
+    if words and words[0].lower() in ("it", "they"):
+        return join(topic, " ".join(words[1:]))
+    return answer if _is_clause(answer) else join(topic, answer)
+
+
+def _what_passive(rest: Sequence[Word], answer: str) -> Optional[str]:
+    """"What carries oxygen in the blood?" -> "Oxygen in the blood is carried by hemoglobin", as
+    CAP-Statements writes a "what" subject with an object."""
+    verb = rest[0]
+    if len(rest) < 2 or verb.lower in _COPULAS or verb.tag == "MD" or verb.lower in ("do", "does", "did", "has", "have",
+                                                                                      "had", "happens", "happened"):
+        return None
+    if not (verb.tag in ("VBZ", "VBD", "VBP") or verb.lower.endswith("s")) or "VERB" not in _lemmas(verb.lower):
+        return None
+    obj = render(rest[1:])
+    if rest[1].lower in _NOT_AN_OBJECT or rest[1].tag in ("IN", "TO", "RB") or _is_clause(obj):
+        return None
+    past = verb.tag == "VBD" or (verb.lower == _inflect(verb.lower, "VBD") and verb.lower != _inflect(verb.lower, "VBZ"))
+    plural = _plural_phrase(obj)
+    copula = ("were" if plural else "was") if past else ("are" if plural else "is")
+    return join(obj, copula, _inflect(verb.lower, "VBN"), "by", answer)
+
+
+def as_subject(answer: str, rest: Sequence[Word]) -> str:
+    """The answer as the subject of ``rest``, its first verb agreeing ("Jupiter and Saturn are")."""
+    subject = subject_case(answer)
+    position = next((index for index, word in enumerate(rest) if word.tag not in ("RB", "RBS", "RBR")
+                     and word.lower not in _DEGREE_ADVERBS), 0)
+    verb = rest[position]
+    if verb.tag.startswith("VB") or verb.tag == "MD" or verb.lower in _COPULAS or "VERB" in _lemmas(verb.lower):
+        agreed = subject_agrees(verb.text, subject)
+        return join(subject, render(rest[:position]), agreed, render(rest[position + 1:]))
+    return join(subject, render(rest))
+
+
+def _relative(frame: Frame, rest: List[Word], answer: str) -> str:
+    """"What organ pumps blood?" -> "The organ that pumps blood is the heart"; "What language is
+    spoken in Brazil?" -> "The language spoken in Brazil is Portuguese"."""
+    noun_phrase = render(frame.phrase)
+    first = rest[0]
+    if first.lower in _COPULAS and len(rest) > 1 and (rest[1].tag == "VBN" or rest[1].lower in _PREDICATE_ADJECTIVES
+                                                      or rest[1].tag in ("IN",)):
+        relative = render(rest[1:])
+    else:
+        relative = join("that", render(rest))
+    subject = join("the", noun_phrase, relative)
+    if _plural_phrase(noun_phrase):
+        return _list_or_single(subject, answer)
+    past = first.tag == "VBD" or first.lower in ("was", "did")
+    return join(subject, "was" if past else "is", _with_article(answer, noun_phrase))
+
+
+def _count(frame: Frame, rest: List[Word], answer: str) -> str:
+    quantifier, noun_phrase = frame.phrase[0].lower, texts(frame.phrase[1:])
+    counted = join(no_determiner(answer), *missing_noun(answer, noun_phrase, quantifier))
+    if not any(word.tag.startswith("VB") or word.tag == "MD" for word in rest):
+        return join("there", "are" if not _is_one(answer) else "is", counted, render(rest))  # "how many players on a team"
+    first = rest[0]
+    if first.lower in _COPULAS and len(rest) > 1 and (rest[1].lower == "there" or (
+            noun_phrase and rest[1].lower in _PLACE_PREPOSITIONS)):
+        tail = rest[2:] if rest[1].lower == "there" else rest[1:]
+        return join("there", first.text, counted, render(tail))
+    return join(counted, render(rest))
+
+
+def _is_one(answer: str) -> bool:
+    return answer.lower().split()[0] in ("one", "1", "a", "an")
+
+
+def _choices(rest: List[Word], answer: str) -> Optional[Tuple[List[Word], str]]:
+    """``rest`` without a trailing ", A or B" (or ": A, B or C") whose choice the answer is, and
+    the other choice (a comparison keeps it: "than B"); None without such a tail."""
+    for index in range(len(rest) - 1, 0, -1):
+        if rest[index].text in (",", ":") and any(word.lower == "or" for word in rest[index + 1:]):
+            options = _split_options(rest[index + 1:])
+            lowered = _bare(answer)
+            if lowered not in [_bare(option) for option in options]:
+                return None
+            others = [option for option in options if _bare(option) != lowered]
+            return rest[:index], others[0] if len(others) == 1 else ""
+    return None
+
+
+def _has_choices(rest: List[Word]) -> bool:
+    return any(word.text in (",", ":") for word in rest) and any(word.lower == "or" for word in rest)
+
+
+def _neither_or_both(rest: List[Word], answer: str) -> Optional[str]:
+    """"Which is heavier, X or Y?" + neither -> "Neither X nor Y is heavier"; + both -> "Both X
+    and Y are heavier"."""
+    word = answer.lower().strip(" .!")
+    if word not in ("neither", "both", "neither of them", "both of them", "none of them"):
+        return None
+    for index in range(len(rest) - 1, 0, -1):
+        if rest[index].text in (",", ":") and any(token.lower == "or" for token in rest[index + 1:]):
+            options = _split_options(rest[index + 1:])
+            if len(options) < 2:
+                return None
+            if word.startswith("both"):
+                return as_subject(join("both", " and ".join(options)), rest[:index])
+            listed = f"neither {options[0]} nor {options[1]}" if len(options) == 2 else f"none of {', '.join(options)}"
+            verb = rest[0]
+            return join(listed, "is" if verb.lower in ("is", "are") else verb.text, render(rest[1:index]))
+    return None
+
+
+def _split_options(words: Sequence[Word]) -> List[str]:
+    options, current = [], []
+    for word in words:
+        if word.text == "," or word.lower == "or":
+            if current:
+                options.append(render(current))
+            current = []
+        else:
+            current.append(word)
+    if current:
+        options.append(render(current))
+    return options
+
+
+def _bare(text: str) -> str:
+    words = text.lower().strip(" .!?").split()
+    return " ".join(words[1:] if words and words[0] in ("the", "a", "an") else words)
+
+
+def _comparison(frame: Frame, rest: List[Word], answer: str, other: str) -> str:
+    """"Who is older, A or B?" + A -> "A is older than B"; "Which came first, X or Y?" + X ->
+    "X came before Y"; "Which has more calories, X or Y?" + X -> "X has more calories than Y"."""
+    subject = definite_subject(answer, "")
+    statement = as_subject(subject, rest)
+    last = rest[-1].lower
+    if last in _ORDER_WORDS:
+        return join(statement.rsplit(" ", 1)[0], _ORDER_WORDS[last], other)
+    if any(word.tag in _COMPARATIVE_TAGS or word.lower in ("more", "less", "fewer", "further", "farther")
+           for word in rest):
+        return join(statement, "than", other)
+    return statement

@@ -1,0 +1,73 @@
+"""statement_issues: what is wrong with a statement, for the converter's and a model's output."""
+
+import pytest
+
+from capqa.statements.check import ISSUES, statement_issues
+
+
+@pytest.mark.parametrize("question, answer, statement, codes", [
+    # The broken outputs of issue 21, each seen for what it is
+    ("Tell me who painted the Mona Lisa.", "Leonardo da Vinci", "Tell me who painted the Mona Lisa; Leonardo da Vinci.",
+     {"imperative_start", "echoed_question", "semicolon_join"}),
+    ("True or false: the Pacific is the largest ocean.", "True",
+     "True or false: the Pacific is the largest ocean; True.", {"imperative_start", "semicolon_join"}),
+    ("Which planet does not have any moons?", "Mercury", "The planet not has any moons is Mercury.", set()),
+    ("Mount Kilimanjaro is about ___ metres high.", "5,895 metres", "Mount Kilimanjaro is about 5,895 metres metres high.",
+     {"doubled_word"}),
+    ("The ___ is the largest organ of the human body, and it weighs about ___.", "skin; 4 kilograms",
+     "The skin; 4 kilograms is the largest organ of the human body, and it weighs about ___.", {"blank_left"}),
+    ("Capital of France?", "Paris", 'The answer to "Capital of France?" is Paris.', {"fallback_form"}),
+    ("Who composed the Four Seasons?", "Antonio Vivaldi", "He was Antonio Vivaldi.", {"pronoun_start"}),
+    ("What is the capital of Australia?", "Canberra", "What is the capital of Australia? Canberra.",
+     {"wh_start", "question_mark", "echoed_question"}),
+    ("Can penguins fly?", "no", "Can penguins fly.", {"auxiliary_start"}),
+    ("Who wrote Hamlet?", "Shakespeare", "Marlowe wrote Hamlet.", {"answer_missing"}),
+    ("What is a cell?", "the basic unit of life", "A cell is a the basic unit of life.", {"doubled_word"}),
+    ("Name a fruit.", "apple", "One fruit is a apple.", {"article_mismatch"}),
+    ("What is it?", "x", "   ", {"empty"}),
+])
+def test_broken_statements_are_flagged(question, answer, statement, codes):
+    assert codes <= set(statement_issues(question, answer, statement))
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    ("Who painted the Mona Lisa?", "Leonardo da Vinci", "Leonardo da Vinci painted the Mona Lisa."),
+    ("Which planet does not have any moons?", "Mercury", "Mercury does not have any moons."),
+    ("who plays the voice of johnny in sing", "Taron Egerton", "Taron Egerton plays the voice of Johnny in Sing."),
+    ("who dies in the beginning of deathly hallows part 1", "Hedwig",
+     "The character who dies in the beginning of Deathly Hallows Part 1 is Hedwig."),
+    ("Can penguins fly?", "no", "Penguins cannot fly."),
+    ("when did it become law to stand for the national anthem", "It became law in 1942.", "It became law in 1942."),
+    ("who played truman capote in in cold blood", "Robert Blake", "Robert Blake played Truman Capote in In Cold Blood."),
+    ("Who played Raoul?", "Will Friedle", "Will Friedle played Raoul."),
+    ("When the war ended, what happened?", "peace", "When the war ended, peace followed."),
+    ("What is the SI unit of force?", "newton", "The SI unit of force is the newton."),
+    ("Which of these is an amphibian? A) snake B) frog", "B", "A frog is an amphibian."),
+    ("Is the Sun a star?", "Yes, I'm fairly sure.", "The Sun is a star."),
+])
+def test_sound_statements_have_no_issue(question, answer, statement):
+    assert statement_issues(question, answer, statement) == []
+
+
+def test_codes_are_described_and_returned_in_their_order():
+    assert all(isinstance(code, str) and description for code, description in ISSUES.items())
+    issues = statement_issues("Tell me who wrote it.", "Shakespeare", "Tell me who wrote it; Shakespeare?")
+    assert issues == [code for code in ISSUES if code in issues] and len(issues) >= 3
+
+
+def test_the_check_reads_strings_only(monkeypatch):
+    """Cheap enough for every statement of the metric: no parser is loaded for it."""
+    from capqa.statements.rules import parser
+
+    monkeypatch.setattr(parser, "_load", lambda: pytest.fail("statement_issues loaded the parser"))
+    assert statement_issues("What is the capital of Peru?", "Lima", "The capital of Peru is Lima.") == []
+
+
+@pytest.mark.parametrize("call, error, name", [
+    (lambda: statement_issues(None, "x", "y"), TypeError, "question"),
+    (lambda: statement_issues("q", "", "y"), ValueError, "answer"),
+    (lambda: statement_issues("q", "x", 3), TypeError, "statement"),
+])
+def test_bad_input_names_the_argument(call, error, name):
+    with pytest.raises(error, match=f"`{name}`"):
+        call()
