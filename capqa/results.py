@@ -86,6 +86,10 @@ PER_EXAMPLE: Tuple[ResultField, ...] = (
     *_PROBABILITY_FIELDS,
     ResultField("statement_fallback", "True where the statement model gave an empty statement and the "
                 "rule-based one was used instead", DETAILS, False),
+    ResultField("statement_issues", "what looks wrong with the two statements CAP compared, as "
+                "'gold:CODE' and 'prediction:CODE' (codes: capqa.statements.check.ISSUES; empty when "
+                "nothing does, and without questions); a score resting on a flagged statement is doubtful; "
+                "a file column joins them with spaces", DETAILS, [], columns=_own_column("statement_issues")),
 )
 # Aggregates that are not the mean of a per-example field.
 VERDICT_MEANING = "verdict"
@@ -172,8 +176,13 @@ def file_columns(result: Mapping[str, Any], variant: str = "cap", verdict: Optio
     for spec in result_fields(variant, verdict, details=True):
         for column, part in spec.columns:
             values = result[spec.key]
-            columns[column] = list(values) if part is None else [value[part] for value in values]
+            columns[column] = [_cell(value if part is None else value[part]) for value in values]
     return columns
+
+
+def _cell(value: Any) -> Any:
+    """A value as one file cell: a list of codes becomes one space-separated string."""
+    return " ".join(value) if isinstance(value, list) else value
 
 
 def harness_names(variant: str = "cap", verdict: Optional[Any] = None) -> List[str]:

@@ -156,6 +156,8 @@ class CAPScorer:
 
             lists.update(_details(chosen, example_of_row, premises, hypotheses, forward, reverse,
                                   forward_probs, reverse_probs, fallback_rows))
+            lists["statement_issues"] = _statement_issues(chosen, example_of_row, questions, gold_rows,
+                                                          predictions, premises, hypotheses)
             # Why the answer scored as it did, against the gold that counted.
             lists["relation"] = diagnose_relation(*chosen_inputs())
         return lists
@@ -216,6 +218,22 @@ def _details(chosen, example_of_row, premises, hypotheses, forward, reverse, for
         for column, label in enumerate(NLI_LABELS):
             details[f"p_{label}_{direction}"] = probs[chosen, column].tolist()
     return details
+
+
+def _statement_issues(chosen, example_of_row, questions, gold_rows, predictions, premises, hypotheses):
+    """Per example, the issues of the two statements of its chosen gold ("gold:CODE",
+    "prediction:CODE"); none without questions, where the answers are compared as they are."""
+    if questions is None:
+        return [[] for _ in chosen]
+    from capqa.statements.check import statement_issues
+
+    issues = []
+    for example, row in enumerate(chosen):
+        question = questions[example_of_row[row]]
+        issues.append([f"gold:{code}" for code in statement_issues(question, gold_rows[row], premises[row])]
+                      + [f"prediction:{code}" for code in statement_issues(question, predictions[example],
+                                                                            hypotheses[row])])
+    return issues
 
 
 def check_variant(variant: str) -> str:

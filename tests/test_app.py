@@ -430,6 +430,17 @@ def test_plain_reading_shows_the_relation_and_the_verdict_when_present():
     assert graded.endswith("**correct**, expected credit 0.812")
 
 
+def test_plain_reading_names_a_doubtful_statement_with_its_side_and_meaning():
+    from capqa.statements.check import ISSUES
+
+    details = _details((0.1, 0.85, 0.05), (0.2, 0.7, 0.1),
+                       statement_issues=["prediction:semicolon_join", "gold:blank_left"])
+    reading = space.plain_reading(details)
+    assert (f"the predicted statement: {ISSUES['semicolon_join']} (`semicolon_join`); the gold statement: "
+            f"{ISSUES['blank_left']} (`blank_left`)") in reading
+    assert "Doubtful" not in space.plain_reading(_details((0.1, 0.85, 0.05), (0.2, 0.7, 0.1), statement_issues=[]))
+
+
 # --- While a file job runs ----------------------------------------------------------------------
 
 # Only a hang ends here: a single score takes a fraction of a second, minutes on a loaded machine.

@@ -241,3 +241,25 @@ def test_calibration_on_another_nli_model_is_said_once(random_nli_model, caplog)
         MetricOptions(nli_model=random_nli_model, statement_model="rules", device="cpu").build_scorer().score(
             ["Burgas is a city."], ["Sofia is a city."])  # CAP alone: nothing fitted runs
     assert "were fitted on" not in caplog.text
+
+
+# --- The statement check, per example ---------------------------------------------------------
+
+def test_the_details_carry_the_issues_of_both_statements_compared(random_nli_model, tmp_path):
+    """The tiny T5 writes statements that are not sentences about the answer: the details carry,
+    per example, statement_issues of the gold's and of the prediction's statement, marked by side;
+    a blank prediction and scoring without questions carry none; a file cell joins the codes."""
+    from capqa.results import file_columns
+    from capqa.statements.check import statement_issues
+
+    generator = StatementGenerator(str(build_seq2seq_model(tmp_path / "t5")), device="cpu", max_new_tokens=6)
+    scorer = CAPScorer(NLIScorer(random_nli_model, device="cpu"), generator)
+    golds = [["Sofia", "Plovdiv"], ["Sofia"]]
+    result = scorer.score(["Burgas", " "], golds, [QUESTION, QUESTION], return_details=True)
+    gold = golds[0][result["best_reference"][0]]
+    expected = ([f"gold:{code}" for code in statement_issues(QUESTION, gold, result["premises"][0])]
+                + [f"prediction:{code}" for code in statement_issues(QUESTION, "Burgas", result["hypotheses"][0])])
+    assert expected and result["statement_issues"] == [expected, []]
+    assert file_columns(result)["statement_issues"] == [" ".join(expected), ""]
+    assert scorer.score(["Burgas"], ["Sofia"], return_details=True)["statement_issues"] == [[]]
+    assert "statement_issues" not in scorer.score(["Burgas"], ["Sofia"], [QUESTION])

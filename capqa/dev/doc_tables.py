@@ -80,6 +80,7 @@ TABLES: Dict[str, Table] = {
     "rules-vs-paper": Table("capqa.statements.paper_agreement:rules_vs_paper_markdown"),
     "rules-vs-paper-line": Table("capqa.statements.paper_agreement:rules_vs_paper_line"),
     # docs/space.md
+    "architecture-hashcode": Table("capqa.dev.doc_identity:example_hashcode"),
     "space-settings": Table("capqa.space.settings:settings_markdown"),
     # docs/testing.md
     "test-counts": Table("capqa.dev.doc_rules:test_counts", slow=True),

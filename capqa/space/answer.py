@@ -99,7 +99,24 @@ def plain_reading(details: Dict[str, Any], verdict: Optional[str] = None) -> str
              _direction_line("Gold ⇒ prediction", forward, details["forward"]),
              _direction_line("Prediction ⇒ gold", reverse, details["reverse"])]
     judged = verdict_line(details, verdict)
-    return "\n".join(lines + _calibration_lines(details) + ([judged] if judged else []))
+    return "\n".join(lines + _calibration_lines(details) + _statement_lines(details) + ([judged] if judged else []))
+
+
+_SIDES = {"gold": "the gold statement", "prediction": "the predicted statement"}
+
+
+def _statement_lines(details):
+    """What the statement check found in the two statements: the score rests on them."""
+    from capqa.statements.check import ISSUES
+
+    found = details.get("statement_issues") or []
+    if not found:
+        return []
+    parts = []
+    for issue in found:
+        side, _, code = issue.partition(":")
+        parts.append(f"{_SIDES.get(side, side)}: {ISSUES.get(code, code)} (`{code}`)")
+    return ["", "- **Doubtful statement**: " + "; ".join(parts) + ". The score rests on these statements."]
 
 
 def _calibration_lines(details):
