@@ -30,7 +30,8 @@ ANSWERED = [
     {"question": "how many legs does a spider have", "answer": ["eight", "8"], "response": "six"},
     {"question": "what gas do plants absorb from the air", "answer": ["carbon dioxide", "CO2"],
      "response": "\u200b "},
-    {"question": "what is the largest planet in the solar system", "answer": ["Jupiter"], "response": "Saturn"},
+    {"question": "what is the largest planet in the solar system", "answer": ["Jupiter", "the planet Jupiter"],
+     "response": "Saturn"},
 ]
 BLANK_ROW = 3
 # The known model's CAP for every pair: D = P(entailment) + 0.3 P(neutral) in both directions.

@@ -176,14 +176,3 @@ def test_model_card_text_states_the_paper_settings_and_figures(monkeypatch):
     assert statement_model_id() in text and STATEMENT_TEMPLATE in text
     assert "1,353" in text and "90%" in text and "4 beams" in text and "512 tokens" in text
     assert CITATION.strip() in text
-
-
-def test_model_card_rule_figures_are_the_measured_ones(rules_evaluation):
-    """The card's table of the rule converter is what eval-statements measures now."""
-    scores, _ = rules_evaluation
-    text = MODEL_CARD.read_text()
-    groups = {**scores["by_question_type"], "overall": scores}
-    for name, group in groups.items():
-        row = (f"| {name} | {group['rows']} | {group['exact_match']:.3f} | {group['token_f1']:.3f} | "
-               f"{group['bleu']:.2f} | {group['chrf']:.2f} |")
-        assert row in text, row

@@ -41,12 +41,18 @@ def statements_rules_table() -> str:
     return "\n".join(lines)
 
 
-def statements_rules_metrics() -> str:
-    """docs/statements.md: what ``eval-statements --model rules`` prints overall."""
+@lru_cache(maxsize=1)
+def _rules_evaluation() -> dict:
+    """What ``eval-statements --model rules --csv data/cap_statements_sample.csv`` measures."""
     from capqa.statements.evaluation import evaluate_statements
 
     rows = pd.read_csv(SAMPLE, keep_default_na=False).to_dict("records")
-    scores, _ = evaluate_statements("rules", rows, show_progress=False)
+    return evaluate_statements("rules", rows, show_progress=False)[0]
+
+
+def statements_rules_metrics() -> str:
+    """docs/statements.md: what ``eval-statements --model rules`` prints overall."""
+    scores = _rules_evaluation()
     return (f"`python -m capqa eval-statements --model rules --csv data/cap_statements_sample.csv` prints, "
             f"overall: exact match {scores['exact_match']:.3f}, token F1 {scores['token_f1']:.3f}, sacreBLEU "
             f"{scores['bleu']:.1f}, chrF {scores['chrf']:.1f}.")
@@ -89,3 +95,14 @@ def test_counts() -> str:
     selected, total = _collected(QUICK_SUBSET)
     return (f"The quick subset holds {selected:,} of the {total:,} tests "
             f"(`pytest --collect-only -q -m \"{QUICK_SUBSET}\"` counts them).")
+
+
+def statement_card_rules_table() -> str:
+    """statement_model_card/README.md: the rule converter per question type, as eval-statements
+    reports it (exact match, token F1, sacreBLEU, chrF)."""
+    scores = _rules_evaluation()
+    lines = ["| question type | rows | exact match | token F1 | BLEU | chrF |", "|---|---:|---:|---:|---:|---:|"]
+    for name, group in {**scores["by_question_type"], "overall": scores}.items():
+        lines.append(f"| {name} | {group['rows']} | {group['exact_match']:.3f} | {group['token_f1']:.3f} | "
+                     f"{group['bleu']:.2f} | {group['chrf']:.2f} |")
+    return "\n".join(lines)

@@ -1,6 +1,7 @@
 """Numbers in the docs come from the code: the registry of generated tables.
 
-Every table of measured figures in ``README.md`` and ``docs/*.md`` sits between two lines
+Every table of measured figures in ``README.md``, ``docs/*.md`` and the statement model's card
+sits between two lines
 
     <!-- generated: NAME -->
     ... (what TABLES[NAME] returns) ...
@@ -65,6 +66,7 @@ TABLES: Dict[str, Table] = {
     # docs/statements.md, docs/rules.md (the rules' own measures, capqa.statements.rules.quality)
     "statements-rules": Table("capqa.dev.doc_rules:statements_rules_table"),
     "statements-rules-metrics": Table("capqa.dev.doc_rules:statements_rules_metrics"),
+    "statement-card-rules": Table("capqa.dev.doc_rules:statement_card_rules_table"),
     "statements-premises": Table("capqa.dev.doc_rules:statements_premises"),
     "rules-issue-codes": Table("capqa.statements.rules.corpora:issue_codes_markdown"),
     "rules-corpora": Table("capqa.statements.rules.corpora:corpora_markdown"),
@@ -92,8 +94,9 @@ _OPENING = re.compile(r"^<!-- generated: (?P<name>[^ ]+) -->$", re.MULTILINE)
 
 
 def doc_files(root: Path = REPO_ROOT) -> List[Path]:
-    """The docs that may hold generated tables: README.md and every docs/*.md."""
-    return [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    """The docs that may hold generated tables: README.md, every docs/*.md and the statement model's card."""
+    card = root / "statement_model_card" / "README.md"
+    return [root / "README.md", *sorted((root / "docs").glob("*.md")), *([card] if card.exists() else [])]
 
 
 def blocks(text: str, source: str = "doc") -> List[Tuple[str, str]]:
