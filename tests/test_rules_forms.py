@@ -105,6 +105,47 @@ def test_no_statement_echoes_the_question_or_joins_with_a_semicolon(question, an
         statement_issues(question, answer, statement)), statement
 
 
+@pytest.mark.parametrize("question, answer, statement", [
+    # A subordinate clause opening a sentence to complete (no question mark) keeps its wh-word
+    ("When water is cooled below zero degrees, it", "freezes.", "When water is cooled below zero degrees, it freezes."),
+    ("When two hydrogen atoms bond, they make a", "molecule.", "When two hydrogen atoms bond, they make a molecule."),
+    ("When a metal spoon is left in hot soup, the spoon will most likely", "get warmer.",
+     "When a metal spoon is left in hot soup, the spoon will most likely get warmer."),
+    ("When chased by a hawk", "a rabbit will freeze", "When chased by a hawk, a rabbit will freeze."),
+    ("When ice is left in the sun", "it melts", "When ice is left in the sun, it melts."),
+    # A stem completed by a verb phrase, or by the object its last verb awaits: no copula added
+    ("Frost on the windshield", "can make driving dangerous", "Frost on the windshield can make driving dangerous."),
+    ("Turning off lights when leaving a room", "will save electricity",
+     "Turning off lights when leaving a room will save electricity."),
+    ("Magnets", "attract iron nails", "Magnets attract iron nails."),
+    ("For most plants, roots", "are the organs that absorb water", "For most plants, roots are the organs that absorb water."),
+    ("In order to see distant stars, astronomers", "use telescopes",
+     "In order to see distant stars, astronomers use telescopes."),
+    ("If a candle burns for an hour, then the candle", "gets shorter", "If a candle burns for an hour, then the candle gets shorter."),
+    ("To help a seedling grow, give it", "sunlight", "To help a seedling grow, give it sunlight."),
+    ("On a windy day", "kites fly higher", "On a windy day, kites fly higher."),
+    # "Which (N) will most likely V": the answer takes the wh-phrase's place, the adverbs stay
+    ("Which will most likely melt first in the sun?", "an ice cube", "An ice cube will most likely melt first in the sun."),
+    ("Which tool would most likely be used to measure mass?", "a balance", "A balance would most likely be used to measure mass."),
+    ("Which kind of energy will most likely result?", "heat", "Heat will most likely result."),
+    # A wh-phrase in situ is replaced whole
+    ("Oxygen is carried through the body by which type of cells?", "red blood cells",
+     "Oxygen is carried through the body by red blood cells."),
+    # Substances and seasons take no article
+    ("Which rock is most likely to contain fossils?", "sandstone", "Sandstone is most likely to contain fossils."),
+    ("Which season has the shortest days?", "winter", "Winter has the shortest days."),
+    ("Which form can be made into a triangle?", "ice", "Ice can be made into a triangle."),
+    # Search queries in lower case stay questions
+    ("when was the last time kentucky won ncaa", "2012", "Kentucky last won NCAA in 2012."),
+    ("who wrote the hobbit", "J. R. R. Tolkien", "J. R. R. Tolkien wrote the Hobbit."),
+    ("capital of france", "Paris", "The capital of France is Paris."),
+])
+def test_exam_stems_and_wh_phrases(question, answer, statement):
+    made = rule_statement(question, answer)
+    assert made == statement
+    assert statement_issues(question, answer, made) == []
+
+
 def test_the_same_statement_whatever_the_batch_or_order():
     """A text's parse does not depend on the texts parsed with it (nlp.pipe batches them)."""
     pairs = [("Who painted the Mona Lisa?", "Leonardo da Vinci"), ("Why can't penguins fly?", "their wings are small"),

@@ -25,6 +25,16 @@ from capqa.statements.check import ISSUES, statement_issues
     ("What is a cell?", "the basic unit of life", "A cell is a the basic unit of life.", {"doubled_word"}),
     ("Name a fruit.", "apple", "One fruit is a apple.", {"article_mismatch"}),
     ("What is it?", "x", "   ", {"empty"}),
+    # A stem completed by a verb phrase, given a copula or "include" it did not need
+    ("Condensation over night", "can lead to slippery grass", "The Condensation over night is can lead to slippery grass.",
+     {"copula_before_verb"}),
+    ("Scales", "help users know their weight", "The Scales are will help users know their weight.",
+     {"copula_before_verb"}),
+    ("For Julia, popsicles", "are an inferior good", "For Julia, popsicles include are an inferior good.",
+     {"copula_before_verb"}),
+    ("If a fox dies, then that fox", "ceases to exist", "If a fox dies, then that fox is ceases to exist.",
+     {"copula_before_verb"}),
+    ("Is the United States a country?", "yes", "The is United States a country.", {"article_before_verb"}),
 ])
 def test_broken_statements_are_flagged(question, answer, statement, codes):
     assert codes <= set(statement_issues(question, answer, statement))
@@ -44,6 +54,10 @@ def test_broken_statements_are_flagged(question, answer, statement, codes):
     ("What is the SI unit of force?", "newton", "The SI unit of force is the newton."),
     ("Which of these is an amphibian? A) snake B) frog", "B", "A frog is an amphibian."),
     ("Is the Sun a star?", "Yes, I'm fairly sure.", "The Sun is a star."),
+    ("When rocks are exposed to wind, the rocks", "erode", "When rocks are exposed to wind, the rocks erode."),
+    ("Who played the lead?", "Will Smith", "The lead was Will Smith."),
+    ("What did the report find?", "increases in crime", "The report found that the result is increases in crime."),
+    ("What is the best thing to do?", "do nothing", "The best thing is to do nothing."),
 ])
 def test_sound_statements_have_no_issue(question, answer, statement):
     assert statement_issues(question, answer, statement) == []

@@ -13,8 +13,8 @@ from typing import Dict, List
 
 from capqa.statements.rules.answer_text import answer_sentences
 from capqa.statements.rules.context import split_question
-from capqa.statements.rules.lexicon import strip_trailing
-from capqa.statements.rules.morphology import _indefinite_article
+from capqa.statements.rules.lexicon import _MODALS, strip_trailing
+from capqa.statements.rules.morphology import _indefinite_article, _inflect, _lemmas
 from capqa.statements.text_metrics import normalize_statement
 from capqa.validation import check_text
 
@@ -29,6 +29,9 @@ ISSUES: Dict[str, str] = {
     "blank_left": "a blank marker (___) is left in the statement",
     "doubled_word": "a word or unit is written twice in a row ('metres metres', 'the the')",
     "article_mismatch": "'a' before a vowel sound or 'an' before a consonant sound",
+    "copula_before_verb": "a copula or 'include' right before a finite or modal verb ('is can', 'are help', "
+                          "'include are'): a sentence to complete given a verb it did not need",
+    "article_before_verb": "an article right before a finite verb ('the is', 'a does')",
     "pronoun_start": "starts with a pronoun the question does not contain (an unresolved referent)",
     "fallback_form": "the safe form: 'The answer to \"QUESTION\" is ANSWER' (no statement was built)",
     "empty": "the statement is empty",
@@ -143,6 +146,8 @@ def _echoes(question: str, text: str, answer: str) -> bool:
         return False
     if not (words[0] in _WH or words[0] in _AUXILIARIES or words[0] in _IMPERATIVES):
         return False  # a sentence to complete or a noun phrase is meant to be repeated
+    if words[0] in _SUBORDINATING_WH and words[1] not in _AUXILIARIES and not question.rstrip().endswith("?"):
+        return False  # "When rocks are exposed to wind, the rocks": a subordinate clause to complete
     said = normalize_statement(text)
     if said.startswith(asked + " ") or said == asked:
         return True
@@ -212,7 +217,30 @@ def _word_issues(words: List[str], given: str) -> set:
             found.add("doubled_word")
         elif previous in _ARTICLES and word in _ARTICLES:
             found.add("doubled_word")
+        elif previous in _LINKING and _is_verb_after_copula(words[index], word):
+            found.add("copula_before_verb")
+        elif previous in _ARTICLES and word in _VERBS_NOT_NOUNS and words[index].islower():
+            found.add("article_before_verb")
         elif previous in ("a", "an") and word[:1].isalpha() and _indefinite_article(
                 words[index].strip("\"'“”‘’()[],.;:!?")) != previous:
             found.add("article_mismatch")
     return found
+
+
+_SUBORDINATING_WH = frozenset(("when", "where", "whenever"))
+_LINKING = frozenset("is are was were include includes".split())
+# Finite verbs that are never nouns: after an article they are a verb where a noun should be.
+_VERBS_NOT_NOUNS = frozenset("is are was were does did has have had should would could shall".split())
+_AFTER_COPULA = _MODALS | frozenset("is are was were am do does did has have had".split())
+
+
+def _is_verb_after_copula(written: str, word: str) -> bool:
+    """Whether ``word`` (after a copula or "include") is a finite verb: a modal or auxiliary in
+    lower case ("is can", not "is Will"), or an -s form the lexicon knows only as a verb ("is
+    ceases"); a base form that is a noun too ("are help") is not judged."""
+    if not written[:1].islower():
+        return False
+    if word in _AFTER_COPULA:
+        return True
+    lemmas = _lemmas(word)
+    return word.endswith("s") and set(lemmas) == {"VERB"} and _inflect(lemmas["VERB"][0], "VBZ") == word

@@ -19,12 +19,12 @@ Contractions are read in full ("ca n't" -> "can not", "What 's" -> "What is").
 
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from capqa.statements.rules.lexicon import _AUXILIARIES, _COPULAS, _DETERMINERS, _PREPOSITIONS
+from capqa.statements.rules.lexicon import _AUXILIARIES, _COPULAS, _DETERMINERS, _MODALS, _PREPOSITIONS
 from capqa.statements.rules.morphology import (
     _inflect, _is_adjective, _is_base_verb, _is_participle, _is_plural_noun, _lemmas, looks_adjective,
 )
 from capqa.statements.rules.parser import Word
-from capqa.statements.rules.subjects import copula_subject
+from capqa.statements.rules.subjects import copula_subject, words_after_adverbs
 
 WH_WORDS = frozenset("what which who whom whose where when why how".split())
 _EXPANSIONS = {"ca": "can", "wo": "will", "sha": "shall", "n't": "not", "n’t": "not", "'re": "are", "’re": "are",
@@ -296,6 +296,10 @@ def _starts_predicate(auxiliary: str, rest: Sequence[Word], wh: str = "", phrase
     first = rest[0]
     if first.lower in _NOT or first.lower == "never" or first.tag in ("JJR", "RBR"):
         return True
+    after_adverbs = words_after_adverbs(rest)
+    if after_adverbs is not None and (after_adverbs.tag in ("VB", "VBN", "VBG") or (
+            auxiliary in _COPULAS and after_adverbs.tag in ("TO", "JJ"))):
+        return True  # "Which device would | most likely be used ...": the adverbs start the predicate
     if first.tag == "VBN" and _is_participle(first.lower) or first.tag == "VBG" and (
             first.lower.endswith("ing") and "VERB" in _lemmas(first.lower)):
         return True
@@ -309,6 +313,9 @@ def _starts_predicate(auxiliary: str, rest: Sequence[Word], wh: str = "", phrase
         return looks_adjective(first.text, first.tag) and rest[1].tag in ("IN", "TO", ",", "CC")
     if auxiliary in ("has", "have", "had"):
         return _is_participle(first.lower) and first.tag not in _NOUN_TAGS
+    if auxiliary in _MODALS and _is_base_verb(first.lower) and first.tag in ("NN", "VB", "VBP") and not any(
+            word.tag in ("VB", "VBP") and rest[index].tag != "TO" for index, word in enumerate(rest[1:])):
+        return True  # "Which gas could | cause rust to form": no other verb for a subject "cause rust" to take
     if first.tag == "VB":
         if "NOUN" in _lemmas(first.lower) and any(word.tag in ("VB", "VBP") for word in rest[2:]):
             return False  # "when does panic/VB at the disco album come/VBP out": a noun, and a verb follows

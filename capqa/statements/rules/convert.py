@@ -32,6 +32,7 @@ from capqa.statements.rules.parser import MAX_PARSED_CHARS, Parse, parse
 from capqa.statements.rules.polar import polar
 from capqa.statements.rules.prompts import claim_statement, embedded_statement, fragment_statement, imperative_statement
 from capqa.statements.rules.sentences import denial, full_sentence, in_situ, may_be_sentence, sentence_head
+from capqa.statements.rules.stems import ends_open, is_stem, stem_statement, subordinate_stem
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
@@ -142,6 +143,12 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
     frame = analyse(words)
     if form.kind != "question" and (frame is None or not frame.wh):
         frame = None  # a sentence to complete is no question, unless it opens like one ("In which county is X")
+    if frame is not None and subordinate_stem(frame, words, proper, content):
+        frame, form = None, Form("statement", proper)  # "When rocks are exposed to wind, the rocks" + "erode"
+    if frame is None and form.kind == "statement":
+        continued = stem_statement(strip_trailing(proper), lower_article(_sentence_case_dropped(content)), content)
+        if continued:
+            return continued, []
     if frame is not None and _NON_ANSWER.match(content):
         embedded = embedded_question(frame)  # "Unknown." -> "It is unknown who sings X."
         if embedded:
@@ -168,10 +175,10 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
             return situ, []
         if frame is not None:
             return None, []  # a question read but not restructured: the safe form, never an echo
-        if _ends_open(words) and not _ASKS.match(proper):
+        if ends_open(words) and not _ASKS.match(proper):
             return complete(strip_trailing(proper), lower_article(content)), []  # "... public worship in?"
         return fragment_statement(words, lower_article(content)), []
-    return complete(proper, lower_article(content)) if _is_stem(words) else fragment_statement(
+    return complete(proper, lower_article(content)) if is_stem(words) else fragment_statement(
         words, lower_article(content)), []
 
 
@@ -192,26 +199,6 @@ def _from_frame(frame: Frame, answer: str) -> Optional[Tuple[str, List[str]]]:
     if lead:
         statement_text = f"{lead.rstrip(',')}, {_lower_first_article(statement_text)}"
     return statement_text, []
-
-
-def _ends_open(words: Parse) -> bool:
-    """Whether a sentence stops where a phrase must follow ("... arising out of", "... is the")."""
-    content = [word for word in words if word.tag not in (".", ",", ":")]
-    return bool(content) and content[-1].tag in ("IN", "DT", "TO", "CC", "MD", "VBZ", "VBD", "VBP", "VBN", "PRP$", "POS")
-
-
-def _is_stem(words: Parse) -> bool:
-    """Whether a prompt that is no question is a sentence to complete (it has a finite verb, or
-    ends where a phrase must follow: "... arising out of", "... is the") rather than a noun
-    phrase ("different ways to spell Corey")."""
-    if _ends_open(words):
-        return True
-    for word in words:
-        if word.tag in ("WP", "WDT", "WRB"):
-            return False  # "french film pioneer who introduced newsreel": the verb is the relative clause's
-        if word.tag in ("VBZ", "VBD", "VBP", "MD"):
-            return True
-    return False
 
 
 def _lower_first_article(text: str) -> str:

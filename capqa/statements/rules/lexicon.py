@@ -32,6 +32,14 @@ _MASS_SUFFIXES = ("tion", "sion", "sis", "ism", "ity", "ment", "ness", "ance", "
                   "ics", "phyll", "gen", "in", "ose", "ide", "ium", "ure", "age", "ia", "ine", "ity",
                   "ogy", "ship", "dom", "hood", "ur", "um", "ol", "ene", "ane", "ate", "ite",
                   "ar", "ic", "ine", "ty", "al", "er", "sm", "ph", "ice", "ed", "acid", "tissue")
+# Nouns uncountable in their usual sense that no suffix gives away: substances, materials,
+# weather, seasons, diseases ("Ice can be made into ...", "Limestone is formed from shells").
+_MASS_NOUNS = frozenset("ice water oil air steam smoke sand soil mud clay dirt dust salt sugar coal petroleum "
+                        "gasoline limestone granite marble basalt sandstone shale slate quartz chalk "
+                        "steel iron copper gold silver lead tin zinc aluminum aluminium brass bronze wood "
+                        "glass plastic rubber paper cotton wool silk rain snow hail sleet fog frost wind "
+                        "heat light sound electricity gravity lava magma soap milk blood sweat "
+                        "summer winter autumn cancer malaria drift erosion weathering".split())
 _COUNT_EXCEPTIONS = ("reaction", "cation", "anion", "mirror", "motor", "lens", "circuit", "cell",
                      "molecule")
 _VOWEL_SOUND = re.compile(r"^(?:[aeioAEIO]|[uU](?!ni|se|su|ra|ro|re|ti)|[hH](?:our|onest|onor|eir)|"

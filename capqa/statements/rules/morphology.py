@@ -9,7 +9,7 @@ from lemminflect import getAllLemmas, getInflection
 
 from capqa.statements.rules.lexicon import (
     _AUXILIARIES, _CLAUSE_WORDS, _COUNT_EXCEPTIONS, _DEFINITE_HEADS, _DETERMINERS, _LIST_ANSWER,
-    _MASS_SUFFIXES, _NOUN_OF, _PREDICATE_ADJECTIVES, _PREPOSITIONS, _PRONOUNS, _VOWEL_SOUND,
+    _MASS_NOUNS, _MASS_SUFFIXES, _NOUN_OF, _PREDICATE_ADJECTIVES, _PREPOSITIONS, _PRONOUNS, _VOWEL_SOUND,
     _WHITESPACE, strip_trailing,
 )
 
@@ -209,6 +209,8 @@ def _is_bare_noun_phrase(answer):
 
 def _is_mass_noun(word):
     lowered = word.lower()
+    if lowered in _MASS_NOUNS:
+        return True
     if lowered.endswith(_COUNT_EXCEPTIONS):
         return False
     return lowered.endswith(_MASS_SUFFIXES)

@@ -212,10 +212,20 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
         owner = re.sub(r"[’']s?$", "", answer)
         return join(render(words[:position]), f"{owner}'s", render(words[end:]))
     if wh in ("what", "which"):
-        while end < len(words) and words[end].tag in ("JJ", "NN", "NNS", "NNP", "NNPS", "HYPH", "CD"):
-            end += 1
+        end = _nouns_end(words, end)
+        if end + 1 < len(words) and words[end].lower == "of" and words[end + 1].tag in _NOUN_PHRASE_TAGS:
+            end = _nouns_end(words, end + 1)  # "which type of cells": the answer names the cells
     kept = render(words[position + 1:end]) if end > position + 1 and _is_adjective(answer) else ""
     return join(render(words[:position]), answer, kept, render(words[end:]))
+
+
+_NOUN_PHRASE_TAGS = frozenset(("JJ", "NN", "NNS", "NNP", "NNPS", "HYPH", "CD"))
+
+
+def _nouns_end(words: Sequence[Word], end: int) -> int:
+    while end < len(words) and words[end].tag in _NOUN_PHRASE_TAGS:
+        end += 1
+    return end
 
 
 def negated_clause(words: Sequence[Word]) -> Optional[str]:

@@ -11,7 +11,7 @@ training data), so two readings are combined:
   predicate), else the word-level split of ``clauses._split_subject``.
 """
 
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from capqa.statements.rules.clauses import _split_noun_predicate, _split_subject
 from capqa.statements.rules.lexicon import (
@@ -186,3 +186,10 @@ def subtree_edges(words: Sequence[Word], position: int) -> Tuple[int, int]:
                 inside.add(child)
                 stack.append(child)
     return min(inside), max(inside)
+
+
+def words_after_adverbs(rest: Sequence[Word]) -> Optional[Word]:
+    """The word after the adverbs that open ``rest`` ("most likely | cause"), None without any."""
+    index = next((i for i, word in enumerate(rest[:-1])
+                  if word.tag not in ("RB", "RBS") or word.lower in ("not", "n't", "never")), max(len(rest) - 1, 0))
+    return rest[index] if index else None

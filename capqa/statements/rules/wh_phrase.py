@@ -4,7 +4,7 @@ many legs" for a count of legs ("eight legs")."""
 
 from typing import List
 
-from capqa.statements.rules.lexicon import _DEFINITE_HEADS, _LIST_ANSWER
+from capqa.statements.rules.lexicon import _DEFINITE_HEADS, _LIST_ANSWER, _MASS_NOUNS
 from capqa.statements.rules.morphology import (
     _indefinite_article, _is_bare_noun_phrase, _is_plural_noun, _lemmas, _singular,
 )
@@ -40,7 +40,7 @@ def with_subject_article(answer: str, noun: str) -> str:
     if noun.lower() in _DEFINITE_HEADS or _lemmas(noun.lower()).get("NOUN", ("",))[0] in _DEFINITE_HEADS:
         return f"the {answer}"
     head = answer.split()[-1].lower()
-    if _is_plural_noun(noun) or _is_plural_noun(head) or head.endswith(_MASS_ENDINGS) or noun.lower() in _SUBSTANCES:
+    if _is_plural_noun(noun) or _is_plural_noun(head) or head.endswith(_MASS_ENDINGS) or head in _MASS_NOUNS or noun.lower() in _SUBSTANCES:
         return answer  # "which metal" + mercury: a substance takes no article
     return f"{_indefinite_article(answer)} {answer}"
 
