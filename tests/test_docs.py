@@ -108,7 +108,7 @@ def test_the_slow_tables_match_the_docs():
 _LINK = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]+)\)")
 
 
-@pytest.mark.parametrize("doc", DOCS, ids=lambda doc: doc.name)
+@pytest.mark.parametrize("doc", DOCS, ids=lambda doc: doc.relative_to(REPO_ROOT).as_posix())
 def test_relative_links_and_images_resolve_from_the_doc(doc):
     """GitHub resolves a link relative to the doc's own folder: docs/x.md linking docs/y.png
     points at docs/docs/y.png."""
@@ -278,7 +278,7 @@ def _run_sql(block, folder):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("doc", RUNNABLE_DOCS, ids=lambda doc: doc.name)
+@pytest.mark.parametrize("doc", RUNNABLE_DOCS, ids=lambda doc: doc.relative_to(REPO_ROOT).as_posix())
 def test_the_code_blocks_of_each_doc_run(doc, tmp_path, hf_home, nli_folder):
     """Python blocks first (one namespace, in order), then shell and SQL blocks in order, all in
     one folder per doc, offline."""
