@@ -173,3 +173,28 @@ def test_surface_metrics():
     assert scores == {"exact_match": 0.5, "token_f1": 0.5}
     with pytest.raises(ValueError, match="`predictions` and `references`"):
         surface_scores(["a"], ["a", "b"])
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A lower-case query without "?" is parsed as the question it stands for
+    ("when did the berlin wall fall", "1989", "The Berlin wall fell in 1989."),
+    ("when did the great fire of london start", "1666", "The great fire of London started in 1666."),
+    ("what does simba mean in swahili", "lion", "Simba means lion in Swahili."),
+    ("what does the last stage of mitosis produce", "two cells", "The last stage of mitosis produces two cells."),
+    # "did" is the main verb when no verb follows the subject ("of" is no misspelt verb)
+    ("who did the voice of simba", "Matthew Broderick", "Matthew Broderick did the voice of Simba."),
+    ("who did the music for the lion king", "Hans Zimmer", "Hans Zimmer did the music for the lion king."),
+    # A relative clause without its pronoun stays in the subject
+    ("when was the last year the eagles went to the superbowl", "2018",
+     "The last year the eagles went to the Superbowl was in 2018."),
+    # An answer's ordinary English words are not title-cased
+    ("how did the dinosaurs die", "an asteroid impact", "The dinosaurs died through an asteroid impact."),
+    ("cls bank deals with transactions arising out of", "the forex market",
+     "CLS bank deals with transactions arising out of the Forex market."),
+    ("where does the light reaction of photosynthesis occur", "thylakoid membranes",
+     "The light reaction of photosynthesis occurs in thylakoid membranes."),
+    # The capital a query's first word gets for the parser is not a name
+    ("capital of france", "Paris", "The capital of France is Paris."),
+])
+def test_search_queries_parse_as_questions(question, answer, statement):
+    assert rule_statement(question, answer) == statement

@@ -34,6 +34,7 @@ _NOT = frozenset(("not", "n't"))
 _SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj", "csubjpass"))
 _NOUN_TAGS = frozenset(("NN", "NNS", "NNP", "NNPS", "PRP", "CD", "EX"))
 _RELATIVE = frozenset(("that", "which", "who", "whom", "whose"))
+_FUNCTION_TAGS = frozenset(("IN", "TO", "DT", "CC", "PRP", "PRP$", "CD", "POS", "RP", "WDT", "WP", "WRB"))
 _NOT_BEFORE_VERB = _DETERMINERS | _PREPOSITIONS | {"'s", "’s", "very", "more", "most"}
 
 
@@ -276,6 +277,9 @@ def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
     subject, verb_phrase, not_after = _subject_and_negation(auxiliary.lower, rest, need_predicate=mode)
     if auxiliary.lower in ("has", "have", "had", "do", "does", "did") and not verb_phrase:
         return None  # "Who has the keys?", "Who does the dishes?": a main verb, not an auxiliary
+    if wh in ("who", "what") and not phrase and auxiliary.dep == "ROOT" and auxiliary.lower in ("do", "does", "did") and (
+            not any(word.tag.startswith("VB") for word in verb_phrase)):
+        return None  # "who did the music for the lion king": the parse's main verb, and no verb after it
     return Frame(lead, preposition, wh, phrase, auxiliary.lower, negated or not_after, subject, verb_phrase)
 
 
@@ -336,7 +340,8 @@ def split_subject(auxiliary: str, words: Sequence[Word],
     if index is None and auxiliary in ("do", "does", "did"):
         # "when did the steel mills closed": a verb in the wrong form after do-support
         index = next((i for i in range(1, len(words)) if (words[i].tag in ("VBD", "VBN", "VBZ", "VBP") or (
-            not _lemmas(words[i].lower) and words[i - 1].tag in ("NN", "NNS") and words[i].text.islower()))
+            not _lemmas(words[i].lower) and words[i - 1].tag in ("NN", "NNS") and words[i].text.islower()
+            and words[i].tag not in _FUNCTION_TAGS))
                       and words[i - 1].tag not in ("DT", "IN", "PRP$", "POS")), None)  # or a misspelt one: "arive"
     if index is None:
         return words, ()
@@ -371,8 +376,9 @@ def _last_before_object(words, candidates):
     for index in candidates:
         previous = words[index - 1]
         compound = previous.tag in ("NN", "NNS") and previous.lower.islower() and "NOUN" in _lemmas(previous.lower)
-        if previous.tag == "PRP" or not compound:
-            return index  # not "world war | 2 end": a noun after a noun is a compound
+        modified = previous.tag in ("JJ", "JJS", "JJR", "CD") and index + 1 < len(words)
+        if previous.tag == "PRP" or not (compound or modified):
+            return index  # not "world war | 2 end", "the last stage | of": a noun after a noun or an adjective
     for index in reversed(candidates):
         if index == len(words) - 1 or words[index + 1].lower in _DETERMINERS | _PREPOSITIONS:
             return index

@@ -35,6 +35,8 @@ def copula_subject(words: Sequence[Word], need_predicate: str) -> Split:
     words = tuple(words)
     if need_predicate == "adverbial":
         subject, predicate = _parsed_subject(words)
+        if _contact_clause(predicate):
+            return words, ()  # "when was the last year | the eagles went to the superbowl": one subject
         if predicate and predicate[0].tag not in ("CC", ",", "MD") and not predicate[0].text.startswith(("'", "’")) and (
                 len(subject) < len(words)):
             return subject, predicate  # not "you | 'll never walk alone": a title that is a clause
@@ -48,6 +50,15 @@ def copula_subject(words: Sequence[Word], need_predicate: str) -> Split:
     if not predicate:
         return _word_split(words)
     return subject, predicate
+
+
+def _contact_clause(words: Sequence[Word]) -> bool:
+    """Whether the words are a relative clause without its pronoun: a subject of its own and a
+    finite verb ("the eagles went to the superbowl" after "the last year")."""
+    if not words or words[0].tag not in ("DT", "PRP", "PRP$", "NNP", "NNPS"):
+        return False
+    subject = next((index for index, word in enumerate(words) if word.dep in _SUBJECT_DEPS), None)
+    return subject is not None and any(word.tag in ("VBD", "VBZ", "VBP") for word in words[subject + 1:])
 
 
 def _subordinate_start(words: Sequence[Word]) -> int:
