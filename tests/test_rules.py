@@ -184,6 +184,7 @@ def test_surface_metrics():
     # "did" is the main verb when no verb follows the subject ("of" is no misspelt verb)
     ("who did the voice of simba", "Matthew Broderick", "Matthew Broderick did the voice of Simba."),
     ("who did the music for the lion king", "Hans Zimmer", "Hans Zimmer did the music for the lion king."),
+    ("Who did Dr. Crippen murder?", "His wife", "Dr. Crippen murdered his wife."),
     # A relative clause without its pronoun stays in the subject
     ("when was the last year the eagles went to the superbowl", "2018",
      "The last year the eagles went to the Superbowl was in 2018."),
@@ -197,4 +198,30 @@ def test_surface_metrics():
     ("capital of france", "Paris", "The capital of France is Paris."),
 ])
 def test_search_queries_parse_as_questions(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A sentence that ends with its own wh-phrase
+    ("gabbar is back is a remake of which telugu movie", "Ramanaa", "Gabbar is back is a remake of Ramanaa."),
+    ("the recipient of first jnanpith award was an author which language", "Hindi",
+     "The recipient of first Jnanpith award was an author of the Hindi language."),
+    # A passive participle after the subject, with its adverb
+    ("In which country were motorized ambulances first used?", "France", "Motorized ambulances were first used in France."),
+    ("when were birth certificates first issued in the united states", "July 1, 1908",
+     "Birth certificates were first issued in the United states on July 1, 1908."),
+    # One name for a plural subject: one of them
+    ("who were the twins that played for kentucky", "Andrew Harrison",
+     "Andrew Harrison was one of the twins that played for Kentucky."),
+    ("who are the judges on the voice", "Blake Shelton", "Blake Shelton is one of the judges on the voice."),
+    ("Who were the Romans?", "the people of ancient Rome", "The people of ancient Rome were the Romans."),
+    # "how many N ... is / are there", the copula agreeing with the count
+    ("how many episodes of sabrina the teenage witch are there", "163",
+     "There are 163 episodes of Sabrina the teenage witch."),
+    ("how many rooms is there in buckingham palace", "775", "There are 775 rooms in Buckingham palace."),
+    # A capitalised wh-word inside a sentence is a title's ("Who Wants To Be A Millionaire")
+    ("By the end of the 17th series of Who Wants To Be A Millionaire in 2005, how many people had sat in the hot seat?",
+     "17 people", "By the end of the 17th series of Who Wants To Be A Millionaire in 2005, 17 people had sat in the hot seat."),
+])
+def test_query_shapes_of_natural_questions(question, answer, statement):
     assert rule_statement(question, answer) == statement

@@ -126,9 +126,11 @@ def _wh_start(words: Sequence[Word]) -> Optional[int]:
     """Where the wh-phrase starts (its fronted preposition included): at the front, or after a
     fronted phrase ending in a comma ("In 1990, who ...") or with no comma ("under article 1 what
     is ..."), as long as the wh-word is followed by a verb or a noun phrase and a verb."""
-    for index, word in enumerate(words[:12]):
-        if word.lower not in WH_WORDS:
-            continue
+    for index, word in enumerate(words[:24]):
+        if word.lower not in WH_WORDS or (index >= 12 and words[index - 1].text != ","):
+            continue  # far from the front only after a comma ("By the end of ..., how many ...")
+        if index and word.text[:1].isupper() and not words[index - 1].text == ",":
+            continue  # "... series of Who Wants To Be A Millionaire": a title
         if index == 0:
             return 0
         if index == 1 and words[0].tag in ("IN", "TO"):
@@ -221,8 +223,8 @@ def _with_verb_rescued(words: Sequence[Word], start: int, end: int) -> int:
     if end < len(words) and (words[end].tag.startswith("VB") or words[end].tag == "MD" or _is_auxiliary(words[end])):
         return end
     for word in words[end:]:
-        if word.lower in _RELATIVE or word.tag == "CC":
-            break
+        if word.lower in _RELATIVE or word.tag in ("CC", "WRB") or word.lower in ("if", "while", "because", "as"):
+            break  # the verb of a clause after the phrase ("... heat | when particles collide") is not its own
         if word.tag.startswith("VB") or word.tag == "MD":
             return end
     for index in range(start + 1, end):
@@ -270,16 +272,20 @@ def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
     negated = False
     if rest and rest[0].lower == "n't":
         negated, rest = True, rest[1:]
+    if wh == "how" and phrase and phrase[0].lower in ("many", "much") and rest[:1] and rest[0].lower == "there":
+        return None  # "how many rooms is there in X": the counted phrase is the subject of "is there"
     partitive = bool(phrase) and phrase[0].lower == "of"
-    if not rest or _starts_predicate(auxiliary.lower, rest, wh, partitive):
+    if not rest or (not preposition and _starts_predicate(auxiliary.lower, rest, wh, partitive)):
         return None  # the wh-phrase is the subject: "Who is older", "Which planet does not have"
     mode = "predicate" if preposition else ("adverbial" if wh in ("where", "when", "why", "how") else "")
     subject, verb_phrase, not_after = _subject_and_negation(auxiliary.lower, rest, need_predicate=mode)
     if auxiliary.lower in ("has", "have", "had", "do", "does", "did") and not verb_phrase:
         return None  # "Who has the keys?", "Who does the dishes?": a main verb, not an auxiliary
+    if auxiliary.lower in ("has", "have", "had") and auxiliary.dep == "ROOT" and verb_phrase[0].dep == "acl":
+        return None  # "Which gas has the greatest effect ... associated with ...": a main verb and a modifier
     if wh in ("who", "what") and not phrase and auxiliary.dep == "ROOT" and auxiliary.lower in ("do", "does", "did") and (
-            not any(word.tag.startswith("VB") for word in verb_phrase)):
-        return None  # "who did the music for the lion king": the parse's main verb, and no verb after it
+            any(word.tag == "IN" for word in subject) and not any(word.tag.startswith("VB") for word in verb_phrase)):
+        return None  # "who did the music for the lion king": the parse's main verb, the "verb" a noun of its object
     return Frame(lead, preposition, wh, phrase, auxiliary.lower, negated or not_after, subject, verb_phrase)
 
 
@@ -301,10 +307,11 @@ def _starts_predicate(auxiliary: str, rest: Sequence[Word], wh: str = "", phrase
     if first.lower in _NOT or first.lower == "never" or first.tag in ("JJR", "RBR"):
         return True
     after_adverbs = words_after_adverbs(rest)
-    if after_adverbs is not None and (after_adverbs.tag in ("VB", "VBN", "VBG") or (
+    gerund_subject = auxiliary in ("do", "does", "did")  # "What does harming an organism cause?"
+    if after_adverbs is not None and (after_adverbs.tag in ("VB", "VBN") or (after_adverbs.tag == "VBG" and not gerund_subject) or (
             auxiliary in _COPULAS and after_adverbs.tag in ("TO", "JJ"))):
         return True  # "Which device would | most likely be used ...": the adverbs start the predicate
-    if first.tag == "VBN" and _is_participle(first.lower) or first.tag == "VBG" and (
+    if first.tag == "VBN" and _is_participle(first.lower) or first.tag == "VBG" and not gerund_subject and (
             first.lower.endswith("ing") and "VERB" in _lemmas(first.lower)):
         return True
     if auxiliary in _COPULAS:
@@ -365,7 +372,7 @@ def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
     if index is None:
         index = next((i for i in candidates if "NOUN" not in _lemmas(words[i].lower)), candidates[-1]
                      if len(candidates) == 1 else _last_before_object(words, candidates))
-    while index > 1 and words[index - 1].tag in ("RB",) and words[index - 1].lower not in ("not", "n't", "never"):
+    while index > 1 and words[index - 1].tag in ("RB", "RBS", "RBR") and words[index - 1].lower not in ("not", "n't", "never"):
         index -= 1
     return index
 

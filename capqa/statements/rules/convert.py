@@ -32,7 +32,9 @@ from capqa.statements.rules.parser import MAX_PARSED_CHARS, Parse
 from capqa.statements.rules.polar import polar
 from capqa.statements.rules.queries import parse_question, question_text
 from capqa.statements.rules.prompts import claim_statement, embedded_statement, fragment_statement, imperative_statement
-from capqa.statements.rules.sentences import denial, full_sentence, in_situ, may_be_sentence, sentence_head
+from capqa.statements.rules.sentences import (
+    denial, ends_in_situ, full_sentence, in_situ, may_be_sentence, sentence_head,
+)
 from capqa.statements.rules.stems import ends_open, is_stem, stem_statement, subordinate_stem
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
@@ -180,6 +182,8 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         if ends_open(words) and not _ASKS.match(proper):
             return complete(strip_trailing(proper), lower_article(content)), []  # "... public worship in?"
         return fragment_statement(words, lower_article(content)), []
+    if ends_in_situ(words):
+        return in_situ(words, lower_article(content)), []
     return complete(proper, lower_article(content)) if is_stem(words) else fragment_statement(
         words, lower_article(content)), []
 

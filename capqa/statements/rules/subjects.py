@@ -37,6 +37,9 @@ def copula_subject(words: Sequence[Word], need_predicate: str) -> Split:
         subject, predicate = _parsed_subject(words)
         if _contact_clause(predicate):
             return words, ()  # "when was the last year | the eagles went to the superbowl": one subject
+        participle = _passive_participle(words) if not predicate else None
+        if participle is not None:
+            return words[:participle], words[participle:]
         if predicate and predicate[0].tag not in ("CC", ",", "MD") and not predicate[0].text.startswith(("'", "’")) and (
                 len(subject) < len(words)):
             return subject, predicate  # not "you | 'll never walk alone": a title that is a clause
@@ -48,8 +51,23 @@ def copula_subject(words: Sequence[Word], need_predicate: str) -> Split:
         return words[:start], words[start:]
     subject, predicate = _parsed_subject(words)
     if not predicate:
-        return _word_split(words)
+        subject, predicate = _word_split(words)
+    while len(subject) > 1 and predicate and subject[-1].tag == "RB" and subject[-1].lower not in ("not", "n't"):
+        subject, predicate = subject[:-1], subject[-1:] + predicate  # "motorized ambulances | first used"
     return subject, predicate
+
+
+def _passive_participle(words: Sequence[Word]) -> Optional[int]:
+    """Where the passive participle that the parse hung on the subject starts, with the adverbs
+    before it ("when were birth certificates | first issued in the united states"): the last
+    verb of the words, after a noun."""
+    verbs = [index for index, word in enumerate(words) if word.tag.startswith("VB") or word.tag == "MD"]
+    if not verbs or words[verbs[-1]].tag != "VBN" or words[verbs[-1]].dep != "acl" or len(verbs) > 1:
+        return None
+    index = verbs[-1]
+    while index > 1 and words[index - 1].tag == "RB" and words[index - 1].lower not in ("not", "n't"):
+        index -= 1
+    return index if index > 0 and words[index - 1].tag in _HEAD_TAGS else None
 
 
 def _contact_clause(words: Sequence[Word]) -> bool:
