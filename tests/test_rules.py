@@ -225,3 +225,15 @@ def test_search_queries_parse_as_questions(question, answer, statement):
 ])
 def test_query_shapes_of_natural_questions(question, answer, statement):
     assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A lower-case answer of three or more words with a word English lacks is a name
+    ("list of strict nature reserve in the philippines", "mount hamiguitan range wildlife sanctuary",
+     "The strict nature reserve in the Philippines is Mount Hamiguitan Range Wildlife Sanctuary."),
+    # An acronym of a query keeps its capitals whatever the tagger calls it
+    ("most consecutive games with 20+ points - nba history", "30",
+     "One of the most consecutive games with 20+ points - NBA history is 30."),
+])
+def test_names_in_lower_case_queries_and_answers(question, answer, statement):
+    assert rule_statement(question, answer) == statement

@@ -191,3 +191,13 @@ def test_no_parser_is_one_clear_error(monkeypatch):
 ])
 def test_exam_questions_read_from_their_verbs(question, answer, statement):
     assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # "do what" in place: the answer's verb takes the place of both
+    ("Water in a sealed jar might do what when placed in the freezer?", "break it",
+     "Water in a sealed jar might break it when placed in the freezer."),
+    ("Bees do what for flowers?", "pollinate them", "Bees pollinate them for flowers."),
+])
+def test_do_what_in_place(question, answer, statement):
+    assert rule_statement(question, answer) == statement

@@ -70,7 +70,8 @@ def _question_forms(question: str) -> Dict[str, str]:
         if word.lower.endswith("s") and _lemmas(word.lower[:-1]):
             continue  # "mens": a plural or possessive without its apostrophe, not a name
         proper = word.tag in ("NNP", "NNPS") and (index or not _lemmas(word.lower))  # not the capital parsed first
-        if proper or (word.tag in ("NN", "NNS", "FW") and not _lemmas(word.lower)
+        acronym = may_be_name(word.lower) and _name_case(word.lower).isupper()  # "nba" whatever its tag
+        if proper or acronym or (word.tag in ("NN", "NNS", "FW", "JJ") and not _lemmas(word.lower)
                                            and not word.lower.endswith(COMMON_ENDINGS)):
             forms[word.lower] = _name_case(word.lower, proper=proper)
     return forms
@@ -91,7 +92,8 @@ def _answer_forms(answer: str, person: bool = False) -> Dict[str, str]:
     if not any(word.isalpha() and not _lemmas(word) for word in bare if word not in _SMALL) and not any(
             len(word) == 1 and word.isalpha() for word in bare) and not (person and _looks_like_name(bare)):
         return {}
-    if person and _looks_like_name(bare):
+    named = len(bare) >= 3 and bare[0] not in _SMALL and any(may_be_name(word) for word in bare)
+    if (person and _looks_like_name(bare)) or named:  # "mount hamiguitan range wildlife sanctuary": a name
         return {word: _name_case(word) if not _lemmas(word) or len(word) == 1 else word.capitalize()
                 for word in bare if word and word not in _SMALL}
     # Not a person's name: only the words that cannot be English are names ("the forex market",

@@ -28,7 +28,7 @@ from capqa.statements.rules.context import resolve_pronoun, split_question
 from capqa.statements.rules.forms import Form, normalised, read_form
 from capqa.statements.rules.lexicon import _WHITESPACE, strip_trailing
 from capqa.statements.rules.morphology import _capitalize, _lemmas
-from capqa.statements.rules.parser import MAX_PARSED_CHARS, Parse
+from capqa.statements.rules.parser import MAX_PARSED_CHARS
 from capqa.statements.rules.polar import polar
 from capqa.statements.rules.queries import parse_question, question_text
 from capqa.statements.rules.prompts import claim_statement, embedded_statement, fragment_statement, imperative_statement
