@@ -234,6 +234,11 @@ def test_query_shapes_of_natural_questions(question, answer, statement):
     # An acronym of a query keeps its capitals whatever the tagger calls it
     ("most consecutive games with 20+ points - nba history", "30",
      "One of the most consecutive games with 20+ points - NBA history is 30."),
+    # Known words that open or close a place's name next to a name
+    ("what are the 5 boroughs of new york city", "Brooklyn", "One of the 5 boroughs of New York City is Brooklyn."),
+    ("where are the highest average incomes found in north america", "The United States",
+     "The highest average incomes are found in the United States in North America."),
+    ("what is the new season of kentucky about", "horses", "The new season of Kentucky is about horses."),
 ])
 def test_names_in_lower_case_queries_and_answers(question, answer, statement):
     assert rule_statement(question, answer) == statement

@@ -21,6 +21,9 @@ _TITLE_NOUNS = frozenset("book film movie song album novel show series play poem
                          "single sitcom".split())
 _TITLE_END = frozenset("by from which that who whom when where in on at with for about was were".split())
 _MAX_TITLES = 3
+_NAME_OPENERS = frozenset("new north south east west northern southern eastern western san santa los las saint st "
+                          "mount lake fort port cape upper lower".split())
+_NAME_CLOSERS = frozenset("city river mountains island islands county valley canyon bay sea ocean desert".split())
 _SMALL = frozenset("a an the of in on at to for and or but by as vs into with from onto upon".split())
 _ONSETS = frozenset("bl br ch cl cr dr dw fl fr gh gl gn gr kh kl kn kr ph pl pr ps qu rh sc sh sk sl sm sn sp st sv "
                     "sw th tr ts tw vl wh wr zh".split())
@@ -46,11 +49,22 @@ def cased_statement(statement: str, question: str, answer: str, proper: str = ""
     if _NAMES_ASKED.match(question) or len(answer.split()) >= 2:
         # a name: "roger federer", "twickenham stadium"; asked "who", "heath ledger" too
         forms.update(_answer_forms(answer, person=bool(_NAMES_ASKED.match(question))))
-    phrases = _title_phrases(question)
+    phrases = _title_phrases(question) + _place_names(question, forms)
     out = _WORD.sub(lambda match: _recased(match.group(0), forms), statement)
     for phrase in phrases:
         out = _replace_phrase(out, phrase)
     return out[:1].upper() + out[1:]
+
+
+def _place_names(question: str, forms: Dict[str, str]) -> List[str]:
+    """Known words that open or close a place's name next to a name ("new york city", "north
+    america", "the jordan river"): the parse of the normal form calls them common words."""
+    words = [word.strip(".,;:!?\"'()") for word in question.lower().split()]
+    phrases = []
+    for first, second in zip(words, words[1:]):
+        if (first in _NAME_OPENERS and second in forms) or (first in forms and second in _NAME_CLOSERS):
+            phrases.append(f"{first} {second}")
+    return phrases
 
 
 def _recased(word: str, forms: Dict[str, str]) -> str:

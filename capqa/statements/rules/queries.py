@@ -15,6 +15,8 @@ as the question wrote them, so the statement keeps the question's own text:
   endings and left alone.
 """
 
+import functools
+
 from capqa.statements.rules.lexicon import (
     _AUXILIARIES, _DETERMINERS, _NEGATIONS, _PREPOSITIONS, _PRONOUNS, _QUESTION_START, _WH_START, strip_trailing,
 )
@@ -44,6 +46,7 @@ def may_be_name(word: str) -> bool:
             and not word.endswith(COMMON_ENDINGS + _ENGLISH_ENDINGS))
 
 
+@functools.lru_cache(maxsize=65536)
 def question_text(question: str) -> str:
     """The text the question proper ``question`` is parsed as (see the module docstring). A
     question that ends with its own mark is edited text: it is parsed without the mark, as it
