@@ -219,6 +219,8 @@ def test_search_queries_parse_as_questions(question, answer, statement):
     ("how many episodes of sabrina the teenage witch are there", "163",
      "There are 163 episodes of Sabrina the teenage witch."),
     ("how many rooms is there in buckingham palace", "775", "There are 775 rooms in Buckingham palace."),
+    # A season or a span of years is a time point: "in"
+    ("when did michael jordan return to the nba", "2001–02", "Michael Jordan returned to the NBA in 2001–02."),
     # A capitalised wh-word inside a sentence is a title's ("Who Wants To Be A Millionaire")
     ("By the end of the 17th series of Who Wants To Be A Millionaire in 2005, how many people had sat in the hot seat?",
      "17 people", "By the end of the 17th series of Who Wants To Be A Millionaire in 2005, 17 people had sat in the hot seat."),
