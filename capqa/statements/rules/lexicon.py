@@ -87,7 +87,7 @@ _CLAUSE_WORDS = frozenset("is are was were can cannot will must may might should
 _MONTHS = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 _DAY = re.compile(rf"^(?:\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTHS}\b|{_MONTHS} \d{{1,2}}(?:st|nd|rd|th)?\b|"
                   r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)", re.IGNORECASE)
-_TIME_POINT = re.compile(r"^(?:the )?(?:\d{3,4}s?|\d+(?:st|nd|rd|th) century|(?:january|february|march|april|may|"
+_TIME_POINT = re.compile(r"^(?:the )?(?:\d{3,4}s?|\d{4}\s*[–—/-]\s*\d{2,4}|\d+(?:st|nd|rd|th) century|(?:january|february|march|april|may|"
                          r"june|july|august|september|october|november|december|spring|summer|autumn|"
                          r"fall|winter)\b.*)$", re.IGNORECASE)
 _CAUSE_START = re.compile(r"^(?:because|since|as|due to|to|in order to|so that)\b", re.IGNORECASE)

@@ -17,7 +17,7 @@ from typing import List, Optional, Sequence, Tuple
 from capqa.statements.rules.analysis import WH_WORDS, Frame, agrees_as_verb, expanded, render
 from capqa.statements.rules.clause import join, negative
 from capqa.statements.rules.lexicon import _AUXILIARIES, _MODALS, strip_trailing
-from capqa.statements.rules.morphology import _inflect, _is_adjective, _is_finite_verb, _plural_phrase
+from capqa.statements.rules.morphology import _inflect, _is_adjective, _is_base_verb, _is_finite_verb, _plural_phrase
 from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.polar import affirmed, polarity
 from capqa.statements.rules.subjects import subtree_edges
@@ -203,7 +203,9 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
     """A wh-phrase inside a sentence replaced by the answer ("... born in which city?")."""
     words = expanded(words)
     position = next((index for index, word in enumerate(words) if word.lower in ("what", "which", "who", "whom",
-                                                                                   "whose", "where", "when", "how")), None)
+                                                                                   "whose", "where", "when", "how")
+                     and not (index and word.text[:1].isupper() and words[index - 1].text[-1:] not in _SENTENCE_MARKS)),
+                    None)  # not "... of Who Wants To Be ...": a title
     if position is None or position < 2:
         return None
     end = position + 1
@@ -216,9 +218,25 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
         if end + 1 < len(words) and words[end].lower == "of" and words[end + 1].tag in _NOUN_PHRASE_TAGS:
             end = _nouns_end(words, end + 1)  # "which type of cells": the answer names the cells
     kept = render(words[position + 1:end]) if end > position + 1 and _is_adjective(answer) else ""
+    if wh == "what" and words[position - 1].lower == "do" and answer.split()[0].lower() != "do" and _is_base_verb(
+            answer.split()[0].lower()):
+        # "Water in a sealed jar might do what ..." + "break it": the answer's verb replaces "do what"
+        return join(render(words[:position - 1]), answer, render(words[end:]))
+    if wh in ("what", "which") and end > position + 1 and words[position - 1].tag in ("NN", "NNS") and not kept:
+        # "was an author which language" + Hindi -> "was an author of the Hindi language"
+        return join(render(words[:position]), "of the", answer, render(words[position + 1:end]), render(words[end:]))
     return join(render(words[:position]), answer, kept, render(words[end:]))
 
 
+def ends_in_situ(words: Parse) -> bool:
+    """Whether a sentence ends with a wh-phrase of its own ("gabbar is back is a remake of which
+    telugu movie"): "what" / "which" and the nouns after it end it."""
+    words = expanded(words)
+    position = next((index for index, word in enumerate(words) if word.lower in ("what", "which")), None)
+    return position is not None and position >= 2 and _nouns_end(words, position + 1) == len(words) > position + 1
+
+
+_SENTENCE_MARKS = frozenset((",", ".", ";", ":", "!", "?"))
 _NOUN_PHRASE_TAGS = frozenset(("JJ", "NN", "NNS", "NNP", "NNPS", "HYPH", "CD"))
 
 

@@ -35,6 +35,11 @@ def copula_subject(words: Sequence[Word], need_predicate: str) -> Split:
     words = tuple(words)
     if need_predicate == "adverbial":
         subject, predicate = _parsed_subject(words)
+        if _contact_clause(predicate):
+            return words, ()  # "when was the last year | the eagles went to the superbowl": one subject
+        participle = _passive_participle(words) if not predicate else None
+        if participle is not None:
+            return words[:participle], words[participle:]
         if predicate and predicate[0].tag not in ("CC", ",", "MD") and not predicate[0].text.startswith(("'", "’")) and (
                 len(subject) < len(words)):
             return subject, predicate  # not "you | 'll never walk alone": a title that is a clause
@@ -46,8 +51,32 @@ def copula_subject(words: Sequence[Word], need_predicate: str) -> Split:
         return words[:start], words[start:]
     subject, predicate = _parsed_subject(words)
     if not predicate:
-        return _word_split(words)
+        subject, predicate = _word_split(words)
+    while len(subject) > 1 and predicate and subject[-1].tag == "RB" and subject[-1].lower not in ("not", "n't"):
+        subject, predicate = subject[:-1], subject[-1:] + predicate  # "motorized ambulances | first used"
     return subject, predicate
+
+
+def _passive_participle(words: Sequence[Word]) -> Optional[int]:
+    """Where the passive participle that the parse hung on the subject starts, with the adverbs
+    before it ("when were birth certificates | first issued in the united states"): the last
+    verb of the words, after a noun."""
+    verbs = [index for index, word in enumerate(words) if word.tag.startswith("VB") or word.tag == "MD"]
+    if not verbs or words[verbs[-1]].tag != "VBN" or words[verbs[-1]].dep != "acl" or len(verbs) > 1:
+        return None
+    index = verbs[-1]
+    while index > 1 and words[index - 1].tag == "RB" and words[index - 1].lower not in ("not", "n't"):
+        index -= 1
+    return index if index > 0 and words[index - 1].tag in _HEAD_TAGS else None
+
+
+def _contact_clause(words: Sequence[Word]) -> bool:
+    """Whether the words are a relative clause without its pronoun: a subject of its own and a
+    finite verb ("the eagles went to the superbowl" after "the last year")."""
+    if not words or words[0].tag not in ("DT", "PRP", "PRP$", "NNP", "NNPS"):
+        return False
+    subject = next((index for index, word in enumerate(words) if word.dep in _SUBJECT_DEPS), None)
+    return subject is not None and any(word.tag in ("VBD", "VBZ", "VBP") for word in words[subject + 1:])
 
 
 def _subordinate_start(words: Sequence[Word]) -> int:

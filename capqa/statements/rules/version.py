@@ -7,8 +7,10 @@ one); ``engine_identity()`` is what the scorer's identity records when rule stat
 from typing import Dict
 
 # 1: the regular-expression converter; 2: questions and answers analysed with spaCy's parse;
-# 3: sentences to complete read from the joined parse of stem and answer (exam questions).
-RULES_VERSION = "3"
+# 3: sentences to complete read from the joined parse of stem and answer (exam questions);
+# 4: a search query parsed as the question it stands for (queries.py), answers' ordinary words
+# not title-cased.
+RULES_VERSION = "4"
 
 
 def engine_identity() -> Dict[str, str]:

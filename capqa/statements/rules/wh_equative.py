@@ -16,7 +16,7 @@ from capqa.statements.rules.wh_phrase import wh_noun, with_subject_article
 from capqa.statements.rules.clauses import _list_or_single, list_verb
 from capqa.statements.rules.lexicon import _COPULAS, _LIST_ANSWER, _PROPOSITION_HEADS
 from capqa.statements.rules.morphology import (
-    _head_noun, _is_base_verb, _is_clause, _is_finite_verb, _is_superlative, _is_third_person_verb,
+    _head_noun, _is_base_verb, _is_clause, _is_finite_verb, _is_plural_noun, _is_superlative, _is_third_person_verb,
     _plural_phrase, _singular, _with_article, definite_subject,
 )
 
@@ -97,6 +97,11 @@ def _who_is(subject: str, copula: str, answer: str) -> str:
     predicate ("The Beatles were a rock band")."""
     if answer.split()[0].lower() in ("a", "an") and len(answer.split()) > 1:
         return join(subject, copula, answer)
+    if copula in ("are", "were") and subject.lower().startswith("the ") and _plural_phrase(subject) and not (
+            _LIST_ANSWER.search(answer) or _is_plural_noun(answer.split()[-1].lower())
+            or answer.split()[0].lower() in ("the", "these", "those")):
+        # "Who were the twins that played for Kentucky?" + one name: one of them
+        return join(answer, "is" if copula == "are" else "was", "one of", subject)
     return join(answer, subject_agrees(copula, answer) if copula in ("is", "are") else copula, subject)
 
 

@@ -165,8 +165,19 @@ def _count(frame: Frame, rest: List[Word], answer: str) -> str:
     if first.lower in _COPULAS and len(rest) > 1 and (rest[1].lower == "there" or (
             noun_phrase and rest[1].lower in _PLACE_PREPOSITIONS)):
         tail = rest[2:] if rest[1].lower == "there" else rest[1:]
-        return join("there", first.text, counted, render(tail))
+        return join("there", _counted_copula(first.lower, answer), counted, render(tail))
+    if len(rest) > 2 and rest[-1].lower == "there" and rest[-2].lower in _COPULAS:
+        # "how many episodes of sabrina the teenage witch are there": the phrase's "of" took a title
+        return join("there", _counted_copula(rest[-2].lower, answer), counted, render(rest[:-2]))
     return join(counted, render(rest))
+
+
+def _counted_copula(copula: str, answer: str) -> str:
+    """"is" / "are" ("was" / "were") agreeing with the count: "how many rooms is there" + 775."""
+    past = copula in ("was", "were")
+    if _is_one(answer):
+        return "was" if past else "is"
+    return "were" if past else "are"
 
 
 def _is_one(answer: str) -> bool:
