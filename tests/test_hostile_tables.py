@@ -238,10 +238,12 @@ def test_deep_json_in_diagnose_options_is_one_error_line(tmp_path, capsys):
         assert "nested too deeply to read" in one_error_line(capsys)
 
 
-def test_deep_json_for_the_score_verdict_is_one_error_line(tmp_path, capsys):
+def test_deep_json_for_the_score_verdict_is_one_error_line(tmp_path, capsys, monkeypatch):
+    # A relative path, as a user types it: a long temporary folder would be cut out of the quote.
+    monkeypatch.chdir(tmp_path)
     path = write(tmp_path / "in.csv", "question,gold_answer,answer\nq,g,a\n")
-    deep_file = write(tmp_path / "deep.json", DEEP)
-    assert exit_code(["score", str(path), "--out", str(tmp_path / "o.csv"), "--verdict", str(deep_file)]) == 2
+    write(tmp_path / "deep.json", DEEP)
+    assert exit_code(["score", str(path), "--out", str(tmp_path / "o.csv"), "--verdict", "deep.json"]) == 2
     line = one_error_line(capsys)
     assert "--verdict" in line and "deep.json" in line
 
