@@ -15,24 +15,24 @@ import pandas as pd
 
 from capqa.paths import DATA_DIR, REPO_ROOT
 
-PROBES = REPO_ROOT / "tests" / "data" / "open_domain_probes.csv"
 SAMPLE = DATA_DIR / "cap_statements_sample.csv"
 QUICK_SUBSET = "not slow and not browser"
 
 
-@lru_cache(maxsize=2)
-def _quality(name: str) -> pd.DataFrame:
+@lru_cache(maxsize=1)
+def _sample_quality() -> pd.DataFrame:
+    """The rules beside the naive baseline on the CAP-Statements sample, per question type."""
     from capqa.statements.rules import naive_statement, rule_statement
     from capqa.statements.rules.quality import quality_table, score_converter
 
-    path, group = (PROBES, "category") if name == "probes" else (SAMPLE, "label_question_type")
-    frame = pd.read_csv(path, keep_default_na=False)
-    return quality_table(score_converter(frame, rule_statement), score_converter(frame, naive_statement), group)
+    frame = pd.read_csv(SAMPLE, keep_default_na=False)
+    return quality_table(score_converter(frame, rule_statement), score_converter(frame, naive_statement),
+                         "label_question_type")
 
 
 def statements_rules_table() -> str:
     """docs/statements.md: exact match and token F1 of the rules beside the naive baseline."""
-    table = _quality("sample")
+    table = _sample_quality()
     lines = ["| question type | rows | EM rules | EM naive | token F1 rules | token F1 naive |",
              "|---|---:|---:|---:|---:|---:|"]
     for group, row in table.iterrows():

@@ -35,7 +35,8 @@ from capqa.statements.rules.prompts import claim_statement, embedded_statement, 
 from capqa.statements.rules.sentences import (
     denial, ends_in_situ, full_sentence, in_situ, may_be_sentence, sentence_head,
 )
-from capqa.statements.rules.stems import ends_open, is_stem, stem_statement, subordinate_stem
+from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, stem_statement,
+                                          subordinate_stem)
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
@@ -111,10 +112,9 @@ def texts_to_parse(prepared: Prepared) -> List[str]:
     if may_be_sentence(prepared.content, prepared.first):
         texts.append(sentence_head(prepared.content))
     if prepared.form.kind == "statement":
-        # A sentence to complete: ``stems.continues`` reads the stem, the answer and both joined;
-        # parsed one by one they cost several times what they cost in the batch.
-        stem = strip_trailing(prepared.proper)
-        texts += [stem, f"{stem} {prepared.content}", prepared.content]
+        # A sentence to complete: parsed one by one, the texts ``stems.continues`` reads cost
+        # several times what they cost in the batch.
+        texts += continuation_texts(strip_trailing(prepared.proper), prepared.content)
     return texts
 
 

@@ -20,7 +20,7 @@ open end, a participle after the wh-word). Search queries ("when was the last ti
 "who sang X") are inverted or have the wh-word as their subject, and stay questions.
 """
 
-from typing import Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from capqa.statements.rules.analysis import Frame, agrees_as_verb
 from capqa.statements.rules.blanks import complete
@@ -96,12 +96,22 @@ def _answer_part(joined: Parse, stem: str) -> Tuple[Parse, Parse]:
     return joined[:split], joined[split:]
 
 
+def continuation_texts(stem: str, answer: str) -> List[str]:
+    """The texts ``continues(stem, answer)`` parses: the stem, both joined and the answer (so a
+    batch can parse them together first)."""
+    return [stem, _joined(stem, answer), answer]
+
+
+def _joined(stem: str, answer: str) -> str:
+    return f"{stem} {answer}"
+
+
 def continues(stem: str, answer: str) -> bool:
     """Whether ``answer`` finishes the sentence ``stem`` (see the module docstring)."""
     stem_words = parse(stem)
     if not stem_words or not answer.strip():
         return False
-    before, after = _answer_part(parse(f"{stem} {answer}"), stem)
+    before, after = _answer_part(parse(_joined(stem, answer)), stem)
     if not before or not after:
         return False
     first = after[0]
