@@ -9,7 +9,8 @@ what it is made of and everything else stays local (the dry run says what was le
   (``training_summary.json``, refused if it holds a local path, and its loss plot);
 - dataset: the card and the built Parquet splits under ``data/``;
 - space: the assembled files (app, metric, card, requirements, benchmark scores) and the
-  ``capqa`` package's Python modules and parameter files.
+  ``capqa`` package's Python modules and parameter files, but not ``capqa/doctools`` (the docs'
+  tooling, which the wheel leaves out too).
 
 Symlinks are never followed, to a file or a folder: an uploaded file is a regular file under the
 folder itself.
@@ -35,7 +36,7 @@ MODEL_FILES = (
 )
 DATASET_FILES = ("README.md", "data/*.parquet")
 # The package's data files, by name (a pattern such as capqa/**/*.json would plan a secrets.json
-# dropped into the package); tests/test_hub_paths.py checks that these are pyproject's package data.
+# dropped into the package); tests/hub/test_hub_paths.py checks that these are pyproject's package data.
 SPACE_PACKAGE_DATA = (
     "capqa/plus/params/cap_plus.json", "capqa/plus/params/relation_classifier.json",
     "capqa/verdicts/params/thresholds.json", "capqa/harness/lm_eval_tasks/cap_open_qa/cap_open_qa.yaml",
@@ -45,6 +46,9 @@ SPACE_FILES = (
     # The package the app and metric import: its modules and the data files it ships.
     "capqa/**/*.py", *SPACE_PACKAGE_DATA,
 )
+# Never part of an artifact though a pattern above matches: the docs' tooling measures the docs of
+# a checkout (its tables run benchmarks and read tests/); the Space, like the wheel, runs without it.
+EXCLUDED = {"space": ("capqa/doctools/**",)}
 ALLOWED = {"model": MODEL_FILES, "dataset": DATASET_FILES, "space": SPACE_FILES}
 # Control, format, line/paragraph separator and surrogate characters (see ``is_plain_name``).
 _UNPRINTABLE = ("Cc", "Cf", "Zl", "Zp", "Cs")
@@ -76,7 +80,13 @@ def is_allowed(path_in_repo: str, artifact: str) -> bool:
     """Whether ``path_in_repo`` is part of an ``artifact`` ("model", "dataset" or "space")."""
     if artifact not in ALLOWED:
         raise ValueError(f"`artifact` must be one of {', '.join(ALLOWED)}, got {artifact!r}")
-    return any(_matches(path_in_repo, pattern) for pattern in ALLOWED[artifact])
+    return any(_matches(path_in_repo, pattern) for pattern in ALLOWED[artifact]) and not is_excluded(path_in_repo,
+                                                                                                     artifact)
+
+
+def is_excluded(path_in_repo: str, artifact: str) -> bool:
+    """Whether ``path_in_repo`` is never part of ``artifact``, whatever else it matches (``EXCLUDED``)."""
+    return any(_matches(path_in_repo, pattern) for pattern in EXCLUDED.get(artifact, ()))
 
 
 def walk_regular_files(folder: Path) -> Iterable[tuple]:

@@ -11,10 +11,10 @@ where it is, and if ``publish`` would upload it with the new build (a ``README.m
 import hashlib
 import json
 import logging
-import os
 from pathlib import Path
 from typing import Dict, Iterable
 
+from capqa.common.files import write_atomically
 from capqa.hub.allowlist import BUILD_RECORD, is_allowed, walk_regular_files
 
 logger = logging.getLogger(__name__)
@@ -52,13 +52,8 @@ def prepare_repo_folder(repo_dir: Path, overwrite: bool) -> None:
 def record_build(repo_dir: Path, written: Iterable[Path]) -> Path:
     """Write the build record of ``repo_dir``: the files this build wrote, with their SHA-256."""
     files = {path.relative_to(repo_dir).as_posix(): file_sha256(path) for path in sorted(written)}
-    record = repo_dir / BUILD_RECORD
-    temporary = repo_dir / (BUILD_RECORD + ".tmp")
-    temporary.unlink(missing_ok=True)  # a link planted there is removed, never written through
-    with open(temporary, "x", encoding="utf-8") as handle:
-        json.dump({"format": _FORMAT, "files": files}, handle, indent=1)
-    os.replace(temporary, record)  # replaces a link at the record's name, not its target
-    return record
+    # Replaces a link at the record's name, never writes through it (capqa.common.files).
+    return write_atomically(repo_dir / BUILD_RECORD, json.dumps({"format": _FORMAT, "files": files}, indent=1))
 
 
 def _refuse_links(*paths: Path) -> None:

@@ -11,18 +11,19 @@ silently: each dropped row is reported with its reason (see ``DroppedRow``).
 
 import csv
 import hashlib
+import io
 import logging
-import os
 from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, NamedTuple, Sequence, Tuple, Union
 
 import pandas as pd
 
-from capqa.paths import REPO_ROOT
-from capqa.constants import LABELS
+from capqa.common.constants import LABELS
+from capqa.common.files import write_atomically
+from capqa.common.paths import REPO_ROOT
+from capqa.common.quoting import quote
 from capqa.hub.build_record import prepare_repo_folder, record_build
-from capqa.quoting import quote
 from capqa.hub.upstream import (canonical_labels, cell_location, empty_cell_problems, nulls_for_empty, parse_row_ids,
                                 raise_problems, read_upstream_csv, unique_ids)
 
@@ -148,6 +149,7 @@ def join_correctness_splits(frame: pd.DataFrame, splits: Mapping[int, Tuple[str,
 
 
 def correctness_features() -> "Features":
+    # Deferred: datasets is heavy, imported on first use.
     from datasets import ClassLabel, Features, Value
 
     # label_semantic_manual is null where no manual label exists (ClassLabel keeps nulls).
@@ -205,6 +207,7 @@ def split_statements(frame: pd.DataFrame, seed: int = STATEMENTS_SPLIT_SEED) -> 
 
 
 def statements_features() -> "Features":
+    # Deferred: datasets is heavy, imported on first use.
     from datasets import Features, Value
 
     return Features({column: Value("string") for column in STATEMENTS_COLUMNS})
@@ -223,6 +226,7 @@ def features_yaml(features: "Features") -> list:
 
     Only the feature types these datasets use are written: ``Value`` and ``ClassLabel``.
     """
+    # Deferred: datasets is heavy, imported on first use.
     from datasets import ClassLabel, Value
 
     entries = []
@@ -240,7 +244,9 @@ def features_yaml(features: "Features") -> list:
 def write_repo(repo_dir: PathLike, card_template: PathLike, frames: Mapping[str, pd.DataFrame], features: Any,
                overwrite: bool = False) -> Path:
     """The card (its ``configs`` and ``dataset_info`` filled from the data) and one Parquet per split."""
+    # Deferred: datasets is heavy, imported on first use.
     from datasets import Dataset
+    # Deferred: huggingface_hub is heavy, imported on first use.
     from huggingface_hub import DatasetCard
 
     repo_dir = Path(repo_dir)
@@ -339,16 +345,15 @@ def record_dropped(dropped: Sequence[DroppedRow], out_dir: PathLike) -> str:
     if not dropped:
         return f"{CORRECTNESS_NAME}: no row dropped"
     listing = Path(out_dir) / DROPPED_ROWS_FILE
-    try:  # never through a link: a planted dropped_rows.csv -> victim would be truncated
-        descriptor = os.open(listing, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NONBLOCK
-                             | getattr(os, "O_NOFOLLOW", 0), 0o644)  # O_NONBLOCK: a FIFO there fails, not hangs
-    except OSError as error:
-        raise ValueError(f"`out`: cannot write {listing} ({error.strerror}): it must be a regular file (a symbolic "
-                         "link there is never followed); remove it, or choose another --out") from None
-    with open(descriptor, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(["file", "row", "kind", "reason"])
-        writer.writerows(dropped)
+    # A link or a pipe planted there is neither followed nor replaced.
+    if listing.is_symlink() or (listing.exists() and not listing.is_file()):
+        raise ValueError(f"`out`: cannot write {listing}: it must be a regular file (a symbolic link or a pipe there "
+                         "is never written); remove it, or choose another --out")
+    text = io.StringIO(newline="")
+    writer = csv.writer(text)
+    writer.writerow(["file", "row", "kind", "reason"])
+    writer.writerows(dropped)
+    write_atomically(listing, text.getvalue())
     lines = [f"{CORRECTNESS_NAME}: {len(dropped)} row(s) dropped, each listed in {listing}:"]
     by_kind: Dict[str, List[DroppedRow]] = {}
     for row in dropped:

@@ -25,6 +25,7 @@ _SECTION = re.compile(r"^## (?P<title>.+)$", re.MULTILINE)
 def folder_model_card(folder: Path, template: Path) -> str:
     """The card text for ``folder``: ``template`` with the folder's figures; ``ValueError`` when
     the folder has no evaluation results or was trained from another base model than the card's."""
+    # Deferred: huggingface_hub is heavy, imported on first use.
     from huggingface_hub import ModelCard
 
     folder = Path(folder)
@@ -57,6 +58,7 @@ def _trained_from(folder: Path) -> Optional[str]:
 
 def _size(folder: Path) -> str:
     """", N parameters" read from the safetensors headers, or "" without safetensors weights."""
+    # Deferred: safetensors is heavy, imported on first use.
     from safetensors import safe_open
 
     total = 0

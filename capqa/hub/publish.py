@@ -7,7 +7,7 @@ repo and its size) and uploads nothing. ``--yes`` uploads. Each plan becomes one
 is committed. Only files on the artifact type's allow-list are planned, and symlinks are never
 followed (``capqa.hub.allowlist``); the dry run lists what was left out. The token is never an argument: huggingface_hub reads ``HF_TOKEN`` or the stored
 login itself, and nothing here prints it. The namespace is ``CAP_HUB_NAMESPACE`` (see
-``capqa.constants.hub_namespace``).
+``capqa.common.constants.hub_namespace``).
 """
 
 import os
@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, List, Optional, Tuple, Union
 
-from capqa import constants
-from capqa.paths import DATA_DIR, REPO_ROOT
-from capqa.hub.allowlist import (TRAINING_SUMMARY, allowed_files, check_no_local_paths, check_plan_file, printable,
-                                 walk_regular_files)
+from capqa.common import constants
+from capqa.common.paths import DATA_DIR, REPO_ROOT
+from capqa.hub.allowlist import (TRAINING_SUMMARY, allowed_files, check_no_local_paths, check_plan_file, is_excluded,
+                                 printable, walk_regular_files)
 from capqa.hub.datasets import CORRECTNESS_NAME, FULL_CORPUS_ROWS, STATEMENTS_NAME
 from capqa.hub.model_card import folder_model_card
 
@@ -130,6 +130,7 @@ def datasets_plans(folder: Union[str, os.PathLike]) -> List[UploadPlan]:
 
 def _split_rows(repo_dir, name):
     """Rows per split from the built card, so a sample build is not mistaken for the full one."""
+    # Deferred: huggingface_hub is heavy, imported on first use.
     from huggingface_hub import DatasetCard
 
     splits = (DatasetCard.load(repo_dir / "README.md").data.dataset_info or {}).get("splits", [])
@@ -207,6 +208,8 @@ def assemble_space(out_dir: Union[str, os.PathLike], source_root: Union[str, os.
     if benchmark_scores is not None:
         shutil.copy2(benchmark_scores, out_dir / BENCHMARK_SCORES_NAME)
     for local, relative in folder_files(source_root / SPACE_PACKAGE):
+        if is_excluded(f"{SPACE_PACKAGE}/{relative}", "space"):
+            continue
         target = out_dir / SPACE_PACKAGE / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(local, target)
@@ -232,6 +235,7 @@ def space_plan(assembled_dir: Path) -> UploadPlan:
 
 def upload(plan: UploadPlan, api: Optional["HfApi"] = None) -> "CommitInfo":
     """Create the repo if needed and commit every planned file in one commit."""
+    # Deferred: huggingface_hub is heavy, imported on first use.
     from huggingface_hub import CommitOperationAdd, HfApi
 
     api = api or HfApi()  # the token comes from HF_TOKEN or the stored login, never from here
@@ -245,6 +249,7 @@ def upload(plan: UploadPlan, api: Optional["HfApi"] = None) -> "CommitInfo":
 
 def require_token() -> None:
     """Refuse to upload without a Hugging Face token (it is read by huggingface_hub, never passed)."""
+    # Deferred: huggingface_hub is heavy, imported on first use.
     from huggingface_hub import get_token
 
     if not get_token():

@@ -6,8 +6,9 @@ from typing import Iterable, List, Optional, Sequence, Tuple, Union
 
 import pandas as pd
 
-from capqa.quoting import quote, quote_all
-from capqa.tables import TableError, check_header, read_table
+from capqa.common.quoting import quote, quote_all
+from capqa.common.tables import TableError, check_header, read_table
+from capqa.common.validation import parse_count
 
 MAX_PROBLEMS_SHOWN = 20
 
@@ -86,11 +87,11 @@ def parse_row_ids(frame: pd.DataFrame, column: str, path: Union[str, Path],
             if not allow_empty:
                 problems.append(f"{cell_location(path, index, column)}: empty cell; every row needs a {column}")
             continue
-        if not (cell.isascii() and cell.isdigit()):
+        row_id = parse_count(cell, ascii_only=True)
+        if row_id is None:
             problems.append(f"{cell_location(path, index, column)}: {quote(cell)} is not a non-negative integer")
             ids.append(None)
             continue
-        row_id = int(cell)
         if row_id in first_seen:
             problems.append(f"{cell_location(path, index, column)}: duplicate row id {row_id} "
                             f"(first at row {first_seen[row_id] + 1})")
