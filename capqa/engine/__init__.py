@@ -1,1 +1,2 @@
-"""The NLI engine: the cross-encoder scorer, its loading, batching, devices, attention patch and cache."""
+"""The NLI engine: the cross-encoder scorer, its NLI-specific checks, pair encoding, the DeBERTa
+attention patch and the score cache."""

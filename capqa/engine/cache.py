@@ -4,7 +4,7 @@ interrupted job resumes where it stopped (``NLIScorer(score_cache_dir=...)``, me
 
 Layout: one SQLite database, ``DIRECTORY/cap-scores.sqlite3`` (``capqa.engine.cache_database``),
 for every model cached in that folder. An entry's key is the sha256 of the cache's identity and
-the exact pair (canonical JSON). The identity is ``capqa.identity.cache_key`` of the NLI scorer's
+the exact pair (canonical JSON). The identity is ``capqa.records.identity.cache_key`` of the NLI scorer's
 identity: the versions of cap-eval, transformers and torch, the model and its commit (or a
 content hash of a local folder's config, weight and tokenizer files), the dtype, quantisation,
 truncation length and attention as installed. An entry is found only for exactly the same
@@ -32,9 +32,9 @@ from typing import Any, Dict, Iterable, Mapping, Sequence, Tuple, Union
 
 import numpy as np
 
-from capqa.constants import NLI_LABELS
+from capqa.common.constants import NLI_LABELS
+from capqa.common.validation import check_folder
 from capqa.engine.cache_database import ScoreDatabase
-from capqa.validation import check_folder
 
 logger = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ class ScoreCache:
 
     directory: any folder (created when the first entry is stored); one folder can hold several
         models' entries, and several processes on one machine can share it.
-    identity: {field: value} naming what computes the probabilities: ``capqa.identity.cache_key``
+    identity: {field: value} naming what computes the probabilities: ``capqa.records.identity.cache_key``
         of an ``NLIScorer.identity`` (``NLIScorer(score_cache_dir=...)`` builds it so). Values are
         strings, numbers or booleans; give a Hub model's commit, not a branch (a branch moves).
     """
@@ -127,7 +127,7 @@ class ScoreCache:
             if values.shape != (len(NLI_LABELS),):
                 raise ValueError(f"`scored` must map each pair to {len(NLI_LABELS)} probabilities, "
                                  f"got shape {values.shape} for {pair!r}")
-            rows.append((key, values.tobytes(), _checksum(key, values.tobytes())))
+            rows.append((key, values.tobytes(), row_checksum(key, values.tobytes())))
         if not rows:
             return
         if self.database.store(self._identity_key, rows):
@@ -144,7 +144,7 @@ def _decode(key, values, checksum):
     """The stored probabilities as a float64 array if the entry is sound, else None."""
     if not isinstance(values, bytes) or len(values) != _VALUE_BYTES:
         return None
-    if not isinstance(checksum, bytes) or checksum != _checksum(key, values):
+    if not isinstance(checksum, bytes) or checksum != row_checksum(key, values):
         return None
     probabilities = _VALUE_STRUCT.unpack(values)
     # NaN fails both comparisons, and infinities one of them.
@@ -155,7 +155,7 @@ def _decode(key, values, checksum):
     return np.array(probabilities, dtype=np.float64)
 
 
-def _checksum(key, values):
+def row_checksum(key, values):
     return hashlib.blake2b(key + values, digest_size=_CHECKSUM_BYTES).digest()
 
 
@@ -166,7 +166,7 @@ def _sha256(values):
 
 def _checked_identity(identity):
     if not isinstance(identity, Mapping) or not identity:
-        raise TypeError(f"`identity` must be a non-empty mapping {{field: value}} (capqa.identity.cache_key), "
+        raise TypeError(f"`identity` must be a non-empty mapping {{field: value}} (capqa.records.identity.cache_key), "
                         f"got {type(identity).__name__} {identity!r}")
     for name, value in identity.items():
         if not isinstance(name, str) or not name.strip():

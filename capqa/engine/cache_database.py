@@ -4,7 +4,7 @@ thread of one machine, that never fails the job using it.
 Why SQLite in WAL mode (stdlib ``sqlite3``): a million entries are one file instead of a million
 files; readers never wait for the writer and only ever see committed transactions, so an entry is
 whole or absent; writers take turns, each storing a whole batch in one transaction, and wait for
-each other up to ``BUSY_TIMEOUT_S``. WAL needs memory shared between the processes, so it is safe
+each other up to ``BUSY_TIMEOUT_S`` (``CAP_CACHE_BUSY_TIMEOUT_S`` sets it). WAL needs memory shared between the processes, so it is safe
 on one machine's disk, not on a network filesystem (see docs/cache.md: one cache per node).
 
 Never failing the job: every problem (folder deleted while in use, read-only folder or file, the
@@ -14,14 +14,16 @@ is logged as a warning, later ones at debug level. Each operation tries again fr
 cache that comes back (folder recreated) is used again.
 
 A lock held too long is different: another process holds the database's write lock beyond
-``BUSY_TIMEOUT_S``, and every later batch would wait as long again (two examples at batch size 1
-took over 100 s). So after the first such timeout the cache steps aside for the rest of this
-``ScoreDatabase``'s life (the rest of the job): lookups find nothing and stores store nothing at
-once, and one warning says so.
+the busy timeout, and every later batch would wait as long again (two examples at batch size 1
+took over 100 s with a minute's timeout). So the timeout is short (a turn takes milliseconds),
+and after the first one the cache steps aside for the rest of this ``ScoreDatabase``'s life (the
+rest of the job): lookups find nothing and stores store nothing at once, and one warning says
+that the cache is busy.
 """
 
 import json
 import logging
+import math
 import os
 import sqlite3
 import threading
@@ -35,16 +37,19 @@ logger = logging.getLogger(__name__)
 DATABASE_NAME = "cap-scores.sqlite3"
 # Bumped when the tables change; a database of another version is left alone (not used).
 SCHEMA_VERSION = 1
-# How long a writer waits for another one. Transactions are one NLI batch long (milliseconds);
-# a minute covers a checkpoint on a slow disk and a machine loaded by many ranks.
-BUSY_TIMEOUT_S = 60.0
+# How long a writer waits for another one before the cache steps aside. Transactions are one NLI
+# batch long (milliseconds), so two seconds covers many ranks' turns and a checkpoint; a lock held
+# longer is another job's, and waiting would only stall this one. 0 tries the lock once.
+BUSY_TIMEOUT_S = 2.0
+BUSY_TIMEOUT_VARIABLE = "CAP_CACHE_BUSY_TIMEOUT_S"
 # Keys per SELECT: below SQLite's oldest limit on bound parameters (999).
 LOOKUP_CHUNK = 500
 
 _SCHEMA = (
     # What each model_id stands for: canonical JSON of the cache identity's [field, value] pairs.
     "CREATE TABLE IF NOT EXISTS models (id INTEGER PRIMARY KEY, identity TEXT NOT NULL UNIQUE)",
-    # key: sha256 of the model identity and the pair; probabilities: 3 little-endian float64;
+    # key: sha256 of the model identity and the pair; probabilities: 3 little-endian float64 (in
+    # the statement cache: the statement, UTF-8);
     # checksum: over key and probabilities, so an edited or moved value is never trusted.
     "CREATE TABLE IF NOT EXISTS scores (key BLOB PRIMARY KEY, model_id INTEGER NOT NULL, "
     "probabilities BLOB NOT NULL, checksum BLOB NOT NULL) WITHOUT ROWID",
@@ -64,9 +69,12 @@ class ScoreDatabase:
     nothing found / False, and the first such problem is logged as a warning.
     """
 
-    def __init__(self, folder: Union[str, os.PathLike], busy_timeout_s: Optional[float] = None):
-        self.path = Path(folder) / DATABASE_NAME
-        self.busy_timeout_s = BUSY_TIMEOUT_S if busy_timeout_s is None else float(busy_timeout_s)
+    def __init__(self, folder: Union[str, os.PathLike], busy_timeout_s: Optional[float] = None,
+                 name: str = DATABASE_NAME):
+        # name: the file in the folder; the statement cache (capqa.statements.statement_cache)
+        # keeps its entries, the statements an endpoint wrote, in a file of its own.
+        self.path = Path(folder) / name
+        self.busy_timeout_s = configured_busy_timeout() if busy_timeout_s is None else float(busy_timeout_s)
         # Set by the first lock held beyond busy_timeout_s: the cache is then not used again.
         self.stepped_aside = False
         self._connection = None
@@ -130,7 +138,7 @@ class ScoreDatabase:
         return {"path": self.path, "_warned": self._warned, "busy_timeout_s": self.busy_timeout_s}
 
     def __setstate__(self, state):
-        self.__init__(state["path"].parent, state.get("busy_timeout_s"))
+        self.__init__(state["path"].parent, state.get("busy_timeout_s"), state["path"].name)
         self._warned = state["_warned"]
 
     def _model_id(self, connection, identity):
@@ -174,10 +182,10 @@ class ScoreDatabase:
         self._close()
         if _is_busy(error):
             self.stepped_aside = True
-            logger.warning("The score cache %s is locked by another process, which held it beyond the busy "
-                           "timeout of %g s; this job scores without the cache from now on (nothing is read from "
-                           "or stored in it), so no later batch waits for the lock again.", self.path,
-                           self.busy_timeout_s)
+            logger.warning("The score cache %s is busy: it is locked by another process, which held it beyond "
+                           "the busy timeout of %g s (%s); this job scores without the cache from now on (nothing "
+                           "is read from or stored in it), so no later batch waits for the lock again.", self.path,
+                           self.busy_timeout_s, BUSY_TIMEOUT_VARIABLE)
             return
         message = f"The score cache {self.path} {what} ({type(error).__name__}: {error}); scores are {consequence}."
         if self._warned:
@@ -185,6 +193,22 @@ class ScoreDatabase:
             return
         self._warned = True
         logger.warning("%s Later cache problems are logged at debug level.", message)
+
+
+def configured_busy_timeout() -> float:
+    """The busy timeout in seconds: ``CAP_CACHE_BUSY_TIMEOUT_S`` when set (a number of at least 0),
+    else ``BUSY_TIMEOUT_S``."""
+    text = os.environ.get(BUSY_TIMEOUT_VARIABLE, "").strip()
+    if not text:
+        return BUSY_TIMEOUT_S
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 0):
+        raise ValueError(f"environment variable {BUSY_TIMEOUT_VARIABLE} must be a number of seconds of at least 0 "
+                         f"(how long the score cache waits for another writer), got {text!r}")
+    return value
 
 
 def _is_busy(error: BaseException) -> bool:

@@ -15,29 +15,31 @@ order the model uses. What makes it fast on many pairs:
 
 import os
 import warnings
-from typing import TYPE_CHECKING, List, Optional, Sequence, Tuple, Union
+from typing import List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from capqa.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NLI_LABELS, NLI_MAX_LENGTH
-from capqa.engine.batching import padding_batches
-from capqa.engine.devices import check_quantize, dtype_name, inference_dtype, resolve_device
-from capqa.engine.loading import load_pretrained
-from capqa.engine.model_checks import check_loaded_nli, check_probabilities, checked_label_indices, load_model
-from capqa.engine.model_checks import nli_label_indices  # noqa: F401 (importable from here, as it always was)
+from capqa.common.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, NLI_LABELS, NLI_MAX_LENGTH
+from capqa.common.validation import (check_bool, check_max_length, check_max_length_fits, check_positive_int,
+                                     check_same_length, check_text_list)
+from capqa.engine.cache import ScoreCache
+from capqa.engine.model_checks import check_probabilities, checked_label_indices
 from capqa.engine.pairs import encode_pairs
 from capqa.engine.relative_attention import compact_relative_attention
-from capqa.identity import NLIIdentity, cache_key, model_source
-from capqa.validation import (check_bool, check_max_length, check_max_length_fits, check_positive_int,
-                              check_same_length, check_text_list)
-
-if TYPE_CHECKING:
-    from capqa.engine.cache import ScoreCache
+from capqa.loading.batching import padding_batches
+from capqa.loading.checks import check_known_tokens, check_pad_token, load_model, pad_on_the_right
+from capqa.loading.devices import check_quantize, dtype_name, inference_dtype, resolve_device
+from capqa.loading.pretrained import (DEFAULT_LOAD, LoadArguments, UnusableModel, first_line, load_pretrained,
+                                      model_error, runs_remote_code)
+from capqa.records.code import engine_code_digest
+from capqa.records.identity import NLIIdentity, cache_key, model_source
 
 # Show a progress bar from this many pairs on, unless the caller decides.
 _PROGRESS_MIN_PAIRS = 512
+# A first pair at load time: a model that fails or gives NaN fails here, not on the first batch.
+_CHECK_PAIR = ("A man is playing a guitar on stage.", "A man is playing music.")
 
 
 class NLIScorer:
@@ -55,6 +57,9 @@ class NLIScorer:
         "bfloat16" (fast on CPUs with AMX, probabilities differ by ~1e-3) or "float16" (GPUs).
     compact_attention: compute DeBERTa-v2/v3's relative attention over the window of positions
         each batch uses (``capqa.engine.relative_attention``); False keeps transformers' own code.
+    load: what every from_pretrained call gets besides the name and revision (the Hub cache,
+        ``local_files_only``, ``trust_remote_code``, keyword arguments for the model and its
+        tokenizer: ``capqa.loading.pretrained.LoadArguments``).
     """
 
     def __init__(self, model: Union[str, os.PathLike] = DEFAULT_NLI_MODEL, revision: Optional[str] = None,
@@ -62,7 +67,8 @@ class NLIScorer:
                  max_length: int = NLI_MAX_LENGTH, max_tokens: Optional[int] = None,
                  show_progress: Optional[bool] = None, cache: Optional["ScoreCache"] = None,
                  quantize: bool = False, precision: str = "auto", compact_attention: bool = True,
-                 score_cache_dir: Optional[Union[str, os.PathLike]] = None) -> None:
+                 score_cache_dir: Optional[Union[str, os.PathLike]] = None, load: LoadArguments = DEFAULT_LOAD) -> None:
+        # Deferred: transformers is heavy, imported on first use.
         from transformers import AutoModelForSequenceClassification, AutoTokenizer
 
         self.model_name = str(model)
@@ -75,11 +81,12 @@ class NLIScorer:
         self.show_progress = show_progress
         self.cache = cache
         # self.revision, not the argument: the default model loads its pinned commit.
-        self.tokenizer = load_pretrained(AutoTokenizer, self.model_name, self.revision, "NLI tokenizer")
+        self.tokenizer = load_pretrained(AutoTokenizer, self.model_name, self.revision, "NLI tokenizer",
+                                         **load.for_tokenizer())
         dtype = inference_dtype(self.device, precision)
         self.quantize = check_quantize(quantize, self.device, dtype)
         self.model = load_model(AutoModelForSequenceClassification, self.model_name, self.revision,
-                                "NLI model", dtype=dtype)
+                                "NLI model", dtype=dtype, **load.for_model())
         self.model.to(self.device).eval()
         loaded_dtype = next(self.model.parameters()).dtype  # what loaded, before any quantisation
         if self.quantize:
@@ -89,16 +96,47 @@ class NLIScorer:
                                       and compact_relative_attention(self.model, self.max_length))
         self.label_indices = checked_label_indices(self.model_name, self.revision, self.model.config)
         check_max_length_fits(self.max_length, self.model_name, self.model.config, self.tokenizer)
-        check_loaded_nli(self)  # pad token, vocabulary, a first pair: fail now, not on the first batch
-        source = model_source(self.model_name, self.revision)
+        self._check_loaded()  # pad token, vocabulary, a first pair: fail now, not on the first batch
+        source = model_source(self.model_name, self.revision, load.cache_dir)
         # What loaded and how it computes: the hashcode's and the cache key's NLI part.
+        remote_code = runs_remote_code(self.model) or runs_remote_code(self.tokenizer)
         self.identity = NLIIdentity(source.name, source.revision, dtype_name(loaded_dtype),
                                     "int8-dynamic" if self.quantize else "none", self.max_length,
-                                    self.compact_attention)
+                                    self.compact_attention, engine_code_digest(), load.identity(remote_code))
         if self.cache is None and score_cache_dir is not None:
-            from capqa.engine.cache import ScoreCache
-
             self.cache = ScoreCache(score_cache_dir, cache_key(self.identity))
+
+    def __repr__(self) -> str:
+        """What computes, in one line (as bert_score's scorer): the model as loaded (a local folder
+        by its name), its revision, device, dtype and batching."""
+        identity = self.identity
+        return (f"NLIScorer(model={identity.model!r}, revision={identity.revision!r}, device='{self.device}', "
+                f"dtype={identity.dtype}, quantization={identity.quantization}, max_length={self.max_length}, "
+                f"batch_size={self.batch_size}, compact_attention={identity.compact_attention}"
+                f"{'' if identity.load == 'none' else f', load={identity.load}'})")
+
+    def _check_loaded(self) -> None:
+        """Refuse, right after loading, an NLI model that would fail or mislead on the first batch
+        (and make its tokenizer pad on the right, ``pad_on_the_right``)."""
+        what, name, revision = "NLI tokenizer", self.model_name, self.revision
+        check_pad_token(self.tokenizer, name, revision, what, "nli_model")
+        pad_on_the_right(self.tokenizer, name)
+        check_known_tokens(self.tokenizer, name, revision, what)
+        rows = getattr(self.model.get_input_embeddings(), "num_embeddings", None)
+        if isinstance(rows, int) and len(self.tokenizer) > rows:
+            raise model_error(name, revision, what,
+                              f"the tokenizer of `nli_model` has {len(self.tokenizer):,} tokens but the model's "
+                              f"embeddings hold {rows:,}; text with the tokens beyond would fail mid-job",
+                              UnusableModel)
+        features, _ = self.plan([_CHECK_PAIR])
+        try:
+            self._forward(features)
+        except ValueError as error:  # non-finite probabilities (check_probabilities)
+            raise model_error(name, revision, "NLI model", str(error), UnusableModel) from None
+        except Exception as error:  # noqa: BLE001 (any failure on a first pair is the model's)
+            raise model_error(name, revision, "NLI model", f"it fails on a first test pair "
+                                                           f"({type(error).__name__}: {first_line(error)})",
+                              UnusableModel) from error
 
     def predict(self, premises: Sequence[str], hypotheses: Sequence[str], check_input: bool = True) -> np.ndarray:
         """(n, 3) float64 array: P(entailment), P(neutral), P(contradiction) per pair.

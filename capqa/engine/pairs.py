@@ -21,6 +21,9 @@ type of every part), which is then filled with the cut ids of each pair.
 import logging
 from typing import TYPE_CHECKING, NamedTuple, Optional
 
+from capqa.loading.windows import (MARGIN_TOKENS, MIN_WINDOW_CHARS, WINDOW_CHARS_PER_TOKEN, tokenize_heads,
+                                   whitespace_prefix)
+
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
 
@@ -30,18 +33,6 @@ logger = logging.getLogger(__name__)
 _PROBE_PAIR = ("premise", "hypothesis")
 # What the layout fills in; any other key in the tokenizer's output means an unknown layout.
 _FILLED_KEYS = {"input_ids", "token_type_ids", "attention_mask"}
-# Texts per tokenizer call: enough for the tokenizer's own batching, few enough that the full
-# token lists of long texts are held for a handful of texts at a time.
-_TEXTS_PER_CALL = 64
-# A side longer than this many characters per token of its budget (and than _MIN_WINDOW_CHARS)
-# is tokenised only up to a whitespace inside the window: ordinary text has 3-6 characters per
-# token, so the window holds the budget many times over, and tokenising it takes flat time.
-_WINDOW_CHARS_PER_TOKEN = 32
-_MIN_WINDOW_CHARS = 8192
-# Tokens beyond the budget that a window must yield to be trusted: the last word before the cut
-# may tokenise differently without what followed it.
-_MARGIN_TOKENS = 16
-_CUT_AT = (" ", "\n", "\t")
 
 
 class PairLayout(NamedTuple):
@@ -134,48 +125,15 @@ def _side_heads(tokenizer, texts: list, budget: int) -> tuple:
     the window: if that prefix has ``budget`` tokens and a margin, its first ``budget`` are the
     text's own (tokenizers split at whitespace first), and the count is the prefix's, at least
     ``budget``. Otherwise (no whitespace, very long tokens) the whole text is tokenised. Texts go
-    ``_TEXTS_PER_CALL`` at a time and only the heads are kept, so time and memory stay flat.
+    ``TEXTS_PER_CALL`` at a time and only the heads are kept, so time and memory stay flat.
     """
-    window = max(budget * _WINDOW_CHARS_PER_TOKEN, _MIN_WINDOW_CHARS)
-    prefixes = [_whitespace_prefix(text, window) for text in texts]
-    lengths, heads = _tokenize_heads(tokenizer, prefixes, budget)
+    window = max(budget * WINDOW_CHARS_PER_TOKEN, MIN_WINDOW_CHARS)
+    prefixes = [whitespace_prefix(text, window) for text in texts]
+    lengths, heads = tokenize_heads(tokenizer, prefixes, budget)
     short = [i for i, (text, prefix) in enumerate(zip(texts, prefixes))
-             if prefix is not text and lengths[i] < budget + _MARGIN_TOKENS]
-    for i, length, head in zip(short, *_tokenize_heads(tokenizer, [texts[i] for i in short], budget)):
+             if prefix is not text and lengths[i] < budget + MARGIN_TOKENS]
+    for i, length, head in zip(short, *tokenize_heads(tokenizer, [texts[i] for i in short], budget)):
         lengths[i], heads[i] = length, head
     return lengths, heads
 
 
-def windowed_texts(tokenizer: "PreTrainedTokenizerBase", texts: list, max_tokens: int) -> list:
-    """``texts`` with each very long one replaced by its whitespace-cut window when that window
-    has ``max_tokens`` tokens and a margin, so that ``tokenizer(..., truncation=True,
-    max_length=max_tokens)`` gives the same tokens in flat time (the statement generator's input)."""
-    window = max(max_tokens * _WINDOW_CHARS_PER_TOKEN, _MIN_WINDOW_CHARS)
-    prefixes = [_whitespace_prefix(text, window) for text in texts]
-    cut = [i for i, (text, prefix) in enumerate(zip(texts, prefixes)) if prefix is not text]
-    lengths, _ = _tokenize_heads(tokenizer, [prefixes[i] for i in cut], 0)
-    windowed = list(texts)
-    for i, length in zip(cut, lengths):
-        if length >= max_tokens + _MARGIN_TOKENS:
-            windowed[i] = prefixes[i]
-    return windowed
-
-
-def _whitespace_prefix(text: str, window: int) -> str:
-    """``text`` itself if it fits ``window`` characters or has no whitespace in it, else its
-    part before the last whitespace in the window."""
-    if len(text) <= window:
-        return text
-    cut = max(text.rfind(space, 0, window) for space in _CUT_AT)
-    return text[:cut] if cut > 0 else text
-
-
-def _tokenize_heads(tokenizer, texts: list, budget: int) -> tuple:
-    lengths, heads = [], []
-    for start in range(0, len(texts), _TEXTS_PER_CALL):
-        # verbose=False: an over-long side is expected here, it is cut by the caller.
-        ids = tokenizer(texts[start:start + _TEXTS_PER_CALL], add_special_tokens=False, verbose=False,
-                        return_attention_mask=False, return_token_type_ids=False)["input_ids"]
-        lengths += [len(side) for side in ids]
-        heads += [side[:budget] for side in ids]
-    return lengths, heads

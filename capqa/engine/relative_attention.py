@@ -25,6 +25,7 @@ import types
 import warnings
 
 import torch
+from packaging.specifiers import SpecifierSet
 
 logger = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ logger = logging.getLogger(__name__)
 # stock code runs (pyproject.toml allows a wider range). From 4.56.0 to 5.24.0 the code it relies
 # on (DisentangledSelfAttention, build_relative_position, scaled_size_sqrt, the encoder's
 # relative positions) is the same but for type hints, docstrings and torch.jit.script decorators
-# (5.23 dropped them); tests/test_relative_attention.py passed on 4.56.0, 4.57.6, 5.0.0, 5.22.2
+# (5.23 dropped them); tests/engine/test_relative_attention.py passed on 4.56.0, 4.57.6, 5.0.0, 5.22.2
 # and 5.24.0 (docs/dependencies.md). Widen it only after the same check on the new release.
 VERIFIED_TRANSFORMERS = ">=4.56,<5.25"
 # Largest |compact - stock| accepted by the check, relative to the largest stock score: rounding
@@ -54,7 +55,7 @@ def compact_relative_attention(model: torch.nn.Module, max_length: int = 512) ->
     speed-up and must never stop a model from loading, so every failure falls back to stock)."""
     modules = []
     try:
-        modules = _deberta_v2_attention_modules(model)
+        modules = deberta_v2_attention_modules(model)
         return _install(modules, max_length)
     except Exception as error:  # noqa: BLE001 -- see the docstring: any failure means stock
         _restore(modules)
@@ -64,14 +65,13 @@ def compact_relative_attention(model: torch.nn.Module, max_length: int = 512) ->
 
 
 def transformers_is_verified() -> bool:
+    # Deferred: transformers is heavy, imported on first use.
     import transformers
-    from packaging.specifiers import SpecifierSet
-
     return transformers.__version__ in SpecifierSet(VERIFIED_TRANSFORMERS)
 
 
 @functools.lru_cache(maxsize=None)
-def _note_unverified_transformers(version):
+def note_unverified_transformers(version):
     """Once per process and version: a newer transformers is expected, not a fault, so an info line."""
     logger.info("DeBERTa-v2 compact relative attention was verified on transformers %s, not %s: the stock "
                 "attention is used (same scores, slower on short pairs)", VERIFIED_TRANSFORMERS, version)
@@ -81,11 +81,11 @@ def _install(modules, max_length):
     if not modules or not all(_fits(module) for module in modules):
         return 0
     if not transformers_is_verified():
-        import transformers
+        import transformers  # Deferred: transformers is heavy (the caller has loaded it by now)
 
-        _note_unverified_transformers(transformers.__version__)
+        note_unverified_transformers(transformers.__version__)
         return 0
-    if not all(_agrees_with_stock(module, lengths) for module, lengths in _check_plan(modules, max_length)):
+    if not all(_agrees_with_stock(module, lengths) for module, lengths in check_plan(modules, max_length)):
         warnings.warn("DeBERTa-v2 compact relative attention disagrees with this transformers version's "
                       "attention; the stock computation is kept (slower, same scores)", stacklevel=3)
         return 0
@@ -100,8 +100,8 @@ def _restore(modules):
         vars(module).pop("disentangled_attention_bias", None)
 
 
-def _deberta_v2_attention_modules(model):
-    try:
+def deberta_v2_attention_modules(model):
+    try:  # Deferred: transformers is heavy; an install without DeBERTa-v2 has nothing to patch
         from transformers.models.deberta_v2.modeling_deberta_v2 import DisentangledSelfAttention
     except ImportError:
         return []
@@ -127,7 +127,7 @@ def _check_lengths(module, max_length):
     return sorted({length for length in (_CHECK_SHORT_LENGTH, past_buckets) if length < max_length} | {max_length})
 
 
-def _check_plan(modules, max_length):
+def check_plan(modules, max_length):
     """(module, lengths to check it at): the first layer at every length, each other layer at one
     of them in turn, so that every layer and every length is checked. The index arithmetic
     depends only on the length and the config (the same in every layer), the weights only on the
@@ -145,6 +145,7 @@ def _is_quantized(module):
 @torch.inference_mode()
 def _agrees_with_stock(module, lengths):
     """Compare both computations on random queries and keys, with the module's own weights."""
+    # Deferred: transformers is heavy, imported on first use.
     from transformers.models.deberta_v2.modeling_deberta_v2 import build_relative_position
 
     # int8 dynamic layers hold no float parameters; they run in float32 on the CPU.
@@ -172,6 +173,7 @@ def _agrees_with_stock(module, lengths):
 
 def _compact_attention_bias(self, query_layer, key_layer, relative_pos, rel_embeddings, scale_factor):
     """Same signature and result as ``DisentangledSelfAttention.disentangled_attention_bias``."""
+    # Deferred: transformers is heavy, imported on first use.
     from transformers.models.deberta_v2.modeling_deberta_v2 import build_relative_position, scaled_size_sqrt
 
     if relative_pos is None:

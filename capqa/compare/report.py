@@ -1,6 +1,7 @@
 """A ``Comparison`` as tables (text, Markdown, LaTeX, JSON) and as a forest plot of the differences.
 
-Every format renders the same ``report_tables``: the systems, the pairs, the breakdowns and the
+``render_tables`` and ``json_text`` render any report's tables and record the same way (the
+agreement card uses them too). Every format renders the same ``report_tables``: the systems, the pairs, the breakdowns and the
 relation classes, then a note that says how intervals and p-values were computed and which
 hashcode scored the systems (or, with mixed settings, that they differ).
 """
@@ -11,12 +12,16 @@ import re
 from dataclasses import dataclass
 from typing import Callable, List, Optional
 
-from capqa.diagnostics.compare import Comparison
-from capqa.diagnostics.significance import Estimate
-from capqa.diagnostics.summary import METRIC_NAMES
+from capqa.common.extras import import_extra
+from capqa.compare.significance import Estimate
+from capqa.compare.summary import METRIC_NAMES
+from capqa.compare.systems import Comparison
 
 FORMATS = ("text", "markdown", "latex", "json")
 SIGNIFICANCE_LEVEL = 0.05
+# A line break in a cell (a question with a newline, a --names value) would end a row of every
+# format but JSON: it is written as the format shows one inside a cell.
+_LINE_BREAK = re.compile("\r\n|[\n\r\v\f\x85\u2028\u2029]")
 _LATEX_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
                   "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "|": r"\textbar{}",
                   "<": "$<$", ">": "$>$", "−": "$-$"}
@@ -49,8 +54,9 @@ def report_tables(result: Comparison) -> List[Table]:
                                          for s in result.systems])]
     tables.append(Table(
         "Pairs: difference (second − first) with paired-bootstrap CI; approximate-randomisation p-value, "
-        f"{settings.correction}-adjusted over the {len(result.pairs) // max(len(result.metrics), 1)} pair(s) of each metric",
-        ["pair", "metric", "difference", f"{round(100 * settings.confidence)}% CI", "p", f"p ({settings.correction})", ""],
+        f"{settings.correction}-adjusted over {holm_family_text(result)}",
+        ["pair", "metric", "difference", f"{round(100 * settings.confidence)}% CI", "p", f"p ({settings.correction})",
+         f"p < {SIGNIFICANCE_LEVEL}"],
         [[f"{p.second} − {p.first}", METRIC_NAMES[p.metric], f"{p.difference.mean:+.4f}", _interval(p.difference),
           _p(p.p_value), _p(p.p_adjusted), "*" if p.p_adjusted < SIGNIFICANCE_LEVEL else ""] for p in result.pairs]))
     for column in dict.fromkeys(group.column for group in result.groups):
@@ -67,14 +73,37 @@ def report_tables(result: Comparison) -> List[Table]:
     return tables
 
 
+def holm_family_text(result: Comparison) -> str:
+    """Which p-values were adjusted together: 'the 3 pairs of each metric' or 'all 9 tests (...)'."""
+    pairs = len(result.pairs) // max(len(result.metrics), 1)
+    if result.settings.holm_family == "all":
+        return (f"all {len(result.pairs)} tests as one family ({pairs} pair(s) × {len(result.metrics)} "
+                "metric(s))")
+    return f"the {pairs} pair(s) of each metric (one family per metric)"
+
+
+def cluster_text(result: Comparison) -> str:
+    """How the rows were resampled and permuted, and why."""
+    settings = result.settings
+    if settings.cluster:
+        unit = (f"clusters of `{settings.cluster}` ({settings.clusters:,} clusters, {settings.repeated_clusters:,} "
+                "with several rows) resampled and permuted whole")
+        if settings.cluster_reason == "detected":
+            unit += (f", by default since some `{settings.cluster}` has several rows (--no-cluster: resample "
+                     "rows)")
+        return unit
+    if settings.cluster_reason == "no repeated questions":
+        return "rows resampled independently (no question has several rows)"
+    return "rows resampled independently (clustering turned off)"
+
+
 def report_note(result: Comparison) -> str:
     """How the figures were computed, and what scored the systems."""
     settings = result.settings
-    unit = (f"clusters of `{settings.cluster}` ({settings.clusters:,} clusters) resampled and permuted whole"
-            if settings.cluster else "rows resampled independently")
     parts = [f"{settings.rows:,} examples, {settings.alignment}; percentile bootstrap, {settings.n_resamples:,} "
-             f"resamples; approximate randomisation, {settings.n_permutations:,} trials; {unit}; seed {settings.seed}; "
-             f"* = {settings.correction}-adjusted p < {SIGNIFICANCE_LEVEL}."]
+             f"resamples; approximate randomisation, {settings.n_permutations:,} trials; {cluster_text(result)}; "
+             f"seed {settings.seed}; * = {settings.correction}-adjusted p < {SIGNIFICANCE_LEVEL} ("
+             f"{holm_family_text(result)})."]
     hashcodes = list(dict.fromkeys(s.hashcode for s in result.systems))
     if settings.mixed_settings:
         parts.append("MIXED SETTINGS (--allow-mixed-settings): the systems were not all scored under one hashcode: "
@@ -89,31 +118,52 @@ def format_comparison(result: Comparison, format: str = "text") -> str:
     if format not in FORMATS:
         raise ValueError(f"`format` must be one of {', '.join(FORMATS)}, got {format!r}")
     if format == "json":
-        return json.dumps(_finite(result.to_json()), indent=2)
-    tables, note = report_tables(result), report_note(result)
-    render = {"text": _text, "markdown": _markdown, "latex": _latex}[format]
-    return render(tables, note)
+        return json_text(result.to_json())
+    return render_tables(report_tables(result), report_note(result), format)
+
+
+def render_tables(tables: List[Table], note: str, format: str) -> str:
+    """Tables and their note as text, Markdown or LaTeX (every report of the package renders so)."""
+    renderers = {"text": _text, "markdown": _markdown, "latex": _latex}
+    if format not in renderers:
+        raise ValueError(f"`format` must be one of {', '.join(renderers)} for tables, got {format!r}")
+    return renderers[format](tables, note)
+
+
+def json_text(record: dict) -> str:
+    """A report's JSON record, indented, with NaN (an interval that does not exist) as null."""
+    return json.dumps(_finite(record), indent=2)
 
 
 def _finite(value):
-    """NaN (an interval that does not exist) as null: JSON has no NaN."""
+    """NaN as null: JSON has no NaN."""
     if isinstance(value, float):
         return value if math.isfinite(value) else None
     if isinstance(value, dict):
         return {key: _finite(item) for key, item in value.items()}
-    if isinstance(value, list):
+    if isinstance(value, (list, tuple)):
         return [_finite(item) for item in value]
     return value
+
+
+def _one_line(text: str, line_break: str) -> str:
+    return _LINE_BREAK.sub(line_break, text)
+
+
+def _text_cell(text: str) -> str:
+    return _LINE_BREAK.sub(lambda match: repr(match.group())[1:-1], text)  # "\n", "\r\n", "\u2028"
 
 
 def _text(tables: List[Table], note: str) -> str:
     blocks = []
     for table in tables:
+        table = Table(_text_cell(table.title), [_text_cell(cell) for cell in table.header],
+                      [[_text_cell(cell) for cell in row] for row in table.rows])
         widths = [max(len(row[c]) for row in [table.header, *table.rows]) for c in range(len(table.header))]
         lines = [table.title, "  ".join(cell.ljust(width) for cell, width in zip(table.header, widths)).rstrip()]
         lines += ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in table.rows]
         blocks.append("\n".join(lines))
-    return "\n\n".join(blocks + [f"Note: {note}"])
+    return "\n\n".join(blocks + [f"Note: {_text_cell(note)}"])
 
 
 def _markdown_cell(text: str) -> str:
@@ -131,18 +181,21 @@ def markdown_report(result: Comparison, escape: Optional[Callable[[str], str]] =
 
 def _markdown(tables: List[Table], note: str, escape: Callable[[str], str] = _markdown_cell) -> str:
     """``note`` goes in as it is."""
+    def cell(text: str) -> str:
+        return _one_line(escape(text), "<br>")
+
     blocks = []
     for table in tables:
-        lines = [f"**{escape(table.title)}**", "", "| " + " | ".join(map(escape, table.header)) + " |",
+        lines = [f"**{cell(table.title)}**", "", "| " + " | ".join(map(cell, table.header)) + " |",
                  "|" + "|".join("---" if c == 0 else "---:" for c in range(len(table.header))) + "|"]
-        lines += ["| " + " | ".join(map(escape, row)) + " |" for row in table.rows]
+        lines += ["| " + " | ".join(map(cell, row)) + " |" for row in table.rows]
         blocks.append("\n".join(lines))
-    return "\n\n".join(blocks + [f"*Note:* {note}"])
+    return "\n\n".join(blocks + [f"*Note:* {_one_line(note, ' ')}"])
 
 
 def _latex_text(text: str) -> str:
     """``text`` with LaTeX's special characters escaped, and `code` in typewriter type."""
-    escaped = "".join(_LATEX_ESCAPES.get(char, char) for char in text)
+    escaped = "".join(_LATEX_ESCAPES.get(char, char) for char in _one_line(text, " "))
     return re.sub(r"`([^`]*)`", r"\\texttt{\1}", escaped)
 
 
@@ -150,7 +203,7 @@ def _latex(tables: List[Table], note: str) -> str:
     blocks = []
     for table in tables:
         spec = "l" + "r" * (len(table.header) - 1)
-        lines = [f"% {table.title}", r"\begin{tabular}{" + spec + "}", r"\toprule",
+        lines = [f"% {_one_line(table.title, ' ')}", r"\begin{tabular}{" + spec + "}", r"\toprule",
                  " & ".join(map(_latex_text, table.header)) + r" \\", r"\midrule"]
         lines += [" & ".join(map(_latex_text, row)) + r" \\" for row in table.rows]
         lines += [r"\bottomrule", r"\end{tabular}"]
@@ -161,8 +214,6 @@ def _latex(tables: List[Table], note: str) -> str:
 def forest_plot(result: Comparison, metrics: Optional[List[str]] = None) -> "matplotlib.figure.Figure":  # noqa: F821
     """Each pair's difference with its CI, one panel per metric (two per row), a line at 0 (no
     pyplot state)."""
-    from capqa.extras import import_extra
-
     Figure = import_extra("matplotlib.figure", "plots", "compare --plot").Figure
     MaxNLocator = import_extra("matplotlib.ticker", "plots", "compare --plot").MaxNLocator
 

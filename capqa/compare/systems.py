@@ -1,10 +1,11 @@
 """Systems scored on the same examples, side by side: is B significantly better than A, and where
 does each lose points? (``python -m capqa compare``; its command line is ``capqa.cli.compare``,
-its tables and plot ``capqa.diagnostics.compare_report``.)
+its tables and plot ``capqa.compare.report``.)
 
 ``compare_systems`` takes two or more scored tables (the CSVs ``score`` writes), aligns their
 rows (by an id column, or by question + gold answer), refuses tables that do not hold the same
-examples or were scored under different hashcodes, and returns a ``Comparison``:
+examples or were scored under different settings (their summaries' identity records, compared
+field by field: ``capqa.records.job.JobIdentity.scoring``), and returns a ``Comparison``:
 
 - per system: the mean of every metric all tables have (CAP, CAP+, accuracy, mean credit) with a
   95 % percentile-bootstrap CI, every system on the same resamples;
@@ -13,43 +14,69 @@ examples or were scored under different hashcodes, and returns a ``Comparison``:
 - per ``by`` column: each group's mean CAP per system; per system: mean CAP and the share of
   the points it lost in each relation class.
 
-``cluster`` names a column (e.g. the question) whose rows are resampled and permuted together.
+``cluster`` names a column whose rows are resampled and permuted together. By default
+(``DETECT_CLUSTERS``) it is the question column when some question has several rows: the answers
+to one question share its difficulty and its gold answer, and resampling them as independent rows
+makes intervals too narrow and p-values too small (on a null with five answers per question, a
+false-positive rate of several times the nominal 5 %: ``benchmarks/bench_compare_null.py``).
+``cluster=None`` resamples rows. Holm's adjustment runs over the pairs of each metric
+(``holm_family="metric"``) or over every pair of every metric as one family (``"all"``).
 """
 
 import logging
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from itertools import combinations
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pandas as pd
 
-from capqa.constants import LABELS
-from capqa.diagnostics.monotonicity import CONFIDENCE
-from capqa.diagnostics.significance import (DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED, Estimate,
-                                            bootstrap_means, estimate, holm,
-                                            randomisation_p_values)
-from capqa.diagnostics.summary import metric_values, present_metrics
-from capqa.validation import check_positive_int
+from capqa.common.constants import LABELS
+from capqa.common.validation import check_positive_int, check_seed
+from capqa.compare.significance import (DEFAULT_PERMUTATIONS, DEFAULT_RESAMPLES, DEFAULT_SEED, Estimate,
+                                        bootstrap_means, estimate, holm, randomisation_p_values)
+from capqa.compare.summary import metric_values, present_metrics
+from capqa.monotonicity.measures import CONFIDENCE
+from capqa.records.job import JobIdentity
+from capqa.records.json_records import differences
 
 logger = logging.getLogger(__name__)
 
 CORRECTION = "Holm"
+# Holm's families: the tests adjusted together.
+HOLM_FAMILIES = {"metric": "the pairs of each metric", "all": "every pair of every metric, one family"}
 RELATION_COLUMN = "relation"
 _SHOWN_CHARS = 60
 
 
+class _DetectClusters:
+    """The default of ``compare_systems(cluster=...)``: cluster by the question column when some
+    question has several rows, else resample rows."""
+
+    def __repr__(self) -> str:
+        return "DETECT_CLUSTERS"
+
+
+DETECT_CLUSTERS = _DetectClusters()
+# Why the rows were (or were not) resampled in clusters, as ComparisonSettings.cluster_reason says.
+CLUSTER_REASONS = ("detected", "given", "off", "no repeated questions")
+
+
 @dataclass(frozen=True)
 class ScoredSystem:
-    """One system's scored table as ``compare_systems`` takes it; ``hashcode``: what scored it
-    (None when unknown); ``metrics``: the metrics scoring wrote (its summary says; None: every
-    metric column the table has)."""
+    """One system's scored table as ``compare_systems`` takes it; ``identity``: the job that
+    scored it (its summary's record; None when unknown); ``metrics``: the metrics scoring wrote
+    (its summary says; None: every metric column the table has)."""
 
     name: str
     table: pd.DataFrame = field(repr=False)
-    hashcode: Optional[str] = None
+    identity: Optional[JobIdentity] = None
     metrics: Optional[Tuple[str, ...]] = None
+
+    @property
+    def hashcode(self) -> Optional[str]:
+        return None if self.identity is None else self.identity.hashcode()
 
     def scored_metrics(self) -> List[str]:
         return present_metrics(self.table.columns) if self.metrics is None else list(self.metrics)
@@ -127,6 +154,9 @@ class ComparisonSettings:
     clusters: Optional[int] = None
     correction: str = CORRECTION
     mixed_settings: bool = False
+    cluster_reason: str = "off"
+    repeated_clusters: int = 0      # clusters with more than one row
+    holm_family: str = "metric"
 
 
 @dataclass(frozen=True)
@@ -160,16 +190,20 @@ class Comparison:
 
 
 def compare_systems(systems: Sequence[ScoredSystem], alignment: Alignment = Alignment(), by: Sequence[str] = (),
-                    cluster: Optional[str] = None, n_resamples: int = DEFAULT_RESAMPLES,
+                    cluster: Union[str, None, _DetectClusters] = DETECT_CLUSTERS, n_resamples: int = DEFAULT_RESAMPLES,
                     n_permutations: int = DEFAULT_PERMUTATIONS, seed: int = DEFAULT_SEED,
-                    allow_mixed_settings: bool = False) -> Comparison:
+                    allow_mixed_settings: bool = False, holm_family: str = "metric") -> Comparison:
     """Compare two or more scored systems on the same examples (see the module's docstring)."""
     systems = _check_systems(systems)
     n_resamples = check_positive_int(n_resamples, "n_resamples")
     n_permutations = check_positive_int(n_permutations, "n_permutations")
+    seed = check_seed(seed, "seed")
+    if holm_family not in HOLM_FAMILIES:
+        raise ValueError(f"`holm_family` must be one of {', '.join(HOLM_FAMILIES)}, got {holm_family!r}")
     mixed = check_same_settings(systems, allow_mixed_settings)
     tables = align(systems, alignment)
     first = systems[0]
+    cluster, reason = resolve_cluster(tables[0], alignment, cluster)
     for column in [*by, *([cluster] if cluster else [])]:
         if column not in tables[0].columns:
             raise ValueError(f"`{first.name}` has no column {column!r} (asked for by --by/--cluster); its columns "
@@ -180,18 +214,36 @@ def compare_systems(systems: Sequence[ScoredSystem], alignment: Alignment = Alig
                        for metric in metrics])
     clusters = list(tables[0][cluster]) if cluster else None
     n_clusters = None if clusters is None else len(set(clusters))
+    repeated = 0 if clusters is None else sum(count > 1 for count in Counter(clusters).values())
     resampled = bootstrap_means(values.reshape(-1, values.shape[-1]), n_resamples, seed, clusters)
     resampled = resampled.reshape(len(metrics), len(systems), -1)
     results = [SystemResult(system.name, system.hashcode,
                             {metric: estimate(values[m, s], resampled[m, s]) for m, metric in enumerate(metrics)})
                for s, system in enumerate(systems)]
-    pairs = _pairs(systems, metrics, values, resampled, n_permutations, seed, clusters)
+    pairs = _pairs(systems, metrics, values, resampled, n_permutations, seed, clusters, holm_family)
     cap = values[metrics.index("cap")]
     settings = ComparisonSettings(rows=len(tables[0]), alignment=alignment.describe(), n_resamples=n_resamples,
                                   n_permutations=n_permutations, seed=seed, cluster=cluster, clusters=n_clusters,
-                                  mixed_settings=mixed)
+                                  mixed_settings=mixed, cluster_reason=reason, repeated_clusters=repeated,
+                                  holm_family=holm_family)
     return Comparison(results, pairs, _groups(systems, tables, cap, by, clusters, n_resamples, seed),
                       _relations(systems, tables, cap), settings)
+
+
+def resolve_cluster(table: pd.DataFrame, alignment: Alignment,
+                    cluster: Union[str, None, _DetectClusters]) -> Tuple[Optional[str], str]:
+    """(the column to cluster by or None, why: one of ``CLUSTER_REASONS``). ``DETECT_CLUSTERS``:
+    the alignment's question column when the table has it and some question has several rows."""
+    if cluster is None:
+        return None, "off"
+    if not isinstance(cluster, _DetectClusters):
+        if not isinstance(cluster, str) or not cluster:
+            raise TypeError(f"`cluster` must be a column name, None or DETECT_CLUSTERS, got {cluster!r}")
+        return cluster, "given"
+    column = alignment.question_column
+    if column and column in table.columns and table[column].astype(str).duplicated().any():
+        return column, "detected"
+    return None, "no repeated questions"
 
 
 def _check_systems(systems):
@@ -208,23 +260,27 @@ def _check_systems(systems):
     return systems
 
 
-def settings_difference(first: str, second: str) -> str:
-    """The first setting two hashcodes disagree on, in words."""
-    parts, others = first.split("|"), second.split("|")
-    for name in dict.fromkeys(part.split("=")[0] for part in parts + others):
-        mine = next((p for p in parts if p.split("=")[0] == name), None)
-        theirs = next((p for p in others if p.split("=")[0] == name), None)
-        if mine != theirs:
-            return f"{mine or f'no {name}'} vs {theirs or f'no {name}'}"
-    return f"{first!r} vs {second!r}"
+def settings_differences(first: JobIdentity, second: JobIdentity) -> str:
+    """Every setting that decides scores on which two jobs disagree, in words."""
+    return "; ".join(f"{name}: {_setting(before)} vs {_setting(now)}"
+                     for name, before, now in differences(first.scoring(), second.scoring()))
+
+
+def _setting(value) -> str:
+    """A setting in words: a string of punctuation (a separator) quoted, so that ";" or " " shows."""
+    if value is None:
+        return "none"
+    return repr(value) if isinstance(value, str) and not any(map(str.isalnum, value)) else str(value)
 
 
 def check_same_settings(systems: Sequence[ScoredSystem], allow_mixed: bool = False) -> bool:
-    """True when the systems' hashcodes differ or are unknown and ``allow_mixed`` lets that pass;
-    False when they are all the same; otherwise refuses, saying what differs."""
-    unknown = [system.name for system in systems if not system.hashcode]
-    distinct = list(dict.fromkeys(system.hashcode for system in systems if system.hashcode))
-    if not unknown and len(distinct) == 1:
+    """True when the systems were scored under different or unknown settings and ``allow_mixed``
+    lets that pass; False when they were all scored alike (the identity records agree on every
+    field that decides scores); otherwise refuses, naming what differs."""
+    unknown = [system.name for system in systems if system.identity is None]
+    known = [system for system in systems if system.identity is not None]
+    other = next((system for system in known if system.identity.scoring() != known[0].identity.scoring()), None)
+    if not unknown and other is None:
         return False
     if allow_mixed:
         logger.warning("comparing systems scored under different or unknown settings (--allow-mixed-settings)")
@@ -234,9 +290,8 @@ def check_same_settings(systems: Sequence[ScoredSystem], allow_mixed: bool = Fal
                          "or before summaries existed), so compare cannot check that every system was scored "
                          "alike; score it with `python -m capqa score`, or allow mixed settings "
                          "(--allow-mixed-settings)")
-    named = {system.hashcode: system.name for system in reversed(systems)}
-    raise ValueError(f"`{named[distinct[0]]}` and `{named[distinct[1]]}` were scored under different settings "
-                     f"({settings_difference(distinct[0], distinct[1])}): their scores are not comparable; "
+    raise ValueError(f"`{known[0].name}` and `{other.name}` were scored under different settings "
+                     f"({settings_differences(known[0].identity, other.identity)}): their scores are not comparable; "
                      "score them alike, or allow mixed settings (--allow-mixed-settings, stated in the table)")
 
 
@@ -302,14 +357,16 @@ def align(systems: Sequence[ScoredSystem], alignment: Alignment = Alignment()) -
     return tables
 
 
-def _pairs(systems, metrics, values, resampled, n_permutations, seed, clusters) -> List[PairResult]:
-    """Every pair of systems on every metric; Holm's adjustment runs over the pairs of one metric."""
+def _pairs(systems, metrics, values, resampled, n_permutations, seed, clusters, holm_family) -> List[PairResult]:
+    """Every pair of systems on every metric; Holm's adjustment runs over the pairs of one metric
+    (``holm_family="metric"``) or over all the tests at once (``"all"``)."""
     tests = [(m, i, j) for m in range(len(metrics)) for i, j in combinations(range(len(systems)), 2)]
     p_values = randomisation_p_values(np.stack([values[m, j] - values[m, i] for m, i, j in tests]),
                                       n_permutations, seed, clusters)
     adjusted = np.empty_like(p_values)
-    for m in range(len(metrics)):
-        family = [t for t, test in enumerate(tests) if test[0] == m]
+    families = [list(range(len(tests)))] if holm_family == "all" else [
+        [t for t, test in enumerate(tests) if test[0] == m] for m in range(len(metrics))]
+    for family in families:
         adjusted[family] = holm(p_values[family])
     return [PairResult(systems[i].name, systems[j].name, metrics[m],
                        estimate(values[m, j] - values[m, i], resampled[m, j] - resampled[m, i]),

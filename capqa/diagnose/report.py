@@ -2,7 +2,7 @@
 whose command line is ``capqa.cli.diagnose``).
 
 Writes every table as CSV (and all of them in ``results.json``, laid out like the paper's results
-file), a ``summary.md`` in the paper's layout, and the plots of ``capqa.diagnostics.plots``.
+file), a ``summary.md`` in the paper's layout, and the plots of ``capqa.monotonicity.plots``.
 """
 
 import argparse
@@ -12,11 +12,13 @@ from typing import Any, Callable, List, Mapping, Optional, Sequence
 
 import pandas as pd
 
-from capqa.diagnostics.bootstrap import diagnostic_tables
-from capqa.diagnostics.monotonicity import CONFIDENCE, check_severity, prepare_labels
-from capqa.jobs.escaping import to_safe_csv
-from capqa.json_text import json_option_text, loads_json
-from capqa.quoting import quote, quote_all
+from capqa.common.escaping import to_safe_csv
+from capqa.common.files import check_outputs, save_figure, write_atomically
+from capqa.common.json_text import json_option_text, loads_json, names_file
+from capqa.common.quoting import quote, quote_all
+from capqa.monotonicity.bootstrap import diagnostic_tables
+from capqa.monotonicity.measures import CONFIDENCE, check_severity, prepare_labels
+from capqa.plus.calibration import add_cap_plus
 
 TABLES = ("correlations", "descriptives", "class_pairs", "monotonicity", "paired_differences")
 PLOTS = {
@@ -30,6 +32,7 @@ PLOT_DPI = 120
 def load_scores(path: Path, label_column: str, metrics: Sequence[str], split_column: Optional[str] = None,
                 split: Optional[str] = None) -> pd.DataFrame:
     """The rows to diagnose: labels and metric columns, optionally one split."""
+    # Deferred: scipy is heavy, imported on first use.
     from capqa.plus.score_files import check_finite_columns, read_scores
 
     if not path.is_file():
@@ -48,8 +51,6 @@ def load_scores(path: Path, label_column: str, metrics: Sequence[str], split_col
             raise ValueError(f"no rows with {split_column} == {quote(split)} in {path}")
     check_finite_columns(frame, [metric for metric in metrics if metric in frame.columns], path)
     if "cap_plus" in metrics:
-        from capqa.plus.calibration import add_cap_plus
-
         frame = add_cap_plus(frame)
     return frame.reset_index(drop=True)
 
@@ -63,6 +64,13 @@ def check_comparable(labels: list, severity: Optional[dict], label_column: str) 
         found = ", ".join(f"{label} ({count:,} row{'s' * (count != 1)})" for label, count in counts.items())
         raise ValueError(f"column {label_column!r} must hold at least two classes of different severity "
                          f"to compare; it holds {len(rows.class_index):,} row(s): {found}")
+
+
+def written_files(args: argparse.Namespace, with_verdicts: bool) -> List[str]:
+    """The names of the files ``run`` writes under ``args.out``."""
+    plots = [] if args.no_plots else list(PLOTS)
+    verdicts = ["verdicts.csv", "verdicts.md"] if with_verdicts else []
+    return [f"{name}.csv" for name in TABLES] + ["results.json", "summary.md", *plots, *verdicts]
 
 
 def check_out_folder(out: Path) -> None:
@@ -90,7 +98,7 @@ def parse_severity(text: Optional[str]) -> Optional[dict]:
 def write_tables(tables: dict, out: Path) -> None:
     for name in TABLES:
         to_safe_csv(pd.DataFrame(tables[name]), out / f"{name}.csv")  # metric and class names are the user's
-    (out / "results.json").write_text(json.dumps(tables, indent=1, default=_json_default))
+    write_atomically(out / "results.json", json.dumps(tables, indent=1, default=_json_default))
 
 
 def _json_default(value):
@@ -101,7 +109,8 @@ def _json_default(value):
 def write_plots(frame: pd.DataFrame, metrics: List[str], label_column: str, tables: dict, out: Path,
                 severity: Optional[Mapping[str, int]]) -> None:
     # Imported here: matplotlib comes with the plots extra, and --no-plots needs none of it.
-    from capqa.diagnostics.plots import agreement_intervals, class_distributions, class_pair_heatmap
+    # Deferred: scipy is heavy, imported on first use.
+    from capqa.monotonicity.plots import agreement_intervals, class_distributions, class_pair_heatmap
 
     labels = frame[label_column].tolist()
     figures = {
@@ -110,7 +119,7 @@ def write_plots(frame: pd.DataFrame, metrics: List[str], label_column: str, tabl
         "agreement.png": agreement_intervals(tables["correlations"]),
     }
     for name, figure in figures.items():
-        figure.savefig(out / name, dpi=PLOT_DPI)
+        save_figure(figure, out / name, dpi=PLOT_DPI)
 
 
 # --- summary.md ------------------------------------------------------------------------------
@@ -213,8 +222,12 @@ def run(args: argparse.Namespace, extra_sections: Optional[Callable[[List[str]],
     if not metrics:
         raise ValueError("--metrics names no column")
     check_out_folder(args.out)
+    check_outputs({f"--out/{name}": args.out / name for name in written_files(args, extra_sections is not None)},
+                  {"scores": args.scores, "--severity": args.severity if args.severity and names_file(args.severity)
+                   else None})
     if not args.no_plots:
-        import capqa.diagnostics.plots  # noqa: F401 -- a missing plots extra fails now, not after the bootstrap
+        # Deferred: matplotlib (the plots extra), imported now so that a missing extra fails before the bootstrap.
+        import capqa.monotonicity.plots  # noqa: F401
     severity = parse_severity(args.severity)
     frame = load_scores(args.scores, args.label_column, metrics, args.split_column, args.split)
     if getattr(args, "cluster", None) and args.cluster not in frame.columns:
@@ -235,5 +248,5 @@ def run(args: argparse.Namespace, extra_sections: Optional[Callable[[List[str]],
     summary = summary_markdown(tables, context, not args.no_plots)
     if extra_sections is not None:
         summary += "\n" + extra_sections(metrics)
-    (args.out / "summary.md").write_text(summary)
+    write_atomically(args.out / "summary.md", summary)
     return tables

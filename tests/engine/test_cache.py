@@ -13,17 +13,22 @@ import sqlite3
 import subprocess
 import sys
 
-import evaluate
 import numpy as np
 import pytest
 
 from capqa.dev.offline_models import build_nli_model
-from capqa.engine.cache import ScoreCache, _checksum
+from capqa.engine.cache import ScoreCache, row_checksum
 from capqa.engine.cache_database import DATABASE_NAME
-from capqa.engine.nli import NLIScorer
-from capqa.identity import cache_key
-from conftest import MODEL_ATOL, REPO_ROOT
-from parallel_workers import TEST_IDENTITY, cache_pairs, probabilities_for, write_and_read_cache
+from capqa.records.identity import cache_key
+
+from support.data import REPO_ROOT
+from support.lazy import lazy_module
+from support.parallel_workers import TEST_IDENTITY, cache_pairs, probabilities_for, write_and_read_cache
+from support.tolerances import MODEL_ATOL
+
+# Imported on first use, so that collecting the tests stays fast.
+evaluate = lazy_module("evaluate")
+nli = lazy_module("capqa.engine.nli")
 
 PREMISES = ["Sofia is a city in Bulgaria.", "Metal is the best conductor of electricity.",
             "Water begins to boil at 100°C.", "Water and food travel through the stem of a plant.",
@@ -45,13 +50,13 @@ class RowCounter:
 
 
 def cached_scorer(model_folder, directory, quantize=False):
-    scorer = NLIScorer(model_folder, device="cpu", batch_size=4, quantize=quantize, score_cache_dir=directory)
+    scorer = nli.NLIScorer(model_folder, device="cpu", batch_size=4, quantize=quantize, score_cache_dir=directory)
     return scorer, RowCounter(scorer.model)
 
 
 @pytest.fixture(scope="module")
 def uncached(random_nli_model):
-    return NLIScorer(random_nli_model, device="cpu", batch_size=4).predict(PREMISES, HYPOTHESES)
+    return nli.NLIScorer(random_nli_model, device="cpu", batch_size=4).predict(PREMISES, HYPOTHESES)
 
 
 def test_second_run_reads_everything_from_disk(random_nli_model, tmp_path, uncached):
@@ -100,7 +105,7 @@ def _corruptions(key, values, checksum, other_row):
     """Unsound (probabilities, checksum) for the entry ``key``: with a stale checksum, or with a
     checksum recomputed over a value that is still wrong."""
     def resealed(data):
-        return data, _checksum(key, data) if isinstance(data, bytes) else checksum
+        return data, row_checksum(key, data) if isinstance(data, bytes) else checksum
 
     return {
         "hand-edited, valid-looking": (_float64(0.2, 0.3, 0.5), checksum),
@@ -147,8 +152,8 @@ def test_the_key_is_the_identity_and_the_exact_pair(tmp_path, random_nli_model):
     assert ScoreCache(tmp_path, dict(reversed(TEST_IDENTITY.items()))).key(pair) == base.key(pair)
     base.put({pair: [0.2, 0.3, 0.5]})
     assert all(cache.get([pair]) == {} for cache in others)
-    # A scorer's cache stores under its identity's cache key (capqa.identity.cache_key).
-    scorer = NLIScorer(random_nli_model, device="cpu", score_cache_dir=tmp_path)
+    # A scorer's cache stores under its identity's cache key (capqa.records.identity.cache_key).
+    scorer = nli.NLIScorer(random_nli_model, device="cpu", score_cache_dir=tmp_path)
     assert scorer.cache.identity == cache_key(scorer.identity)
     # One database for every model, with a table saying which identity each entry belongs to.
     assert [path.name for path in tmp_path.iterdir() if path.suffix == ".sqlite3"] == [DATABASE_NAME]
@@ -221,7 +226,7 @@ def test_quantized_scores_are_close_and_cached_apart(models_dir, tmp_path):
     # benchmark reports the difference on a realistically initialised model), measured on this
     # model (the default tokenizer's; the session's NLI models have another vocabulary).
     model = str(build_nli_model(models_dir / "nli-random-for-int8", seed=1))
-    float_scorer = NLIScorer(model, device="cpu", score_cache_dir=tmp_path)
+    float_scorer = nli.NLIScorer(model, device="cpu", score_cache_dir=tmp_path)
     unquantized = float_scorer.predict(PREMISES, HYPOTHESES)
     int8, rows = cached_scorer(model, tmp_path, quantize=True)
     assert int8.precision == "int8-dynamic" and int8.identity.quantization == "int8-dynamic"
@@ -231,7 +236,7 @@ def test_quantized_scores_are_close_and_cached_apart(models_dir, tmp_path):
     np.testing.assert_allclose(quantized.sum(axis=1), 1.0, atol=1e-6)
     assert 0 < np.abs(quantized - unquantized).max() < 0.5
     with pytest.raises(TypeError, match="`quantize`"):
-        NLIScorer(model, device="cpu", quantize="yes")
+        nli.NLIScorer(model, device="cpu", quantize="yes")
 
 
 
@@ -239,7 +244,7 @@ def test_truncation_length_is_part_of_the_key(random_nli_model, tmp_path):
     long_pair = (" ".join(["Sofia is the capital and largest city of Bulgaria."] * 8), "Burgas is a city.")
     scores = {}
     for max_length in (512, 16):
-        scorer = NLIScorer(random_nli_model, device="cpu", max_length=max_length, score_cache_dir=tmp_path)
+        scorer = nli.NLIScorer(random_nli_model, device="cpu", max_length=max_length, score_cache_dir=tmp_path)
         scores[max_length] = scorer.predict([long_pair[0]], [long_pair[1]])
         assert scorer.cache.stats.hits == 0  # the other length's entry was not taken
     assert not np.allclose(scores[512], scores[16])
@@ -309,7 +314,7 @@ def test_a_read_only_cache_is_read_and_never_fails_the_job(tmp_path, stored, rea
     modes = {path: path.stat().st_mode for path in locked}
     for path in locked:
         path.chmod(0o555 if path.is_dir() else 0o444)
-    code = "import sys; from parallel_workers import read_only_cache_report; read_only_cache_report(sys.argv[1], 100)"
+    code = "import sys; from support.parallel_workers import read_only_cache_report; read_only_cache_report(sys.argv[1], 100)"
     environment = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO_ROOT), str(REPO_ROOT / "tests")]))
     try:
         child = subprocess.run(without_write_access([sys.executable, "-c", code, str(folder)]),

@@ -15,9 +15,13 @@ import pytest
 from capqa.engine import cache_database
 from capqa.engine.cache import ScoreCache
 from capqa.engine.cache_database import DATABASE_NAME
-from capqa.engine.nli import NLIScorer
-from capqa.identity import cache_key
-from conftest import MODEL_ATOL
+from capqa.records.identity import cache_key
+
+from support.lazy import lazy_module
+from support.tolerances import MODEL_ATOL
+
+# Imported on first use, so that collecting the tests stays fast.
+nli = lazy_module("capqa.engine.nli")
 
 PREMISES = ["Sofia is a city in Bulgaria.", "Water boils at 100°C.", "The Berlin Wall fell in 1989.",
             "Metal conducts electricity.", "Plants make food using light."]
@@ -52,9 +56,9 @@ def held_cache(tmp_path, random_nli_model):
 
 
 def test_a_locked_cache_steps_aside_after_the_first_timeout(held_cache, random_nli_model, monkeypatch, caplog):
-    expected = NLIScorer(random_nli_model, device="cpu", batch_size=1).predict(PREMISES, HYPOTHESES)
+    expected = nli.NLIScorer(random_nli_model, device="cpu", batch_size=1).predict(PREMISES, HYPOTHESES)
     monkeypatch.setattr(cache_database, "BUSY_TIMEOUT_S", BUSY_TIMEOUT_S)
-    scorer = NLIScorer(random_nli_model, device="cpu", batch_size=1)
+    scorer = nli.NLIScorer(random_nli_model, device="cpu", batch_size=1)
     scorer.cache = ScoreCache(held_cache, cache_key(scorer.identity))
     with caplog.at_level(logging.WARNING):
         np.testing.assert_allclose(scorer.predict(PREMISES, HYPOTHESES), expected, rtol=0, atol=MODEL_ATOL)
@@ -88,3 +92,28 @@ def test_the_busy_timeout_is_kept_by_a_pickled_copy(tmp_path):
     copy = pickle.loads(pickle.dumps(database))
     assert copy.busy_timeout_s == 2.5 and not copy.stepped_aside
     assert cache_database.ScoreDatabase(tmp_path).busy_timeout_s == cache_database.BUSY_TIMEOUT_S
+
+
+def test_the_busy_timeout_is_short_and_set_by_its_variable(monkeypatch, tmp_path):
+    """Issue 35 item 10: a minute's timeout cost every job that met a held lock a minute."""
+    monkeypatch.delenv(cache_database.BUSY_TIMEOUT_VARIABLE, raising=False)
+    assert cache_database.ScoreDatabase(tmp_path).busy_timeout_s <= 5
+    monkeypatch.setenv(cache_database.BUSY_TIMEOUT_VARIABLE, "0")
+    assert cache_database.ScoreDatabase(tmp_path).busy_timeout_s == 0
+    monkeypatch.setenv(cache_database.BUSY_TIMEOUT_VARIABLE, " 7.5 ")
+    assert ScoreCache(tmp_path, {"model": "m"}).database.busy_timeout_s == 7.5
+    for bad in ("-1", "soon", "nan", "inf"):
+        monkeypatch.setenv(cache_database.BUSY_TIMEOUT_VARIABLE, bad)
+        with pytest.raises(ValueError, match=r"CAP_CACHE_BUSY_TIMEOUT_S must be a number of seconds of at least 0"):
+            ScoreCache(tmp_path, {"model": "m"})
+
+
+def test_a_held_lock_is_tried_once_without_waiting_and_said_once(held_cache, monkeypatch, caplog):
+    monkeypatch.setenv(cache_database.BUSY_TIMEOUT_VARIABLE, "0")
+    cache = ScoreCache(held_cache, {"model": "m"})
+    with caplog.at_level(logging.WARNING):
+        for _ in range(3):
+            cache.put({("premise", "hypothesis"): [0.5, 0.3, 0.2]})
+    assert cache.database.stepped_aside
+    busy = [record.getMessage() for record in caplog.records if "is busy" in record.getMessage()]
+    assert len(busy) == 1 and "busy timeout of 0 s (CAP_CACHE_BUSY_TIMEOUT_S)" in busy[0]

@@ -3,7 +3,7 @@ and ``--paired-ar``, for CAP).
 
 - ``bootstrap_means``: percentile-bootstrap resamples of the mean of several systems' scores on
   the same rows, every system on the same resamples (so differences of resampled means are the
-  paired bootstrap). Rows are drawn as multiplicities (``capqa.diagnostics.bootstrap``).
+  paired bootstrap). Rows are drawn as multiplicities (``capqa.monotonicity.bootstrap``).
 - ``approximate_randomisation``: the paired approximate-randomisation (sign-flip permutation)
   test of a mean difference.
 - ``holm``: Holm's step-down adjustment of several p-values.
@@ -18,9 +18,9 @@ from typing import Iterator, Optional, Sequence
 
 import numpy as np
 
-from capqa.diagnostics.bootstrap import BOOTSTRAP_BLOCK, percentile_interval, resample_weights
-from capqa.diagnostics.monotonicity import CONFIDENCE
-from capqa.validation import check_positive_int
+from capqa.common.validation import check_positive_int
+from capqa.monotonicity.bootstrap import BOOTSTRAP_BLOCK, percentile_interval, resample_weights
+from capqa.monotonicity.measures import CONFIDENCE
 
 DEFAULT_RESAMPLES = 1_000
 DEFAULT_PERMUTATIONS = 10_000
@@ -50,16 +50,10 @@ class Estimate:
         return f"{round(100 * CONFIDENCE)}% CI [{self.low:.{digits}f}, {self.high:.{digits}f}]"
 
     def to_json(self) -> dict:
-        """JSON-able; an interval that does not exist (one row) is null."""
+        """JSON-able; what does not exist (a mean of no rows, an interval of one) is null."""
         def plain(value):
             return value if math.isfinite(value) else None
-        return {"mean": self.mean, "ci_low": plain(self.low), "ci_high": plain(self.high)}
-
-    @classmethod
-    def from_json(cls, record: dict) -> "Estimate":
-        def number(value):
-            return math.nan if value is None else float(value)
-        return cls(float(record["mean"]), number(record["ci_low"]), number(record["ci_high"]))
+        return {"mean": plain(self.mean), "ci_low": plain(self.low), "ci_high": plain(self.high)}
 
 
 def cluster_indices(clusters: Optional[Sequence], n_rows: int) -> Optional[np.ndarray]:

@@ -7,7 +7,6 @@ import pytest
 from capqa.cli import diagnose
 
 
-
 @pytest.mark.parametrize("labels, words", [
     (["exact", "exact", "exact"], "it holds 3 row(s): exact (3 rows)"),  # one class
     (["exact"], "it holds 1 row(s): exact (1 row)"),  # one row

@@ -1,2 +1,0 @@
-"""The monotonicity diagnostic: pairwise accuracy, class-pair violations, correlations,
-bootstrap intervals, and the report and plots built from them."""
