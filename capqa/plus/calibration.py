@@ -5,8 +5,8 @@ contradiction in both directions) plus BLEU and ROUGE-L between the answers say 
 small models use them, both applied here with plain numpy:
 
 * **CAP+** (``cap_plus``, ``capqa/plus/params/cap_plus.json``): a proportional-odds ordinal model
-  over the severity levels whose latent score can only rise with P(entail) and fall with
-  P(contradiction), in each direction, for any BLEU and ROUGE-L (``capqa.plus.monotone``). CAP+
+  over the severity levels whose latent score can only rise with P(entail), BLEU and ROUGE-L and
+  fall with P(contradiction), in each direction, with a bounded slope in each (``capqa.plus.monotone``). CAP+
   is the expected utility of the answer's level, utility = paper severity / 6 (exact ...
   alternative_correct 1, contradictory 0): in [0, 1], higher = more correct.
 * **The relation classifier** (``relation_probabilities``, ``relation_classifier.json``): a
@@ -21,6 +21,7 @@ small models use them, both applied here with plain numpy:
 Fitting the parameters (``python -m capqa fit``) is ``capqa.plus.fitting``.
 """
 
+import hashlib
 import json
 import os
 from functools import lru_cache
@@ -31,9 +32,10 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.special import logsumexp
 
-from capqa.constants import CLASS_DEFINITIONS, LABELS, NLI_LABELS
-from capqa.plus.monotone import EPSILON, LEVEL_OF_CLASS, MonotoneModel
-from capqa.validation import check_finite_scores, check_same_length
+from capqa.common.constants import CLASS_DEFINITIONS, LABELS, NLI_LABELS, RELATION_GROUPS
+from capqa.common.validation import check_finite_scores, check_same_length
+from capqa.plus.monotone import LEVEL_OF_CLASS, MonotoneModel
+from capqa.records.identity import json_files_hash
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,6 +47,9 @@ CAP_PLUS_FILE = "cap_plus.json"
 # Columns of paper_scores.csv: forward = gold statement -> predicted statement.
 PROBABILITY_COLUMNS = ("pe_f", "pn_f", "pc_f", "pe_r", "pn_r", "pc_r")
 OVERLAP_COLUMNS = ("bleu", "rouge_l")
+# The relation classifier's logits clip probabilities here: the published probabilities never go
+# below 2e-6, and a model surer than anything in the fitting data cannot push a logit out of range.
+EPSILON = 1e-6
 # How far a row of three probabilities may sum from 1: the published rows are within 2e-7, and
 # rounding to 4 decimals moves a sum by at most 1.5e-4.
 PROBABILITY_SUM_TOLERANCE = 1e-3
@@ -52,14 +57,6 @@ PROBABILITY_SUM_TOLERANCE = 1e-3
 # The explanation names a class whose utility is at most this far from the answer's CAP+.
 EXPLANATION_BAND = 0.5
 
-# The five groups of the issue, most correct first; each class belongs to exactly one.
-RELATION_GROUPS = {
-    "correct": ("exact", "equivalent", "alternative_correct"),
-    "overinclusive_valid": ("overinclusive_valid",),
-    "partial": ("partial",),
-    "overinclusive_invalid": ("overinclusive_invalid",),
-    "wrong": ("invalid", "contradictory"),
-}
 
 
 # --- Features --------------------------------------------------------------------------------
@@ -136,6 +133,21 @@ def frame_inputs(frame: "pd.DataFrame") -> Tuple[np.ndarray, np.ndarray, np.ndar
     columns = list(PROBABILITY_COLUMNS)
     return (frame[columns[:3]].to_numpy(), frame[columns[3:]].to_numpy(),
             frame["bleu"].to_numpy(), frame["rouge_l"].to_numpy())
+
+
+# Significant digits of each input a row fingerprint keeps: the published files have at most 10,
+# and any two float parsers of those digits agree far below the 10th.
+FINGERPRINT_DIGITS = 10
+
+
+def row_fingerprints(frame: "pd.DataFrame", label_column: str = "label") -> List[str]:
+    """One short hash per row of its label and CAP+'s eight inputs (to ``FINGERPRINT_DIGITS``
+    significant digits): what says that two files hold the same labelled rows, e.g. the rows a
+    model was fitted on, without storing them."""
+    inputs = np.column_stack([frame[column].to_numpy(float) for column in (*PROBABILITY_COLUMNS, *OVERLAP_COLUMNS)])
+    labels = frame[label_column].astype(str).tolist()
+    return [hashlib.sha256(f"{label}|{','.join(f'{value:.{FINGERPRINT_DIGITS}g}' for value in row)}".encode())
+            .hexdigest()[:16] for label, row in zip(labels, inputs)]
 
 
 # --- The classifier --------------------------------------------------------------------------
@@ -321,3 +333,10 @@ def add_cap_plus(frame: "pd.DataFrame") -> "pd.DataFrame":
     if not all(column in frame.columns for column in (*PROBABILITY_COLUMNS, "bleu", "rouge_l")):
         return frame
     return frame.assign(cap_plus=cap_plus(*frame_inputs(frame)))
+
+
+@lru_cache(maxsize=1)
+def params_hash() -> str:
+    """A hash of the shipped CAP+ and relation parameters (their JSON content): the identity's
+    ``cap_plus_params``."""
+    return json_files_hash(PARAMS_DIR / RELATION_FILE, PARAMS_DIR / CAP_PLUS_FILE)

@@ -20,7 +20,9 @@ import numpy as np
 
 @lru_cache(maxsize=1)
 def _bleu_tools():
+    # Deferred: nltk is heavy, imported on first use.
     from nltk.tokenize import word_tokenize
+    # Deferred: nltk is heavy, imported on first use.
     from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
     return word_tokenize, sentence_bleu, SmoothingFunction().method1
@@ -28,6 +30,7 @@ def _bleu_tools():
 
 @lru_cache(maxsize=1)
 def _rouge_scorer():
+    # Deferred: rouge_score is heavy, imported on first use.
     from rouge_score import rouge_scorer
 
     return rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
@@ -53,7 +56,7 @@ def rouge_l_score(gold: str, prediction: str) -> float:
 def answer_overlap(golds: Sequence[str], predictions: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
     """(bleu, rouge_l): two float arrays, one value per (gold answer, predicted answer) pair.
 
-    The texts are the scorer's, checked where they entered (``capqa.validation.validate_inputs``)."""
+    The texts are the scorer's, checked where they entered (``capqa.common.validation.validate_inputs``)."""
     bleu = np.array([sentence_bleu_score(g, p) for g, p in zip(golds, predictions)], dtype=float)
     rouge_l = np.array([rouge_l_score(g, p) for g, p in zip(golds, predictions)], dtype=float)
     return bleu, rouge_l

@@ -27,11 +27,12 @@ from scipy.optimize import minimize
 from scipy.special import logsumexp
 from tqdm.auto import tqdm
 
-from capqa.constants import LABELS, SEVERITY
+from capqa.common.constants import LABELS, RELATION_GROUPS, SEVERITY
+from capqa.common.files import write_atomically
 from capqa.plus import monotone, monotone_fit, selection
-from capqa.plus.calibration import (CAP_PLUS_FILE, EPSILON, OVERLAP_COLUMNS, PROBABILITY_COLUMNS,
-                                    PARAMS_DIR, RELATION_FILE, RELATION_GROUPS, StandardisedClassifier, checked_inputs,
-                                    feature_matrix, frame_inputs, load_parameters)
+from capqa.plus.calibration import (CAP_PLUS_FILE, EPSILON, OVERLAP_COLUMNS, PARAMS_DIR, PROBABILITY_COLUMNS,
+                                    RELATION_FILE, StandardisedClassifier, checked_inputs, feature_matrix, frame_inputs,
+                                    load_parameters, row_fingerprints)
 
 L2_GRID = (3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1)
 CV_FOLDS, CV_SEED = selection.CV_FOLDS, selection.CV_SEED
@@ -151,12 +152,23 @@ def split_features(frame: pd.DataFrame, split: str) -> tuple[pd.DataFrame, np.nd
     return rows, feature_matrix(*frame_inputs(rows)), rows["label"].map(LABELS.index).to_numpy()
 
 
+def fit_count(n_l2: int, select_cap_plus: bool) -> dict:
+    """How many fits ``fit`` runs: {what: count}, for a person to know what is coming."""
+    counts = {"relation classifier cross-validation": n_l2 * CV_FOLDS if n_l2 > 1 else 0,
+              "CAP+ cross-validation": len(selection.candidates()) * CV_FOLDS if select_cap_plus else 0,
+              "final": 2}
+    return {what: count for what, count in counts.items() if count}
+
+
 def fit(frame: pd.DataFrame, split: str = "validation", l2_grid: Iterable[float] = L2_GRID,
-        progress: bool = True, cap_plus_candidate: Optional[selection.Candidate] = None) -> tuple[dict, dict]:
+        progress: bool = True, cap_plus_candidate: Optional[selection.Candidate] = None,
+        progress_file: Optional[Union[str, os.PathLike]] = None) -> tuple[dict, dict]:
     """(relation JSON dict, cap_plus JSON dict) fitted on the ``split`` rows of ``frame``.
 
     With one value in ``l2_grid`` the relation classifier's cross-validation is skipped; with a
-    ``cap_plus_candidate`` CAP+'s model selection is (that candidate is fitted).
+    ``cap_plus_candidate`` CAP+'s model selection is (that candidate is fitted). progress_file:
+    where CAP+'s selection keeps each candidate's record as it is done, so that an interrupted
+    fit resumes it (``capqa.plus.selection.SelectionProgress``).
     """
     rows, features, targets = split_features(frame, split)
     l2_grid = tuple(float(value) for value in l2_grid)
@@ -167,7 +179,8 @@ def fit(frame: pd.DataFrame, split: str = "validation", l2_grid: Iterable[float]
     l2 = min(cv_loss, key=cv_loss.get) if cv_loss else l2_grid[0]
     classifier = fit_classifier(features, targets, LABELS, l2)
     fitted_on = {"split": split, "rows": int(len(rows)),
-                 "class_counts": {label: int((targets == k).sum()) for k, label in enumerate(LABELS)}}
+                 "class_counts": {label: int((targets == k).sum()) for k, label in enumerate(LABELS)},
+                 "row_fingerprints": row_fingerprints(rows)}
     relation = {
         "description": "Multinomial logistic regression over the 8 correctness classes. "
                        "p = softmax(((x - mean) / scale) . weights + intercept), x = the features "
@@ -182,7 +195,7 @@ def fit(frame: pd.DataFrame, split: str = "validation", l2_grid: Iterable[float]
         "groups": {name: list(members) for name, members in RELATION_GROUPS.items()},
         **classifier.to_json(),
     }
-    return relation, fit_cap_plus(rows, fitted_on, cap_plus_candidate, progress)
+    return relation, fit_cap_plus(rows, fitted_on, cap_plus_candidate, progress, progress_file)
 
 
 def cap_plus_inputs(rows: pd.DataFrame) -> tuple:
@@ -192,7 +205,7 @@ def cap_plus_inputs(rows: pd.DataFrame) -> tuple:
 
 
 def fit_cap_plus(rows: pd.DataFrame, fitted_on: dict, candidate: Optional[selection.Candidate] = None,
-                 progress: bool = True) -> dict:
+                 progress: bool = True, progress_file: Optional[Union[str, os.PathLike]] = None) -> dict:
     """The cap_plus JSON dict: the candidate chosen by ``capqa.plus.selection`` (or the one
     given), fitted on all ``rows``."""
     inputs, levels = cap_plus_inputs(rows)
@@ -200,40 +213,51 @@ def fit_cap_plus(rows: pd.DataFrame, fitted_on: dict, candidate: Optional[select
     level_utility = monotone.class_utility_levels(dict(zip(LABELS, utility)))
     records = []
     if candidate is None:
+        if progress_file is not None:
+            Path(progress_file).parent.mkdir(parents=True, exist_ok=True)
         candidate, records = selection.select(inputs, lambda bases: monotone_fit.design(*inputs, bases), levels,
                                               rows["label"].to_numpy(), level_utility,
-                                              selection.candidates(), progress)
+                                              selection.candidates(), progress, progress_file)
     columns = monotone_fit.design(*inputs, candidate.nli_bases)
     model, certificate = monotone_fit.fit_monotone(columns, levels, candidate.nli_bases, candidate.l2,
                                                    candidate.margins, level_utility)
+    # Each fitting row's CAP+ from the model fitted without its fold: what a threshold chosen on
+    # these rows must be chosen on (capqa.plus.cross_fit).
+    held_out = selection.out_of_fold(inputs, columns, levels, candidate, level_utility)
     top = max(SEVERITY.values())
     return {
         "description": "CAP+ = sum over severity levels of P(level) * utility; P from a proportional-odds "
                        "model, P(severity >= level) = expit(s - cutpoint), whose latent score s = sum of "
-                       "overlap_weights * overlap bases + sum of product_weights (all >= 0) * NLI basis * "
-                       "overlap basis, so CAP+ never falls with P(entail) nor rises with P(contradiction). "
-                       f"utility = paper severity / {top}; see capqa/plus/monotone.py.",
-        "epsilon": monotone.EPSILON,
+                       "weights (all >= 0) * terms; the terms are the variables (P(entail) and "
+                       "1 - P(contradiction) per direction, BLEU, ROUGE-L, each in [0, 1]) and, per pair of "
+                       "variables, their product a*b and noisy-or a|b = 1 - (1 - a)(1 - b), so CAP+ never falls "
+                       "with P(entail), BLEU or ROUGE-L nor rises with P(contradiction), and moves at most "
+                       f"slope_bounds per unit of an input. utility = paper severity / {top}; see "
+                       "capqa/plus/monotone.py.",
         "class_utility": {label: float(value) for label, value in zip(LABELS, utility)},
-        "nli_bases": list(candidate.nli_bases), "overlap_bases": list(monotone.OVERLAP_BASES),
-        "free_overlap_bases": list(monotone.FREE_OVERLAP_BASES),
+        "nli_bases": list(candidate.nli_bases), "overlap_variables": list(monotone.OVERLAP_VARIABLES),
         "l2": candidate.l2,
         "margins": {"entailment": candidate.entailment_margin, "contradiction": candidate.contradiction_margin,
                     "meaning": "at every overlap value, with P(entail) = 1 both ways P(top level) >= "
                                "expit(entailment); with P(contradiction) = 1 both ways P(contradictory) "
                                ">= expit(contradiction)"},
+        "slope_bounds": {"meaning": "the most CAP+ can change per unit change of one input alone",
+                         **monotone.slope_bounds(model)},
         "convergence": {"criterion": "max |projected gradient component of the Lagrangian| at a "
                                      "feasible point with multipliers >= 0 (a KKT point)",
                         "gradient_tolerance": monotone_fit.GRADIENT_TOLERANCE,
                         "gradient_at_fit": certificate["gradient"],
                         "worst_constraint_slack": certificate["slack"]},
         "model_selection": {"folds": selection.CV_FOLDS, "seed": selection.CV_SEED,
-                            "rule": "eligible candidates put certain entailment (contradiction) at or "
-                                    f"above (below) the {selection.ENTAILMENT_PERCENTILE:g}th "
-                                    f"({selection.CONTRADICTION_PERCENTILE:g}th) percentile of the "
-                                    "out-of-fold CAP+; the lowest CV log-loss wins",
+                            "rule": "eligible candidates score certain entailment (contradiction), at every "
+                                    "overlap value and in every fold, at least (at most) the midpoint of the "
+                                    "top (bottom) two level utilities; the lowest CV log-loss wins",
                             "chosen": candidate.as_dict(), "candidates": records},
         "fitted_on": fitted_on,
+        "cross_fitted": {"meaning": "each fitting row's CAP+ (row_fingerprints order) from the chosen "
+                                    "specification refitted without the row's fold",
+                         "folds": selection.CV_FOLDS, "seed": selection.CV_SEED,
+                         "scores": held_out.scores.tolist()},
         **model.weights_json(),
     }
 
@@ -260,5 +284,5 @@ def write_parameters(relation: dict, cap_plus_params: dict, directory: Union[str
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     for name, data in ((RELATION_FILE, relation), (CAP_PLUS_FILE, cap_plus_params)):
-        (directory / name).write_text(json.dumps(data, indent=1) + "\n")
+        write_atomically(directory / name, json.dumps(data, indent=1) + "\n")
     load_parameters.cache_clear()

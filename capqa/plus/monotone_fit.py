@@ -4,10 +4,10 @@ The objective is the mean negative log-likelihood of the proportional-odds model
 severity levels plus ``l2 / 2 * |weights|^2`` (cut points unpenalised). It is convex, and strictly
 convex in everything that changes a prediction, so it has one minimiser. The feasible set:
 
-* bounds: every product weight >= 0, every gap between consecutive cut points >= ``MIN_GAP``;
-* linear constraints (``margin_constraints``), at each of the ``overlap_corners``: with
-  P(entail) = 1 both ways, ``s - top cut >= margin``; with P(contradiction) = 1 both ways,
-  ``bottom cut - s >= margin``.
+* bounds: every term weight >= 0, every gap between consecutive cut points >= ``MIN_GAP``;
+* linear constraints (``margin_constraints``), where each guarantee binds
+  (``capqa.plus.monotone.EXTREME_OVERLAP``): with P(entail) = 1 both ways,
+  ``s - top cut >= margin``; with P(contradiction) = 1 both ways, ``bottom cut - s >= margin``.
 
 The solver is the method of multipliers (augmented Lagrangian) around L-BFGS-B, which keeps the
 bounds, until the constraints roughly hold; then Newton's method on the KKT equations of the
@@ -25,8 +25,7 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit, log_expit
 
-from capqa.plus.monotone import (FREE_OVERLAP_BASES, LEVELS, OVERLAP_BASES, MonotoneModel, certain_probabilities,
-                                 nli_columns, overlap_columns, overlap_corners)
+from capqa.plus.monotone import LEVELS, MonotoneModel, extreme_inputs, term_columns, variable_columns
 
 GRADIENT_TOLERANCE = 1e-8
 # A constraint counts as violated below this slack (logit units).
@@ -39,7 +38,7 @@ MAX_OUTER_STEPS = 50
 ROUGH_FEASIBILITY = 1e-6
 NEWTON_STEPS = 30
 NEWTON_TOLERANCE = 1e-13
-MAX_ACTIVE_SET_STEPS = 30
+MAX_ACTIVE_SET_STEPS = 60
 N_CUTS = len(LEVELS) - 1
 # The smallest gap between cut points: a zero gap gives its level probability 0 and the
 # likelihood -infinity, which a line search may step onto; the optimum's gaps are ~1.
@@ -48,50 +47,39 @@ MIN_GAP = 1e-6
 
 @dataclass(frozen=True)
 class Design:
-    """The fitting columns: overlap-only terms (free sign) and the monotone products."""
-    free: np.ndarray        # (n, len(FREE_OVERLAP_BASES))
-    products: np.ndarray    # (n, 2 * len(nli_bases) * len(OVERLAP_BASES))
+    """The fitting columns: the latent score's terms, one column each (weights >= 0)."""
+    terms: np.ndarray    # (n, len(term_names(nli_bases)))
 
     @property
-    def n_free(self) -> int:
-        return self.free.shape[1]
-
-    @property
-    def n_products(self) -> int:
-        return self.products.shape[1]
+    def n_terms(self) -> int:
+        return self.terms.shape[1]
 
     @property
     def n_parameters(self) -> int:
-        return self.n_free + self.n_products + N_CUTS
+        return self.n_terms + N_CUTS
 
     def rows(self, index: np.ndarray) -> "Design":
-        return Design(self.free[index], self.products[index])
+        return Design(self.terms[index])
 
 
 def design(probabilities_forward: np.ndarray, probabilities_reverse: np.ndarray, bleu: np.ndarray,
            rouge_l: np.ndarray, nli_bases: Sequence[str]) -> Design:
     """The columns of checked inputs, in the order of ``MonotoneModel``'s weights."""
-    overlap = overlap_columns(bleu, rouge_l)
-    free = np.column_stack([overlap[name] for name in FREE_OVERLAP_BASES])
-    products = np.column_stack([nli * overlap[name]
-                                for nli in nli_columns(probabilities_forward, probabilities_reverse, nli_bases)
-                                for name in OVERLAP_BASES])
-    return Design(free, products)
+    variables = variable_columns(probabilities_forward, probabilities_reverse, bleu, rouge_l, nli_bases)
+    return Design(np.column_stack(term_columns(variables)))
 
 
-# Parameter vector: (overlap weights, product weights, lowest cut point, gaps between cuts).
+# Parameter vector: (term weights, lowest cut point, gaps between cuts).
 
-def split_parameters(x: np.ndarray, columns: Design) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(overlap weights, product weights, cut points) of a parameter vector."""
-    free, products = columns.n_free, columns.n_products
-    cuts = x[free + products] + np.concatenate([[0.0], np.cumsum(x[free + products + 1:])])
-    return x[:free], x[free:free + products], cuts
+def split_parameters(x: np.ndarray, columns: Design) -> Tuple[np.ndarray, np.ndarray]:
+    """(term weights, cut points) of a parameter vector."""
+    n = columns.n_terms
+    return x[:n], x[n] + np.concatenate([[0.0], np.cumsum(x[n + 1:])])
 
 
 def lower_bounds(columns: Design) -> np.ndarray:
-    """-inf for the free variables, 0 for product weights, ``MIN_GAP`` for the gaps."""
-    return np.concatenate([np.full(columns.n_free, -np.inf), np.zeros(columns.n_products), [-np.inf],
-                           np.full(N_CUTS - 1, MIN_GAP)])
+    """0 for the weights, -inf for the lowest cut point, ``MIN_GAP`` for the gaps."""
+    return np.concatenate([np.zeros(columns.n_terms), [-np.inf], np.full(N_CUTS - 1, MIN_GAP)])
 
 
 def _log_difference(upper: np.ndarray, lower: np.ndarray) -> np.ndarray:
@@ -114,13 +102,13 @@ def _density_ratio(z: np.ndarray, log_p: np.ndarray) -> np.ndarray:
 def objective(x: np.ndarray, columns: Design, levels: np.ndarray, l2: float) -> Tuple[float, np.ndarray]:
     """(mean NLL + l2/2 |weights|^2, its gradient); ``levels`` are indices into ``LEVELS``."""
     n_rows = len(levels)
-    overlap, products, cuts = split_parameters(x, columns)
-    latent = columns.free @ overlap + columns.products @ products
+    weights, cuts = split_parameters(x, columns)
+    latent = columns.terms @ weights
     bounds = np.concatenate([[-np.inf], cuts, [np.inf]])
     upper, lower = bounds[levels + 1] - latent, bounds[levels] - latent   # P = F(upper) - F(lower)
     log_p = _log_difference(upper, lower)
     top, bottom = np.isposinf(upper), np.isneginf(lower)
-    loss = -log_p.mean() + 0.5 * l2 * (overlap @ overlap + products @ products)
+    loss = -log_p.mean() + 0.5 * l2 * (weights @ weights)
     # density(z) / P with density(z) = expit(z) * expit(-z), in logs: P may underflow.
     d_upper = _density_ratio(upper, log_p) / n_rows
     d_lower = _density_ratio(lower, log_p) / n_rows
@@ -128,35 +116,30 @@ def objective(x: np.ndarray, columns: Design, levels: np.ndarray, l2: float) -> 
     d_cuts = np.zeros(N_CUTS)
     np.add.at(d_cuts, np.minimum(levels, N_CUTS - 1), np.where(top, 0.0, -d_upper))
     np.add.at(d_cuts, np.maximum(levels - 1, 0), np.where(bottom, 0.0, d_lower))
-    gradient = np.concatenate([columns.free.T @ d_latent + l2 * overlap,
-                               columns.products.T @ d_latent + l2 * products,
+    gradient = np.concatenate([columns.terms.T @ d_latent + l2 * weights,
                                [d_cuts.sum()], np.cumsum(d_cuts[::-1])[::-1][1:]])
     return float(loss), gradient
 
 
-def margin_constraints(columns: Design, nli_bases: Sequence[str], margins: Tuple[float, float]) -> Tuple[np.ndarray, np.ndarray]:
-    """(G, h) with the constraints G x >= h, per overlap corner: ``s - top cut >= margins[0]`` with
-    P(entail) = 1 both ways, ``bottom cut - s >= margins[1]`` with P(contradiction) = 1 both ways."""
-    bleu, rouge = (np.array(values) for values in zip(*overlap_corners()))
-    n = len(bleu)
+def margin_constraints(nli_bases: Sequence[str], margins: Tuple[float, float]) -> Tuple[np.ndarray, np.ndarray]:
+    """(G, h) with the constraints G x >= h: ``s - top cut >= margins[0]`` with P(entail) = 1 both
+    ways, ``bottom cut - s >= margins[1]`` with P(contradiction) = 1 both ways, each where it binds."""
     rows, bounds = [], []
     for (label, sign), margin in zip((("entailment", 1.0), ("contradiction", -1.0)), margins):
-        certain = certain_probabilities(label, n)
-        corner = design(certain, certain, bleu, rouge, nli_bases)
-        # entailment: s - top cut >= m; contradiction: bottom cut - s >= m.
-        cut_row = np.zeros((n, N_CUTS))
+        corner = design(*extreme_inputs(label), nli_bases)
+        # entailment: s - top cut >= m (top cut = lowest + every gap); contradiction: lowest cut - s >= m.
+        cut_row = np.zeros((1, N_CUTS))
         cut_row[:, 0] = -sign
         if sign > 0:
             cut_row[:, 1:] = -1.0
-        rows.append(np.hstack([sign * corner.free, sign * corner.products, cut_row]))
-        bounds.append(np.full(n, float(margin)))
+        rows.append(np.hstack([sign * corner.terms, cut_row]))
+        bounds.append(np.full(1, float(margin)))
     return np.vstack(rows), np.concatenate(bounds)
 
 
 def _start(columns: Design) -> np.ndarray:
-    """A fixed start: no overlap terms, small equal product weights, cut points a unit apart."""
-    return np.concatenate([np.zeros(columns.n_free), np.full(columns.n_products, 0.1), [0.0],
-                           np.ones(N_CUTS - 1)])
+    """A fixed start: small equal weights, cut points a unit apart."""
+    return np.concatenate([np.full(columns.n_terms, 0.1), [0.0], np.ones(N_CUTS - 1)])
 
 
 def _minimise_lagrangian(columns, levels, l2, constraints, targets, multipliers, penalty, start):
@@ -175,12 +158,12 @@ def _minimise_lagrangian(columns, levels, l2, constraints, targets, multipliers,
 
 def _row_derivatives(x: np.ndarray, columns: Design, levels: np.ndarray):
     """Per row: d upper / d x and d lower / d x (n, p), and the two arguments of the likelihood."""
-    overlap, products, cuts = split_parameters(x, columns)
-    latent = columns.free @ overlap + columns.products @ products
+    weights, cuts = split_parameters(x, columns)
+    latent = columns.terms @ weights
     # d cut_k / d (lowest cut, gaps): cut_k = lowest + sum of the first k gaps.
     cut_jacobian = np.hstack([np.ones((N_CUTS, 1)), np.tri(N_CUTS, N_CUTS - 1, -1)])
     padded = np.vstack([np.zeros(N_CUTS), cut_jacobian, np.zeros(N_CUTS)])   # -inf, cuts, +inf
-    weights_part = -np.hstack([columns.free, columns.products])
+    weights_part = -columns.terms
     d_upper = np.hstack([weights_part, padded[levels + 1]])
     d_lower = np.hstack([weights_part, padded[levels]])
     bounds = np.concatenate([[-np.inf], cuts, [np.inf]])
@@ -199,7 +182,7 @@ def hessian(x: np.ndarray, columns: Design, levels: np.ndarray, l2: float) -> np
     h_ul = -ratio_u * ratio_l / n_rows
     result = (d_upper.T @ (h_uu[:, None] * d_upper) + d_lower.T @ (h_ll[:, None] * d_lower)
               + d_upper.T @ (h_ul[:, None] * d_lower) + d_lower.T @ (h_ul[:, None] * d_upper))
-    n_weights = columns.n_free + columns.n_products
+    n_weights = columns.n_terms
     result[np.arange(n_weights), np.arange(n_weights)] += l2
     return result
 
@@ -262,6 +245,7 @@ def kkt_residual(x: np.ndarray, columns: Design, levels: np.ndarray, l2: float, 
     gradient left when non-negative multipliers of the constraints that hold with equality and of
     the bounds that are active are fitted to it (non-negative least squares), "slack": the worst
     constraint slack, "active_constraints": how many hold with equality}."""
+    # Deferred: scipy is heavy, imported on first use.
     from scipy.optimize import nnls
 
     _, gradient = objective(x, columns, levels, l2)
@@ -286,7 +270,7 @@ def fit_monotone(columns: Design, levels: np.ndarray, nli_bases: Sequence[str], 
     the result must pass ``kkt_residual``.
     """
     levels = np.asarray(levels, dtype=int)
-    constraints, targets = margin_constraints(columns, nli_bases, margins)
+    constraints, targets = margin_constraints(nli_bases, margins)
     multipliers, x, iterations = np.zeros(len(targets)), _start(columns), 0
     for step in range(MAX_OUTER_STEPS):
         result = _minimise_lagrangian(columns, levels, l2, constraints, targets, multipliers, PENALTY, x)
@@ -302,11 +286,10 @@ def fit_monotone(columns: Design, levels: np.ndarray, nli_bases: Sequence[str], 
                          f"gradient component {certificate['gradient']:.3g} (tolerance {GRADIENT_TOLERANCE}), "
                          f"worst constraint slack {certificate['slack']:.3g} after {iterations} iterations "
                          f"({result.message}); try a larger --l2")
-    overlap, products, cuts = split_parameters(x, columns)
-    return MonotoneModel(tuple(nli_bases), products, overlap, cuts, np.asarray(level_utility, float)), certificate
+    weights, cuts = split_parameters(x, columns)
+    return MonotoneModel(tuple(nli_bases), weights, cuts, np.asarray(level_utility, float)), certificate
 
 
 def model_parameters(model: MonotoneModel) -> np.ndarray:
     """The parameter vector of a model (inverse of ``split_parameters``)."""
-    return np.concatenate([model.overlap_weights, model.product_weights, [model.cutpoints[0]],
-                           np.diff(model.cutpoints)])
+    return np.concatenate([model.weights, [model.cutpoints[0]], np.diff(model.cutpoints)])

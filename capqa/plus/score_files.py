@@ -1,6 +1,6 @@
 """Reading a file of per-row scores for the analysis commands (diagnose, fit, fit-verdicts).
 
-The file is read by the strict reader of ``score`` (``capqa.tables.read_score_table``: duplicate
+The file is read by the strict reader of ``score`` (``capqa.common.tables.read_score_table``: duplicate
 columns, extra fields and bad JSONL lines refused with their line), the score columns and CAP+'s
 inputs become numbers, and CAP+'s inputs (the six NLI probabilities, BLEU and ROUGE-L) are
 checked by column and line: a message names ``pe_f`` in line 12 of the user's file, not an array
@@ -14,9 +14,10 @@ from typing import Optional, Sequence, Union
 import numpy as np
 import pandas as pd
 
+from capqa.common.quoting import quote
+from capqa.common.tables import TableError, read_score_table
+from capqa.common.validation import outside_unit_interval
 from capqa.plus.calibration import OVERLAP_COLUMNS, PROBABILITY_COLUMNS, PROBABILITY_SUM_TOLERANCE
-from capqa.quoting import quote
-from capqa.tables import TableError, read_score_table
 
 CAP_PLUS_INPUTS = (*PROBABILITY_COLUMNS, *OVERLAP_COLUMNS)
 
@@ -33,17 +34,20 @@ def read_scores(path: Union[str, os.PathLike], metrics: Sequence[str] = ()) -> p
     return frame
 
 
-def check_finite_columns(rows: pd.DataFrame, columns: Sequence[str], path: Union[str, os.PathLike]) -> None:
-    """Refuse an empty, NaN or infinite score in ``columns`` of the rows to be used, naming its
-    line (the index ``read_scores`` gave) and column."""
+def check_finite_columns(rows: pd.DataFrame, columns: Sequence[str], path: Union[str, os.PathLike],
+                         unit_interval: bool = False) -> None:
+    """Refuse an empty, NaN or infinite score in ``columns`` of the rows to be used (with
+    ``unit_interval``, also one outside [0, 1], where CAP's scores lie), naming its line (the index
+    ``read_scores`` gave) and column."""
     for column in columns:
         values = rows[column].to_numpy(dtype=float)
-        bad = ~np.isfinite(values)
+        bad = outside_unit_interval(values) if unit_interval else ~np.isfinite(values)
         if bad.any():
             row = int(bad.argmax())
             value = "an empty cell" if np.isnan(values[row]) else quote(float(values[row]))
-            raise TableError(f"`{Path(path).name}` line {rows.index[row]}, column {quote(column)}: expected a "
-                             f"finite score, got {value} ({int(bad.sum()):,} such row(s))")
+            expected = "a finite score" if not np.isfinite(values[row]) else "a score in [0, 1]"
+            raise TableError(f"`{Path(path).name}` line {rows.index[row]}, column {quote(column)}: expected "
+                             f"{expected}, got {value} ({int(bad.sum()):,} such row(s))")
 
 
 def check_cap_plus_inputs(rows: pd.DataFrame, path: Union[str, os.PathLike], lines: Optional[Sequence[int]] = None

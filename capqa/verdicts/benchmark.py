@@ -15,12 +15,14 @@ from typing import Dict, List, Optional, Sequence
 
 import pandas as pd
 
-from capqa.jobs.escaping import to_safe_csv
-from capqa.json_text import json_option_text, loads_json, names_file
+from capqa.common.escaping import to_safe_csv
+from capqa.common.files import write_atomically
+from capqa.common.json_text import json_option_text, loads_json, names_file
+from capqa.common.paths import DATA_DIR
+from capqa.plus.calibration import add_cap_plus
 from capqa.verdicts.policies import POLICIES, policy_credits
 from capqa.verdicts.report import BINARY_STATISTICS, most_wrongly_accepted, most_wrongly_rejected, verdict_table
-from capqa.plus.calibration import add_cap_plus
-from capqa.verdicts.thresholds import select_rows
+from capqa.verdicts.thresholds import fitting_scores, select_rows
 
 BENCHMARK_METRICS = ("cap", "cap_plus", "bleu", "rouge_l", "meteor", "bertscore")
 FIT_SPLIT, EVAL_SPLIT = "validation", "test"
@@ -59,15 +61,24 @@ def verdict_records(frame: pd.DataFrame, metrics: Sequence[str], policies: Dict[
                if metric not in frame.columns]
     if missing:
         raise ValueError(f"the scores have no column(s) {missing}; they have {list(frame.columns)}")
-    fit_rows = select_rows(frame, fit_split, split_column, label_column)
+    fit_rows, sources = fitting_scores(select_rows(frame, fit_split, split_column, label_column), metrics,
+                                       label_column)
     if eval_split is None:
         eval_rows = select_rows(frame[frame[split_column].astype(str) != fit_split], None, split_column, label_column)
     else:
         eval_rows = select_rows(frame, eval_split, split_column, label_column)
-    return verdict_table({m: fit_rows[m].to_numpy(float) for m in metrics}, fit_rows[label_column].astype(str),
-                         {m: eval_rows[m].to_numpy(float) for m in metrics}, eval_rows[label_column].astype(str),
-                         policies, n_resamples=n_resamples, seed=seed, progress=progress,
-                         eval_clusters=eval_rows[cluster_column].tolist() if cluster_column else None)
+    records = verdict_table({m: fit_rows[m].to_numpy(float) for m in metrics}, fit_rows[label_column].astype(str),
+                            {m: eval_rows[m].to_numpy(float) for m in metrics}, eval_rows[label_column].astype(str),
+                            policies, n_resamples=n_resamples, seed=seed, progress=progress,
+                            eval_clusters=eval_rows[cluster_column].tolist() if cluster_column else None)
+    return [{**record, "threshold_scored_by": sources[record["metric"]]} for record in records]
+
+
+def cross_fit_note(records: List[dict]) -> str:
+    """'' or one sentence: which metric's threshold was chosen on cross-fitted scores."""
+    notes = {r["metric"]: r["threshold_scored_by"] for r in records
+             if r.get("threshold_scored_by", "").startswith("CAP+ cross-fitted")}
+    return "".join(f" The {metric} thresholds were chosen on {source}." for metric, source in notes.items())
 
 
 def _cell(record: dict, statistic: str) -> str:
@@ -138,6 +149,7 @@ def write_diagnose_report(args: argparse.Namespace, metrics: Sequence[str]) -> s
     if not args.split_column:
         raise ValueError("--verdict needs --split-column: thresholds are fitted on the "
                          f"--fit-split ({args.fit_split!r}) rows and judged on the others")
+    # Deferred: scipy is heavy, imported on first use.
     from capqa.plus.score_files import read_scores
 
     policies = parse_policies(args.verdict)
@@ -156,8 +168,8 @@ def write_diagnose_report(args: argparse.Namespace, metrics: Sequence[str]) -> s
     text = verdict_markdown(records, (
         f"Each metric accepts an answer when its score is at least its own threshold, chosen to maximise "
         f"Youden's J on the `{args.fit_split}` rows; judged on {judged} ({records[0]['rows']:,} rows); "
-        f"{intervals}. AUROC is of the raw score."))
-    (args.out / "verdicts.md").write_text(text)
+        f"{intervals}. AUROC is of the raw score.{cross_fit_note(records)}"))
+    write_atomically(args.out / "verdicts.md", text)
     return text
 
 
@@ -165,11 +177,10 @@ def write_diagnose_report(args: argparse.Namespace, metrics: Sequence[str]) -> s
 def benchmark_verdict_markdown(path: Optional[str] = None, n_resamples: int = SPACE_RESAMPLES) -> str:
     """The test-split verdict table of the six metrics under strict, lenient and graded, for the
     Space's Benchmark tab (cached: the published scores do not change while the app runs)."""
-    from capqa.paths import DATA_DIR
-
     path = Path(path) if path else DATA_DIR / "paper_scores.csv"
     records = verdict_records(pd.read_csv(path), BENCHMARK_METRICS, {name: policy_credits(name) for name in POLICIES},
                               n_resamples=n_resamples, progress=False)
     return verdict_markdown(records, (
         f"Each metric's threshold maximises Youden's J on the {FIT_SPLIT} rows; judged on the "
-        f"{records[0]['rows']:,} {EVAL_SPLIT} rows, {n_resamples:,} bootstrap resamples, 95% intervals."))
+        f"{records[0]['rows']:,} {EVAL_SPLIT} rows, {n_resamples:,} bootstrap resamples, 95% intervals."
+        f"{cross_fit_note(records)}"))

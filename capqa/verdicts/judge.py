@@ -13,14 +13,15 @@ partial answers).
 
 import numbers
 from dataclasses import dataclass
-from typing import Callable, Mapping, Optional, Union
+from typing import Callable, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
-from capqa.constants import COMPARISON_DECIMALS, LABELS
-from capqa.json_text import json_option_text, loads_json
-from capqa.quoting import quote
+from capqa.common.constants import COMPARISON_DECIMALS, LABELS
+from capqa.plus.calibration import credit_probabilities
+from capqa.records.identity import NONE, canonical_hash, json_files_hash
 from capqa.verdicts.policies import POLICIES, accepted_classes, binary_meaning, is_graded, policy_credits, policy_name
+from capqa.verdicts.thresholds import THRESHOLDS_FILE, threshold_for
 
 VerdictOption = Union[None, str, float, Mapping[str, float]]
 
@@ -69,12 +70,19 @@ class Verdict:
             meaning += f", the threshold fitted on labelled answers where {binary_meaning(self.credits)}"
         return {**record, "meaning": meaning}
 
+    def identity_fields(self) -> Tuple[str, str]:
+        """(verdict, verdict_thresholds) of the scorer's identity: the policy, score and threshold,
+        and a hash of the thresholds file the threshold came from ("none" for a bare threshold)."""
+        name = self.policy or "threshold"
+        credits = "" if self.credits is None or self.policy != "custom" else (
+            f",credits={canonical_hash(dict(self.credits))}")
+        described = f"{name}(score={self.score},threshold={self.threshold!r}{credits})"
+        return described, (NONE if self.source is None else json_files_hash(self.source))
+
 
 def resolve_verdict(verdict: VerdictOption, variant: str = "cap",
                     thresholds_path: Optional[str] = None) -> Optional[Verdict]:
     """The ``Verdict`` the scorer applies, or None; thresholds from the shipped file by default."""
-    from capqa.verdicts.thresholds import THRESHOLDS_FILE, threshold_for
-
     verdict = check_verdict(verdict)
     if verdict is None:
         return None
@@ -87,7 +95,7 @@ def resolve_verdict(verdict: VerdictOption, variant: str = "cap",
 
 def judge(verdict: Verdict, result: dict, credit_inputs: Callable[[], tuple]) -> dict:
     """The per-example verdict fields (``correct``, and ``credit`` when graded) for a scorer
-    ``result``; their means are the result schema's (``capqa.results``).
+    ``result``; their means are the result schema's (``capqa.records.results``).
 
     credit_inputs: returns (probabilities_forward, probabilities_reverse, bleu, rouge_l) of the
     example's chosen gold; called only when credit is needed.
@@ -98,36 +106,7 @@ def judge(verdict: Verdict, result: dict, credit_inputs: Callable[[], tuple]) ->
     correct = scores >= verdict.threshold
     fields = {"correct": correct.tolist()}
     if verdict.graded:
-        from capqa.plus.calibration import credit_probabilities
-
         credit = (credit_probabilities(*credit_inputs()) @ np.array([verdict.credits[label] for label in LABELS])
                   if correct.size else np.zeros(0))
         fields["credit"] = credit.tolist()
     return fields
-
-
-def parse_verdict_argument(text: str) -> VerdictOption:
-    """``--verdict``: a policy name, a threshold, a JSON {class: credit} (inline or a file), or
-    ``none`` for no verdict (as the Space's ``CAP_VERDICT=none``)."""
-    import argparse
-    import json
-
-    text = text.strip()
-    try:
-        if text.lower() == "none":
-            return None
-        if text in POLICIES:
-            return text
-        try:
-            number = float(text)
-        except ValueError:
-            number = None
-        if number is not None:
-            return check_verdict(number)
-        source = json_option_text(text, "--verdict")
-        return check_verdict(loads_json(source))
-    except json.JSONDecodeError:
-        raise argparse.ArgumentTypeError(f"expected {', '.join(POLICIES)}, a threshold in [0, 1] or a JSON "
-                                         f"{{class: credit}} (inline or a file), got {quote(text)}") from None
-    except (ValueError, TypeError) as error:
-        raise argparse.ArgumentTypeError(str(error)) from None

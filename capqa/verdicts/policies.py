@@ -19,8 +19,8 @@ from typing import Dict, Mapping, Union
 import numpy as np
 from numpy.typing import ArrayLike
 
-from capqa.constants import LABELS, SEVERITY
-from capqa.quoting import quote, quote_all
+from capqa.common.constants import LABELS, SEVERITY
+from capqa.common.quoting import quote, quote_all
 
 CORRECT_CREDIT = 0.5
 STRICT_CLASSES = ("exact", "equivalent", "alternative_correct")

@@ -3,7 +3,7 @@
 Accuracy, balanced accuracy, F1 (correct = positive), Cohen's kappa against the labels' verdicts,
 and the AUROC of the raw score (ties count one half). Every statistic is computed from row
 weights, as the monotonicity diagnostic does: all ones for the point estimate, a bootstrap
-resample's multiplicities (``capqa.diagnostics.bootstrap.resample_weights``, the same
+resample's multiplicities (``capqa.monotonicity.bootstrap.resample_weights``, the same
 generator, so metrics share their resamples; of rows, or of clusters such as questions) for the
 intervals.
 """
@@ -14,11 +14,12 @@ import numpy as np
 from numpy.typing import ArrayLike
 from tqdm.auto import tqdm
 
-from capqa.constants import COMPARISON_DECIMALS, LABELS
-from capqa.diagnostics.bootstrap import cluster_codes, percentile_interval, resample_weights
-from capqa.diagnostics.monotonicity import CONFIDENCE
-from capqa.validation import check_finite_scores, check_same_length
+from capqa.common.constants import COMPARISON_DECIMALS, LABELS
+from capqa.common.validation import check_finite_scores, check_same_length
+from capqa.monotonicity.bootstrap import cluster_codes, percentile_interval, resample_weights
+from capqa.monotonicity.measures import CONFIDENCE
 from capqa.verdicts.policies import accepted_classes, binary_targets
+from capqa.verdicts.thresholds import choose_threshold
 
 BINARY_STATISTICS = ("accuracy", "balanced_accuracy", "f1", "kappa", "auroc")
 
@@ -48,9 +49,10 @@ class _ScoreRanks:
             return wins / (positive.sum(axis=1) * negative.sum(axis=1))
 
 
-def weighted_statistics(accepted: np.ndarray, targets: np.ndarray, ranks: _ScoreRanks,
-                        weights: np.ndarray) -> Dict[str, np.ndarray]:
-    """{statistic: (B,)} for (B, n) row weights."""
+def confusion_statistics(accepted: np.ndarray, targets: np.ndarray, weights: np.ndarray) -> Dict[str, np.ndarray]:
+    """{accuracy, balanced_accuracy, f1, kappa: (B,)} of verdicts ``accepted`` against ``targets``
+    (bool, one per row) for (B, n) row weights; NaN where a statistic is undefined (Cohen's kappa
+    when chance agreement is 1: every row in one class and every verdict the same)."""
     def total(mask: np.ndarray) -> np.ndarray:
         return weights @ mask.astype(float)
 
@@ -63,8 +65,13 @@ def weighted_statistics(accepted: np.ndarray, targets: np.ndarray, ranks: _Score
         return {"accuracy": accuracy,
                 "balanced_accuracy": (tp / (tp + fn) + tn / (tn + fp)) / 2.0,
                 "f1": 2.0 * tp / (2.0 * tp + fp + fn),
-                "kappa": (accuracy - chance) / (1.0 - chance),
-                "auroc": ranks.auroc(weights)}
+                "kappa": (accuracy - chance) / (1.0 - chance)}
+
+
+def weighted_statistics(accepted: np.ndarray, targets: np.ndarray, ranks: _ScoreRanks,
+                        weights: np.ndarray) -> Dict[str, np.ndarray]:
+    """{statistic: (B,)} for (B, n) row weights: ``confusion_statistics`` and the AUROC."""
+    return {**confusion_statistics(accepted, targets, weights), "auroc": ranks.auroc(weights)}
 
 
 def class_errors(accepted: np.ndarray, labels: np.ndarray, credits: Mapping[str, float]) -> List[dict]:
@@ -122,8 +129,6 @@ def verdict_table(fit_scores: Mapping[str, np.ndarray], fit_labels: ArrayLike,
     """One record per (policy, metric): the threshold chosen on the fitting rows, then the binary
     report on the evaluation rows, all metrics and policies on the same bootstrap resamples
     (of ``eval_clusters``, one id per evaluation row, when given; else of rows)."""
-    from capqa.verdicts.thresholds import choose_threshold
-
     eval_labels = np.asarray(eval_labels, dtype=object)
     records, judged = [], []
     for policy, credits in policies.items():

@@ -7,23 +7,30 @@ neighbouring distinct scores where J is highest, so it does not sit on any fitti
 J is compared on integer counts, and of equally good cuts the lowest wins; the file reports
 their plateau (lowest, highest, how many).
 
-The package ships ``params/thresholds.json`` (fitted on the paper's 1,000 validation rows);
+The package ships ``params/thresholds.json`` (fitted on the paper's 1,000 validation rows, CAP+'s
+scores of them cross-fitted, since CAP+ was fitted on the same rows: ``fitting_scores``);
 ``python -m capqa fit-verdicts`` (``capqa.cli.fit_verdicts``) refits it on the user's own labelled scores. The file also keeps
 the fitting rows' labels and scores, so that a user's own {class: credit} mapping gets its threshold
 from the same rows at load time.
+
+Where no validation split exists (the human-judged answers of ``capqa.agreement``),
+``cross_validated_verdicts`` judges each row by the threshold chosen on the other folds
+(``cluster_folds``: whole questions per fold), and ``check_not_fitted_on`` refuses a thresholds
+file whose fitting rows are the rows it would judge.
 """
 
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Iterable, Optional
+from typing import Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from capqa.constants import COMPARISON_DECIMALS, LABELS
-from capqa.validation import check_finite_scores, check_same_length
+from capqa.common.constants import COMPARISON_DECIMALS, LABELS
+from capqa.common.validation import check_finite_scores, check_same_length
+from capqa.plus.cross_fit import threshold_scores
 from capqa.verdicts.policies import POLICIES, Policy, accepted_classes, binary_targets, policy_credits, policy_name
 
 PARAMS_DIR = Path(__file__).resolve().parent / "params"
@@ -89,6 +96,7 @@ def fit_thresholds(frame: pd.DataFrame, split: Optional[str] = "validation", spl
     missing = [column for column in scores if column not in rows.columns]
     if missing:
         raise ValueError(f"the scores have no column(s) {missing}; they have {list(rows.columns)}")
+    rows, sources = fitting_scores(rows, scores, label_column)
     labels = rows[label_column].astype(str).to_numpy()
     fitted = {}
     for policy in policies:
@@ -103,6 +111,7 @@ def fit_thresholds(frame: pd.DataFrame, split: Optional[str] = "validation", spl
                        "Youden's J (TPR - FPR, = 2 * balanced accuracy - 1) on the fitting rows; a class "
                        "is correct when its credit >= 0.5.",
         "objective": OBJECTIVE,
+        "scored_by": sources,
         "fitted_on": {"split": split, "rows": int(len(rows)),
                       "class_counts": {label: int((labels == label).sum()) for label in LABELS}},
         "policies": fitted,
@@ -110,6 +119,22 @@ def fit_thresholds(frame: pd.DataFrame, split: Optional[str] = "validation", spl
                          **{column: np.round(rows[column].to_numpy(float), STORED_DECIMALS).tolist()
                             for column in scores}},
     }
+
+
+def fitting_scores(rows: pd.DataFrame, scores: Iterable[str],
+                   label_column: str = "label") -> Tuple[pd.DataFrame, Dict[str, str]]:
+    """(rows, {score: which rows and model its values come from}) for choosing thresholds: CAP+
+    cross-fitted when the rows are the ones CAP+ was fitted on (``capqa.plus.cross_fit``), every
+    other score as the file gives it."""
+    sources = {}
+    for column in scores:
+        if column == "cap_plus":
+            found = threshold_scores(rows, label_column)
+            rows = rows.assign(cap_plus=found.scores)
+            sources[column] = found.description
+        else:
+            sources[column] = f"the {column} column of these rows"
+    return rows, sources
 
 
 def select_rows(frame: pd.DataFrame, split: Optional[str], split_column: str = "split",
@@ -144,3 +169,69 @@ def threshold_for(policy: Policy, score: str = "cap", path: Optional[str] = None
     rows = data["fitting_rows"]
     targets = binary_targets(rows["label"], policy_credits(policy, "verdict"), "fitting rows")
     return choose_threshold(rows[score], targets)["threshold"]
+
+
+# --- Thresholds never chosen on the rows they judge -----------------------------------------------
+
+def cluster_folds(clusters: ArrayLike, n_folds: int, seed: int = 42) -> np.ndarray:
+    """The fold (0 .. n_folds - 1) of each row for cross-validation: every row of a cluster (the
+    answers to one question) goes to the cluster's fold, and the clusters are dealt to the folds
+    in a seeded random order, so the folds differ in size by at most one cluster."""
+    codes = np.asarray(clusters)
+    if codes.ndim != 1 or not np.issubdtype(codes.dtype, np.integer) or (codes.size and codes.min() < 0):
+        raise TypeError("`clusters` must be one cluster code (an integer from 0) per row, e.g. from "
+                        "capqa.monotonicity.bootstrap.cluster_codes")
+    n_clusters = int(codes.max(initial=-1)) + 1
+    if isinstance(n_folds, bool) or not isinstance(n_folds, (int, np.integer)) or not 2 <= n_folds <= n_clusters:
+        raise ValueError(f"`n_folds` must be an integer from 2 to the number of clusters ({n_clusters}), "
+                         f"got {n_folds!r}")
+    fold_of_cluster = np.empty(n_clusters, dtype=np.int64)
+    fold_of_cluster[np.random.default_rng(seed).permutation(n_clusters)] = np.arange(n_clusters) % n_folds
+    return fold_of_cluster[codes]
+
+
+def cross_validated_verdicts(scores: ArrayLike, targets: ArrayLike, folds: ArrayLike) -> Tuple[np.ndarray, List[dict]]:
+    """(accepted, cuts): each row judged by the threshold ``choose_threshold`` picks on the rows
+    of the other folds only, and each fold's cut ({"fold", "rows", "threshold", "youden_j", ...})."""
+    scores = np.round(check_finite_scores(scores, "scores"), COMPARISON_DECIMALS)
+    targets = np.asarray(targets, dtype=bool)
+    folds = np.asarray(folds, dtype=np.int64)
+    check_same_length(scores, "scores", targets, "targets")
+    check_same_length(scores, "scores", folds, "folds")
+    accepted = np.zeros(len(scores), dtype=bool)
+    cuts = []
+    n_folds = int(folds.max(initial=-1)) + 1
+    for fold in range(n_folds):
+        held_out = folds == fold
+        try:
+            cut = choose_threshold(scores[~held_out], targets[~held_out])
+        except ValueError as error:
+            raise ValueError(f"fold {fold + 1} of {n_folds}: the other folds' rows cannot choose a threshold: "
+                             f"{error}") from None
+        accepted[held_out] = scores[held_out] >= cut["threshold"]
+        cuts.append({"fold": fold, "rows": int(held_out.sum()), **cut})
+    return accepted, cuts
+
+
+# A thresholds file counts as fitted on the judged rows when this share of them (or more, and at
+# least two rows) have a score its fitting rows hold: scores from an NLI model's probabilities
+# repeat to 8 decimals only for the same pair, so chance gives next to none.
+FITTED_ON_SHARE = 0.01
+
+
+def check_not_fitted_on(scores: ArrayLike, score: str = "cap", path: Optional[str] = None) -> None:
+    """Refuse a thresholds file (the package's when ``path`` is None) whose fitting rows hold the
+    rows that its thresholds would judge: a threshold chosen on the rows it is measured on
+    overstates how well the verdicts agree with the labels."""
+    fitting = load_thresholds(path).get("fitting_rows", {}).get(score)
+    where = f"the thresholds file {path or THRESHOLDS_FILE}"
+    if fitting is None:
+        raise ValueError(f"{where} keeps no fitting rows of `{score}`, so it cannot be shown not to be fitted on "
+                         "the rows it would judge; refit it with `python -m capqa fit-verdicts`")
+    measured = np.round(check_finite_scores(scores, "scores"), STORED_DECIMALS)
+    shared = int(np.isin(measured, np.round(np.asarray(fitting, dtype=float), STORED_DECIMALS)).sum())
+    if shared >= max(2.0, FITTED_ON_SHARE * len(measured)):
+        raise ValueError(f"{where} was fitted on the rows it would judge: {shared:,} of these {len(measured):,} rows "
+                         f"have a `{score}` score (to {STORED_DECIMALS} decimals) that its fitting rows hold. A threshold "
+                         "chosen on the rows it is measured on overstates agreement: use thresholds fitted on other "
+                         "rows (the shipped ones), or cross-validation folds")

@@ -2,21 +2,27 @@
 
 import json
 
-import evaluate
 import numpy as np
 import pandas as pd
 import pytest
 
 from capqa.cli import main as cli_main
-from capqa.constants import LABELS
-from capqa.metric_options import MetricOptions
-from capqa.verdicts.benchmark import BENCHMARK_METRICS, benchmark_verdict_markdown, parse_policies, verdict_records
+from capqa.common.constants import LABELS
+from capqa.metric.options import MetricOptions
+from capqa.plus.calibration import add_cap_plus, cap_plus, frame_inputs
+from capqa.plus.cross_fit import threshold_scores
+from capqa.verdicts.benchmark import (BENCHMARK_METRICS, benchmark_verdict_markdown, cross_fit_note, parse_policies,
+                                      verdict_records)
 from capqa.verdicts.judge import check_verdict, resolve_verdict
 from capqa.verdicts.policies import POLICIES, accepted_classes, binary_targets, policy_credits
 from capqa.verdicts.report import binary_report
-from capqa.plus.calibration import add_cap_plus
 from capqa.verdicts.thresholds import choose_threshold, fit_thresholds, load_thresholds, threshold_for
-from conftest import MODEL_ATOL
+
+from support.lazy import lazy_module
+from support.tolerances import MODEL_ATOL
+
+# Imported on first use, so that collecting the tests stays fast.
+evaluate = lazy_module("evaluate")
 
 STATEMENTS = ["The capital of France is Paris.", "The capital of France is Lyon.", "Water boils at 100 C."]
 GOLDS = ["Paris is the capital of France.", "Paris is the capital of France.", "Water boils at 100 degrees."]
@@ -79,7 +85,7 @@ def test_shipped_thresholds_record_their_plateau():
 
 
 def test_fit_verdicts_refuses_metrics_that_name_no_column(tmp_path, capsys):
-    from conftest import data_path
+    from support.data import data_path
 
     out = tmp_path / "thresholds.json"
     for metrics in (" , ", "", ","):
@@ -106,6 +112,18 @@ def test_shipped_thresholds_are_the_validation_fit(paper_scores):
         for score in ("cap", "cap_plus"):
             assert (refit["policies"][policy]["thresholds"][score]["threshold"]
                     == pytest.approx(shipped["policies"][policy]["thresholds"][score]["threshold"], abs=1e-8))
+    # CAP+'s thresholds were chosen on its cross-fitted scores of the rows it was fitted on (issue 34),
+    # CAP's on the published column; the file says so.
+    assert shipped["scored_by"] == refit["scored_by"]
+    assert shipped["scored_by"]["cap_plus"].startswith("CAP+ cross-fitted on the 1,000 validation rows")
+    validation = paper_scores[paper_scores["split"] == "validation"]
+    out_of_fold = threshold_scores(validation).scores
+    in_sample = cap_plus(*frame_inputs(validation))
+    strict = binary_targets(validation["label"], POLICIES["strict"])
+    assert (shipped["policies"]["strict"]["thresholds"]["cap_plus"]["threshold"]
+            == pytest.approx(choose_threshold(out_of_fold, strict)["threshold"], abs=1e-12))
+    assert choose_threshold(in_sample, strict)["youden_j"] > choose_threshold(out_of_fold, strict)["youden_j"]
+    np.testing.assert_allclose(shipped["fitting_rows"]["cap_plus"], np.round(out_of_fold, 8), rtol=0, atol=1e-12)
     # Validation only: refitting on the test rows moves the threshold.
     on_test = fit_thresholds(paper_scores, split="test", scores=("cap",))
     assert (on_test["policies"]["strict"]["thresholds"]["cap"]["threshold"]
@@ -142,7 +160,7 @@ def test_bootstrap_intervals_contain_the_estimate(paper_scores):
 
 
 def test_cluster_bootstrap_draws_whole_clusters():
-    from capqa.diagnostics.bootstrap import cluster_codes, resample_weights
+    from capqa.monotonicity.bootstrap import cluster_codes, resample_weights
 
     # Every row its own cluster: exactly the row bootstrap.
     rows = np.vstack(list(resample_weights(6, 50, seed=3)))
@@ -170,7 +188,7 @@ def test_cluster_bootstrap_widens_intervals_when_clusters_repeat_rows(paper_scor
 
 
 def test_diagnose_cluster_option_resamples_clusters(tmp_path):
-    from conftest import data_path
+    from support.data import data_path
 
     frame = pd.read_csv(data_path("paper_scores.csv")).head(3000)
     frame["question"] = frame["row_id"] // 4
@@ -191,6 +209,10 @@ def test_verdict_table_fits_on_validation_and_judges_test(paper_scores):
                               progress=False)
     cap = next(record for record in records if record["metric"] == "cap")
     assert cap["rows"] == 7826 and cap["threshold"] == pytest.approx(threshold_for("strict"), abs=1e-8)
+    plus = verdict_records(paper_scores, ["cap_plus"], {"strict": POLICIES["strict"]}, n_resamples=0, progress=False)
+    assert plus[0]["threshold"] == pytest.approx(threshold_for("strict", "cap_plus"), abs=1e-8)
+    assert plus[0]["threshold_scored_by"].startswith("CAP+ cross-fitted")
+    assert "The cap_plus thresholds were chosen on CAP+ cross-fitted" in cross_fit_note(plus)
     test_rows = paper_scores[paper_scores["split"] == "test"]
     direct = binary_report(test_rows["bleu"], test_rows["label"], POLICIES["strict"],
                            choose_threshold(paper_scores[paper_scores["split"] == "validation"]["bleu"],
@@ -209,7 +231,7 @@ def test_space_table_lists_every_metric_and_policy(paper_scores):
 
 
 def test_diagnose_adds_the_binary_report(tmp_path):
-    from conftest import data_path
+    from support.data import data_path
 
     out = tmp_path / "out"
     assert cli_main(["diagnose", str(data_path("paper_scores.csv")), "--metrics", "cap,cap_plus",
@@ -223,7 +245,7 @@ def test_diagnose_adds_the_binary_report(tmp_path):
 
 
 def test_diagnose_refuses_an_unknown_policy(tmp_path, capsys):
-    from conftest import data_path
+    from support.data import data_path
 
     with pytest.raises(SystemExit):
         cli_main(["diagnose", str(data_path("paper_scores.csv")), "--metrics", "cap", "--split-column", "split",
@@ -299,15 +321,29 @@ def test_score_refuses_an_input_column_the_verdict_would_overwrite(random_nli_mo
 
 
 def test_a_resume_under_another_verdict_is_refused(random_nli_model, tmp_path):
-    from capqa.jobs.output import JobMismatchError
-    from capqa.metric_options import MetricOptions
-    from capqa.score_file import score_table
+    from capqa.jobs.manifest import JobMismatchError
+    from capqa.jobs.scoring import score_table
+    from capqa.metric.options import MetricOptions
+    from capqa.records.job import JobSettings
 
     table = pd.DataFrame({"gold": GOLDS, "answer": STATEMENTS})
     out = tmp_path / "scored.csv"
     strict = MetricOptions(nli_model=random_nli_model, device="cpu", verdict="strict").build_scorer()
-    assert score_table(table, strict, out, None, "gold", "answer") == len(table)
+    assert score_table(table, strict, out, JobSettings(None, "gold", "answer")).added == len(table)
     lenient = MetricOptions(nli_model=random_nli_model, device="cpu", verdict="lenient").build_scorer()
     # Same columns, other thresholds: the rows written under `strict` must not be trusted.
     with pytest.raises(JobMismatchError, match="verdict"):
-        score_table(table, lenient, out, None, "gold", "answer")
+        score_table(table, lenient, out, JobSettings(None, "gold", "answer"))
+
+
+@pytest.mark.parametrize("value", ["1.5", "-1", "3.5", "1.00001", "-0.002"])
+def test_fit_verdicts_refuses_a_score_outside_the_unit_interval_by_line(tmp_path, capsys, value):
+    """Issue 35 item 14: CAP's scores lie in [0, 1]; a threshold fitted on 3.5 would mean nothing."""
+    rows = "split,label,cap\n" + "".join(f"validation,{label},0.{i}\n" for i, label in enumerate(
+        ["exact", "invalid", "partial", "exact", "invalid"]))
+    (tmp_path / "s.csv").write_text(rows.replace("0.3", value))
+    with pytest.raises(SystemExit):
+        cli_main(["fit-verdicts", "--scores", str(tmp_path / "s.csv"), "--metrics", "cap", "--split", "",
+                  "--out", str(tmp_path / "t.json")])
+    assert f"`s.csv` line 5, column 'cap': expected a score in [0, 1], got {value}" in capsys.readouterr().err
+    assert not (tmp_path / "t.json").exists()
