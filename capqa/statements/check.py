@@ -1,22 +1,35 @@
 """What is wrong with a statement: ``statement_issues(question, answer, statement)``.
 
 A statement is what CAP's NLI model compares, so a broken one makes a doubtful score. The check
-runs on the output of the rule converter and of any statement model; it reads only strings
-(no parser, no model), in time linear in the length of its inputs, so it can run on every
-statement of the metric. ``ISSUES`` names and describes every code it can return; the codes are
-stable (a caller may count them across versions).
+reads the statement it is given, not the path that made it, so it runs on the output of the rule
+converter and of any statement model or LLM alike: its strings (a question echoed, the answer's
+words or code missing, markdown, labels and options left, lines run together: here and in
+``check_content``) and its parse by the rule converter's parser (a sentence without a finite verb
+or a subject, an auxiliary before its subject, a wh-word left in place, disagreement, a missing
+article, a pronoun with nothing to refer to: ``check_grammar``). ``statements_issues`` checks many
+statements with their parses made in one batch, as the metric does. A question or answer that is
+not English gets ``not_english`` alone. Every test is linear in the length of its inputs.
+``ISSUES`` names and describes every code; the codes are stable (a caller may count them across
+versions).
 """
+
 
 import re
 import unicodedata
-from typing import Dict, List
+from typing import Dict, List, NamedTuple, Optional, Sequence, Set
 
-from capqa.statements.rules.answer_text import answer_sentences
+from capqa.common.validation import check_same_length, check_text, check_text_list, visible_text
+from capqa.statements.check_content import (code_altered, code_tokens, fence_tag_left, label_left, lines_joined,
+                                            markup_left, options_left, question_missing)
+from capqa.statements.check_grammar import grammar_issues, is_imperative
+from capqa.statements.rules.answer_sentences import answer_sentences, split_sentences
 from capqa.statements.rules.context import split_question
-from capqa.statements.rules.lexicon import _MODALS, strip_trailing
-from capqa.statements.rules.morphology import _indefinite_article, _inflect, _lemmas
+from capqa.statements.rules.language import not_english
+from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, MODALS, PREPOSITIONS, PRONOUNS, strip_trailing
+from capqa.statements.rules.morphology import (indefinite_article, inflect, is_bare_noun_phrase, is_base_verb,
+                                               is_finite_verb, is_participle, lemmas_of)
+from capqa.statements.rules.parser import MAX_PARSED_CHARS, parse_many
 from capqa.statements.text_metrics import normalize_statement
-from capqa.validation import check_text
 
 ISSUES: Dict[str, str] = {
     "wh_start": "not declarative: starts like a wh-question (a wh-word before an auxiliary)",
@@ -27,7 +40,8 @@ ISSUES: Dict[str, str] = {
     "semicolon_join": "the answer is tacked on after a semicolon",
     "answer_missing": "the statement leaves out the words of the answer",
     "blank_left": "a blank marker (___) is left in the statement",
-    "doubled_word": "a word or unit is written twice in a row ('metres metres', 'the the')",
+    "doubled_word": "a word, unit or phrase is written twice ('metres metres', 'the the', 'In Greek mythology, in "
+                    "Greek mythology')",
     "article_mismatch": "'a' before a vowel sound or 'an' before a consonant sound",
     "copula_before_verb": "a copula or 'include' right before a finite or modal verb ('is can', 'are help', "
                           "'include are'): a sentence to complete given a verb it did not need",
@@ -35,7 +49,37 @@ ISSUES: Dict[str, str] = {
     "pronoun_start": "starts with a pronoun the question does not contain (an unresolved referent)",
     "fallback_form": "the safe form: 'The answer to \"QUESTION\" is ANSWER' (no statement was built)",
     "empty": "the statement is empty",
+    "not_english": "the question or the answer is not English: the statement is not checked (the rule converter "
+                   "passes such an answer through as it is)",
+    "fragment": "a sentence has no finite verb of its own: a noun phrase, a label, or a phrase before a dash "
+                "('Father Brown — the priest-detective who ...', 'None — ...')",
+    "imperative_sentence": "a sentence is an instruction (a bare verb and no subject), not a statement",
+    "inverted_order": "an auxiliary stands before its subject inside the statement: a question's word order left "
+                      "('... does she need to walk')",
+    "wh_in_place": "a wh-word of the question is left inside the statement ('... won what award in 2011')",
+    "agreement": "subject and verb disagree in number ('Gould and Beattie has', 'the scatter plot include')",
+    "determiner_missing": "a singular count noun the answer gave bare stands without an article ('came from "
+                          "indo-pacific region')",
+    "unresolved_pronoun": "the statement's first sentence has a pronoun or 'there' that nothing in it or in the "
+                          "question names ('Polonia Warsaw won it in 2000')",
+    "question_missing": "most of the question's own words are missing: a premise, condition or frame dropped",
+    "code_altered": "the answer's code is not kept as written: a token changed, recased or dropped",
+    "lines_joined": "lines of the answer run together without a sentence break",
+    "markup_left": "markdown is left: a table, a code fence or its language tag, bold marks, a heading",
+    "label_left": "an answer label is left ('A: 8', 'So the answer is (B)')",
+    "options_left": "the question's answer options are listed in the statement",
+    "missing_preposition": "a year stands without its preposition ('was born 1995')",
+    "answer_in_frame": "a full-sentence answer put inside the question's frame ('The Saxon Garden in Polish is in "
+                       "Polish the Saxon Garden is called ...')",
+    "capital_inside": "a capitalised word inside a sentence: another sentence pasted into the question's frame "
+                      "('... we conclude that We conclude there is ...')",
+    "negative_as_thing": "a negative answer put where a thing goes ('... is none', 'is a nothing in common')",
+    "person_not_swapped": "the questioner's 'I' or 'my' is left in the statement, where the reader is 'you'",
+    "auxiliary_misplaced": "the question's fronted auxiliary is put back in the wrong place ('... banned was 4 years "
+                           "long', '(who died was in 1979) most associated')",
 }
+MAX_CODE_CHARS = 8000
+MAX_WORDS = 400
 
 _WH = frozenset("what which who whom whose when where why how".split())
 _AUXILIARIES = frozenset("is are was were am do does did can could will would shall should may might must "
@@ -52,8 +96,8 @@ _ARTICLES = frozenset(("a", "an", "the"))
 _BLANK = re.compile(r"_{2,}|\[blank\]|\(blank\)", re.IGNORECASE)
 _QUESTION_MARK = re.compile(r"\?[\"'”’)]*(?:\s|$)")
 # "It is unknown who ...", "It is not true that ...": "it" refers to nothing there.
-_EXPLETIVE = re.compile(r"^it (?:is|was) (?:not |also )?\w+ (?:that|who|whom|whether|when|where|what|which|why|how|if|to)\b",
-                        re.IGNORECASE)
+_EXPLETIVE = re.compile(r"^it (?:(?:is|was) (?:not |also )?\w+ (?:that|who|whom|whether|when|where|what|which|why|how|if|"
+                        r"to)\b|depends\b|seems\b|appears\b|turns out\b)", re.IGNORECASE)
 _FALLBACK = 'The answer to "'
 _WORD = re.compile(r"[^\W_]+")
 # Words of an answer that claim nothing: the statement need not keep them.
@@ -75,9 +119,217 @@ def statement_issues(question: str, answer: str, statement: str) -> List[str]:
     check_text(answer, "answer")
     if not isinstance(statement, str):
         raise TypeError(f"`statement` must be a string, got {type(statement).__name__}")
+    return _issues([question], [answer], [statement])[0]
+
+
+def statements_issues(questions: Sequence[str], answers: Sequence[str], statements: Sequence[str]) -> List[List[str]]:
+    """``statement_issues`` of each (question, answer, statement), the statements parsed in one
+    batch; each distinct triple is checked once."""
+    questions = check_text_list(questions, "questions")
+    answers = check_text_list(answers, "answers")
+    statements = check_text_list(statements, "statements", allow_blank=True)
+    check_same_length(questions, "questions", answers, "answers")
+    check_same_length(questions, "questions", statements, "statements")
+    return _issues(questions, answers, statements)
+
+
+class _Reading(NamedTuple):
+    """One statement as the checks read it, with the codes found before any parse."""
+    question: str
+    answer: str
+    text: str                    # the statement, whitespace collapsed
+    proper: str                  # the question proper (no context, no options)
+    claims: str                  # the answer's claims
+    has_context: bool
+    sentences: List[str]         # the statement's sentences after the question's context, to parse
+    found: Set[str]
+    checked: bool                # False for an empty, a non-English or a fallback statement
+
+
+def _issues(questions: List[str], answers: List[str], statements: List[str]) -> List[List[str]]:
+    triples = list(dict.fromkeys(zip(questions, answers, statements)))
+    readings = {triple: _read(*triple) for triple in triples}
+    texts = list(dict.fromkeys(text for reading in readings.values() if reading.checked
+                               for text in [reading.proper] + reading.sentences))
+    parses = dict(zip(texts, parse_many(texts)))  # one batch for the parser
+    codes = {}
+    for triple, reading in readings.items():
+        found = set(reading.found)
+        if reading.checked:
+            found |= _parsed_issues(reading, parses)
+        codes[triple] = [code for code in ISSUES if code in found]
+    return [codes[triple] for triple in zip(questions, answers, statements)]
+
+
+def _read(question: str, answer: str, statement: str) -> _Reading:
+    """Everything about one statement that needs no parse."""
+    # Read as shown: a zero-width space hides neither a doubled word nor a final question mark.
+    question, answer, statement = visible_text(question), visible_text(answer), visible_text(statement)
     text = " ".join(statement.split())
     if not text:
-        return ["empty"]
+        return _Reading(question, answer, text, "", "", False, [], {"empty"}, False)
+    if not_english(question, answer):
+        return _Reading(question, answer, text, "", "", False, [], {"not_english"}, False)
+    parts = split_question(question)
+    proper = parts.question or " ".join(question.split())
+    claims = _answer_text(answer, parts.options)
+    rest = _after_context(text, parts.context)
+    found = _surface_issues(question, answer, text, parts, proper, claims, rest)
+    found |= _content_issues(question, answer, text, parts, proper, claims, rest)
+    return _Reading(question, answer, text, proper, claims, rest != text, _bounded_sentences(rest), found,
+                    "fallback_form" not in found)
+
+
+def _bounded_sentences(text: str) -> List[str]:
+    """The sentences of ``text`` within the first ``MAX_PARSED_CHARS`` characters (the parser's
+    bound): a statement's structure is in its first sentences."""
+    sentences, total = [], 0
+    for sentence in split_sentences(text[:MAX_PARSED_CHARS]):
+        total += len(sentence)
+        if total > MAX_PARSED_CHARS:
+            break
+        sentences.append(sentence)
+    return sentences
+
+
+def _parsed_issues(reading: _Reading, parses) -> Set[str]:
+    """The codes that need the parses: the statement's grammar, a verb-led query echoed."""
+    found = grammar_issues([parses[sentence] for sentence in reading.sentences],
+                           {word.lower() for word in _WORD.findall(reading.question)},
+                           _bare_answer_words(reading.claims), reading.has_context,
+                           _inner_capitals(f"{reading.question} {reading.answer}", reading.answer),
+                           _word_pairs(reading.question))
+    question = parses[reading.proper]
+    if "imperative_sentence" in found and _completes_instruction(reading.proper, question, reading.text):
+        found.discard("imperative_sentence")
+    if "echoed_question" not in reading.found and _echoes_query(reading.proper, question, reading.text, reading.claims):
+        found.add("echoed_question")
+    if "echoed_question" not in reading.found and _echoes_prompt(reading.proper, question, reading.text,
+                                                                 reading.claims):
+        found.add("echoed_question")
+    if _auxiliary_misplaced(question, reading.text):
+        found.add("auxiliary_misplaced")
+    return found
+
+
+def _word_pairs(text: str) -> Set[tuple]:
+    """The text's pairs of adjacent words, lower-cased, without the punctuation around them."""
+    words = [word.strip(_PUNCTUATION).lower() for word in text.split()[:MAX_WORDS * 2]]
+    return set(zip(words, words[1:]))
+
+
+def _completes_instruction(proper: str, words, text: str) -> bool:
+    """An exam stem that is itself an instruction, completed ("To help a seedling grow, give it" ->
+    "To help a seedling grow, give it sunlight."): the statement's instruction is the question's."""
+    stem = normalize_statement(strip_trailing(proper))
+    return proper.rstrip()[-1:] not in ".?!" and bool(stem) and normalize_statement(text).startswith(
+        stem) and is_imperative(words)
+
+
+def _echoes_prompt(proper: str, words, text: str, claims: str) -> bool:
+    """A prompt that is a full clause before its colon ("These goods are ... purchase risk:") with
+    the answer tacked on: not one that ends open, in a preposition, a determiner or a verb that
+    wants its object ("... depictions of:", "... once every:", "... resembled:")."""
+    if not proper.rstrip().endswith(":") or len(words) < 4:
+        return False
+    last = next((word for word in reversed(words) if word.tag not in (":", ".", ",")), None)
+    if last is None or last.lower in _OPEN_ENDINGS or last.tag in ("IN", "DT", "TO", "VB", "VBD", "VBP", "VBZ", "MD",
+                                                                   "PDT", "PRP$", "WDT", "CC"):
+        return False
+    asked = normalize_statement(strip_trailing(proper))
+    answered = " ".join(normalize_statement(claims).split()[:3])
+    return bool(answered) and f" {asked} {answered} " in f" {normalize_statement(text)} "
+
+
+def _auxiliary_misplaced(question, text: str) -> bool:
+    """The question fronts "be" before its subject and a participle or adjective after it ("How
+    long was swimmer Michelle Smith-de Bruin banned ...?", "What are BSkyB's broadcasts compliant
+    with?"); in the statement that predicate word must follow a form of "be" (or an adverb after
+    one): "... banned was 4 years long" and "broadcasts compliant are with" do not."""
+    predicate = _fronted_be_predicate(question)
+    if predicate is None:
+        return False
+    said = [word.strip(_PUNCTUATION).lower() for word in text.split()][:MAX_WORDS * 2]
+    if predicate not in said:
+        return False
+    index = said.index(predicate)
+    before = [word for word in said[max(0, index - 4):index] if not _adverb(word)]
+    return not before or before[-1] not in _BE_FORMS
+
+
+def _adverb(word: str) -> bool:
+    """An adverb that may stand between "be" and its predicate ("is commonly called", "was no
+    longer considered", "is so salty")."""
+    if word in _ADVERBS_BEFORE_PREDICATE or (word.endswith("ly") and len(word) > 4):
+        return True
+    lemmas = lemmas_of(word)
+    return bool(lemmas) and set(lemmas) <= {"ADV"}
+
+
+def _fronted_be_predicate(words) -> Optional[str]:
+    """The participle or adjective of a question that fronts "be" before its subject, lower-cased."""
+    for be in words[:6]:
+        if be.lower not in _BE_FORMS or be.dep not in ("aux", "auxpass", "ROOT"):
+            continue
+        head = be.i if be.dep == "ROOT" else be.head
+        subject = next((word for word in words if word.head in (be.i, head) and word.dep in ("nsubj", "nsubjpass")),
+                       None)
+        if subject is None or subject.i < be.i:
+            return None
+        if be.dep != "ROOT" and words[head].tag in ("VBN", "VBD", "JJ") and head > subject.i:
+            return words[head].lower
+        predicate = next((word for word in words if word.head == be.i and word.dep in ("acomp", "advcl")
+                          and word.tag in ("VBN", "JJ") and word.i > subject.i), None)
+        return predicate.lower if predicate is not None else None
+    return None
+
+
+_BE_FORMS = frozenset(("is", "are", "was", "were", "be", "been", "being", "am"))
+_ADVERBS_BEFORE_PREDICATE = frozenset("most more least less not no never longer also first still already often usually "
+                                      "best well very only so too as".split())
+
+
+def _inner_capitals(given: str, answer: str) -> Set[str]:
+    """Capitalised words the question or answer has inside a sentence ("units In the building",
+    "stands for Not in Education"), and a short answer's words ("Them"): theirs, not pasted."""
+    words = given.split()[:2000]
+    inner = {word.strip(_PUNCTUATION) for previous, word in zip(words, words[1:])
+             if word[:1].isupper() and previous[-1:] not in ".!?:" and previous[:1].islower()}
+    if len(answer.split()) <= 3:
+        inner |= {word.strip(_PUNCTUATION) for word in answer.split()}
+    return inner
+
+
+_PUNCTUATION = "\"'“”‘’()[],.;:!?*"
+
+
+def _bare_answer_words(claims: str) -> Set[str]:
+    """The head noun of an answer that is a bare noun phrase of two or three words ("indian
+    ocean", "working fluid"; one bare word is too often a mass noun or a name: "peace", "duff")."""
+    phrase = strip_trailing(claims)
+    words = phrase.lower().split()
+    if len(words) < 2 or not is_bare_noun_phrase(phrase) or any(word in AUXILIARIES for word in words):
+        return set()
+    cut = next((index for index, word in enumerate(words) if word in PREPOSITIONS), len(words))
+    return {words[cut - 1]} if cut else set()
+
+
+def _echoes_query(proper: str, words, text: str, claims: str) -> bool:
+    """A query or goal led by a verb ("convert int to string", "Make outdoor pillow.", "Kill fruit
+    flies easily.") repeated at the statement's start, after "the" or "one": a statement says
+    "You can convert ..." or "To make ..., you ..."."""
+    verb = next((word for word in words if word.tag not in ("RB", "``", "''", ":")), None)
+    if verb is None or verb.head != verb.i or verb.tag not in ("VB", "VBD", "VBP") or verb.i > 1:
+        return False
+    if verb.tag != "VB" and not any(word.head == verb.i and word.dep == "dobj" for word in words):
+        return False
+    asked = normalize_statement(strip_trailing(proper))
+    said = normalize_statement(text)
+    return any(said.startswith(f"{opening}{asked} ") or said == f"{opening}{asked}" for opening in ("", "the ", "one "))
+
+
+def _surface_issues(question: str, answer: str, text: str, parts, proper: str, claims: str, rest: str) -> Set[str]:
+    """The codes read from the statement's words as they stand."""
     found = set()
     words = text.split()
     first, second = _bare(words[0]), _bare(words[1]) if len(words) > 1 else ""
@@ -86,27 +338,225 @@ def statement_issues(question: str, answer: str, statement: str) -> List[str]:
     if "," in question and text.startswith(lead.strip()):
         given_first.add(first)  # "Had war not intervened, Berlin would have ...": the question's lead
     found |= _form_issues(text, words, first, second, given_first)
-    parts = split_question(question)
-    proper = parts.question or " ".join(question.split())
     if text.startswith(_FALLBACK):
         found.add("fallback_form")
-    elif _echoes(proper, text, _answer_text(answer, parts.options)):
+    elif _echoes(proper, text, claims, bool(code_tokens(answer[:MAX_CODE_CHARS]))):
         found.add("echoed_question")
-    if _semicolon_join(proper, _answer_text(answer, parts.options), text):
+    if _semicolon_join(proper, claims, text):
         found.add("semicolon_join")
-    if _answer_missing(_answer_text(answer, parts.options), text, question):
+    if _answer_missing(claims, text, question):
         found.add("answer_missing")
     if _BLANK.search(text):
         found.add("blank_left")
     found |= _word_issues(words, f"{question} {answer}")
-    if first in _PRONOUNS and first not in {_bare(word) for word in f"{question} {answer}".split()} and (
-            not _EXPLETIVE.match(text)):
+    if _doubled_phrase(text, question, answer):
+        found.add("doubled_word")
+    if _answer_in_frame(text, claims, proper):
+        found.add("answer_in_frame")
+    if _starts_with_pronoun(rest, question, claims):
         found.add("pronoun_start")
-    return [code for code in ISSUES if code in found]
+    if _inverted_as_asked(proper, text):
+        found.add("inverted_order")
+    if _NEGATIVE_AS_THING.search(text):
+        found.add("negative_as_thing")
+    if _person_not_swapped(question, text):
+        found.add("person_not_swapped")
+    return found
+
+
+def _content_issues(question: str, answer: str, text: str, parts, proper: str, claims: str, rest: str) -> Set[str]:
+    """What the statement keeps of the question and the answer, and their formatting it leaves."""
+    found = set()
+    if code_altered(answer, text):
+        found.add("code_altered")
+    if question_missing(proper, rest, claims):
+        found.add("question_missing")
+    if lines_joined(answer, text):
+        found.add("lines_joined")
+    if markup_left(text) or fence_tag_left(answer, text):
+        found.add("markup_left")
+    if label_left(text):
+        found.add("label_left")
+    sentences = split_sentences(" ".join(question.split()[:400]))
+    listed = sentences[-1] if len(sentences) > 1 and "_" not in sentences[-1] else ""
+    if options_left(text, parts.options, listed):
+        found.add("options_left")
+    return found
+
+
+def _person_not_swapped(question: str, text: str) -> bool:
+    """The questioner's "I" or "my" kept with the question's next word ("How do I remove
+    wrinkles ...?" -> "I remove wrinkles ..."; a context "I have 10 liters ..." kept as it is):
+    for the reader the questioner is "you"."""
+    asked = question.split()[:MAX_WORDS]
+    said = text.split()
+    pairs = set(zip(said, said[1:]))
+    speaking = [index for index, word in enumerate(asked) if word == "I" and not _regnal(asked, index)]
+    return bool(speaking) and any(word in ("I", "my", "My") and not _regnal(asked, index) and (word, following) in pairs
+                                  for index, (word, following) in enumerate(zip(asked, asked[1:]))
+                                  if following[:1].isalpha())
+
+
+def _regnal(words: List[str], index: int) -> bool:
+    """Whether the "I" at ``index`` is a numeral after a name ("Richard I", "World War I"), not the
+    pronoun."""
+    return words[index] == "I" and index > 0 and words[index - 1][:1].isupper() and words[index - 1][-1:].isalpha()
+
+
+def _answer_in_frame(text: str, claims: str, question: str) -> bool:
+    """A full-sentence answer put inside the question's frame: after a copula or a preposition
+    ("The Saxon Garden in Polish is in Polish the Saxon Garden is called Ogród Saski"), or with
+    the question's words after it ("... portrayed by Troian Bellisario are the head a in pretty
+    little liars"). The answer counts as a sentence when it is written as one: a capital first,
+    and a verb of its own within its first ten words, before any relative word."""
+    first = split_sentences(claims[:MAX_PARSED_CHARS])
+    if not first or not first[0][:1].isupper() or not _opens_clause(first[0].split()[:10]):
+        return False
+    claim = " ".join(normalize_statement(first[0]).split())
+    if len(claim.split()) < 4:
+        return False
+    asked = set(normalize_statement(question).split())
+    for sentence in split_sentences(text[:MAX_PARSED_CHARS * 2]):
+        said = f" {normalize_statement(sentence)} "
+        position = said.find(f" {claim} ")
+        if position < 0:
+            continue
+        before, after = said[:position].split(), said[position + len(claim) + 2:].split()
+        if before and (before[-1] in _FRAME_ENDINGS or before[-1] in PREPOSITIONS) and sum(
+                word in asked for word in before) >= 2:
+            return True
+        return len(after) >= 3 and sum(word in asked for word in after[:6]) >= 3
+    return False
+
+
+def _opens_clause(words: List[str]) -> bool:
+    """Whether the words have a verb of their own (an auxiliary, or a verb that is not also a
+    noun, in lower case) before any relative word."""
+    for word in words[1:]:
+        bare = word.strip(_PUNCTUATION)
+        if bare.lower() in _RELATIVE_WORDS:
+            return False
+        if bare.islower() and (bare in AUXILIARIES or (is_finite_verb(bare) and not {"NOUN", "ADJ"} & set(
+                lemmas_of(bare)))):
+            return True
+    return False
+
+
+_RELATIVE_WORDS = frozenset("that which who whom whose where when".split())
+_FRAME_ENDINGS = frozenset("is are was were include includes".split())
+
+
+def _doubled_phrase(text: str, question: str, answer: str) -> bool:
+    """A phrase written twice in one sentence: in a row ("to fool hunters to fool hunters", "In
+    Greek mythology, in Greek mythology"); five words twice, more often than the question or the
+    answer has them (a full-sentence answer put into the question's frame: "In the UK series
+    'Doctor Who', the name ... is in the UK series 'Doctor Who', the name ..."); or three words of
+    content twice, more often than the question and the answer together have them."""
+    given = [normalize_statement(part).split() for part in (question, answer)]
+    given_text = [" ".join(words) for words in given]
+    long_given = [_ngrams(words, 5) for words in given]
+    short_given = [_ngrams(words, 3) for words in given]
+    for sentence in split_sentences(text[:MAX_PARSED_CHARS * 2]):
+        words = normalize_statement(sentence).split()
+        for size in (2, 3, 4, 5):
+            for start in range(len(words) - 2 * size + 1):
+                run = words[start:start + size]
+                if run == words[start + size:start + 2 * size] and any(
+                        word not in _UNCLAIMED and len(word) > 2 for word in run):
+                    return not any(" ".join(run * 2) in part for part in given_text)
+        for gram, count in _ngrams(words, 5).items():
+            if count > 1 and count > max(counts.get(gram, 0) for counts in long_given):
+                return True
+        for gram, count in _ngrams(words, 3).items():
+            if count > 1 and sum(word not in _UNCLAIMED for word in gram) >= 2 and count > sum(
+                    counts.get(gram, 0) for counts in short_given):
+                return True
+    return False
+
+
+def _ngrams(words: List[str], size: int) -> Dict[tuple, int]:
+    counts: Dict[tuple, int] = {}
+    for index in range(len(words) - size + 1):
+        key = tuple(words[index:index + size])
+        counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def _after_context(text: str, context: List[str]) -> str:
+    """The statement after the question's context sentences, when it starts with them."""
+    for sentence in context:
+        sentence = " ".join(sentence.split())
+        if not text.startswith(sentence):
+            break
+        text = text[len(sentence):].lstrip()
+    return text
+
+
+def _starts_with_pronoun(text: str, question: str, claims: str) -> bool:
+    """A pronoun opens the statement (after the question's context) that the question does not
+    contain: unless an expletive ("It is unknown who ...", "It depends ..."), a possessive when
+    the question names someone ("His last statement ..." for "... written by Luther?"), a short
+    answer that is a title ("Her (2013)"), or an answer that is itself a pronoun ("she did")."""
+    first = _bare(text.split()[0]) if text.split() else ""
+    if first not in _PRONOUNS or first in {_bare(word) for word in question.split()} or _EXPLETIVE.match(text):
+        return False
+    if first in _POSSESSIVES and any(word[:1].isupper() for word in question.split()[1:]):
+        return False
+    said = claims.split()
+    if len(said) <= 4 and _bare(said[0]) == first and not any(
+            _bare(word) in AUXILIARIES or is_finite_verb(_bare(word)) for word in said[1:]):
+        return False  # a title ("Her (2013)")
+    return not (len(said) <= 3 and _bare(said[0]) == first and len(said) > 1 and _bare(said[1]) in AUXILIARIES)
+
+
+_POSSESSIVES = frozenset(("his", "her", "its", "their"))
+
+
+def _inverted_as_asked(question: str, text: str) -> bool:
+    """The question's inverted auxiliary still before its subject's first words ("In which city
+    have Gary Ayres and Neil Craig both been ...?" -> "Adelaide has Gary Ayres and Neil Craig
+    both been ..."): do-support and the modals before a base verb, have before a participle, the
+    question's first auxiliary and not a verb of its wh-subject ("Which comedian had a hit ...")."""
+    asked = normalize_statement(question).split()[:40]
+    if len(asked) < 4 or (asked[0] not in _WH and asked[0] not in AUXILIARIES):
+        return False
+    position = next((index for index, word in enumerate(asked[:7]) if word in AUXILIARIES), None)
+    if position is None or asked[position] not in _INVERTING or (position == 0 and asked[0] in _WH) or any(
+            is_finite_verb(word) for word in asked[1:position]):
+        return False  # "who sings i can't take my eyes ...": a title's auxiliary, after the question's verb
+    rest = [word for word in asked[position + 1:position + 8] if word != "not"]
+    if len(rest) < 3 or rest[0] in AUXILIARIES or not _nominal(rest[0]) or is_base_verb(rest[0]):
+        return False  # "Who will host ...": the wh-word is the subject
+    expected = is_participle if asked[position] in ("have", "has", "had") else is_base_verb
+    if not any(expected(word) for word in rest[1:]):
+        return False
+    said = f" {normalize_statement(text)} "
+    subject = " ".join(rest[:2])
+    forms = _AUXILIARY_FORMS.get(asked[position], (asked[position],))
+    return any(f" {form} {subject} " in said or f" {form} not {subject} " in said for form in forms)
+
+
+def _nominal(word: str) -> bool:
+    """A word that can open a subject: a determiner, a pronoun, a name, a noun, a number."""
+    if word in DETERMINERS or word in PRONOUNS or word.isdigit():
+        return True
+    lemmas = lemmas_of(word)
+    return not lemmas or "NOUN" in lemmas or "PROPN" in lemmas
+
+
+_INVERTING = frozenset("do does did have has had can could will would shall should may might must".split())
+_AUXILIARY_FORMS = {"do": ("do", "does", "did"), "does": ("do", "does", "did"), "did": ("do", "does", "did"),
+                    "have": ("have", "has", "had"), "has": ("have", "has", "had"), "had": ("have", "has", "had")}
+# A negative answer put where a thing goes: "... is none", "is a nothing in common", "appeared in None".
+_NEGATIVE_AS_THING = re.compile(r"(?<!\bthere )\b(?:is|are|was|were|include|includes|a|an|the|in|of)\s++(?:none|nothing|"
+                                r"nobody|no one)\b(?! of\b| but\b| else\b| more\b| less\b| like\b)", re.IGNORECASE)
 
 
 def _bare(word: str) -> str:
-    return word.strip("\"'“”‘’()[],.;:!?").lower()
+    """The word lower-cased without punctuation around it or a contraction after it ("They're")."""
+    word = word.strip("\"'“”‘’()[],.;:!?").lower()
+    return re.split(r"['’]", word, maxsplit=1)[0] if ("'" in word or "’" in word) and not word.endswith(
+        ("n't", "n’t")) else word
 
 
 def _form_issues(text: str, words: List[str], first: str, second: str, given_first: set) -> set:
@@ -136,23 +586,60 @@ def _question_mark_outside_quotes(text: str) -> bool:
     return False
 
 
-def _echoes(question: str, text: str, answer: str) -> bool:
-    """Whether the statement repeats a question or an instruction (of at least three words) as
-    it was asked: at its start, or right before the answer. A statement that keeps the
-    question's words in declarative order ("The character who dies in ... is Snape") does not."""
+def _echoes(question: str, text: str, answer: str, code_answer: bool) -> bool:
+    """Whether the statement repeats the question or an instruction as it was asked (see
+    ``_asked_forms``). A statement that keeps the question's words in declarative order ("The
+    character who dies in ... is Snape") does not."""
+    said = f" {normalize_statement(text)} "
+    answered = " ".join(normalize_statement(answer).split()[:3])
+    for asked, anywhere in _asked_forms(question, code_answer):
+        if said.startswith(f" {asked} ") or (anywhere and f" {asked} " in said) or (
+                answered and f" {asked} {answered} " in said + " "):
+            return True
+    return False
+
+
+def _asked_forms(question: str, code_answer: bool) -> List[tuple]:
+    """(normalised text, found anywhere counts) of what a statement must not repeat: the
+    question, and each clause of it that asks (a wh-word before an auxiliary, an inverted
+    auxiliary, an instruction: "If their total age is 162, calculate Allen's age ...") anywhere;
+    with a code answer, the query as the subject ("The filter array is
+    arr.filter(...)"); a prompt that ends in a colon after a full clause, before its answer."""
     asked = normalize_statement(strip_trailing(question))
     words = asked.split()
-    if len(words) < 3 or "_" in question:
-        return False
-    if not (words[0] in _WH or words[0] in _AUXILIARIES or words[0] in _IMPERATIVES):
-        return False  # a sentence to complete or a noun phrase is meant to be repeated
-    if words[0] in _SUBORDINATING_WH and words[1] not in _AUXILIARIES and not question.rstrip().endswith("?"):
-        return False  # "When rocks are exposed to wind, the rocks": a subordinate clause to complete
-    said = normalize_statement(text)
-    if said.startswith(asked + " ") or said == asked:
+    if len(words) < 2 or "_" in question:
+        return []
+    forms = []
+    if len(words) >= 3 and (words[0] in _WH or words[0] in _AUXILIARIES or words[0] in _IMPERATIVES) and not (
+            words[0] in _SUBORDINATING_WH and words[1] not in _AUXILIARIES and not question.rstrip().endswith("?")):
+        forms.append((asked, False))
+    clauses = question.split(", ")[:20] if question.rstrip().endswith("?") else []
+    for position, clause in enumerate(clauses):
+        clause_words = normalize_statement(strip_trailing(clause)).split()
+        if len(clause_words) >= 4 and _asks(clause_words, position == 0):
+            forms.append((" ".join(clause_words), True))
+    if code_answer and words[0] not in _WH and words[0] not in _AUXILIARIES:
+        forms += [(f"{article}{asked} {link}", True) for article in ("", "the ", "one ") for link in _LINKS]
+    return forms
+
+
+def _asks(words: List[str], first: bool) -> bool:
+    """A clause that asks: an instruction verb ("calculate Allen's age ..."), "what" or "how"
+    with an auxiliary within four words ("what is the value of", "how many sheep do ..."), or
+    another wh-word before do-support or "which N" before an auxiliary ("which method could ...").
+    A wh-word opening a relative clause ("..., which was developed by ...") does not ask."""
+    if first and words[0] in _IMPERATIVES and words[1] in _IMPERATIVE_OBJECTS | {"the", "a", "an"} | _WH:
         return True
-    answered = " ".join(normalize_statement(answer).split()[:3])
-    return bool(answered) and f"{asked} {answered}" in said
+    if words[0] in ("what", "how"):
+        return any(word in _AUXILIARIES for word in words[1:5])
+    return words[0] in _WH and (words[1] in ("do", "does", "did") or (
+        words[0] == "which" and words[2] in _AUXILIARIES and words[1] not in _AUXILIARIES))
+
+
+# A query answered with code, read as the subject of a copula: "The convert decimal to hex is hex(255)".
+_LINKS = ("is", "are", "include", "includes")
+_OPEN_ENDINGS = frozenset("of to as for with by from in on at into about than the a an and or is are was were be "
+                          "that which who whom whose every each all some any no many most few several".split())
 
 
 def _answer_text(answer: str, options: Dict[str, str]) -> str:
@@ -221,7 +708,7 @@ def _word_issues(words: List[str], given: str) -> set:
             found.add("copula_before_verb")
         elif previous in _ARTICLES and word in _VERBS_NOT_NOUNS and words[index].islower():
             found.add("article_before_verb")
-        elif previous in ("a", "an") and word[:1].isalpha() and _indefinite_article(
+        elif previous in ("a", "an") and word[:1].isalpha() and indefinite_article(
                 words[index].strip("\"'“”‘’()[],.;:!?")) != previous:
             found.add("article_mismatch")
     return found
@@ -231,7 +718,7 @@ _SUBORDINATING_WH = frozenset(("when", "where", "whenever"))
 _LINKING = frozenset("is are was were include includes".split())
 # Finite verbs that are never nouns: after an article they are a verb where a noun should be.
 _VERBS_NOT_NOUNS = frozenset("is are was were does did has have had should would could shall".split())
-_AFTER_COPULA = _MODALS | frozenset("is are was were am do does did has have had".split())
+_AFTER_COPULA = MODALS | frozenset("is are was were am do does did has have had".split())
 
 
 def _is_verb_after_copula(written: str, word: str) -> bool:
@@ -242,5 +729,5 @@ def _is_verb_after_copula(written: str, word: str) -> bool:
         return False
     if word in _AFTER_COPULA:
         return True
-    lemmas = _lemmas(word)
-    return word.endswith("s") and set(lemmas) == {"VERB"} and _inflect(lemmas["VERB"][0], "VBZ") == word
+    lemmas = lemmas_of(word)
+    return word.endswith("s") and set(lemmas) == {"VERB"} and inflect(lemmas["VERB"][0], "VBZ") == word

@@ -4,9 +4,10 @@ import argparse
 from pathlib import Path
 from typing import Optional
 
-from capqa.constants import statements_dataset_id
-from capqa.quoting import quote
-from capqa.validation import check_positive_int
+from capqa.common.constants import statements_dataset_id
+from capqa.common.quoting import quote
+from capqa.common.validation import check_positive_int
+from capqa.hub.upstream import read_upstream_csv
 
 TEXT_COLUMNS = ("question", "answer", "statement")
 
@@ -16,8 +17,6 @@ def load_statement_rows(csv_path: Optional[Path] = None, dataset: Optional[str] 
     """Rows {"question", "answer", "statement"[, "label_question_type"]} from a local CSV or the
     Hub dataset (default ``constants.statements_dataset_id()``), first ``limit`` rows only."""
     if csv_path is not None:
-        from capqa.hub.upstream import read_upstream_csv
-
         rows = read_upstream_csv(csv_path, TEXT_COLUMNS, "csv_path").to_dict("records")
     else:
         rows = _hub_rows(dataset or statements_dataset_id(), split, dataset_revision)
@@ -33,6 +32,7 @@ def load_statement_rows(csv_path: Optional[Path] = None, dataset: Optional[str] 
 
 
 def _hub_rows(name: str, split: str, revision: Optional[str]) -> list:
+    # Deferred: datasets is heavy, imported on first use.
     import datasets
 
     try:

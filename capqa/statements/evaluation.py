@@ -10,7 +10,10 @@ type.
 
 from typing import Any, Dict, Iterable, Optional, Sequence
 
-from capqa.constants import STATEMENT_MAX_INPUT_TOKENS, STATEMENT_NUM_BEAMS
+from capqa.common.constants import STATEMENT_MAX_INPUT_TOKENS, STATEMENT_NUM_BEAMS
+from capqa.statements.check import ISSUES, statement_issues
+from capqa.statements.generator import StatementGenerator
+from capqa.statements.text_metrics import corpus_bleu_chrf, sacrebleu_module, surface_scores
 
 
 def evaluate_statements(model: Optional[str], rows: Sequence[dict], revision: Optional[str] = None,
@@ -24,10 +27,6 @@ def evaluate_statements(model: Optional[str], rows: Sequence[dict], revision: Op
     ``label_question_type``, the same per question type under ``by_question_type``.
     ``show_progress``: None shows a bar on large inputs only.
     """
-    from capqa.statements.check import ISSUES, statement_issues
-    from capqa.statements.generator import StatementGenerator
-    from capqa.statements.text_metrics import corpus_bleu_chrf, sacrebleu_module, surface_scores
-
     sacrebleu_module()  # before generating: a missing train extra fails now
     generator = StatementGenerator(model=model, revision=revision, device=device, batch_size=batch_size,
                                    num_beams=num_beams, max_input_tokens=max_input_tokens,

@@ -11,7 +11,8 @@ import unicodedata
 from types import ModuleType
 from typing import Sequence
 
-from capqa.validation import check_same_length, check_text_list
+from capqa.common.extras import import_extra
+from capqa.common.validation import check_same_length, check_text_list
 
 _WHITESPACE = re.compile(r"\s+")
 
@@ -30,10 +31,14 @@ def exact_match(prediction: str, reference: str) -> float:
 
 def token_f1(prediction: str, reference: str) -> float:
     """Harmonic mean of token precision and recall over the normalised bags of tokens."""
-    predicted_tokens = normalize_statement(prediction).split()
-    reference_tokens = normalize_statement(reference).split()
+    return bag_f1(normalize_statement(prediction).split(), normalize_statement(reference).split())
+
+
+def bag_f1(predicted_tokens: Sequence[str], reference_tokens: Sequence[str]) -> float:
+    """Harmonic mean of precision and recall of two bags of tokens (1 when both are empty, 0 when
+    one is); token F1 under any normalisation."""
     if not predicted_tokens or not reference_tokens:
-        return float(predicted_tokens == reference_tokens)
+        return float(not predicted_tokens and not reference_tokens)
     common = collections.Counter(predicted_tokens) & collections.Counter(reference_tokens)
     overlap = sum(common.values())
     if overlap == 0:
@@ -59,8 +64,6 @@ def surface_scores(predictions: Sequence[str], references: Sequence[str]) -> dic
 
 def sacrebleu_module() -> ModuleType:
     """sacreBLEU, which comes with the train extra (it is needed only to evaluate statements)."""
-    from capqa.extras import import_extra
-
     return import_extra("sacrebleu", "train", "eval-statements' corpus BLEU and chrF")
 
 

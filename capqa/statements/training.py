@@ -16,9 +16,12 @@ import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional, Sequence
 
-from capqa.constants import (STATEMENT_BASE_MODEL, STATEMENT_BASE_REVISION, STATEMENT_TRAIN_MAX_LENGTH)
-from capqa.extras import import_extra
-from capqa.validation import check_positive_int
+from capqa.common.constants import STATEMENT_BASE_MODEL, STATEMENT_BASE_REVISION, STATEMENT_TRAIN_MAX_LENGTH
+from capqa.common.extras import import_extra
+from capqa.common.files import save_figure, write_atomically
+from capqa.common.validation import check_positive_int, parse_count
+from capqa.loading.pretrained import load_pretrained
+from capqa.statements.seq2seq import statement_input
 
 if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase, Seq2SeqTrainer
@@ -44,8 +47,6 @@ _PURPOSE = "training the statement model"
 def encode_rows(tokenizer: "PreTrainedTokenizerBase", rows: Sequence[dict],
                 max_length: int = STATEMENT_TRAIN_MAX_LENGTH) -> list:
     """Features for teacher forcing: template input ids and the gold statement's label ids."""
-    from capqa.statements.generator import statement_input
-
     inputs = [statement_input(row["question"], row["answer"]) for row in rows]
     encoded = tokenizer(inputs, truncation=True, max_length=max_length)
     labels = tokenizer(text_target=[row["statement"] for row in rows], truncation=True, max_length=max_length)
@@ -68,9 +69,8 @@ def train_statement_model(rows: Sequence[dict], output_dir: Path, base_model: st
     save_steps: checkpoint every this many steps (default: once per epoch).
     resume: continue from the newest checkpoint in ``output_dir/checkpoints`` if there is one.
     """
+    # Deferred: transformers is heavy, imported on first use.
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
-
-    from capqa.engine.loading import load_pretrained
 
     # Before any work: transformers' Trainer needs accelerate, the loss plot matplotlib.
     import_extra("accelerate", "train", _PURPOSE), import_extra("matplotlib.figure", "train", _PURPOSE)
@@ -120,7 +120,9 @@ def _trainer(model, tokenizer, features, eval_features, output_dir, seed, show_p
              learning_rate, max_length, max_steps, save_steps, use_cpu):
     """A Seq2SeqTrainer with the paper's settings: linear decay after 5% warm-up, clipped gradients,
     one seed for weights, shuffles and dropout."""
+    # Deferred: torch is heavy, imported on first use.
     import torch
+    # Deferred: transformers is heavy, imported on first use.
     from transformers import DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
 
     steps_per_epoch = math.ceil(len(features) / batch_size)
@@ -149,7 +151,7 @@ def _step_of(checkpoint: Optional[Path]) -> Optional[int]:
     if checkpoint is None:
         return None
     step = checkpoint.name.rpartition("-")[2]
-    return int(step) if step.isdigit() else None
+    return parse_count(step, ascii_only=True)
 
 
 def _public_name(model: str) -> str:
@@ -164,7 +166,7 @@ def save_trained(trainer: "Seq2SeqTrainer", tokenizer: "PreTrainedTokenizerBase"
     output_dir.mkdir(parents=True, exist_ok=True)
     trainer.save_model(str(output_dir))
     tokenizer.save_pretrained(output_dir)
-    (output_dir / TRAINING_SUMMARY).write_text(json.dumps(summary, indent=2) + "\n")
+    write_atomically(output_dir / TRAINING_SUMMARY, json.dumps(summary, indent=2) + "\n")
     plot_losses(summary["step_losses"], output_dir / LOSS_PLOT)
 
 
@@ -178,4 +180,4 @@ def plot_losses(step_losses: Sequence[float], path: Path) -> None:
     axis.set_ylabel("training loss (cross-entropy)")
     axis.set_title("Statement model fine-tuning")
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
+    save_figure(figure, path, dpi=120)

@@ -16,19 +16,26 @@ and ``lemminflect`` inflects the verbs. ``convert.py`` holds the pipeline:
 - the statement's capitalisation (``casing.py``).
 
 Context sentences stay in front of the statement; a multi-sentence answer gives several
-sentences, never joined with "; ". ``version.engine_identity()`` names what produced them.
+sentences, never joined with "; ". A question or answer that is not English (``language.py``) is
+passed through unconverted: the statement is the answer as given, with one warning per process.
+``version.engine_identity()`` names what produced them.
 """
 
+import logging
+import threading
 from typing import List
 
-from capqa.statements.rules.convert import finish, prepare, statement, texts_to_parse
-from capqa.statements.rules.parser import parse_many
-from capqa.statements.rules.lexicon import _BLANK, _WHITESPACE, strip_trailing
-from capqa.statements.rules.answers import lower_article
-from capqa.statements.rules.morphology import _sentence
-from capqa.validation import check_same_length, check_text, check_text_list
+from capqa.common.validation import check_same_length, check_text, check_text_list
+from capqa.statements.rules.answer_cleaning import lower_article
+from capqa.statements.rules.convert import batch_statements
+from capqa.statements.rules.language import not_english
+from capqa.statements.rules.lexicon import BLANK, WHITESPACE, strip_trailing
+from capqa.statements.rules.morphology import as_sentence
 
 __all__ = ["naive_statement", "rule_statement", "rule_statements"]
+
+logger = logging.getLogger(__name__)
+_warned = threading.Event()
 
 
 def rule_statement(question: str, answer: str) -> str:
@@ -41,7 +48,9 @@ def rule_statement(question: str, answer: str) -> str:
     """
     check_text(question, "question")
     check_text(answer, "answer")
-    return statement(question, answer)
+    if _passed_through(question, answer):
+        return answer.strip()
+    return batch_statements([(question, answer)])[0]
 
 
 def rule_statements(questions: List[str], answers: List[str]) -> List[str]:
@@ -50,16 +59,29 @@ def rule_statements(questions: List[str], answers: List[str]) -> List[str]:
     answers = check_text_list(answers, "answers")
     check_same_length(questions, "questions", answers, "answers")
     pairs = list(dict.fromkeys(zip(questions, answers)))
-    prepared = [prepare(question, answer) for question, answer in pairs]
-    parse_many(text for item in prepared for text in texts_to_parse(item))  # one batch for the parser
-    made = {pair: finish(item) for pair, item in zip(pairs, prepared)}
+    made = {pair: pair[1].strip() for pair in pairs if _passed_through(*pair)}
+    pairs = [pair for pair in pairs if pair not in made]
+    made.update(zip(pairs, batch_statements(pairs)))
     return [made[pair] for pair in zip(questions, answers)]
+
+
+def _passed_through(question: str, answer: str) -> bool:
+    """Whether the pair is not English, and so passed through as its answer (one warning per
+    process, at the first such pair)."""
+    language = not_english(question, answer)
+    if language and not _warned.is_set():
+        _warned.set()
+        logger.warning("rule statements: the converter reads English only; a question or answer in another language "
+                       "(%s, first seen: %r) is passed through unconverted, its statement the answer as given "
+                       "(statement_issues marks it `not_english`); this is said once per process", language,
+                       question[:80])
+    return bool(language)
 
 
 def naive_statement(question: str, answer: str) -> str:
     """The baseline the converter is measured against: the blank filled, or the answer appended."""
-    question = _WHITESPACE.sub(" ", question).strip()
-    answer = lower_article(strip_trailing(_WHITESPACE.sub(" ", answer).strip()))
-    if _BLANK.search(question):
-        return _sentence(_BLANK.sub(lambda _: answer, question, count=1))
-    return _sentence(f"{strip_trailing(question)} {answer}")
+    question = WHITESPACE.sub(" ", question).strip()
+    answer = lower_article(strip_trailing(WHITESPACE.sub(" ", answer).strip()))
+    if BLANK.search(question):
+        return as_sentence(BLANK.sub(lambda _: answer, question, count=1))
+    return as_sentence(f"{strip_trailing(question)} {answer}")

@@ -4,8 +4,8 @@ next"); negative answers ("none", "no one", "never") as negation."""
 
 import re
 
-from capqa.statements.rules.lexicon import _LIST_ANSWER, _MODALS
-from capqa.statements.rules.morphology import _head_noun, _inflect, _is_finite_verb, _lemmas, _plural_phrase
+from capqa.statements.rules.lexicon import LIST_ANSWER, MODALS
+from capqa.statements.rules.morphology import head_noun, inflect, is_finite_verb, lemmas_of, plural_phrase
 
 _SUBJECT_CASE = {"me": "I", "him": "he", "her": "she", "us": "we", "them": "they", "myself": "I"}
 _PLURAL_PRONOUNS = frozenset("you we they".split())
@@ -25,14 +25,14 @@ def answer_is_plural(answer: str) -> bool:
     """Whether a subject answer takes a plural verb: a list, "we/you/they", a plural head; a
     bare name is singular ("Paris", "Mars")."""
     lowered = answer.lower()
-    if lowered in _PLURAL_PRONOUNS or (_LIST_ANSWER.search(answer) and " or " not in answer):
+    if lowered in _PLURAL_PRONOUNS or (LIST_ANSWER.search(answer) and " or " not in answer):
         return True
-    head = _head_noun(answer.split())
-    if not _lemmas(head).get("NOUN"):
+    head = head_noun(answer.split())
+    if not lemmas_of(head).get("NOUN"):
         return False  # an unknown word is a name ("jeff bezos", "Paris"), not a plural by its -s
     if answer[:1].isupper() and lowered.split()[0] not in ("the", "a", "an", "some", "these", "those"):
         return False  # a title or a name without an article is one thing: "Jaws", "Star Wars"
-    return _plural_phrase(answer)
+    return plural_phrase(answer)
 
 
 def agree(verb: str, subject: str) -> str:
@@ -43,11 +43,11 @@ def agree(verb: str, subject: str) -> str:
         return "am" if subject_lower == "i" else "are" if answer_is_plural(subject) else "is"
     if lowered in ("was", "were"):
         return "was" if subject_lower == "i" or not answer_is_plural(subject) else "were"
-    present = (_inflect(lowered, "VBZ"), _inflect(lowered, "VBP"))
-    if lowered in _MODALS or not _is_finite_verb(lowered) or lowered not in present:
+    present = (inflect(lowered, "VBZ"), inflect(lowered, "VBP"))
+    if lowered in MODALS or not is_finite_verb(lowered) or lowered not in present:
         return verb
     plural = subject_lower == "i" or answer_is_plural(subject)
-    return _inflect(lowered, "VBP" if plural else "VBZ")
+    return inflect(lowered, "VBP" if plural else "VBZ")
 
 
 def as_subject(answer: str, predicate_words: list) -> str:

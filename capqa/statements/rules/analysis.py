@@ -19,11 +19,10 @@ Contractions are read in full ("ca n't" -> "can not", "What 's" -> "What is").
 
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from capqa.statements.rules.lexicon import _AUXILIARIES, _COPULAS, _DETERMINERS, _MODALS, _PREPOSITIONS
-from capqa.statements.rules.morphology import (
-    _inflect, _is_adjective, _is_base_verb, _is_participle, _is_plural_noun, _lemmas, looks_adjective,
-)
 from capqa.statements.rules.contractions import WH_WORDS, expanded
+from capqa.statements.rules.lexicon import AUXILIARIES, COPULAS, DETERMINERS, MODALS, PREPOSITIONS
+from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_participle, is_plural_noun,
+                                               lemmas_of, looks_adjective)
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.subjects import copula_subject, words_after_adverbs
 
@@ -33,7 +32,7 @@ _SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj", "csubjpass"))
 _NOUN_TAGS = frozenset(("NN", "NNS", "NNP", "NNPS", "PRP", "CD", "EX"))
 _RELATIVE = frozenset(("that", "which", "who", "whom", "whose"))
 _FUNCTION_TAGS = frozenset(("IN", "TO", "DT", "CC", "PRP", "PRP$", "CD", "POS", "RP", "WDT", "WP", "WRB"))
-_NOT_BEFORE_VERB = _DETERMINERS | _PREPOSITIONS | {"'s", "’s", "very", "more", "most"}
+_NOT_BEFORE_VERB = DETERMINERS | PREPOSITIONS | {"'s", "’s", "very", "more", "most"}
 
 
 class Frame(NamedTuple):
@@ -66,7 +65,7 @@ def texts(words: Sequence[Word]) -> List[str]:
 
 
 def _is_auxiliary(word: Word) -> bool:
-    return word.lower in _AUXILIARIES and word.tag != "POS"
+    return word.lower in AUXILIARIES and word.tag != "POS"
 
 
 def analyse(words: Sequence[Word]) -> Optional[Frame]:
@@ -75,14 +74,14 @@ def analyse(words: Sequence[Word]) -> Optional[Frame]:
     if not words:
         return None
     start = _wh_start(words)
-    if start is None:
+    if start is None or (start == 0 and _fronted_clause(words)):
         return _polar(words)
     lead, position = words[:start], start
     preposition = ""
     if words[position].tag in ("IN", "TO") and words[position].lower not in WH_WORDS:
         preposition, position = words[position].lower, position + 1
     wh = words[position].lower
-    phrase_end = _wh_phrase_end(words, position)
+    phrase_end = wh_phrase_end(words, position)
     phrase, after = words[position + 1:phrase_end], words[phrase_end:]
     if not after:
         return Frame(lead, preposition, wh, phrase, "", False, (), ())
@@ -112,7 +111,7 @@ def _wh_start(words: Sequence[Word]) -> Optional[int]:
     return None
 
 
-def _wh_phrase_end(words: Sequence[Word], position: int) -> int:
+def wh_phrase_end(words: Sequence[Word], position: int) -> int:
     """The index after the wh-phrase that starts at ``position``."""
     wh = words[position].lower
     end = position + 1
@@ -121,7 +120,7 @@ def _wh_phrase_end(words: Sequence[Word], position: int) -> int:
     if wh == "how":
         if end < len(words) and words[end].lower in ("many", "much"):
             end += 1
-            return _noun_phrase_end(words, end)
+            return _over_adjunct_before_inversion(words, _noun_phrase_end(words, end))
         if end < len(words) and words[end].tag in ("JJ", "RB", "JJR", "RBR") and not _is_auxiliary(words[end]):
             return end + 1
         return end
@@ -139,6 +138,25 @@ def _wh_phrase_end(words: Sequence[Word], position: int) -> int:
         return after
     if end < len(words) and (wh == "whose" or _starts_noun_phrase(words, end)):
         return _with_verb_rescued(words, end, _over_prepositional_phrases(words, _noun_phrase_end(words, end)))
+    return end
+
+
+_ADJUNCT_TAGS = frozenset(("IN", "NN", "NNS", "DT", "RB", "RBR", "JJR", "JJ", "CD"))
+_SUBJECT_OPENERS = frozenset(("DT", "PRP", "PRP$", "NNP", "NNPS", "NN", "NNS", "CD", "JJ"))
+_MAX_ADJUNCT = 4
+
+
+def _over_adjunct_before_inversion(words: Sequence[Word], end: int) -> int:
+    """"How many bolts | in total | does a robe take", "how many hours | a week | does he
+    spend", "how many years | ago | was he born": a short adjunct between the counted noun and
+    the inverted auxiliary belongs to the wh-phrase, so that the auxiliary and the subject after
+    it are found."""
+    for index in range(end, min(end + _MAX_ADJUNCT, len(words) - 1) + 1):
+        if index < len(words) - 1 and index > end and _is_auxiliary(words[index]) and words[index].tag in (
+                "VBZ", "VBD", "VBP", "MD") and words[index + 1].tag in _SUBJECT_OPENERS:
+            return index
+        if index >= len(words) or words[index].tag not in _ADJUNCT_TAGS or _is_auxiliary(words[index]):
+            return end
     return end
 
 
@@ -165,23 +183,23 @@ def _starts_noun_phrase(words: Sequence[Word], index: int) -> bool:
         return False  # "what a black hole is": "what" is the pronoun
     if word.tag not in ("VBD", "VBZ", "VBP"):
         return True
-    if "VERB" not in _lemmas(word.lower):
+    if "VERB" not in lemmas_of(word.lower):
         return True  # a word the lexicon does not know as a verb ("organelles")
-    if "NOUN" not in _lemmas(word.lower) or index + 1 >= len(words):
+    if "NOUN" not in lemmas_of(word.lower) or index + 1 >= len(words):
         return False
-    return agrees_as_verb(words[index + 1], plural=_is_plural_noun(word.lower))
+    return agrees_as_verb(words[index + 1], plural=is_plural_noun(word.lower))
 
 
 def agrees_as_verb(word: Word, plural: bool) -> bool:
     """Whether ``word`` can be the finite verb of a subject of that number."""
     lowered = word.lower
-    if lowered in _AUXILIARIES or word.tag == "MD":
+    if lowered in AUXILIARIES or word.tag == "MD":
         return True
-    if "VERB" not in _lemmas(lowered) or word.tag in ("DT", "IN", "PRP"):
+    if "VERB" not in lemmas_of(lowered) or word.tag in ("DT", "IN", "PRP"):
         return False
-    if lowered == _inflect(lowered, "VBD") and lowered != _inflect(lowered, "VB"):
+    if lowered == inflect(lowered, "VBD") and lowered != inflect(lowered, "VB"):
         return True
-    return lowered == _inflect(lowered, "VBP" if plural else "VBZ")
+    return lowered == inflect(lowered, "VBP" if plural else "VBZ")
 
 
 def _with_verb_rescued(words: Sequence[Word], start: int, end: int) -> int:
@@ -196,7 +214,7 @@ def _with_verb_rescued(words: Sequence[Word], start: int, end: int) -> int:
             return end
     for index in range(start + 1, end):
         head = words[index - 1]
-        if (head.tag in ("NN", "NNS") or "NOUN" in _lemmas(head.lower)) and agrees_as_verb(words[index], plural=_is_plural_noun(head.lower)) and (
+        if (head.tag in ("NN", "NNS") or "NOUN" in lemmas_of(head.lower)) and agrees_as_verb(words[index], plural=is_plural_noun(head.lower)) and (
                 index + 1 < len(words)):
             return index
     return end
@@ -227,7 +245,7 @@ def _noun_phrase_end(words: Sequence[Word], start: int) -> int:
 
 
 def _lemmas_nouns(word: Word) -> Tuple[str, ...]:
-    return tuple(_lemmas(word.lower).get("NOUN", ())) and (word.lower,)
+    return tuple(lemmas_of(word.lower).get("NOUN", ())) and (word.lower,)
 
 
 def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
@@ -276,29 +294,29 @@ def _starts_predicate(auxiliary: str, rest: Sequence[Word], wh: str = "", phrase
     after_adverbs = words_after_adverbs(rest)
     gerund_subject = auxiliary in ("do", "does", "did")  # "What does harming an organism cause?"
     if after_adverbs is not None and (after_adverbs.tag in ("VB", "VBN") or (after_adverbs.tag == "VBG" and not gerund_subject) or (
-            auxiliary in _COPULAS and after_adverbs.tag in ("TO", "JJ"))):
+            auxiliary in COPULAS and after_adverbs.tag in ("TO", "JJ"))):
         return True  # "Which device would | most likely be used ...": the adverbs start the predicate
-    if first.tag == "VBN" and _is_participle(first.lower) or first.tag == "VBG" and not gerund_subject and (
-            first.lower.endswith("ing") and "VERB" in _lemmas(first.lower)):
+    if first.tag == "VBN" and is_participle(first.lower) or first.tag == "VBG" and not gerund_subject and (
+            first.lower.endswith("ing") and "VERB" in lemmas_of(first.lower)):
         return True
-    if auxiliary in _COPULAS:
+    if auxiliary in COPULAS:
         if first.tag in ("IN", "RB") and first.lower not in ("there", "here"):
             return True
         if len(rest) == 1 and wh in ("what", "who", "whom") and not phrase_is_partitive:
             return False  # "What is entropy?", "What colour is chlorophyll?": the word is the subject
         if first.tag in ("JJ", "JJS") and len(rest) == 1:
-            return _is_adjective(first.lower)
+            return is_adjective(first.lower)
         return looks_adjective(first.text, first.tag) and rest[1].tag in ("IN", "TO", ",", "CC")
     if auxiliary in ("has", "have", "had"):
-        return _is_participle(first.lower) and first.tag not in _NOUN_TAGS
-    if auxiliary in _MODALS and _is_base_verb(first.lower) and first.tag in ("NN", "VB", "VBP") and not any(
+        return is_participle(first.lower) and first.tag not in _NOUN_TAGS
+    if auxiliary in MODALS and is_base_verb(first.lower) and first.tag in ("NN", "VB", "VBP") and not any(
             word.tag in ("VB", "VBP") and rest[index].tag != "TO" for index, word in enumerate(rest[1:])):
         return True  # "Which gas could | cause rust to form": no other verb for a subject "cause rust" to take
     if first.tag == "VB":
-        if "NOUN" in _lemmas(first.lower) and any(word.tag in ("VB", "VBP") for word in rest[2:]):
+        if "NOUN" in lemmas_of(first.lower) and any(word.tag in ("VB", "VBP") for word in rest[2:]):
             return False  # "when does panic/VB at the disco album come/VBP out": a noun, and a verb follows
-        return "VERB" in _lemmas(first.lower) or not _lemmas(first.lower)  # not "does kerosene/VB oil rise"
-    return first.tag not in _NOUN_TAGS and first.tag not in ("DT", "PRP$", "JJ") and _is_base_verb(first.lower)
+        return "VERB" in lemmas_of(first.lower) or not lemmas_of(first.lower)  # not "does kerosene/VB oil rise"
+    return first.tag not in _NOUN_TAGS and first.tag not in ("DT", "PRP$", "JJ") and is_base_verb(first.lower)
 
 
 def split_subject(auxiliary: str, words: Sequence[Word],
@@ -308,13 +326,13 @@ def split_subject(auxiliary: str, words: Sequence[Word],
     "predicate" (a yes/no question, "Of which country is Ottawa the capital?"), "adverbial"
     (where / when / why / how: "When were the Normans | in Normandy?") or "" ("What is X?")."""
     words = tuple(words)
-    if auxiliary in _COPULAS or auxiliary == "am":
+    if auxiliary in COPULAS or auxiliary == "am":
         return copula_subject(words, need_predicate)
     index = verb_index(words, perfect=auxiliary in ("has", "have", "had"))
     if index is None and auxiliary in ("do", "does", "did"):
         # "when did the steel mills closed": a verb in the wrong form after do-support
         index = next((i for i in range(1, len(words)) if (words[i].tag in ("VBD", "VBN", "VBZ", "VBP") or (
-            not _lemmas(words[i].lower) and words[i - 1].tag in ("NN", "NNS") and words[i].text.islower()
+            not lemmas_of(words[i].lower) and words[i - 1].tag in ("NN", "NNS") and words[i].text.islower()
             and words[i].tag not in _FUNCTION_TAGS))
                       and words[i - 1].tag not in ("DT", "IN", "PRP$", "POS")), None)  # or a misspelt one: "arive"
     if index is None:
@@ -328,7 +346,7 @@ def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
     has/have/had) that does not follow a determiner, preposition or possessive. An adverb
     right before it stays with the verb phrase ("did X first develop")."""
     wanted = ("VBN",) if perfect else ("VB", "VBP")
-    allowed = _is_participle if perfect else _is_base_verb
+    allowed = is_participle if perfect else is_base_verb
     candidates = [index for index in range(1, len(words)) if words[index - 1].lower not in _NOT_BEFORE_VERB
                   and words[index - 1].tag not in ("DT", "PRP$", "POS", "IN")
                   and not words[index].text[:1].isupper() and (words[index].tag in wanted or (
@@ -337,7 +355,7 @@ def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
         return None
     index = next((i for i in candidates if words[i].tag in wanted), None)
     if index is None:
-        index = next((i for i in candidates if "NOUN" not in _lemmas(words[i].lower)), candidates[-1]
+        index = next((i for i in candidates if "NOUN" not in lemmas_of(words[i].lower)), candidates[-1]
                      if len(candidates) == 1 else _last_before_object(words, candidates))
     while index > 1 and words[index - 1].tag in ("RB", "RBS", "RBR") and words[index - 1].lower not in ("not", "n't", "never"):
         index -= 1
@@ -349,21 +367,52 @@ def _last_before_object(words, candidates):
     inside a compound noun, else the last before an object, a preposition or the end."""
     for index in candidates:
         previous = words[index - 1]
-        compound = previous.tag in ("NN", "NNS") and previous.lower.islower() and "NOUN" in _lemmas(previous.lower)
+        compound = previous.tag in ("NN", "NNS") and previous.lower.islower() and "NOUN" in lemmas_of(previous.lower)
         modified = previous.tag in ("JJ", "JJS", "JJR", "CD") and index + 1 < len(words)
         if previous.tag == "PRP" or not (compound or modified):
             return index  # not "world war | 2 end", "the last stage | of": a noun after a noun or an adjective
     for index in reversed(candidates):
-        if index == len(words) - 1 or words[index + 1].lower in _DETERMINERS | _PREPOSITIONS:
+        if index == len(words) - 1 or words[index + 1].lower in DETERMINERS | PREPOSITIONS:
             return index
     return candidates[0]
 
 
+_MAX_FRONTED = 30
+
+
+def _fronted_clause(words: Sequence[Word]) -> bool:
+    """"When water freezes, does it expand?": a "when/where" clause with its own subject and
+    verb, fronted before a yes/no question, is no wh-question."""
+    if words[0].lower not in ("when", "where", "whenever", "wherever"):
+        return False
+    comma = _fronted_comma(words)
+    return comma is not None and any(word.tag in ("VBZ", "VBD", "VBP") and not _is_auxiliary(word)
+                                     for word in words[2:comma])
+
+
+def _fronted_comma(words: Sequence[Word]) -> Optional[int]:
+    """The comma that ends a fronted clause or adverbial before an inverted auxiliary and its
+    subject ("If X, could it ...", "When water freezes, does it ..."), or None."""
+    for index, word in enumerate(words[1:_MAX_FRONTED], start=1):
+        if word.text != ",":
+            continue
+        if index + 2 < len(words) and (_is_auxiliary(words[index + 1]) or words[index + 1].tag == "MD") and words[
+                index + 2].tag in ("PRP", "DT", "NNP", "NNPS", "NN", "NNS", "PRP$", "CD", "JJ", "RB"):
+            return index
+    return None
+
+
 def _polar(words: Sequence[Word]) -> Optional[Frame]:
-    """A yes/no question: "Is the Sun a star?", "Did X win Y?", "Can't penguins fly?"."""
+    """A yes/no question: "Is the Sun a star?", "Did X win Y?", "Can't penguins fly?"; after a
+    fronted clause or adverbial that ends in a comma ("If a penguin lived in the Sahara, could it
+    survive?", "In 1990, did ..."), which is the frame's lead."""
     first = words[0]
     if not (_is_auxiliary(first) or first.tag == "MD"):
-        return None
+        comma = _fronted_comma(words)
+        if comma is None:
+            return None
+        frame = _polar(words[comma + 1:])
+        return frame._replace(lead=tuple(words[:comma + 1])) if frame is not None else None
     rest = words[1:]
     negated = False
     if rest and rest[0].lower in _NOT:

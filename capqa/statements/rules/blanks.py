@@ -11,8 +11,8 @@
 import re
 from typing import List, Optional
 
-from capqa.statements.rules.lexicon import _BLANK, strip_trailing
-from capqa.statements.rules.morphology import _capitalize, _indefinite_article
+from capqa.statements.rules.lexicon import BLANK, strip_trailing
+from capqa.statements.rules.morphology import capitalize, indefinite_article
 from capqa.statements.text_metrics import normalize_statement
 
 _ARTICLES = frozenset(("a", "an", "the"))
@@ -21,7 +21,7 @@ _PART_SEPARATORS = (re.compile(r"\s*;\s*"), re.compile(r"\s*,\s*"), re.compile(r
 
 def fill_blanks(question: str, answer: str) -> Optional[str]:
     """``question`` with its blanks filled by ``answer``, or None without a blank."""
-    segments = _BLANK.split(question)
+    segments = BLANK.split(question)
     if len(segments) < 2:
         return None
     if repeats_stem(segments[0], answer):
@@ -63,7 +63,7 @@ def _seam_before(before: str, part: str) -> tuple:
     if last.lower() in _ARTICLES and part_words[0].lower() in _ARTICLES:
         return " ".join(words[:-1]) + (" " if len(words) > 1 else ""), _keep_case(last, part)
     if last.lower() in ("a", "an") and part[:1].isalnum():
-        words[-1] = _keep_case(last, _indefinite_article(part))
+        words[-1] = _keep_case(last, indefinite_article(part))
         return " ".join(words) + " ", part
     if last.lower() == part_words[0].lower() and len(part_words) > 1:
         return before, " ".join(part_words[1:])
@@ -82,7 +82,7 @@ def _seam_after(part: str, after: str) -> tuple:
 
 
 def _keep_case(model: str, word: str) -> str:
-    return _capitalize(word) if model[:1].isupper() else word
+    return capitalize(word) if model[:1].isupper() else word
 
 
 def repeats_stem(stem: str, answer: str) -> bool:
@@ -99,13 +99,13 @@ def complete(stem: str, answer: str) -> str:
         return answer
     stem = strip_trailing(stem)
     if stem.endswith((".", "!")):
-        return f"{stem}. {_capitalize(answer)}"
+        return f"{stem}. {capitalize(answer)}"
     words = stem.split()
     if words and words[-1].lower() in ("a", "an") and answer[:1].isalnum():
         if answer.split()[0].lower() in _ARTICLES:
             words = words[:-1]
         else:
-            words[-1] = _indefinite_article(answer)
+            words[-1] = indefinite_article(answer)
     return _join_overlapping(words, answer)
 
 

@@ -14,7 +14,7 @@ Words the answer writes with capitals keep them. The statement's own words are n
 import re
 from typing import Dict, Iterable, List
 
-from capqa.statements.rules.morphology import _lemmas
+from capqa.statements.rules.morphology import lemmas_of
 from capqa.statements.rules.queries import COMMON_ENDINGS, may_be_name, parse_question
 
 _TITLE_NOUNS = frozenset("book film movie song album novel show series play poem opera musical painting "
@@ -81,11 +81,11 @@ def _question_forms(question: str) -> Dict[str, str]:
             continue
         if index and words[index - 1].tag == "CD":
             continue  # a unit after a number: "72 oz"
-        if word.lower.endswith("s") and _lemmas(word.lower[:-1]):
+        if word.lower.endswith("s") and lemmas_of(word.lower[:-1]):
             continue  # "mens": a plural or possessive without its apostrophe, not a name
-        proper = word.tag in ("NNP", "NNPS") and (index or not _lemmas(word.lower))  # not the capital parsed first
+        proper = word.tag in ("NNP", "NNPS") and (index or not lemmas_of(word.lower))  # not the capital parsed first
         acronym = may_be_name(word.lower) and _name_case(word.lower).isupper()  # "nba" whatever its tag
-        if proper or acronym or (word.tag in ("NN", "NNS", "FW", "JJ") and not _lemmas(word.lower)
+        if proper or acronym or (word.tag in ("NN", "NNS", "FW", "JJ") and not lemmas_of(word.lower)
                                            and not word.lower.endswith(COMMON_ENDINGS)):
             forms[word.lower] = _name_case(word.lower, proper=proper)
     return forms
@@ -94,7 +94,7 @@ def _question_forms(question: str) -> Dict[str, str]:
 def _looks_like_name(words: List[str]) -> bool:
     """Two to four words, no article, no plural at the end: "heath ledger", "tom hanks"."""
     return 2 <= len(words) <= 4 and words[0] not in _SMALL and all(word.isalpha() for word in words) and (
-        _lemmas(words[-1]).get("NOUN", (words[-1],))[0] == words[-1])
+        lemmas_of(words[-1]).get("NOUN", (words[-1],))[0] == words[-1])
 
 
 def _answer_forms(answer: str, person: bool = False) -> Dict[str, str]:
@@ -103,12 +103,12 @@ def _answer_forms(answer: str, person: bool = False) -> Dict[str, str]:
     if not words or answer != answer.lower() or len(words) > 5:
         return {}
     bare = [word.strip(".,;:!?\"'()") for word in words]
-    if not any(word.isalpha() and not _lemmas(word) for word in bare if word not in _SMALL) and not any(
+    if not any(word.isalpha() and not lemmas_of(word) for word in bare if word not in _SMALL) and not any(
             len(word) == 1 and word.isalpha() for word in bare) and not (person and _looks_like_name(bare)):
         return {}
     named = len(bare) >= 3 and bare[0] not in _SMALL and any(may_be_name(word) for word in bare)
     if (person and _looks_like_name(bare)) or named:  # "mount hamiguitan range wildlife sanctuary": a name
-        return {word: _name_case(word) if not _lemmas(word) or len(word) == 1 else word.capitalize()
+        return {word: _name_case(word) if not lemmas_of(word) or len(word) == 1 else word.capitalize()
                 for word in bare if word and word not in _SMALL}
     # Not a person's name: only the words that cannot be English are names ("the forex market",
     # "thylakoid membranes", "a naval base" keep their ordinary words in lower case).
@@ -119,9 +119,9 @@ def _answer_forms(answer: str, person: bool = False) -> Dict[str, str]:
 def _name_case(word: str, proper: bool = False) -> str:
     """"kentucky" -> "Kentucky"; a word that cannot be English ("nfl", "ncaa", "usa", "us" as a
     proper noun) -> "NFL"."""
-    if len(word) == 2 and (proper or not _lemmas(word)):
+    if len(word) == 2 and (proper or not lemmas_of(word)):
         return word.upper()
-    if len(word) == 3 and not _lemmas(word) and (sum(char not in _VOWELS for char in word) >= 2
+    if len(word) == 3 and not lemmas_of(word) and (sum(char not in _VOWELS for char in word) >= 2
                                                  or word in _VOWEL_ACRONYMS):
         return word.upper()  # "nfl", "cbs", "usa"; "leo" and "ali" are names
     if 2 <= len(word) <= 5 and word[0] not in _VOWELS and word[1] not in _VOWELS and word[:2] not in _ONSETS:

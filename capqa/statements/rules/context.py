@@ -5,9 +5,9 @@ and pronouns in the question that the context names ("She won ..." -> "Marie Cur
 import re
 from typing import NamedTuple
 
-from capqa.statements.rules.answer_text import split_sentences
-from capqa.statements.rules.lexicon import _DETERMINERS, _WHITESPACE
-from capqa.statements.rules.morphology import _is_finite_verb, _plural_phrase
+from capqa.statements.rules.answer_sentences import split_sentences
+from capqa.statements.rules.lexicon import DETERMINERS, WHITESPACE
+from capqa.statements.rules.morphology import is_finite_verb, plural_phrase
 
 _LABEL = re.compile(r"(?:^|(?<=\s))(?:passage|context|paragraph|text|background|story|article|question|q)\s*:\s*",
                     re.IGNORECASE)
@@ -43,13 +43,15 @@ _COMPARATIVES = frozenset("more less fewer better worse earlier later first last
 
 def split_question(text: str) -> QuestionParts:
     """Context sentences, the question proper and its answer options."""
-    text, options = _take_options(_unquoted(_WHITESPACE.sub(" ", text).strip()))
+    text, options = _take_options(_unquoted(WHITESPACE.sub(" ", text).strip()))
     text = _TRAILING_LABEL.sub("", text)
     labelled = list(_QUESTION_LABEL.finditer(text))
     if labelled and text[labelled[-1].end():].strip():
         context_text, question = text[:labelled[-1].start()], text[labelled[-1].end():].strip()
     else:
         sentences = split_sentences(text)
+        if not sentences:  # only labels and options ("Answer:", "Options: A) x B) y"): no question proper
+            return QuestionParts([], "", options)
         # "Who was X? Answer briefly.": a short instruction after the question is not the question.
         while len(sentences) > 1 and sentences[-2].endswith("?") and not sentences[-1].endswith("?") and (
                 _TRAILING_INSTRUCTION.match(sentences[-1])):
@@ -81,7 +83,7 @@ def _take_listed_choices(question: str, context: list):
     if context and context[-1].endswith("?") and not question.endswith("?") and "__" not in question:
         items = [item for item in _LIST_SEPARATOR.split(question.rstrip(" .")) if item]
         if len(items) >= 2 and all(len(item.split()) <= 4 for item in items) and not any(
-                _is_finite_verb(word.lower()) for item in items for word in item.split()[1:]):
+                is_finite_verb(word.lower()) for item in items for word in item.split()[1:]):
             return "", True
     words = {word.lower().strip("?,.:") for word in question.split()}
     if "__" in question or not (question.endswith("?") or words & _WH_WORDS):
@@ -122,6 +124,9 @@ def _take_options(text):
 _OPTION_SCAN = 32
 
 
+_POSSESSIVE_END = re.compile(r"['’]s$")
+
+
 def resolve_pronoun(question: str, context: list) -> str:
     """The question with its first third-person pronoun replaced by the subject of the context
     sentence it most likely refers to ("his dog" -> "Tom's dog"); unchanged without one."""
@@ -153,13 +158,13 @@ def _antecedent(pronoun, context):
         subject = _subject_of(sentence)
         if not subject or _SUBJECT_PRONOUN.fullmatch(subject):
             continue
-        plural = _plural_phrase(subject)
+        plural = plural_phrase(subject)
         if pronoun in ("they", "their"):
             if plural:
                 return subject
         elif pronoun in _PERSONAL:
-            if subject[0].isupper() and subject.split()[0].lower() not in _DETERMINERS and not plural:
-                return subject
+            if subject[0].isupper() and subject.split()[0].lower() not in DETERMINERS and not plural:
+                return _POSSESSIVE_END.sub("", subject)  # "Uriah's book bag is ...": "he" is Uriah
         elif not plural:
             return subject
     return None
@@ -170,8 +175,73 @@ def _subject_of(sentence):
     words = sentence.split()
     for index in range(1, len(words)):
         word, previous = words[index], words[index - 1].lower()
-        if word[:1].isupper() or previous in _DETERMINERS or word.endswith(","):
+        if word[:1].isupper() or previous in DETERMINERS or word.endswith(","):
             continue
-        if _is_finite_verb(word.lower()):
+        if is_finite_verb(word.lower()):
             return " ".join(words[:index]).strip(",")
     return None
+
+
+# The questioner's first person, as the statement's reader: "I have 10 liters" -> "You have 10
+# liters", "How old is my brother if I am 10?" -> "... your brother ... you are 10". The
+# answerer's "I" (in the answer) stays; "we" may be anyone's and stays; quoted text is never changed.
+_QUESTIONER_WORDS = {"i": "you", "me": "you", "my": "your", "mine": "yours", "myself": "yourself", "i'm": "you're",
+                     "i’m": "you’re", "i've": "you've", "i’ve": "you’ve", "i'd": "you'd", "i’d": "you’d",
+                     "i'll": "you'll", "i’ll": "you’ll"}
+_FIRST_PERSON = re.compile(r"(?<![\w'’])(?:(?P<verb_before>[Aa]m|[Ww]as)\s++(?P<subject>I)(?![\w'’])|(?P<word>I(?:['’](?:m|ve|d|ll))?"
+                           r"|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)(?![\w'’])(?P<after>\s++(?:am|was)(?![\w'’]))?)")
+_QUOTED = re.compile(r"\"[^\"\n]{0,400}+\"|“[^”\n]{0,400}+”")
+_TITLE_AFTER = re.compile(r"\s++[A-Z]")
+
+
+def questioner_swapped(text: str) -> str:
+    """``text`` with the questioner's "I", "me", "my" ... as "you", "your" (and "I am", "am I",
+    "I was" as "you are", "are you", "you were"), outside quotes and titles ("I Will Always Love
+    You" stays)."""
+    if not _MAY_HAVE_FIRST_PERSON.search(text) or text == text.lower():
+        return text  # a lower-case search query cannot tell a title ("i can't take my eyes off of you") from it
+    out, last = [], 0
+    for quoted in _QUOTED.finditer(text):
+        out.append(_swapped(text[last:quoted.start()]))
+        out.append(quoted.group(0))
+        last = quoted.end()
+    out.append(_swapped(text[last:]))
+    return "".join(out)
+
+
+_MAY_HAVE_FIRST_PERSON = re.compile(r"(?<![\w'’])(?:I|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)(?![\w])")
+
+
+_OPENERS = frozenset("if when and but so then because while after before as since although though once what which "
+                     "who whom whose where why how is are was were do does did can could will would shall should may "
+                     "might must have has had am".split())
+
+
+def _after_name(segment: str, position: int) -> bool:
+    """Whether the word before ``position`` is a capitalised word that is no opener ("War" in
+    "World War I", not "Can" in "Can I ...")."""
+    before = segment[:position].rstrip()
+    previous = before.rsplit(None, 1)[-1] if before else ""
+    return previous[:1].isupper() and previous.lower().strip(",;:") not in _OPENERS and not previous.endswith(
+        (",", ";", ":", ".", "?", "!"))
+
+
+def _swapped(segment: str) -> str:
+    def replace(match: re.Match) -> str:
+        if match.group("subject"):
+            verb = match.group("verb_before")
+            swapped_verb = "are" if verb.lower() == "am" else "were"
+            return f"{swapped_verb.capitalize() if verb[0].isupper() else swapped_verb} you"  # "am I" -> "are you"
+        word = match.group("word")
+        if word == "I" and not match.group("after") and (_TITLE_AFTER.match(segment, match.end()) or _after_name(
+                segment, match.start()) or segment[match.end():match.end() + 1] in (".", ")")):
+            return match.group(0)  # "I Will Always Love You", "World War I", "I. Perfect competition": no person
+        swapped = _QUESTIONER_WORDS[word.lower()]
+        if word[:1].isupper() and word != "I" or (word.startswith("I") and match.start() == 0):
+            swapped = swapped[:1].upper() + swapped[1:]
+        after = match.group("after")
+        if after:
+            swapped += " are" if after.strip() == "am" else " were"
+        return swapped
+
+    return _FIRST_PERSON.sub(replace, segment)

@@ -11,43 +11,52 @@
 4. When nothing applies the safe form states the answer as the answer to the question, quoting
    the question: ``The answer to "QUESTION" is ANSWER.``; it never writes the question or
    instruction with the answer tacked on.
+
+``batch_statements`` runs it for many pairs with every text parsed in a batch: first the texts
+``texts_to_parse`` names, then, round by round, those a statement read that were not parsed yet.
 """
 
+import contextlib
+import gc
+import logging
 import re
-from typing import List, NamedTuple, Optional, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Sequence, Tuple, TypeVar, Union
 
+from capqa.common.quoting import bounded_message
 from capqa.statements.rules.analysis import Frame, analyse, render
-from capqa.statements.rules.answer_text import answer_sentences
-from capqa.statements.rules.answers import (
-    clean_answer, elliptical_polarity, elliptical_subject, lower_article, without_elliptical_sentences,
-)
+from capqa.statements.rules.answer_cleaning import (clean_answer, elliptical_polarity, elliptical_subject,
+                                                    lower_article, without_elliptical_sentences)
+from capqa.statements.rules.answer_sentences import answer_sentences, code_case_kept
 from capqa.statements.rules.blanks import complete, fill_blanks
 from capqa.statements.rules.casing import cased_statement
-from capqa.statements.rules.clause import embedded_question
-from capqa.statements.rules.context import resolve_pronoun, split_question
-from capqa.statements.rules.forms import Form, normalised, read_form
-from capqa.statements.rules.lexicon import _WHITESPACE, strip_trailing
-from capqa.statements.rules.morphology import _capitalize, _lemmas
-from capqa.statements.rules.parser import MAX_PARSED_CHARS
+from capqa.statements.rules.context import questioner_swapped, resolve_pronoun, split_question
+from capqa.statements.rules.declarative import embedded_question
+from capqa.statements.rules.howto import code_sentences, goal_of, may_name_goal, steps_statement, steps_texts
+from capqa.statements.rules.lexicon import WHITESPACE, strip_trailing
+from capqa.statements.rules.morphology import capitalize, lemmas_of
+from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, bounded, parse_into
 from capqa.statements.rules.polar import polar
+from capqa.statements.rules.prompt_statements import (claim_statement, claim_texts, embedded_statement,
+                                                      fragment_statement, imperative_statement)
 from capqa.statements.rules.queries import parse_question, question_text
-from capqa.statements.rules.prompts import claim_statement, embedded_statement, fragment_statement, imperative_statement
-from capqa.statements.rules.sentences import (
-    denial, ends_in_situ, full_sentence, in_situ, may_be_sentence, sentence_head,
-)
-from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, stem_statement,
-                                          subordinate_stem)
+from capqa.statements.rules.question_forms import Form, normalised, read_form
+from capqa.statements.rules.sentences import denial, ends_in_situ, full_sentence, in_situ, sentence_texts
+from capqa.statements.rules.stems import continuation_texts, ends_open, is_stem, stem_statement, subordinate_stem
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
 from capqa.statements.rules.wh_subject import wh_subject
+
+logger = logging.getLogger(__name__)
+_Made = TypeVar("_Made")
 
 FALLBACK_OPENING = 'The answer to "'
 _NON_ANSWER = re.compile(r"^(?:unknown|not known|unclear|uncertain|i (?:do not|don't) know|no one knows|nobody knows|"
                          r"it is (?:unknown|not known|unclear)|no answer|cannot be determined|n/a)\W*$", re.IGNORECASE)
 _OPENING_WORDS = frozenset("because since as due by through with in on at from during after before when while "
                            "about around approximately roughly nearly almost over under between the a an one two three "
-                           "four five six seven eight nine ten eleven twelve twenty hundred thousand million".split())
+                           "four five six seven eight nine ten eleven twelve twenty hundred thousand million none nothing nobody neither "
+                           "never".split())
 _ASKS_YES_NO = re.compile(r"^(?:is|are|was|were|do|does|did|can|could|will|would|shall|should|may|might|must|has|"
                           r"have|had)(?:n[’']t)?\b", re.IGNORECASE)
 _ASKS = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|do|does|did|can|could|"
@@ -55,7 +64,26 @@ _ASKS = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|was
 _CAN_NOT = re.compile(r"\b([Cc])an not\b(?! only\b)")
 _VERDICT_PROMPT = re.compile(r"^(?:answer |say |state )?(?:true or false|true/false|t/f)\W*$", re.IGNORECASE)
 _CLOSING_QUOTES = ('"', "”", "’", "'")
+_FINAL_LABEL = re.compile(r"^(?:A|Answer|Final answer|The final answer is|So the answer is|The answer is)\s*+[:=]?"
+                          r"\s++(?P<value>\S.{0,80}?)[.\s]*$", re.IGNORECASE)
+# A fronted condition of the question that a full-sentence answer is stated under.
+_CONDITION = re.compile(r"^(?:if|when|whenever|assuming|suppose|supposing|given|once|unless|after|before|while)\b",
+                        re.IGNORECASE)
+_LOWERED_OPENINGS = frozenset("The A An It They He She We You His Her Its Their Our Your There This That These "
+                              "Those".split())
+_GOAL_FORMS = ("question", "statement")
+_TITLE_FORMS = ("statement", "imperative")
+_TOPIC = re.compile(r"^(?P<topic>[^:?!.\n—–-]{1,80}?)\s*+(?::|--|—|–)\s*+(?P<question>(?:what|which|who|whom|whose|when|"
+                    r"where|why|how|is|are|was|were|do|does|did|can|could|will|would|should|has|have|had)\b[^\n?]*+\?)$",
+                    re.IGNORECASE)
+_TOPIC_PRONOUN = re.compile(r"\b(?:they|them|it|he|she|him|her)\b")
+_MAX_TOPIC_WORDS = 6
+_DASHED_HEAD = re.compile(r"^(?P<head>\(?[A-E]\)?|(?:no one|nobody|nothing|none|neither)(?: of (?:these|them|those|the "
+                          r"above|the options)| in particular| at all)?)\s*+(?:[—–]|--|-(?=\s))\s*+(?=\w\S*\s+\S+\s+\S)",
+                          re.IGNORECASE)
 _NEGATIVE_REASON = re.compile(r"^(no one|nobody|nothing|none|never|neither|both)\s*[,;:]\s*(\w.+)$", re.IGNORECASE)
+# Pairs converted together: their parses (a handful of texts each) are held until the chunk is done.
+CHUNK_PAIRS = 4096
 
 
 class Prepared(NamedTuple):
@@ -70,21 +98,26 @@ class Prepared(NamedTuple):
     extra: List[str]            # the answer's further claims, and a negative answer's reason
     options: dict
     done: Optional[str] = None  # the statement, when no parse is needed (the safe form)
+    working: Tuple[str, ...] = ()  # a worked answer's steps, before its final answer ("A: 18")
 
 
 def prepare(question: str, answer: str) -> Prepared:
     """Everything about ``question`` and ``answer`` that needs no parse (steps 1 and 2)."""
-    parts = split_question(question)
-    raw_answer = _WHITESPACE.sub(" ", answer).strip()
+    parts = split_question(_topic_read(WHITESPACE.sub(" ", question).strip()))
+    raw_answer = WHITESPACE.sub(" ", answer).strip()
     context = list(parts.context)
     if not parts.question:
-        done = _sentences([_fallback(_WHITESPACE.sub(" ", question).strip(), raw_answer)])
+        done = fallback_statement(question, answer)
         return Prepared(question, answer, context, "", Form("statement", ""), raw_answer, raw_answer, [], {}, done)
     proper = parts.question
     if context and _VERDICT_PROMPT.match(context[-1]):
         proper = f"True or false: {proper}"  # "True or false? Bats are blind."
         context.pop()
     proper = resolve_pronoun(proper, context)
+    if read_form(proper).kind == "question":
+        # A question's asker is the reader; a sentence to complete ("I can use a stopwatch to") is
+        # the exam's narrator, and a request ("Tell me ...") keeps its "me".
+        context, proper = [questioner_swapped(sentence) for sentence in context], questioner_swapped(proper)
     if len(proper) > MAX_PARSED_CHARS:  # no structure to read in a question that long: the safe form
         done = _sentences(context + [_fallback(proper, raw_answer)])
         return Prepared(question, answer, context, proper, Form("statement", proper), raw_answer, raw_answer, [], {},
@@ -93,45 +126,186 @@ def prepare(question: str, answer: str) -> Prepared:
     if _ASKS_YES_NO.match(proper) and len(sentences) > 1 and elliptical_polarity(sentences[0]):
         sentences = [elliptical_polarity(sentences[0])] + sentences[1:]  # "It is. Helium is in group 18."
     sentences = without_elliptical_sentences(sentences)
-    first, extra = sentences[0], sentences[1:]
+    sentences, working = _final_answer(sentences)
+    first, extra = _dashed_head(sentences[0], bool(parts.options)), sentences[1:]
+    if first != sentences[0]:
+        extra = [sentences[0][len(first):].lstrip(" —–-")] + extra
     content = clean_answer(first, proper, parts.options, " ".join(context)) or strip_trailing(first)
+    if not content:  # only punctuation ("?", "..."): no words to build on, the safe form quotes it
+        done = _sentences(context + [_fallback(proper, f'"{first}"')] + extra)
+        return Prepared(question, answer, context, proper, Form("statement", proper), first, first, extra, {}, done)
     content, reason = _negative_with_reason(content)
     proper, content = normalised(proper, content)
     return Prepared(question, answer, context, proper, read_form(proper), content, first,
-                    ([reason] if reason else []) + extra, parts.options)
+                    ([reason] if reason else []) + extra, parts.options, working=working)
 
 
 def texts_to_parse(prepared: Prepared) -> List[str]:
-    """The texts ``finish`` will parse, so that a batch can parse them together first."""
+    """The texts ``finish`` parses, as far as they are known before a parse, so that a batch can
+    parse them together first; each comes from the function of the reader that parses it. Where
+    the question's parse decides (whether the frame has a wh-word), the question's opening stands
+    in for it; a text read besides is parsed in the batch's next round (``batch_statements``)."""
     if prepared.done is not None:
         return []
-    texts = [] if prepared.form.kind in ("blank", "claim", "embedded", "imperative") else [
-        question_text(prepared.proper)]
-    if prepared.form.kind in ("claim", "embedded"):
-        texts.append(prepared.form.text)
-    if may_be_sentence(prepared.content, prepared.first):
-        texts.append(sentence_head(prepared.content))
-    if prepared.form.kind == "statement":
-        # A sentence to complete: parsed one by one, the texts ``stems.continues`` reads cost
-        # several times what they cost in the batch.
-        texts += continuation_texts(strip_trailing(prepared.proper), prepared.content)
+    form, content = prepared.form, prepared.content
+    if form.kind == "blank":
+        return []
+    if form.kind == "claim":
+        return claim_texts(form.text, content)
+    if form.kind in ("imperative", "embedded"):
+        texts = sentence_texts(content, content, polar=False) if _keeps_answer_sentence(form) else []
+        return texts + ([form.text] if form.kind == "embedded" else [])
+    polar = bool(_ASKS_YES_NO.match(prepared.proper))
+    texts = [question_text(prepared.proper)] + sentence_texts(content, prepared.first, polar)
+    if form.kind in _GOAL_FORMS:
+        texts += steps_texts(prepared.proper, [content] + prepared.extra)
+    if form.kind == "statement":
+        # A sentence to complete: the texts ``stems.continues`` reads
+        texts += continuation_texts(strip_trailing(prepared.proper), content)
     return texts
+
+
+def _keeps_answer_sentence(form: Form) -> bool:
+    """Whether an instruction keeps an answer that is a sentence of its own ("Name either of these
+    men." + a sentence naming them); "Explain why / how ..." builds from its own clause."""
+    return form.kind == "imperative" or (form.kind == "embedded" and not form.text.lower().startswith(("why", "how")))
 
 
 def finish(prepared: Prepared) -> str:
     """The statement (steps 3 and 4)."""
     if prepared.done is not None:
         return prepared.done
+    steps = _steps(prepared)
+    if steps:
+        text = _sentences(prepared.context + steps)
+        return code_case_kept(cased_statement(text, prepared.question, prepared.answer, prepared.proper),
+                              prepared.answer)
     main, more = _main(prepared.form, prepared.proper, prepared.content, prepared.first, prepared.options)
     if not main:
         main = _fallback(prepared.proper, lower_article(prepared.content))
-    text = _sentences(prepared.context + [main] + more + prepared.extra)
-    return cased_statement(text, prepared.question, prepared.answer, prepared.proper)
+    text = _sentences(prepared.context + list(prepared.working) + [main] + more + prepared.extra)
+    return code_case_kept(cased_statement(text, prepared.question, prepared.answer, prepared.proper), prepared.answer)
+
+
+def _steps(prepared: Prepared) -> Optional[List[str]]:
+    """A how-to goal's steps or code in its frame ("To X, you Y."), or None (``howto``)."""
+    if prepared.form.kind in _TITLE_FORMS:
+        kept = code_sentences([prepared.content] + prepared.extra)
+        if kept:
+            return kept
+    if prepared.form.kind not in _GOAL_FORMS or not may_name_goal(prepared.proper):
+        return None
+    goal = goal_of(prepared.proper, parse_question(prepared.proper))
+    return steps_statement(goal, [prepared.content] + prepared.extra, prepared.answer) if goal else None
 
 
 def statement(question: str, answer: str) -> str:
     """The statement for one prompt and answer (both already checked to be non-empty text)."""
     return finish(prepare(question, answer))
+
+
+def batch_statements(pairs: Sequence[Tuple[str, str]]) -> List[str]:
+    """The statement of each (question, answer) pair (both checked), every text parsed in a
+    batch: a text's parse does not depend on the batch, so the statements are ``statement``'s."""
+    made = []
+    with _collector_paused():
+        for start in range(0, len(pairs), CHUNK_PAIRS):
+            made += _chunk_statements(pairs[start:start + CHUNK_PAIRS])
+    return made
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off for the block (and back on after it, unless it was off
+    before): a batch makes hundreds of thousands of small objects, most of them live until it ends,
+    and the collector's passes over them cost about 5 % of the converter's CPU for nothing."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _chunk_statements(pairs: Sequence[Tuple[str, str]]) -> List[str]:
+    """The texts ``texts_to_parse`` names parsed together, then the statements made round by
+    round: a statement that reads a text not parsed yet stops (``NotParsedYet``), the texts the
+    round's statements stopped at are parsed together, and those statements start again.
+
+    A pair whose text makes a step fail gets the safe form (``fallback_statement``, logged once
+    per chunk): one pair's text never stops the conversion of the others. A missing parser (an
+    ImportError) stops everything."""
+    failed: Dict[int, Exception] = {}
+    prepared = {index: item for index, item in _each_unless_it_fails(
+        range(len(pairs)), lambda index: prepare(*pairs[index]), failed)}
+    parsed: Dict[str, Parse] = {}
+    unparsable: Dict[str, Exception] = {}
+    _parse_each_unless_it_fails(parsed, [text for item in prepared.values() for text in texts_to_parse(item)],
+                                unparsable)
+    made: Dict[int, str] = {}
+    waiting = list(prepared)
+    while waiting:
+        needed, stopped = set(), []
+        with batched(parsed):
+            for index, result in _each_unless_it_fails(waiting, lambda index: finish(prepared[index]), failed):
+                if isinstance(result, NotParsedYet):
+                    broken = [text for text in result.texts if text in unparsable]
+                    if broken:
+                        failed[index] = unparsable[broken[0]]
+                        continue
+                    needed.update(result.texts)
+                    stopped.append(index)
+                else:
+                    made[index] = result
+        _parse_each_unless_it_fails(parsed, sorted(needed), unparsable)
+        waiting = stopped
+    if failed:
+        _log_failures(pairs, failed)
+        made.update({index: fallback_statement(*pairs[index]) for index in failed})
+    return [made[index] for index in range(len(pairs))]
+
+
+def _each_unless_it_fails(indices: Iterable[int], step: Callable[[int], _Made],
+                          failed: Dict[int, Exception]) -> Iterator[Tuple[int, Union[_Made, NotParsedYet]]]:
+    """(index, ``step(index)``) of each index, or (index, the NotParsedYet it stopped at); an
+    index whose text makes the step fail otherwise goes into ``failed`` instead."""
+    for index in indices:
+        try:
+            yield index, step(index)
+        except NotParsedYet as missing:
+            yield index, missing
+        except ImportError:
+            raise
+        except Exception as error:  # noqa: BLE001 - whatever one pair's text raises, it takes the safe form
+            failed[index] = error
+
+
+def _parse_each_unless_it_fails(parsed: Dict[str, Parse], texts: List[str], unparsable: Dict[str, Exception]) -> None:
+    """``parse_into`` of ``texts`` as one batch; when the batch fails, each text alone, and a text
+    that fails alone goes into ``unparsable`` (the pairs that need it take the safe form)."""
+    try:
+        parse_into(parsed, texts)
+        return
+    except ImportError:
+        raise
+    except Exception:  # noqa: BLE001 - a text the parser cannot take fails again, alone, below
+        logger.debug("the batch parse failed; each text is parsed alone", exc_info=True)
+    for text in dict.fromkeys(texts):
+        try:
+            parse_into(parsed, [text])
+        except ImportError:
+            raise
+        except Exception as error:  # noqa: BLE001 - see above
+            unparsable[bounded(text)] = error
+
+
+def _log_failures(pairs: Sequence[Tuple[str, str]], failed: Dict[int, Exception]) -> None:
+    index, error = next(iter(failed.items()))
+    logger.warning("the rule converter failed on %d of %d (question, answer) pairs (the first, for the question "
+                   "%s: %s: %s); they get the safe form 'The answer to \"QUESTION\" is ANSWER' (statement issue "
+                   "fallback_form)", len(failed), len(pairs), bounded_message(repr(pairs[index][0]), 200),
+                   type(error).__name__, bounded_message(str(error), 200))
 
 
 def _main(form: Form, proper: str, content: str, first: str, options: dict) -> Tuple[Optional[str], List[str]]:
@@ -140,8 +314,8 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         return fill_blanks(proper, lower_article(content)), []
     if form.kind == "claim":
         return claim_statement(form.text, content)
-    if form.kind == "imperative" or (form.kind == "embedded" and not form.text.lower().startswith(("why", "how"))):
-        kept = full_sentence(None, (), content, content)  # "Name either of these men." + a sentence naming them
+    if _keeps_answer_sentence(form):
+        kept = full_sentence(None, (), content, content)
         if kept:
             return kept, []
     if form.kind == "embedded":
@@ -164,7 +338,8 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
             return f"it is unknown {embedded}", []
     kept = full_sentence(frame, words, content, first)
     if kept:
-        return kept, []
+        return (with_lead(frame, kept) if frame is not None and _CONDITION.match(render(frame.lead)) and render(
+            frame.lead).endswith(",") else kept), []
     content = _sentence_case_dropped(content)
     if frame is not None:
         denied = denial(frame, content)
@@ -199,22 +374,38 @@ def _from_frame(frame: Frame, answer: str) -> Optional[Tuple[str, List[str]]]:
         if not made:
             return None
         main, explanation = made
-        return main, [explanation] if explanation else []
+        return with_lead(frame, main), [explanation] if explanation else []
     def build(text: str) -> Optional[str]:
         return wh_subject(frame, text) if frame.wh_is_subject else equative(frame, text) or inverted(frame, text)
 
     statement_text = with_tail(build, answer)
     if not statement_text:
         return None
-    lead = render(frame.lead)
-    if lead:
-        statement_text = f"{lead.rstrip(',')}, {_lower_first_article(statement_text)}"
-    return statement_text, []
+    return with_lead(frame, statement_text), []
 
 
-def _lower_first_article(text: str) -> str:
+def with_lead(frame: Optional[Frame], statement_text: str) -> str:
+    """The statement after the question's fronted clause or adverbial ("If she works 50 weeks a
+    year, her salary is ..."), unless it has it already."""
+    lead = render(frame.lead).rstrip(",").strip() if frame is not None else ""
+    if not lead or lead.lower() in statement_text.lower():
+        return statement_text
+    return f"{lead}, {_lower_first_word(statement_text)}"
+
+
+def _lower_first_word(text: str) -> str:
+    """The statement's first word lowered after a lead: a function word, or a word the lexicon
+    knows written with a capital only because it opened the sentence ("Salt and sand ..."), not
+    the first word of a name ("West Germany")."""
     first, _, rest = text.partition(" ")
-    return f"{first.lower()} {rest}" if first in ("The", "A", "An", "It", "They") else text
+    known = len(first) > 1 and first[1:].islower() and bool(lemmas_of(first.lower())) and not rest[:1].isupper()
+    return f"{first.lower()} {rest}" if first in _LOWERED_OPENINGS or known else text
+
+
+def fallback_statement(question: str, answer: str) -> str:
+    """The safe form of the whole prompt and answer, for a prompt with no question proper (only
+    labels and options) and for a pair the converter could not convert."""
+    return _sentences([_fallback(WHITESPACE.sub(" ", question).strip(), WHITESPACE.sub(" ", answer).strip())])
 
 
 def _fallback(question: str, answer: str) -> str:
@@ -230,12 +421,51 @@ def _sentence_case_dropped(content: str) -> str:
     lowered = first.lower()
     if lowered in _OPENING_WORDS:
         return lowered + content[len(first):]  # "Because chlorophyll breaks down ..."
-    lemmas = _lemmas(lowered)
+    lemmas = lemmas_of(lowered)
     gerund = lowered.endswith("ing") and "VERB" in lemmas
     plural = lemmas.get("NOUN", (lowered,))[0] != lowered and len(content.split()) > 2  # "Rivers carry minerals"
     if gerund or plural or (lemmas and "NOUN" not in lemmas and {"VERB", "ADV", "ADJ"} & set(lemmas)):
         return lowered + content[len(first):]
     return content
+
+
+def _final_answer(sentences: List[str]) -> Tuple[List[str], Tuple[str, ...]]:
+    """A worked answer that ends in its final answer ("... so 2 * 9 = $18 per day. A: 18"):
+    ([the final answer], the working); the working stays as written, before the statement
+    the question makes of the final answer."""
+    label = _FINAL_LABEL.match(sentences[-1]) if len(sentences) >= 2 else None
+    if not label:
+        return sentences, ()
+    return [label.group("value")], tuple(sentences[:-1])
+
+
+def _topic_read(proper: str) -> str:
+    """A question after its topic ("Medieval castles--were they really cold inside?", "Harry
+    Potter: who wrote it?", "Geography: what is the capital of Peru?"): the question, its first
+    pronoun replaced by the topic, or the topic dropped when no pronoun stands for it (a label)."""
+    match = _TOPIC.match(proper)
+    if not match or len(match.group("topic").split()) > _MAX_TOPIC_WORDS or _ASKS.match(match.group("topic")):
+        return proper
+    topic, question = match.group("topic").strip(), match.group("question")
+    pronoun = _TOPIC_PRONOUN.search(question)
+    if not pronoun:
+        return question[:1].upper() + question[1:]
+    first = topic.split(" ", 1)[0]
+    if pronoun.start() > 0 and first[1:].islower() and {"NOUN", "ADJ"} & set(lemmas_of(first.lower())):
+        topic = topic[:1].lower() + topic[1:]  # "Medieval castles" mid-sentence: not a name
+    made = question[:pronoun.start()] + topic + question[pronoun.end():]
+    return made[:1].upper() + made[1:]
+
+
+def _dashed_head(sentence: str, has_options: bool) -> str:
+    """"C — a faster rotation means ...", "None of these — first you'd write ...": an option
+    letter or a negative answer set off by a dash is the answer; what follows the dash is a claim
+    of its own (``prepare`` makes it a sentence). The sentence itself when it has no such head
+    (a letter is a head only where the prompt has options)."""
+    match = _DASHED_HEAD.match(sentence)
+    if not match or (len(match.group("head").strip("()")) == 1 and not has_options):
+        return sentence
+    return match.group("head")
 
 
 def _negative_with_reason(content: str) -> Tuple[str, str]:
@@ -249,12 +479,12 @@ def _sentences(parts: List[str]) -> str:
     """The parts as sentences: each capitalised and ended with one full stop (or its own ! ?)."""
     out = []
     for part in parts:
-        part = _WHITESPACE.sub(" ", part).strip()
+        part = WHITESPACE.sub(" ", part).strip()
         stripped = strip_trailing(part)
         if not stripped:
             continue
         if stripped[-1:] in _CLOSING_QUOTES and stripped[-2:-1] in ".!?":
-            out.append(_capitalize(stripped))  # '... album "Sgt. Pepper's Lonely Hearts Club Band."'
+            out.append(capitalize(stripped))  # '... album "Sgt. Pepper's Lonely Hearts Club Band."'
         else:
-            out.append(_capitalize(stripped) + ".")
+            out.append(capitalize(stripped) + ".")
     return _CAN_NOT.sub(lambda match: match.group(1) + "annot", " ".join(out))

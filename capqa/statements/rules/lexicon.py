@@ -3,56 +3,56 @@
 import re
 
 # --- Closed word classes ---------------------------------------------------------------------
-_DETERMINERS = frozenset("a an the this that these those its their his her our my your some any "
+DETERMINERS = frozenset("a an the this that these those its their his her our my your some any "
                          "each every all both no one".split())
-_PRONOUNS = frozenset("it they he she we you i there this these those".split())
-_PREPOSITIONS = frozenset("of to as for with by from in on at into onto about like than over under "
+PRONOUNS = frozenset("it they he she we you i there this these those".split())
+PREPOSITIONS = frozenset("of to as for with by from in on at into onto about like than over under "
                           "between through during after before without within across".split())
-_AUXILIARIES = frozenset("is are was were am be been being do does did can could will would shall "
+AUXILIARIES = frozenset("is are was were am be been being do does did can could will would shall "
                          "should may might must has have had".split())
-_NEGATIONS = frozenset("not no cannot can't don't doesn't didn't isn't aren't wasn't weren't won't".split())
-_MODALS = frozenset("can could will would shall should may might must".split())
-_COPULAS = frozenset("is are was were".split())
-_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+NEGATIONS = frozenset("not no cannot can't don't doesn't didn't isn't aren't wasn't weren't won't".split())
+MODALS = frozenset("can could will would shall should may might must".split())
+COPULAS = frozenset("is are was were".split())
+NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10}
-_NEGATIVE_ANSWERS = frozenset("no false incorrect wrong never nope".split() + ["not really", "not at all"])
+NEGATIVE_ANSWERS = frozenset("no false incorrect wrong never nope".split() + ["not really", "not at all"])
 _POSITIVE_ANSWERS = frozenset("yes true correct right yeah yep absolutely indeed".split())
 # Nouns whose instances are unique parts of a whole or units of measure: "the heart", "the ohm".
-_DEFINITE_HEADS = frozenset("organ organelle part structure site boundary layer bone gland "
+DEFINITE_HEADS = frozenset("organ organelle part structure site boundary layer bone gland "
                             "powerhouse unit".split())
 # Adjectives that take a complement and end a question's predicate: "proportional to".
-_PREDICATE_ADJECTIVES = frozenset("proportional equal similar related equivalent responsible "
+PREDICATE_ADJECTIVES = frozenset("proportional equal similar related equivalent responsible "
                                   "composed subject due close opposite".split())
 # Nominal predicates that end a copular question: "What is sound a type of?".
 _DEGREE_ADVERBS = frozenset("best most least likely probably usually often also".split())
-_PREDICATE_NOUNS = frozenset("type kind form part example unit measure sort member".split())
+PREDICATE_NOUNS = frozenset("type kind form part example unit measure sort member".split())
 # Suffixes of nouns that are usually uncountable (abstract nouns, processes, substances): such a
 # bare answer gets no article ("is photosynthesis", "is oxygen"), others do ("is a neuron").
-_MASS_SUFFIXES = ("tion", "sion", "sis", "ism", "ity", "ment", "ness", "ance", "ence", "ing", "gy",
+MASS_SUFFIXES = ("tion", "sion", "sis", "ism", "ity", "ment", "ness", "ance", "ence", "ing", "gy",
                   "ics", "phyll", "gen", "in", "ose", "ide", "ium", "ure", "age", "ia", "ine", "ity",
                   "ogy", "ship", "dom", "hood", "ur", "um", "ol", "ene", "ane", "ate", "ite",
                   "ar", "ic", "ine", "ty", "al", "er", "sm", "ph", "ice", "ed", "acid", "tissue")
 # Nouns uncountable in their usual sense that no suffix gives away: substances, materials,
 # weather, seasons, diseases ("Ice can be made into ...", "Limestone is formed from shells").
-_MASS_NOUNS = frozenset("ice water oil air steam smoke sand soil mud clay dirt dust salt sugar coal petroleum "
+MASS_NOUNS = frozenset("ice water oil air steam smoke sand soil mud clay dirt dust salt sugar coal petroleum "
                         "gasoline limestone granite marble basalt sandstone shale slate quartz chalk "
                         "steel iron copper gold silver lead tin zinc aluminum aluminium brass bronze wood "
                         "glass plastic rubber paper cotton wool silk rain snow hail sleet fog frost wind "
                         "heat light sound electricity gravity lava magma soap milk blood sweat "
                         "summer winter autumn cancer malaria drift erosion weathering".split())
-_COUNT_EXCEPTIONS = ("reaction", "cation", "anion", "mirror", "motor", "lens", "circuit", "cell",
+COUNT_EXCEPTIONS = ("reaction", "cation", "anion", "mirror", "motor", "lens", "circuit", "cell",
                      "molecule")
-_VOWEL_SOUND = re.compile(r"^(?:[aeioAEIO]|[uU](?!ni|se|su|ra|ro|re|ti)|[hH](?:our|onest|onor|eir)|"
+VOWEL_SOUND = re.compile(r"^(?:[aeioAEIO]|[uU](?!ni|se|su|ra|ro|re|ti)|[hH](?:our|onest|onor|eir)|"
                           r"[FHLMNRSX](?:[A-Z0-9]|$))")
 # Answers that describe by a noun and its complement are definite: "is the loss of electrons".
-_NOUN_OF = re.compile(r"^([a-z]+) of ")
+NOUN_OF = re.compile(r"^([a-z]+) of ")
 # Subjects whose content is a proposition: "Ohm's law states that ...".
-_PROPOSITION_HEADS = frozenset("law principle rule theorem theory hypothesis postulate".split())
+PROPOSITION_HEADS = frozenset("law principle rule theorem theory hypothesis postulate".split())
 
 # --- Precompiled patterns --------------------------------------------------------------------
 # Every pattern runs in time linear in its input: no nested quantifiers, and a pattern that could
 # start anywhere inside a run of the characters it repeats either is anchored with ^ or looks
-# behind (tests/test_rules_hostile.py times each on megabyte inputs).
+# behind (tests/statements/test_rules_hostile.py times each on megabyte inputs).
 _TRAILING_CHARS = ".?!:;,"
 
 
@@ -66,32 +66,32 @@ def strip_trailing(text: str) -> str:
     return text[:end] if end < len(text) else text
 
 
-_BLANK = re.compile(r"_{2,}")
-_WHITESPACE = re.compile(r"\s+")
-_LIST_ANSWER = re.compile(r",| and | or |;")
-_YES_NO = re.compile(r"^(yes|no|true|false|correct|incorrect|wrong|right|never|not really|not at all|nope|yeah|"
+BLANK = re.compile(r"_{2,}")
+WHITESPACE = re.compile(r"\s+")
+LIST_ANSWER = re.compile(r",| and | or |;")
+YES_NO = re.compile(r"^(yes|no|true|false|correct|incorrect|wrong|right|never|not really|not at all|nope|yeah|"
                      r"yep|absolutely|indeed)\b[\s,.;:!—–-]*(.*)$",
                      re.IGNORECASE)
-_WH_START = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
+WH_START = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how)\b", re.IGNORECASE)
 # How a question without a question mark still shows it is one ("what is sonar used for").
-_QUESTION_START = re.compile(r"^(?:(?:what|which|who|whom|whose|how)\b|(?:when|where|why) (?:is|are|was|were|do|"
+QUESTION_START = re.compile(r"^(?:(?:what|which|who|whom|whose|how)\b|(?:when|where|why) (?:is|are|was|were|do|"
                              r"does|did|can|could|will|would|should|has|have|had)\b|(?:is|are|was|were|do|"
                              r"does|did|can|could|will|would|shall|should|may|might|must|has|have|had) )",
                              re.IGNORECASE)
 # "In which layer does weather occur?": a preposition before the wh-phrase.
-_AUX_START = re.compile(r"^(?:is|are|was|were|do|does|did|can|could|will|would|shall|should|may|might|"
+AUX_START = re.compile(r"^(?:is|are|was|were|do|does|did|can|could|will|would|shall|should|may|might|"
                         r"must|has|have|had)\b", re.IGNORECASE)
-_CLAUSE_WORDS = frozenset("is are was were can cannot will must may might should has have had does do "
+CLAUSE_WORDS = frozenset("is are was were can cannot will must may might should has have had does do "
                           "did equals means becomes".split())
 # A day ("14 July 1789", "April 14, 1865", "Monday") takes "on"; a year, month or century "in".
 _MONTHS = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
-_DAY = re.compile(rf"^(?:\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTHS}\b|{_MONTHS} \d{{1,2}}(?:st|nd|rd|th)?\b|"
+DAY = re.compile(rf"^(?:\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTHS}\b|{_MONTHS} \d{{1,2}}(?:st|nd|rd|th)?\b|"
                   r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)", re.IGNORECASE)
-_TIME_POINT = re.compile(r"^(?:the )?(?:\d{3,4}s?|\d{4}\s*[–—/-]\s*\d{2,4}|\d+(?:st|nd|rd|th) century|(?:january|february|march|april|may|"
+TIME_POINT = re.compile(r"^(?:the )?(?:\d{3,4}s?|\d{4}\s*[–—/-]\s*\d{2,4}|\d+(?:st|nd|rd|th) century|(?:january|february|march|april|may|"
                          r"june|july|august|september|october|november|december|spring|summer|autumn|"
                          r"fall|winter)\b.*)$", re.IGNORECASE)
-_CAUSE_START = re.compile(r"^(?:because|since|as|due to|to|in order to|so that)\b", re.IGNORECASE)
-_MANNER_START = re.compile(r"^(?:by|through|via|with|using|in|from|on|at|of|after|like|as|without)\b",
+CAUSE_START = re.compile(r"^(?:because|since|as|due to|to|in order to|so that)\b", re.IGNORECASE)
+MANNER_START = re.compile(r"^(?:by|through|via|with|using|in|from|on|at|of|after|like|as|without)\b",
                            re.IGNORECASE)
-_PLACE_START = re.compile(r"^(?:in|on|at|inside|within|near|under|above|below|between|along|across|"
+PLACE_START = re.compile(r"^(?:in|on|at|inside|within|near|under|above|below|between|along|across|"
                           r"from|into|onto|to|toward|towards|around|beside|behind|outside|off)\b", re.IGNORECASE)

@@ -12,9 +12,9 @@ import re
 from typing import List, Optional, Sequence, Tuple
 
 from capqa.statements.rules.analysis import Frame, render, split_subject
-from capqa.statements.rules.clause import declarative, join, negative as negative_auxiliary
-from capqa.statements.rules.lexicon import _AUXILIARIES, _COPULAS, _DETERMINERS, _NEGATIONS, _PRONOUNS, _YES_NO
-from capqa.statements.rules.lexicon import _NEGATIVE_ANSWERS
+from capqa.statements.rules.declarative import declarative, join, negative as negative_auxiliary
+from capqa.statements.rules.lexicon import (AUXILIARIES, COPULAS, DETERMINERS, NEGATIONS, NEGATIVE_ANSWERS, PRONOUNS,
+                                            YES_NO)
 from capqa.statements.rules.parser import Word
 
 _NEGATIVE_PRONOUNS = {"anyone": "no one", "anybody": "nobody", "anything": "nothing"}
@@ -27,10 +27,10 @@ _COMPLETES = re.compile(r"^(?:in|on|at|since|during|from|until|by) [\w'-]+", re.
 def polarity(answer: str) -> Optional[Tuple[bool, str]]:
     """(negative, explanation) of a yes/no answer ("No, they are fruits" -> (True, "they are
     fruits")); None when the answer does not open with a polarity word."""
-    match = _YES_NO.match(answer)
+    match = YES_NO.match(answer)
     if not match:
         return None
-    return match.group(1).lower() in _NEGATIVE_ANSWERS, match.group(2).strip()
+    return match.group(1).lower() in NEGATIVE_ANSWERS, match.group(2).strip()
 
 
 def polar(frame: Frame, answer: str) -> Optional[Tuple[str, str]]:
@@ -42,7 +42,7 @@ def polar(frame: Frame, answer: str) -> Optional[Tuple[str, str]]:
     negative, explanation = read
     word = answer.split()[0].lower().strip(",.!")
     if explanation and _echoes(explanation, frame):
-        if word in _AGREEMENT and any(token in _NEGATIONS for token in explanation.lower().replace("n't", " not").split()):
+        if word in _AGREEMENT and any(token in NEGATIONS for token in explanation.lower().replace("n't", " not").split()):
             negative = True  # "Can't ostriches fly?" + "right, they can't"
         explanation = ""
     statement = affirmed(frame, negative)
@@ -59,13 +59,13 @@ def affirmed(frame: Frame, negative: bool) -> Optional[str]:
     if not subject:
         return None
     first = subject[0].lower
-    if first == "there" and frame.auxiliary in _COPULAS:
+    if first == "there" and frame.auxiliary in COPULAS:
         return _existential(frame.auxiliary, list(frame.rest), negative)
     if negative and first in _NEGATIVE_PRONOUNS:
         return join(_NEGATIVE_PRONOUNS[first], render(subject[1:]), _verb(frame, False), render(frame.rest))
     if negative and first in _UNIVERSAL:
         return join("not", _clause(frame, False))
-    if negative and first == "both" and frame.auxiliary in _COPULAS:
+    if negative and first == "both" and frame.auxiliary in COPULAS:
         # "Were both X and Y Austrian?" + no -> "X and Y were not both Austrian"
         return join(render(subject[1:]), frame.auxiliary, "not both", render(frame.rest))
     rest = list(frame.rest)
@@ -100,7 +100,7 @@ def _existential(copula: str, rest: List[Word], negative: bool) -> str:
     first = rest[0].lower
     if first in ("a", "an", "any"):
         return join("there", copula, "no", render(rest[1:]))
-    if first in _DETERMINERS or not first.isalpha() or first in ("more", "less", "fewer", "many", "much"):
+    if first in DETERMINERS or not first.isalpha() or first in ("more", "less", "fewer", "many", "much"):
         return join("there", copula, "not", render(rest))
     return join("there", copula, "no", render(rest))
 
@@ -109,7 +109,7 @@ def _echoes(explanation: str, frame: Frame) -> bool:
     """Whether an explanation after yes/no only repeats the question ("yes, it is consumed")."""
     question = {word.lower for word in frame.subject + frame.rest} | {frame.auxiliary}
     words = explanation.lower().replace("n't", " not").strip(" .!").split()
-    return all(word.strip(",") in question or word in _PRONOUNS or word in _AUXILIARIES or word in _NEGATIONS
+    return all(word.strip(",") in question or word in PRONOUNS or word in AUXILIARIES or word in NEGATIONS
                or word in ("ca", "wo", "sha", "can", "not") for word in words)
 
 
@@ -123,7 +123,7 @@ def _chosen_alternative(frame: Frame, answer: str) -> Optional[str]:
         subject, rest = split_subject(frame.auxiliary, kept, need_predicate="predicate")
         return _clause(frame._replace(subject=subject, rest=rest), False)
     rest = [word.lower for word in frame.rest]
-    if frame.auxiliary in _COPULAS and "or" in rest and frame.subject:
+    if frame.auxiliary in COPULAS and "or" in rest and frame.subject:
         return join(render(frame.subject), frame.auxiliary, answer.strip(" .!"))
     return None
 

@@ -9,7 +9,7 @@ from typing import Callable, Iterable
 
 import pandas as pd
 
-from capqa.statements.rules.answer_text import split_sentences
+from capqa.statements.rules.answer_sentences import split_sentences
 from capqa.statements.text_metrics import exact_match, normalize_statement, token_f1
 
 FALLBACK_OPENING = 'The answer to "'

@@ -17,18 +17,17 @@ as the question wrote them, so the statement keeps the question's own text:
 
 import functools
 
-from capqa.statements.rules.lexicon import (
-    _AUXILIARIES, _DETERMINERS, _NEGATIONS, _PREPOSITIONS, _PRONOUNS, _QUESTION_START, _WH_START, strip_trailing,
-)
-from capqa.statements.rules.morphology import _lemmas
-from capqa.statements.rules.parser import Parse, parse
+from capqa.statements.rules.lexicon import (AUXILIARIES, DETERMINERS, NEGATIONS, PREPOSITIONS, PRONOUNS, QUESTION_START,
+                                            WH_START, strip_trailing)
+from capqa.statements.rules.morphology import lemmas_of
+from capqa.statements.rules.parser import CACHE, Parse, parse
 
 _MARKS = ("?", "!", ".")
 # Endings of derived English words the lexicon lacks ("unreactive", "photosynthesizing").
 _ENGLISH_ENDINGS = ("ive", "ous", "able", "ible", "ical", "ally", "ness", "less", "ful", "izing", "ising", "ized",
                     "ised", "ize", "ise", "ish", "ward", "wise", "oid", "ene", "ane", "yl", "ase")
 # Closed-class words, which the lexicon (open classes only) does not know either.
-_FUNCTION_WORDS = _AUXILIARIES | _DETERMINERS | _NEGATIONS | _PREPOSITIONS | _PRONOUNS | frozenset(
+_FUNCTION_WORDS = AUXILIARIES | DETERMINERS | NEGATIONS | PREPOSITIONS | PRONOUNS | frozenset(
     "and or but nor so yet if then than because since while whether though although unless until "
     "what which who whom whose where when why how not also too very just only even both either neither "
     "each every all none nobody nothing someone something anyone anything everyone everything "
@@ -42,7 +41,7 @@ COMMON_ENDINGS = ("ium", "ion", "ism", "ity", "ogy", "sis", "itis", "ide", "ate"
 def may_be_name(word: str) -> bool:
     """Whether a lower-case word may be a name: alphabetic, no function word, unknown to the
     lexicon, and without the ending of a learned common noun or a derived English word."""
-    return (len(word) >= 2 and word.isalpha() and word not in _FUNCTION_WORDS and not _lemmas(word)
+    return (len(word) >= 2 and word.isalpha() and word not in _FUNCTION_WORDS and not lemmas_of(word)
             and not word.endswith(COMMON_ENDINGS + _ENGLISH_ENDINGS))
 
 
@@ -56,15 +55,18 @@ def question_text(question: str) -> str:
         text = " ".join(word.capitalize() if may_be_name(word) else word for word in text.split(" "))
     if question.rstrip()[-1:] in _MARKS:
         return text
-    if _QUESTION_START.match(text) or _WH_START.match(text):
+    if QUESTION_START.match(text) or WH_START.match(text):
         text += "?"
     return text[:1].upper() + text[1:]
 
 
+@functools.lru_cache(maxsize=65536)
 def parse_question(question: str) -> Parse:
     """The parse of ``question_text(question)``, its words carrying the text of the question
     (the normal form changes letters' case only, so each word is found at the same offset),
-    without the "?" that was added and without the question's final mark."""
+    without the "?" that was added and without the question's final mark. Kept by question: the
+    statement reads it and so does its casing (``casing.py``), and a question has many answers;
+    ``clear_parses`` empties it with the parser's cache."""
     text = strip_trailing(question.strip())
     normal = question_text(question)
     words = parse(normal)
@@ -78,3 +80,9 @@ def parse_question(question: str) -> Parse:
     if restored:
         restored[-1] = restored[-1]._replace(space=False)
     return tuple(restored)
+
+
+def clear_parses() -> None:
+    """Every parse kept in memory dropped: the parser's cache and the questions' parses."""
+    CACHE.clear()
+    parse_question.cache_clear()

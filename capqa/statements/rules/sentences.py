@@ -14,10 +14,11 @@
 import re
 from typing import List, Optional, Sequence, Tuple
 
-from capqa.statements.rules.analysis import WH_WORDS, Frame, agrees_as_verb, expanded, render
-from capqa.statements.rules.clause import join, negative
-from capqa.statements.rules.lexicon import _AUXILIARIES, _MODALS, strip_trailing
-from capqa.statements.rules.morphology import _inflect, _is_adjective, _is_base_verb, _is_finite_verb, _plural_phrase
+from capqa.statements.rules.analysis import Frame, agrees_as_verb, render
+from capqa.statements.rules.contractions import WH_WORDS, expanded
+from capqa.statements.rules.declarative import join, negative
+from capqa.statements.rules.lexicon import AUXILIARIES, MODALS, strip_trailing
+from capqa.statements.rules.morphology import inflect, is_adjective, is_base_verb, is_finite_verb, plural_phrase
 from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.polar import affirmed, polarity
 from capqa.statements.rules.subjects import subtree_edges
@@ -57,7 +58,7 @@ def is_clause(words: Parse) -> bool:
         return False
     if not (root.tag.startswith("VB") or root.tag == "MD"):
         return _mistagged_verb(words)
-    if words[0].lower in WH_WORDS or (words[0].lower in _AUXILIARIES and words[0].i == root.i):
+    if words[0].lower in WH_WORDS or (words[0].lower in AUXILIARIES and words[0].i == root.i):
         return False
     finite = root.tag in ("VBD", "VBZ", "VBP", "MD") or any(
         word.head == root.i and word.tag in ("VBD", "VBZ", "VBP", "MD") for word in words) or (
@@ -80,22 +81,37 @@ def may_be_sentence(content: str, first: str) -> bool:
     opening = content.lstrip("\"'“‘(")[:1]
     if not (opening.isupper() or opening.isdigit() or first.lstrip("\"'“‘(")[:1].isupper()):
         return False
-    return any(_is_finite_verb(word.strip(",;:").lower()) for word in words[1:])
+    return any(is_finite_verb(word.strip(",;:").lower()) for word in words[1:])
+
+
+def _sentence_read(content: str, polar: bool) -> str:
+    """The answer as ``full_sentence`` reads it: "No, X did not ..." to a wh-question keeps "X did
+    not ...", "Yes, X invented it" to "Do you know who ...?" keeps "X invented it"."""
+    if not polar:
+        opening = _NO_OPENING.match(content) or _YES_OPENING.match(content)
+        if opening and len(opening.group("rest").split()) >= 3:
+            return _capitalised(opening.group("rest"))
+    return content
+
+
+def sentence_texts(content: str, first: str, polar: bool) -> List[str]:
+    """The texts ``full_sentence`` parses for the answer ``content`` (its first claim ``first`` as
+    written) to a yes/no question (``polar``: the question's frame has no wh-word) or another."""
+    content = _sentence_read(content, polar)
+    if not may_be_sentence(content, first) or (polar and polarity(content)):
+        return []
+    return [sentence_head(content)]
 
 
 def full_sentence(frame: Optional[Frame], question: Parse, content: str, first: str) -> Optional[str]:
     """The answer's own sentence when it is a full clause (see the module docstring), or None."""
-    if frame is None or frame.wh:
-        # "No, X did not ..." to a wh-question, "Yes, X invented it" to "Do you know who ...?"
-        opening = _NO_OPENING.match(content) or (_YES_OPENING.match(content) if frame is None or frame.wh else None)
-        if opening and len(opening.group("rest").split()) >= 3:
-            content = _capitalised(opening.group("rest"))
-    if not may_be_sentence(content, first):
+    polar = frame is not None and not frame.wh
+    texts = sentence_texts(content, first, polar)
+    if not texts:
         return None
-    if frame is not None and not frame.wh and polarity(content):
-        return None
+    content = _sentence_read(content, polar)
     words = content.split()
-    answer_words = parse(sentence_head(content))
+    answer_words = parse(texts[0])
     if not is_clause(answer_words) and not (answer_words[0].tag not in ("VBG", "VBN", "IN", "TO")
                                             and any(word.tag.startswith("VB") for word in answer_words)
                                             and _long_sentence(words, first)):
@@ -112,8 +128,8 @@ def _mistagged_verb(words: Parse) -> bool:
         word, head, following = words[index], words[index - 1], words[index + 1]
         if head.tag not in ("NN", "NNS", "NNP", "NNPS") or following.tag not in ("IN", "DT", "TO", "PRP$", "CD"):
             continue
-        if word.tag in ("NN", "NNS") and agrees_as_verb(word, plural=_plural_phrase(head.text)) and (
-                _is_finite_verb(word.lower) and word.lower.endswith(("s", "ed"))):
+        if word.tag in ("NN", "NNS") and agrees_as_verb(word, plural=plural_phrase(head.text)) and (
+                is_finite_verb(word.lower) and word.lower.endswith(("s", "ed"))):
             return True
     return False
 
@@ -133,7 +149,7 @@ def _long_sentence(words: List[str], first: str) -> bool:
             relative = False
             previous = word
             continue
-        if not relative and _is_finite_verb(word.strip(",;:").lower()):
+        if not relative and is_finite_verb(word.strip(",;:").lower()):
             return True
         previous = word
     return False
@@ -169,7 +185,7 @@ def _referent(frame: Optional[Frame], question: Parse, plural: bool, person: boo
         if person and not candidate[:1].isupper() and not lower_case:
             continue  # "he" is a person: a name, unless the whole question is written in lower case
         title = candidate.lstrip("\"“'")[:1].isupper() and not person and not plural
-        if (title or _plural_phrase(candidate) == plural) and candidate.lower() not in _SUBJECT_PRONOUNS:
+        if (title or plural_phrase(candidate) == plural) and candidate.lower() not in _SUBJECT_PRONOUNS:
             return candidate
     return ""
 
@@ -217,8 +233,8 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
         end = _nouns_end(words, end)
         if end + 1 < len(words) and words[end].lower == "of" and words[end + 1].tag in _NOUN_PHRASE_TAGS:
             end = _nouns_end(words, end + 1)  # "which type of cells": the answer names the cells
-    kept = render(words[position + 1:end]) if end > position + 1 and _is_adjective(answer) else ""
-    if wh == "what" and words[position - 1].lower == "do" and answer.split()[0].lower() != "do" and _is_base_verb(
+    kept = render(words[position + 1:end]) if end > position + 1 and is_adjective(answer) else ""
+    if wh == "what" and words[position - 1].lower == "do" and answer.split()[0].lower() != "do" and is_base_verb(
             answer.split()[0].lower()):
         # "Water in a sealed jar might do what ..." + "break it": the answer's verb replaces "do what"
         return join(render(words[:position - 1]), answer, render(words[end:]))
@@ -251,7 +267,7 @@ def negated_clause(words: Sequence[Word]) -> Optional[str]:
     "Water boils at 100 °C" -> "Water does not boil at 100 °C"), or None."""
     words = expanded(words)
     finite = next((i for i, word in enumerate(words) if word.tag in ("VBZ", "VBD", "VBP", "MD")
-                   or (word.lower in _AUXILIARIES and word.dep in ("aux", "auxpass", "ROOT"))), None)
+                   or (word.lower in AUXILIARIES and word.dep in ("aux", "auxpass", "ROOT"))), None)
     if finite is None or finite == 0:
         return None
     word = words[finite]
@@ -259,9 +275,9 @@ def negated_clause(words: Sequence[Word]) -> Optional[str]:
     if finite + 1 < len(words) and words[finite + 1].lower in ("not", "n't", "never"):
         return None
     perfect = finite + 1 < len(words) and words[finite + 1].tag == "VBN"
-    if (word.lower in _AUXILIARIES and (word.lower not in ("has", "have", "had") or perfect)) or word.lower in _MODALS:
+    if (word.lower in AUXILIARIES and (word.lower not in ("has", "have", "had") or perfect)) or word.lower in MODALS:
         return join(before, negative(word.lower), after)
     auxiliary = "did" if word.tag == "VBD" else ("does" if word.tag == "VBZ" else "do")
-    if auxiliary == "do" and not _plural_phrase(before) and word.tag != "VBP":
+    if auxiliary == "do" and not plural_phrase(before) and word.tag != "VBP":
         auxiliary = "does"
-    return join(before, f"{auxiliary} not", _inflect(word.text, "VB"), after)
+    return join(before, f"{auxiliary} not", inflect(word.text, "VB"), after)

@@ -24,8 +24,8 @@ from typing import List, Optional, Sequence, Tuple
 
 from capqa.statements.rules.analysis import Frame, agrees_as_verb
 from capqa.statements.rules.blanks import complete
-from capqa.statements.rules.lexicon import _AUXILIARIES
-from capqa.statements.rules.morphology import _lemmas
+from capqa.statements.rules.lexicon import AUXILIARIES
+from capqa.statements.rules.morphology import lemmas_of
 from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.sentences import is_clause
 
@@ -117,7 +117,7 @@ def continues(stem: str, answer: str) -> bool:
     first = after[0]
     inside = range(after[0].i, after[-1].i + 1)
     modifier = is_modifier(stem_words)
-    if first.tag in _FINITE or (first.lower in _AUXILIARIES and first.tag.startswith("VB")):
+    if first.tag in _FINITE or (first.lower in AUXILIARIES and first.tag.startswith("VB")):
         return True
     if first.tag == "VB" and (first.dep == "ROOT" or modifier or before[-1].tag in ("MD", "TO")):
         return True  # "Greenhouses" + "protect plants", "When doing experiments" + "guard against ..."
@@ -148,7 +148,7 @@ def _agrees_with_stem_end(before: Parse, after: Parse) -> bool:
     if len(after) > 1 and after[1].tag not in ("IN", "DT", "TO", "RB", "RBR", "PRP$", "CD", "JJ", "JJR"):
         return False
     plural = last.tag == "NNS" or last.lower in ("they", "we", "you", "i")
-    return first.lower not in _AUXILIARIES and agrees_as_verb(first, plural=plural) and "VERB" in _lemmas(first.lower)
+    return first.lower not in AUXILIARIES and agrees_as_verb(first, plural=plural) and "VERB" in lemmas_of(first.lower)
 
 
 def _joined_head_is_verb(before: Sequence[Word], stem_words: Parse, word: Word) -> bool:
@@ -169,7 +169,7 @@ def subordinate_stem(frame: Frame, words: Parse, proper: str, answer: str) -> bo
     if proper.rstrip().endswith("?") or frame.wh not in _SUBORDINATE_WH or not frame.wh_is_subject:
         return False
     rest = frame.rest
-    if not rest or (rest[0].tag in _FINITE or rest[0].lower in _AUXILIARIES) and rest[0].tag not in ("VBG", "VBN"):
+    if not rest or (rest[0].tag in _FINITE or rest[0].lower in AUXILIARIES) and rest[0].tag not in ("VBG", "VBN"):
         return False  # "when was ...", "where is ...": the wh-word's own verb
     if rest[0].tag in ("VBG", "VBN"):
         return True  # "When being pursued by a lion", "When compared to the Sun, ..."

@@ -8,17 +8,15 @@ training data), so two readings are combined:
   designed by", "is | a type of", "is | made of"), or an adjective after a noun ("is | green");
 - a yes/no question needs a predicate: the subtree of the word the parse makes the subject,
   corrected where questions mislead the parser (a participle after a noun starts the
-  predicate), else the word-level split of ``clauses._split_subject``.
+  predicate), else the word-level split of ``clauses.split_subject``.
 """
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from capqa.statements.rules.clauses import _split_noun_predicate, _split_subject
-from capqa.statements.rules.lexicon import (
-    _AUXILIARIES, _PREDICATE_ADJECTIVES, _PREDICATE_NOUNS, _PREPOSITIONS,
-)
-from capqa.statements.rules.morphology import _is_adjective, _is_adverb, _is_participle, looks_adjective
+from capqa.statements.rules.lexicon import AUXILIARIES, PREDICATE_ADJECTIVES, PREDICATE_NOUNS, PREPOSITIONS
+from capqa.statements.rules.morphology import is_adjective, is_adverb, is_participle, looks_adjective
 from capqa.statements.rules.parser import Word
+from capqa.statements.rules.surface import split_noun_predicate, split_subject
 
 _SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj", "csubjpass"))
 _RELATIVE_WORDS = frozenset(("where", "that", "which", "who", "whom", "when", "whose"))
@@ -99,7 +97,7 @@ def _named_start(words: Sequence[Word]) -> int:
     for index in range(1, len(words) - 1):
         if words[index].lower in ("called", "known", "named", "termed") and words[index + 1].lower in (
                 "in", "by", "among", "as"):
-            while index > 1 and _is_adverb(words[index - 1].lower) or words[index - 1].lower == "also":
+            while index > 1 and is_adverb(words[index - 1].lower) or words[index - 1].lower == "also":
                 index -= 1
             return index
     return len(words)
@@ -117,21 +115,21 @@ def predicate_suffix_start(words: Sequence[Word]) -> "int | None":
         if words[index - 1].tag in _HEAD_TAGS or words[index - 1].text[:1].isupper():
             return index  # "the Statue of Liberty | green"
     lowered = [word.lower for word in words]
-    if not (lowered[-1] in _PREPOSITIONS or _is_participle(lowered[-1])):
+    if not (lowered[-1] in PREPOSITIONS or is_participle(lowered[-1])):
         return None
     if lowered[-2] in ("have", "has", "had", "be", "been", "being", "to"):
         return None  # "the largest animal ever to have lived": the participle is the infinitive's
     if any(word in _RELATIVE_WORDS for word in lowered[1:-1]) and (
-            lowered[-2] in _AUXILIARIES or not _is_participle(lowered[-1])):
+            lowered[-2] in AUXILIARIES or not is_participle(lowered[-1])):
         return None  # the end of a relative clause: "the city where X is located", "the cat that ... all about"
     index = len(words) - 1
     while index > 1:
         previous = lowered[index - 1]
-        if (previous in _PREPOSITIONS and previous not in ("into", "between", "through")
-                or previous in _PREDICATE_ADJECTIVES or previous in _PREDICATE_NOUNS
+        if (previous in PREPOSITIONS and previous not in ("into", "between", "through")
+                or previous in PREDICATE_ADJECTIVES or previous in PREDICATE_NOUNS
                 or previous in ("a", "an", "also", "first", "last", "originally", "initially", "finally")
-                or _is_adverb(previous)
-                or _is_participle(previous) and lowered[index] in _PREPOSITIONS):
+                or is_adverb(previous)
+                or is_participle(previous) and lowered[index] in PREPOSITIONS):
             index -= 1
             continue
         break
@@ -181,11 +179,11 @@ def _trim(subject: Tuple[Word, ...], predicate: Tuple[Word, ...]) -> Split:
         relative = relative or word.lower in _RELATIVE_WORDS
         if relative:
             continue
-        if word.tag == "VBN" and _is_participle(word.lower) and subject[index - 1].tag in _HEAD_TAGS:
+        if word.tag == "VBN" and is_participle(word.lower) and subject[index - 1].tag in _HEAD_TAGS:
             return subject[:index], subject[index:] + predicate
         if word.lower in ("not", "n't", "no", "never") and subject[index - 1].tag in _HEAD_TAGS and index + 1 < len(subject):
             return subject[:index], subject[index:] + predicate  # "Pluto | no longer considered"
-    if len(subject) > 1 and not predicate and _is_adjective(subject[-1].lower) and subject[-2].tag in _HEAD_TAGS:
+    if len(subject) > 1 and not predicate and is_adjective(subject[-1].lower) and subject[-2].tag in _HEAD_TAGS:
         return subject[:-1], subject[-1:]
     return subject, predicate
 
@@ -193,9 +191,9 @@ def _trim(subject: Tuple[Word, ...], predicate: Tuple[Word, ...]) -> Split:
 def _word_split(words: Tuple[Word, ...]) -> Split:
     """The word-level split: "Ottawa | the capital", "whales | mammals", "the Earth | round"."""
     texts = [word.text for word in words]
-    subject, predicate = _split_subject(texts)
+    subject, predicate = split_subject(texts)
     if not predicate:
-        subject, predicate = _split_noun_predicate(texts)
+        subject, predicate = split_noun_predicate(texts)
     return _with_conjuncts(*_with_relative_verb(words[:len(subject)], words[len(subject):]))
 
 

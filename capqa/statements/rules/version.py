@@ -4,21 +4,35 @@
 one); ``engine_identity()`` is what the scorer's identity records when rule statements ran.
 """
 
+import importlib.metadata
 from typing import Dict
+
+from capqa.records.identity import StatementIdentity
+from capqa.statements.rules.language import detector_version
+from capqa.statements.rules.parser import parser_identity
 
 # 1: the regular-expression converter; 2: questions and answers analysed with spaCy's parse;
 # 3: sentences to complete read from the joined parse of stem and answer (exam questions);
 # 4: a search query parsed as the question it stands for (queries.py), answers' ordinary words
-# not title-cased.
-RULES_VERSION = "4"
+# not title-cased; 5: a question or answer that is not English passed through as its answer
+# (language.py), where 4 wrapped it in an English template.
+# 6: how-to goals, imperative titles and code tasks stated with their steps or code ("To X, you
+# Y.", "You can X with CODE", howto.py), code and arithmetic kept as written (asterisks, fence tags,
+# the code's own case), a worked answer's lines as sentences before its final answer ("A: 18"), a
+# list after a colon joined into its line, fronted clauses before an inverted auxiliary, dash heads,
+# "Topic: question" titles and the questioner's "I" as "you"; code answering an English question is never
+# read as another language.
+RULES_VERSION = "6"
 
 
 def engine_identity() -> Dict[str, str]:
-    """{"version", "parser", "spacy", "lemminflect"}: what produced the rule statements (loads
-    the parser: identity is taken from what actually runs)."""
-    import importlib.metadata
-
-    from capqa.statements.rules.parser import parser_identity
-
+    """{"version", "parser", "spacy", "lemminflect", "pycld2"}: what produced the rule statements
+    (loads the parser: identity is taken from what actually runs; pycld2 decides which texts are
+    not English and so passed through; ``"absent"`` where it is not installed)."""
     return {"version": RULES_VERSION, **parser_identity(),
-            "lemminflect": importlib.metadata.version("lemminflect")}
+            "lemminflect": importlib.metadata.version("lemminflect"), "pycld2": detector_version()}
+
+
+def rules_identity() -> StatementIdentity:
+    """The rule converter's ``StatementIdentity``, for the scorer's record."""
+    return StatementIdentity("rules", tuple(engine_identity().items()))

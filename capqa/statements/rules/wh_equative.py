@@ -3,7 +3,7 @@
 flamingo's plumage?", "What is the function of the spleen?", "What do we call X?".
 
 The subject keeps its words; the answer is its complement, with the article its role needs
-(``morphology._with_article``); a predicate the question ends with stays ("is made of", "is
+(``morphology.with_article``); a predicate the question ends with stays ("is made of", "is
 called", "is proportional to"); a list answer to a plural subject "include"s its items.
 """
 
@@ -11,14 +11,13 @@ import re
 from typing import Optional
 
 from capqa.statements.rules.analysis import Frame, render, texts
-from capqa.statements.rules.clause import declarative, join, object_slot, subject_agrees
+from capqa.statements.rules.declarative import declarative, join, object_slot, subject_agrees
+from capqa.statements.rules.lexicon import COPULAS, LIST_ANSWER, PROPOSITION_HEADS
+from capqa.statements.rules.morphology import (definite_subject, head_noun, is_base_verb, is_finite_verb,
+                                               is_plural_noun, is_superlative, is_third_person_verb, looks_like_clause,
+                                               plural_phrase, singular_of, with_article)
+from capqa.statements.rules.surface import list_or_single, list_verb
 from capqa.statements.rules.wh_phrase import wh_noun, with_subject_article
-from capqa.statements.rules.clauses import _list_or_single, list_verb
-from capqa.statements.rules.lexicon import _COPULAS, _LIST_ANSWER, _PROPOSITION_HEADS
-from capqa.statements.rules.morphology import (
-    _head_noun, _is_base_verb, _is_clause, _is_finite_verb, _is_plural_noun, _is_superlative, _is_third_person_verb,
-    _plural_phrase, _singular, _with_article, definite_subject,
-)
 
 _FUNCTION = re.compile(r"^the (?:main |primary |major )?(?:function|role|purpose|job)s? of (.+?)"
                        r"(?: (?:in|during|within) .+)?$", re.IGNORECASE)
@@ -30,8 +29,8 @@ def equative(frame: Frame, answer: str) -> Optional[str]:
     """The statement for "what/which/who + copula + subject", or for "What do we call X?"."""
     if frame.do_support and frame.wh == "what" and _names(frame):
         subject = render(frame.rest[1:])
-        return join(subject, "are" if _plural_phrase(subject) else "is", "called", answer)
-    if frame.auxiliary not in _COPULAS or frame.preposition or frame.wh not in ("what", "which", "who", "whom"):
+        return join(subject, "are" if plural_phrase(subject) else "is", "called", answer)
+    if frame.auxiliary not in COPULAS or frame.preposition or frame.wh not in ("what", "which", "who", "whom"):
         return None
     clause = declarative(frame)
     if clause is None:
@@ -46,10 +45,10 @@ def equative(frame: Frame, answer: str) -> Optional[str]:
             # when ripe?": the clause stays at the end
             if frame.wh == "who":
                 return join(_who_is(subject, copula, answer), render(rest))
-            return clause.text({0: _with_article(answer, subject)})
+            return clause.text({0: with_article(answer, subject)})
         if frame.wh == "who" and not any(word.tag in ("VBN", "IN", "TO", "RP", "JJ") for word in rest):
             return None
-        return clause.text({object_slot(clause): _with_article(answer, subject)})
+        return clause.text({object_slot(clause): with_article(answer, subject)})
     if frame.wh == "which" or (frame.wh == "what" and frame.phrase and frame.phrase[0].lower == "of"):
         return _which_is(frame, subject, copula, answer)
     if frame.wh == "who":
@@ -60,7 +59,7 @@ def equative(frame: Frame, answer: str) -> Optional[str]:
         return join(" ".join(word for word in words if word.lower() != "like"), copula, answer)
     if frame.phrase:
         # "What colour is a flamingo's plumage?" -> "A flamingo's plumage is pink"
-        return join(subject, copula, _with_article(answer, render(frame.phrase)))
+        return join(subject, copula, with_article(answer, render(frame.phrase)))
     return _what_is(subject, copula, answer)
 
 
@@ -74,7 +73,7 @@ def _which_is(frame: Frame, predicate: str, copula: str, answer: str) -> str:
     Europe": the answer is the subject; a superlative with no noun takes the wh-phrase's."""
     noun = _wh_noun(frame)
     words = predicate.split()
-    if noun and len(words) >= 2 and words[0].lower() == "the" and _is_superlative(words[1].lower()) and (
+    if noun and len(words) >= 2 and words[0].lower() == "the" and is_superlative(words[1].lower()) and (
             len(words) == 2 or words[2].lower() in ("in", "of", "on", "among", "to", "at", "for", "ever")):
         words = words[:2] + [noun] + words[2:]
     if copula in ("is", "are", "was", "were"):
@@ -89,7 +88,7 @@ def _wh_noun(frame: Frame) -> str:
         words = [word for word in words[1:] if word.lower() not in ("the", "these", "those", "following")]
     if not words or words[-1].lower() in ("one", "ones", "options", "choices"):
         return ""
-    return _singular(" ".join(words))
+    return singular_of(" ".join(words))
 
 
 def _who_is(subject: str, copula: str, answer: str) -> str:
@@ -97,8 +96,8 @@ def _who_is(subject: str, copula: str, answer: str) -> str:
     predicate ("The Beatles were a rock band")."""
     if answer.split()[0].lower() in ("a", "an") and len(answer.split()) > 1:
         return join(subject, copula, answer)
-    if copula in ("are", "were") and subject.lower().startswith("the ") and _plural_phrase(subject) and not (
-            _LIST_ANSWER.search(answer) or _is_plural_noun(answer.split()[-1].lower())
+    if copula in ("are", "were") and subject.lower().startswith("the ") and plural_phrase(subject) and not (
+            LIST_ANSWER.search(answer) or is_plural_noun(answer.split()[-1].lower())
             or answer.split()[0].lower() in ("the", "these", "those")):
         # "Who were the twins that played for Kentucky?" + one name: one of them
         return join(answer, "is" if copula == "are" else "was", "one of", subject)
@@ -113,12 +112,12 @@ def _what_is(subject: str, copula: str, answer: str) -> str:
             return statement
     words = subject.split()
     if copula in ("are", "were") and words[0].lower() == "the":
-        return _list_or_single(subject, answer)
-    if _is_third_person_verb(answer.split()[0]) and copula == "is":
+        return list_or_single(subject, answer)
+    if is_third_person_verb(answer.split()[0]) and copula == "is":
         return join(subject, answer)
-    if _head_noun(words).lower() in _PROPOSITION_HEADS and _is_clause(answer) and "=" not in answer:
+    if head_noun(words).lower() in PROPOSITION_HEADS and looks_like_clause(answer) and "=" not in answer:
         return join(subject, "states that", answer)
-    return join(subject, copula, _with_article(answer, subject))
+    return join(subject, copula, with_article(answer, subject))
 
 
 def _function(subject: str, owner: str, answer: str) -> Optional[str]:
@@ -127,9 +126,9 @@ def _function(subject: str, owner: str, answer: str) -> Optional[str]:
     if words[0].lower() in ("it", "they"):
         return join(owner, " ".join(words[1:]))
     second = words[1] if len(words) > 1 else ""
-    if _is_third_person_verb(words[0]) or (_plural_phrase(owner) and _is_base_verb(words[0])
-                                           and not second.endswith("ing") and not _is_finite_verb(second)):
+    if is_third_person_verb(words[0]) or (plural_phrase(owner) and is_base_verb(words[0])
+                                           and not second.endswith("ing") and not is_finite_verb(second)):
         return join(owner, answer)
-    if _plural_phrase(subject.split(" of ")[0]):
-        return join(subject, list_verb(subject, answer) if _LIST_ANSWER.search(answer) else "are", answer)
+    if plural_phrase(subject.split(" of ")[0]):
+        return join(subject, list_verb(subject, answer) if LIST_ANSWER.search(answer) else "are", answer)
     return None

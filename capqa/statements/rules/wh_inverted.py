@@ -16,15 +16,15 @@ from typing import Optional
 
 from capqa.statements.rules.agreement import NEVER, no_determiner
 from capqa.statements.rules.analysis import Frame, render, texts
-from capqa.statements.rules.clause import Clause, adverbial_slot, declarative, join, main_verb_position, object_slot
-from capqa.statements.rules.clauses import _adverbial, _list_or_single
+from capqa.statements.rules.declarative import (Clause, adverbial_slot, declarative, join, main_verb_position,
+                                                object_slot)
+from capqa.statements.rules.lexicon import COPULAS, DEFINITE_HEADS, PREPOSITIONS
+from capqa.statements.rules.morphology import (indefinite_article, is_adjective, is_bare_noun_phrase, is_mass_noun,
+                                               is_plural_noun, lemmas_of, looks_like_clause, plural_phrase,
+                                               with_article)
 from capqa.statements.rules.parser import Word
+from capqa.statements.rules.surface import answer_adverbial, list_or_single
 from capqa.statements.rules.wh_phrase import missing_noun, wh_noun
-from capqa.statements.rules.lexicon import _COPULAS, _DEFINITE_HEADS, _PREPOSITIONS
-from capqa.statements.rules.morphology import (
-    _indefinite_article, _is_adjective, _is_bare_noun_phrase, _is_clause, _is_mass_noun, _is_plural_noun, _lemmas, _plural_phrase,
-    _with_article,
-)
 
 # Time nouns: the answer is an adverbial of time ("World War II ended in 1945").
 _TIME_NOUNS = {"year": "in", "century": "in", "decade": "in", "month": "in", "season": "in", "day": "on",
@@ -44,7 +44,7 @@ def inverted(frame: Frame, answer: str) -> Optional[str]:
     wh, phrase = frame.wh, texts(frame.phrase)
     if frame.preposition:
         noun = wh_noun(phrase)
-        if answer.split()[0].lower() not in _PREPOSITIONS:
+        if answer.split()[0].lower() not in PREPOSITIONS:
             answer = f"{frame.preposition} {_definite(answer, noun)}"
         # A time ("in what year") goes at the end, a place right after the verb ("occurs in X").
         return _adverbial_clause(frame, clause, answer, after_verb=noun.lower() not in _TIME_NOUNS)
@@ -56,7 +56,7 @@ def inverted(frame: Frame, answer: str) -> Optional[str]:
         return _adverbial_question(frame, clause, answer)
     if wh in ("what", "which") and len(phrase) == 1 and phrase[0].lower() in _TIME_NOUNS and not stranded(clause):
         preposition = _TIME_NOUNS[phrase[0].lower()]
-        adverbial = answer if answer.split()[0].lower() in _PREPOSITIONS else f"{preposition} {answer}"
+        adverbial = answer if answer.split()[0].lower() in PREPOSITIONS else f"{preposition} {answer}"
         return _adverbial_clause(frame, clause, adverbial, after_verb=False)
     if wh == "whose":
         owner = re.sub(r"[’']s?$", "", answer)
@@ -66,13 +66,13 @@ def inverted(frame: Frame, answer: str) -> Optional[str]:
 
 def _definite(answer: str, noun: str) -> str:
     """"in which part of the cell" + chloroplast -> "in the chloroplast": a unique part's article."""
-    if noun.lower() in _DEFINITE_HEADS and _is_bare_noun_phrase(answer):
+    if noun.lower() in DEFINITE_HEADS and is_bare_noun_phrase(answer):
         return f"the {answer}"
     return answer
 
 
 def _adverbial_clause(frame: Frame, clause: Clause, adverbial: str, after_verb: bool) -> str:
-    if frame.auxiliary in _COPULAS and not clause.rest:
+    if frame.auxiliary in COPULAS and not clause.rest:
         return clause.text({0: adverbial})
     return clause.text({adverbial_slot(clause, after_verb): adverbial})
 
@@ -87,14 +87,14 @@ def _adverbial_question(frame: Frame, clause: Clause, answer: str) -> Optional[s
         if len(words) > 1 and words[0].lower() == clause.rest[-1].lower:
             answer = " ".join(words[1:])
         return clause.text({len(clause.rest): answer})
-    if wh == "when" and frame.auxiliary in _COPULAS and not clause.rest:
+    if wh == "when" and frame.auxiliary in COPULAS and not clause.rest:
         ordinal = _ORDINAL_TIME.match(_head_of_time(frame))
         if ordinal:
             return _ordinal_time(frame, ordinal.group(1).lower(), answer)
-    if wh == "how" and frame.auxiliary in _COPULAS and (not clause.rest or not any(
+    if wh == "how" and frame.auxiliary in COPULAS and (not clause.rest or not any(
             word.tag == "VBN" for word in clause.rest)):
         return clause.text({len(clause.rest): answer})  # "How is the water?" + "very salty"
-    return _adverbial_clause(frame, clause, _adverbial(wh, answer), after_verb=wh == "where")
+    return _adverbial_clause(frame, clause, answer_adverbial(wh, answer), after_verb=wh == "where")
 
 
 def _head_of_time(frame: Frame) -> str:
@@ -109,7 +109,7 @@ def _ordinal_time(frame: Frame, ordinal: str, answer: str) -> Optional[str]:
                  or (index and word.tag == "VBN")), None)
     if not verb:
         return None
-    time = _adverbial("when", answer)
+    time = answer_adverbial("when", answer)
     return join(render(words[:verb]), ordinal, render(words[verb:]), time)
 
 
@@ -123,9 +123,9 @@ def _never(frame: Frame, clause: Clause) -> str:
 def _degree(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
     """"How tall is X?" -> "X is 330 m tall"; "How long did the war last?" -> "... lasted 116 years"."""
     degree = frame.phrase[0].lower
-    if "ADJ" not in _lemmas(degree) and "ADV" not in _lemmas(degree) and frame.phrase[0].tag not in ("JJ", "RB"):
+    if "ADJ" not in lemmas_of(degree) and "ADV" not in lemmas_of(degree) and frame.phrase[0].tag not in ("JJ", "RB"):
         return None
-    if frame.auxiliary not in _COPULAS:
+    if frame.auxiliary not in COPULAS:
         infinitive = _it_takes(clause, frame)
         if infinitive is not None:
             return clause.text({infinitive: answer})  # "It takes light from the Sun about 8 minutes to reach Earth"
@@ -152,7 +152,7 @@ def _predicate_phrase_out(clause: Clause) -> Clause:
     subject's, though the parse attaches it to "the Moon"."""
     subject = clause.subject.split()
     for index in range(1, len(subject)):
-        if subject[index].lower() in _PREPOSITIONS - {"of"}:
+        if subject[index].lower() in PREPOSITIONS - {"of"}:
             moved = tuple(Word(text, text.lower(), "IN" if position == 0 else "NN", "", -1, -1, True)
                           for position, text in enumerate(subject[index:]))
             return clause._replace(subject=" ".join(subject[:index]), rest=moved + clause.rest)
@@ -162,16 +162,16 @@ def _predicate_phrase_out(clause: Clause) -> Clause:
 def stranded(clause: Clause) -> bool:
     """Whether the clause has a stranded preposition (its object is the answer)."""
     slot = object_slot(clause)
-    return 0 < slot <= len(clause.rest) and clause.rest[slot - 1].lower in _PREPOSITIONS and (
+    return 0 < slot <= len(clause.rest) and clause.rest[slot - 1].lower in PREPOSITIONS and (
         clause.rest[slot - 1].tag in ("IN", "RP", "TO"))
 
 
 def _count(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
     """"How many legs does a spider have?" -> "A spider has eight legs"."""
     quantifier, noun_phrase = frame.phrase[0].lower, texts(frame.phrase[1:])
-    if frame.auxiliary in _COPULAS and not noun_phrase:
+    if frame.auxiliary in COPULAS and not noun_phrase:
         if quantifier == "much" and _MONEY.search(answer) and not clause.rest:
-            return join(clause.subject, "costs" if not _plural_phrase(clause.subject) else "cost", answer)
+            return join(clause.subject, "costs" if not plural_phrase(clause.subject) else "cost", answer)
         return clause.text({len(clause.rest): answer})
     counted = join(no_determiner(answer), *missing_noun(answer, noun_phrase, quantifier))
     if noun_phrase and noun_phrase[-1].lower() == "times":
@@ -187,13 +187,13 @@ def _object_question(frame: Frame, clause: Clause, answer: str) -> Optional[str]
     """what / which / who / whom as an object or a complement."""
     phrase = texts(frame.phrase)
     rest = clause.rest
-    if frame.auxiliary in _COPULAS:
+    if frame.auxiliary in COPULAS:
         return None  # an identity question: wh_equative's
     is_stranded = stranded(clause)
-    if phrase and phrase[0].lower() != "of" and _is_adjective(answer) and len(phrase) == 1 and not is_stranded:
+    if phrase and phrase[0].lower() != "of" and is_adjective(answer) and len(phrase) == 1 and not is_stranded:
         # "What charge do electrons carry?" + positive -> "Electrons carry a positive charge."
         noun = phrase[0]
-        article = "" if _is_plural_noun(noun) or _is_mass_noun(noun) else _indefinite_article(answer)
+        article = "" if is_plural_noun(noun) or is_mass_noun(noun) else indefinite_article(answer)
         return _object(clause, join(article, answer, noun))
     if phrase and phrase[0].lower() != "of" and frame.do_support and not is_stranded and _relative_reading(frame):
         return _what_noun_relative(frame, clause, answer)
@@ -203,9 +203,9 @@ def _object_question(frame: Frame, clause: Clause, answer: str) -> Optional[str]
             return join(clause.subject, _without_pronoun(answer))  # "What does an acid do (to X)?"
         return join(clause.subject, *clause.verb_group, render(rest[:clause.verb_index - 1]),
                     answer, render(rest[clause.verb_index:]))
-    if rest and rest[-1].lower == "like" and _is_adjective(answer.split()[-1]):
+    if rest and rest[-1].lower == "like" and is_adjective(answer.split()[-1]):
         return clause.text({len(rest) - 1: answer}).rsplit(" like", 1)[0]  # "tastes sour"
-    if _is_clause(answer) and not is_stranded and not answer.lower().startswith("that "):
+    if looks_like_clause(answer) and not is_stranded and not answer.lower().startswith("that "):
         answer = f"that {answer}"
     return _object(clause, answer)
 
@@ -218,10 +218,10 @@ def _relative_reading(frame: Frame) -> bool:
 def _what_noun_relative(frame: Frame, clause: Clause, answer: str) -> str:
     noun_phrase = render(frame.phrase)
     subject = join("the", noun_phrase, clause.text())
-    if _plural_phrase(noun_phrase):
-        return _list_or_single(subject, answer)
+    if plural_phrase(noun_phrase):
+        return list_or_single(subject, answer)
     copula = "was" if frame.auxiliary == "did" else "is"
-    return join(subject, copula, _with_article(answer, noun_phrase))
+    return join(subject, copula, with_article(answer, noun_phrase))
 
 
 def _main_verb(frame: Frame, clause: Clause) -> str:

@@ -4,10 +4,9 @@ many legs" for a count of legs ("eight legs")."""
 
 from typing import List
 
-from capqa.statements.rules.lexicon import _DEFINITE_HEADS, _LIST_ANSWER, _MASS_NOUNS
-from capqa.statements.rules.morphology import (
-    _indefinite_article, _is_bare_noun_phrase, _is_plural_noun, _lemmas, _singular,
-)
+from capqa.statements.rules.lexicon import DEFINITE_HEADS, LIST_ANSWER, MASS_NOUNS
+from capqa.statements.rules.morphology import (indefinite_article, is_bare_noun_phrase, is_plural_noun, lemmas_of,
+                                               singular_of)
 
 _SUBSTANCES = frozenset("substance material element metal gas liquid mineral compound fuel food drink ingredient "
                         "acid chemical solid".split())
@@ -21,7 +20,7 @@ def wh_noun(phrase: List[str]) -> str:
     words = list(phrase)
     if words and words[0].lower() == "of":
         # "which of these animals": one of them, so the noun counts as singular
-        words = [_singular(word) for word in words if word.lower() not in _PARTITIVE_WORDS]
+        words = [singular_of(word) for word in words if word.lower() not in _PARTITIVE_WORDS]
     head = []
     for word in words:
         if word.lower() in ("of", "in", "on", "at", "for", "from", "with", "about", "that", "which"):
@@ -34,15 +33,15 @@ def with_subject_article(answer: str, noun: str) -> str:
     """A bare common noun answering "which N" as the subject, with the article its head needs:
     "the" for a unique part or unit ("the kidneys", "the ohm"), "a" for one of a kind ("a
     thermometer"); plurals and mass nouns stay bare ("hydrogen"); without a noun, unchanged."""
-    if not noun or not _is_bare_noun_phrase(answer) or _LIST_ANSWER.search(answer) or not all(
-            {"NOUN", "ADJ"} & set(_lemmas(word)) for word in answer.split()):
+    if not noun or not is_bare_noun_phrase(answer) or LIST_ANSWER.search(answer) or not all(
+            {"NOUN", "ADJ"} & set(lemmas_of(word)) for word in answer.split()):
         return answer  # a lower-case name ("roger federer") is no common noun: no article
-    if noun.lower() in _DEFINITE_HEADS or _lemmas(noun.lower()).get("NOUN", ("",))[0] in _DEFINITE_HEADS:
+    if noun.lower() in DEFINITE_HEADS or lemmas_of(noun.lower()).get("NOUN", ("",))[0] in DEFINITE_HEADS:
         return f"the {answer}"
     head = answer.split()[-1].lower()
-    if _is_plural_noun(noun) or _is_plural_noun(head) or head.endswith(_MASS_ENDINGS) or head in _MASS_NOUNS or noun.lower() in _SUBSTANCES:
+    if is_plural_noun(noun) or is_plural_noun(head) or head.endswith(_MASS_ENDINGS) or head in MASS_NOUNS or noun.lower() in _SUBSTANCES:
         return answer  # "which metal" + mercury: a substance takes no article
-    return f"{_indefinite_article(answer)} {answer}"
+    return f"{indefinite_article(answer)} {answer}"
 
 
 # Endings of nouns that name a substance or an abstraction ("hydrogen", "sodium", "friction",
@@ -60,7 +59,7 @@ def missing_noun(answer: str, noun_phrase: list, quantifier: str = "many") -> li
         return []
     answer_lower = answer.lower()
     head = noun_phrase[-1].lower()
-    lemma = _lemmas(head).get("NOUN", (head,))[0]
+    lemma = lemmas_of(head).get("NOUN", (head,))[0]
     if head in answer_lower or lemma in answer_lower:
         return []
     # "hundreds of thousands", "billions": a numeral noun takes "of" before the counted noun.

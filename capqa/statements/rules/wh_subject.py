@@ -12,13 +12,12 @@ from typing import List, Optional, Sequence, Tuple
 
 from capqa.statements.rules.agreement import is_no_one, no_determiner, subject_case
 from capqa.statements.rules.analysis import Frame, render, texts
-from capqa.statements.rules.clause import join, subject_agrees
-from capqa.statements.rules.clauses import _list_or_single
-from capqa.statements.rules.lexicon import _COPULAS, _PREDICATE_ADJECTIVES
-from capqa.statements.rules.morphology import (
-    _inflect, _is_clause, _lemmas, _plural_phrase, _with_article, definite_subject,
-)
+from capqa.statements.rules.declarative import join, subject_agrees
+from capqa.statements.rules.lexicon import COPULAS, PREDICATE_ADJECTIVES
+from capqa.statements.rules.morphology import (definite_subject, inflect, lemmas_of, looks_like_clause, plural_phrase,
+                                               with_article)
 from capqa.statements.rules.parser import Word
+from capqa.statements.rules.surface import list_or_single
 from capqa.statements.rules.wh_phrase import missing_noun, wh_noun, with_subject_article
 
 _PLACE_PREPOSITIONS = frozenset("in on at inside within aboard".split())
@@ -35,7 +34,7 @@ def wh_subject(frame: Frame, answer: str) -> Optional[str]:
     if rejected:
         return rejected
     choices = _choices(rest, answer)
-    if choices is None and _is_clause(answer) and len(answer.split()) >= 4 and _has_choices(rest):
+    if choices is None and looks_like_clause(answer) and len(answer.split()) >= 4 and _has_choices(rest):
         return answer  # "Which band had more members, X or Y?" + "X had five members, while Y had four"
     if choices is not None:
         rest, other = choices
@@ -57,12 +56,12 @@ def wh_subject(frame: Frame, answer: str) -> Optional[str]:
         described = _TERM_DESCRIBES.match(render(rest))
         if described:
             return join("the", phrase[0].lower(), "for", described.group(1), "is", answer)
-    if wh == "what" and phrase and phrase[0].lower() != "of" and not _is_clause(answer):
+    if wh == "what" and phrase and phrase[0].lower() != "of" and not looks_like_clause(answer):
         return _relative(frame, rest, answer)
     if is_no_one(answer) and phrase and phrase[0].lower() != "of":
         return join("no", render(frame.phrase), render(rest))
     topic = _statement_topic(phrase, rest)
-    if topic and _is_clause(answer):
+    if topic and looks_like_clause(answer):
         return _replace_pronoun(answer, topic)  # "Which of the following statements about DNA is true?"
     return as_subject(with_subject_article(answer, wh_noun(phrase)), rest)
 
@@ -73,7 +72,7 @@ _TOPIC = re.compile(r"\b(?:about|regarding|concerning|on) (.+)$", re.IGNORECASE)
 
 def _statement_topic(phrase: List[str], rest: List[Word]) -> str:
     """"DNA" of "which of the following statements about DNA is true", else ""."""
-    if not rest or rest[0].lower not in _COPULAS or len(rest) < 2 or rest[1].lower not in ("true", "correct",
+    if not rest or rest[0].lower not in COPULAS or len(rest) < 2 or rest[1].lower not in ("true", "correct",
                                                                                             "accurate", "false"):
         return ""
     match = _TOPIC.search(" ".join(phrase))
@@ -93,10 +92,10 @@ def _what_happens(rest: str, answer: str) -> Optional[str]:
     match = _WHAT_HAPPENS.match(rest)
     if match:
         topic, connective, condition = match.groups()
-        if not topic and connective.lower() in ("in", "during", "at") and not _is_clause(answer):
+        if not topic and connective.lower() in ("in", "during", "at") and not looks_like_clause(answer):
             return join(answer, rest.split()[0].lower(), connective, condition)
         outcome = _replace_pronoun(answer, topic) if topic else (
-            answer if _is_clause(answer) else f"the result is {answer}")
+            answer if looks_like_clause(answer) else f"the result is {answer}")
         return f"{connective} {condition}, {outcome}"
     match = _WHAT_HAPPENS_TO.match(rest)
     return _replace_pronoun(answer, match.group(1)) if match else None
@@ -106,25 +105,25 @@ def _replace_pronoun(answer: str, topic: str) -> str:
     words = answer.split()
     if words and words[0].lower() in ("it", "they"):
         return join(topic, " ".join(words[1:]))
-    return answer if _is_clause(answer) else join(topic, answer)
+    return answer if looks_like_clause(answer) else join(topic, answer)
 
 
 def _what_passive(rest: Sequence[Word], answer: str) -> Optional[str]:
     """"What carries oxygen in the blood?" -> "Oxygen in the blood is carried by hemoglobin", as
     CAP-Statements writes a "what" subject with an object."""
     verb = rest[0]
-    if len(rest) < 2 or verb.lower in _COPULAS or verb.tag == "MD" or verb.lower in ("do", "does", "did", "has", "have",
+    if len(rest) < 2 or verb.lower in COPULAS or verb.tag == "MD" or verb.lower in ("do", "does", "did", "has", "have",
                                                                                       "had", "happens", "happened"):
         return None
-    if not (verb.tag in ("VBZ", "VBD", "VBP") or verb.lower.endswith("s")) or "VERB" not in _lemmas(verb.lower):
+    if not (verb.tag in ("VBZ", "VBD", "VBP") or verb.lower.endswith("s")) or "VERB" not in lemmas_of(verb.lower):
         return None
     obj = render(rest[1:])
-    if rest[1].lower in _NOT_AN_OBJECT or rest[1].tag in ("IN", "TO", "RB") or _is_clause(obj):
+    if rest[1].lower in _NOT_AN_OBJECT or rest[1].tag in ("IN", "TO", "RB") or looks_like_clause(obj):
         return None
-    past = verb.tag == "VBD" or (verb.lower == _inflect(verb.lower, "VBD") and verb.lower != _inflect(verb.lower, "VBZ"))
-    plural = _plural_phrase(obj)
+    past = verb.tag == "VBD" or (verb.lower == inflect(verb.lower, "VBD") and verb.lower != inflect(verb.lower, "VBZ"))
+    plural = plural_phrase(obj)
     copula = ("were" if plural else "was") if past else ("are" if plural else "is")
-    return join(obj, copula, _inflect(verb.lower, "VBN"), "by", answer)
+    return join(obj, copula, inflect(verb.lower, "VBN"), "by", answer)
 
 
 def as_subject(answer: str, rest: Sequence[Word]) -> str:
@@ -133,7 +132,7 @@ def as_subject(answer: str, rest: Sequence[Word]) -> str:
     position = next((index for index, word in enumerate(rest) if word.tag not in ("RB", "RBS", "RBR")
                      and word.lower not in _DEGREE_ADVERBS), 0)
     verb = rest[position]
-    if verb.tag.startswith("VB") or verb.tag == "MD" or verb.lower in _COPULAS or "VERB" in _lemmas(verb.lower):
+    if verb.tag.startswith("VB") or verb.tag == "MD" or verb.lower in COPULAS or "VERB" in lemmas_of(verb.lower):
         agreed = subject_agrees(verb.text, subject)
         return join(subject, render(rest[:position]), agreed, render(rest[position + 1:]))
     return join(subject, render(rest))
@@ -144,16 +143,16 @@ def _relative(frame: Frame, rest: List[Word], answer: str) -> str:
     spoken in Brazil?" -> "The language spoken in Brazil is Portuguese"."""
     noun_phrase = render(frame.phrase)
     first = rest[0]
-    if first.lower in _COPULAS and len(rest) > 1 and (rest[1].tag == "VBN" or rest[1].lower in _PREDICATE_ADJECTIVES
+    if first.lower in COPULAS and len(rest) > 1 and (rest[1].tag == "VBN" or rest[1].lower in PREDICATE_ADJECTIVES
                                                       or rest[1].tag in ("IN",)):
         relative = render(rest[1:])
     else:
         relative = join("that", render(rest))
     subject = join("the", noun_phrase, relative)
-    if _plural_phrase(noun_phrase):
-        return _list_or_single(subject, answer)
+    if plural_phrase(noun_phrase):
+        return list_or_single(subject, answer)
     past = first.tag == "VBD" or first.lower in ("was", "did")
-    return join(subject, "was" if past else "is", _with_article(answer, noun_phrase))
+    return join(subject, "was" if past else "is", with_article(answer, noun_phrase))
 
 
 def _count(frame: Frame, rest: List[Word], answer: str) -> str:
@@ -162,11 +161,11 @@ def _count(frame: Frame, rest: List[Word], answer: str) -> str:
     if not any(word.tag.startswith("VB") or word.tag == "MD" for word in rest):
         return join("there", "are" if not _is_one(answer) else "is", counted, render(rest))  # "how many players on a team"
     first = rest[0]
-    if first.lower in _COPULAS and len(rest) > 1 and (rest[1].lower == "there" or (
+    if first.lower in COPULAS and len(rest) > 1 and (rest[1].lower == "there" or (
             noun_phrase and rest[1].lower in _PLACE_PREPOSITIONS)):
         tail = rest[2:] if rest[1].lower == "there" else rest[1:]
         return join("there", _counted_copula(first.lower, answer), counted, render(tail))
-    if len(rest) > 2 and rest[-1].lower == "there" and rest[-2].lower in _COPULAS:
+    if len(rest) > 2 and rest[-1].lower == "there" and rest[-2].lower in COPULAS:
         # "how many episodes of sabrina the teenage witch are there": the phrase's "of" took a title
         return join("there", _counted_copula(rest[-2].lower, answer), counted, render(rest[:-2]))
     return join(counted, render(rest))

@@ -11,8 +11,8 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.agreement import answer_is_plural
 from capqa.statements.rules.analysis import Frame, render
-from capqa.statements.rules.lexicon import _COPULAS, _MODALS, _PREPOSITIONS
-from capqa.statements.rules.morphology import _agree, _inflect, _is_base_verb, _lemmas, _plural_phrase
+from capqa.statements.rules.lexicon import COPULAS, MODALS, PREPOSITIONS
+from capqa.statements.rules.morphology import agree, inflect, is_base_verb, lemmas_of, plural_phrase
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.tails import split_tail
 
@@ -87,8 +87,8 @@ def declarative(frame: Frame) -> Optional[Clause]:
                           main_verb_position(rest) + 1 if rest else 0)
         position = main_verb_position(rest)
         verb = rest[position]
-        plural = auxiliary == "do" or (auxiliary != "does" and _plural_phrase(subject))
-        inflected = _agree(verb.text, plural, auxiliary == "did") if _is_verb(verb) else verb.text
+        plural = auxiliary == "do" or (auxiliary != "does" and plural_phrase(subject))
+        inflected = agree(verb.text, plural, auxiliary == "did") if _is_verb(verb) else verb.text
         adverbs = render(rest[:position])
         group = (adverbs, inflected) if adverbs else (inflected,)
         return Clause(subject, group, rest[position + 1:], 0)
@@ -97,7 +97,7 @@ def declarative(frame: Frame) -> Optional[Clause]:
 
 
 def _is_verb(word: Word) -> bool:
-    return word.tag.startswith("VB") or _is_base_verb(word.lower) or "VERB" in _lemmas(word.lower)
+    return word.tag.startswith("VB") or is_base_verb(word.lower) or "VERB" in lemmas_of(word.lower)
 
 
 def object_slot(clause: Clause) -> int:
@@ -108,7 +108,7 @@ def object_slot(clause: Clause) -> int:
     if rest and _is_stranded(rest[-1]):
         return len(rest)
     for index in range(clause.verb_index, len(rest) - 1):
-        if rest[index].lower in _PREPOSITIONS and rest[index + 1].lower in _PREPOSITIONS - {"of"} and (
+        if rest[index].lower in PREPOSITIONS and rest[index + 1].lower in PREPOSITIONS - {"of"} and (
                 rest[index].tag in ("IN", "RP", "TO")):
             return index + 1
     index = clause.verb_index
@@ -118,7 +118,7 @@ def object_slot(clause: Clause) -> int:
 
 
 def _is_stranded(word: Word) -> bool:
-    return word.lower in _PREPOSITIONS or word.tag in ("IN", "RP", "TO")
+    return word.lower in PREPOSITIONS or word.tag in ("IN", "RP", "TO")
 
 
 def adverbial_slot(clause: Clause, after_verb: bool) -> int:
@@ -133,8 +133,8 @@ def adverbial_slot(clause: Clause, after_verb: bool) -> int:
     following = rest[index]
     if following.tag == "VBN" and index + 1 <= len(rest):
         return index + 1  # "is located | in Paris"
-    if following.lower in _PREPOSITIONS and not (following.lower == "to" and index + 1 < len(rest)
-                                                 and _is_base_verb(rest[index + 1].lower)):
+    if following.lower in PREPOSITIONS and not (following.lower == "to" and index + 1 < len(rest)
+                                                 and is_base_verb(rest[index + 1].lower)):
         return index
     return len(rest)
 
@@ -149,16 +149,16 @@ def subject_agrees(verb: str, subject: str) -> str:
         return "am" if subject.lower() == "i" else "are" if plural else "is"
     if lowered in ("was", "were"):
         return "were" if plural and subject.lower() != "i" else "was"
-    if lowered in _MODALS or lowered in _COPULAS:
+    if lowered in MODALS or lowered in COPULAS:
         return verb
     if lowered in ("has", "have"):
         return "have" if plural else "has"
     if lowered in ("does", "do"):
         return "do" if plural else "does"
-    present = (_inflect(lowered, "VBZ"), _inflect(lowered, "VBP"))
-    if lowered not in present or "VERB" not in _lemmas(lowered):
+    present = (inflect(lowered, "VBZ"), inflect(lowered, "VBP"))
+    if lowered not in present or "VERB" not in lemmas_of(lowered):
         return verb
-    return _inflect(lowered, "VBP" if plural else "VBZ")
+    return inflect(lowered, "VBP" if plural else "VBZ")
 
 
 def embedded_question(frame: Frame) -> Optional[str]:

@@ -9,8 +9,8 @@ make ..." when the question asks what they make). Kept: the answer's own words.
 import re
 from typing import List
 
-from capqa.statements.rules.lexicon import _QUESTION_START, _WHITESPACE, strip_trailing
-from capqa.statements.rules.morphology import _is_finite_verb, _is_participle, _lemmas
+from capqa.statements.rules.lexicon import QUESTION_START, WHITESPACE, strip_trailing
+from capqa.statements.rules.morphology import is_finite_verb, is_participle, lemmas_of
 
 _OUTER_QUOTES = ('"', '“', '”')
 _LABEL = re.compile(r"^(?:(?:the |my |final |correct |short )*answer(?: is)?|the correct (?:one|option|choice) is|"
@@ -83,11 +83,11 @@ def without_topic_label(text: str, question: str) -> str:
     asked = set(_WORD.findall(question.lower()))
     if not words or sum(word in asked for word in words) * 2 < len(words):
         return text
-    if not _QUESTION_START.match(label) and any(_is_finite_verb(word) for word in label.split()[1:]
+    if not QUESTION_START.match(label) and any(is_finite_verb(word) for word in label.split()[1:]
                                                 if word.islower()):
         return text  # "Mars has two moons: Phobos and Deimos" is a claim, not a heading
     first = rest.split()[0]
-    if first[:1].isupper() and _is_participle(first.lower()) and first.lower() not in _lemmas(first.lower()).get("VERB", ()):
+    if first[:1].isupper() and is_participle(first.lower()) and first.lower() not in lemmas_of(first.lower()).get("VERB", ()):
         return f"{label} was {first.lower()} {rest[len(first):].strip()}".strip()
     return rest
 
@@ -96,7 +96,7 @@ def clean_answer(answer: str, question: str = "", options: dict = None, context:
     """``answer`` reduced to its content (see the module docstring); never empty unless
     ``answer`` has no content at all. ``context``: the prompt's sentences before the question,
     which a heading of the answer may restate too."""
-    text = strip_trailing(_WHITESPACE.sub(" ", _without_outer_quotes(answer.strip())).strip())
+    text = strip_trailing(WHITESPACE.sub(" ", _without_outer_quotes(answer.strip())).strip())
     text = without_topic_label(text, f"{context} {question}") or text
     for _ in range(_STEPS):
         stripped = _strip_once(text, question, options or {})
@@ -149,7 +149,7 @@ def _strip_once(text, question, options):
     if _ELLIPTICAL_NEVER.match(text):
         return "never"
     passive = _PASSIVE_RESTATEMENT.match(text)
-    if passive and _lemmas(passive.group(1)).get("VERB", ("",))[0] in _verb_lemmas(question) and (
+    if passive and lemmas_of(passive.group(1)).get("VERB", ("",))[0] in _verb_lemmas(question) and (
             "," not in passive.group(2) and len(passive.group(2).split()) <= 4):
         # "It was written by X" answering "Who wrote ...?" -> "X"; with more to say ("by X, a
         # novelist, in 1967") the sentence stays, its pronoun resolved (sentences.full_sentence).
@@ -160,14 +160,14 @@ def _strip_once(text, question, options):
     if existential and len(existential.group(1).split()) > 3:
         existential = None  # "There are 23 episodes in season 4 of X." is a sentence of its own
     opener = _RESTATING_OPENER.match(text) or _PERSON_OPENER.match(text) or existential
-    if opener and not _is_participle(opener.group(1).split()[0].lower()):
+    if opener and not is_participle(opener.group(1).split()[0].lower()):
         return opener.group(1)  # "It was written by X, ..." is a passive sentence, not "It was X"
     return _without_restated_verb(text, question)
 
 
 def _without_restated_verb(text, question):
     """"They live mostly in X" -> "mostly in X" when the question's verb is "live"."""
-    if not _QUESTION_START.match(question):
+    if not QUESTION_START.match(question):
         return text  # a sentence to complete ("... is something like") has no verb to restate
     question_lemmas = _verb_lemmas(question)
     # "It has eight legs": "has" is the verb here, not an auxiliary; both readings are tried.
@@ -177,13 +177,13 @@ def _without_restated_verb(text, question):
             verb = clause.group(1).lower()
             if verb in _NOT_RESTATING:
                 continue  # "it will melt": the modal is not the question's verb restated
-            if _lemmas(verb).get("VERB", (verb,))[0] in question_lemmas and len(clause.group(2).split()) <= 4:
+            if lemmas_of(verb).get("VERB", (verb,))[0] in question_lemmas and len(clause.group(2).split()) <= 4:
                 return clause.group(2)  # longer: a sentence of its own ("It became law in the US in 1942")
     return text
 
 
 def _verb_lemmas(question):
-    return {_lemmas(word).get("VERB", (word,))[0] for word in question.lower().strip("?. ").split()}
+    return {lemmas_of(word).get("VERB", (word,))[0] for word in question.lower().strip("?. ").split()}
 
 
 def elliptical_subject(answer: str) -> str:

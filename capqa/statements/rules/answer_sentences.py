@@ -22,11 +22,23 @@ import re
 import unicodedata
 from typing import List
 
-from capqa.statements.rules.lexicon import _WHITESPACE
+from capqa.statements.rules.lexicon import WHITESPACE
+from capqa.statements.rules.morphology import lemmas_of
 
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\([^()\s]{1,500}\)")
 _CITATION = re.compile(r"\[\d{1,3}\]|\^\d{1,3}|【[^】\n]{0,40}】")
-_EMPHASIS = re.compile(r"\*{1,3}|(?<!\w)_{2}|_{2}(?!\w)|`+")
+# Emphasis marks open a word or close one: "**bold**", "*Plain toast:*". An asterisk between two
+# words or numbers, or inside brackets, is code or arithmetic ("4*20", "2 * 9", "COUNT(*)") and stays.
+_EMPHASIS = re.compile(r"(?<![^\s(\[\"'“])\*{1,3}+(?=[\w\"'“(\[$£€–−+-])|(?<=[\w.!?:;,)\]\"'”%])\*{1,3}+(?![^\s.,;:!?)\]\"'”])(?!\.\d)|"
+                       r"(?<!\w)_{2}|_{2}(?!\w)|`+")
+# A code fence's opening line names its language ("```python"): the name is no word of the answer.
+_FENCE_LANGUAGE = re.compile(r"^[ \t]*+```[ \t]*+[\w+#.-]*+[ \t]*+$", re.MULTILINE)
+_CODE_SPAN = re.compile(r"```[^`]*+```|`[^`\n]++`")
+_CODE_TOKEN = re.compile(r"[^\s`]+")
+_MAX_CODE_TOKENS = 200
+_AMOUNT = re.compile(r"^[$€£]?+\d[\d,]*+\.\d++$")
+_LINE_END_WORDS = 3
+_LIST_ITEM_WORDS = 8
 _HEADING = re.compile(r"^#{1,6}[ \t]*", re.MULTILINE)
 _BULLET = re.compile(r"^[ \t]*+(?:[-*•·▪‣]|\d{1,3}[.)])[ \t]++(?=[^\d\s])", re.MULTILINE)
 _INLINE_NUMBERED = re.compile(r"(?:^|(?<=\s))(\d{1,2})\.[ \t]++(?=\S)")
@@ -77,12 +89,95 @@ def strip_markup(text: str) -> str:
     items = _list_items(text)
     if items:
         text = _as_list(items)
+    if "\n" in text:
+        text = _introduced_lists(text)
     text = _BULLET.sub("", text)
+    if "```" not in text and "\n" in text:  # code's lines are no sentences
+        text = _lines_as_sentences(text)
+    text = _FENCE_LANGUAGE.sub("", text)
     text = _EMPHASIS.sub("", text)
     if not text.isascii():
         text = "".join(char for char in text if not _is_emoji(char))
-    text = _WHITESPACE.sub(" ", text).strip()
+    text = WHITESPACE.sub(" ", text).strip()
     return text.lstrip("”’»)]").lstrip() if text[:1] in "”’»)]" else text  # a quote left by a cut title
+
+
+def _introduced_lists(text: str) -> str:
+    """A list of short items after a line that ends with a colon joins it as one list: "Six
+    teams have never won:" + "- Brewers" + "- Padres" -> "Six teams have never won: Brewers
+    and Padres." Items that are sentences (steps) stay lines of their own."""
+    lines = text.split("\n")
+    out: List[str] = []
+    index = 0
+    while index < len(lines):
+        end = index
+        while end < len(lines) and (_BULLET.match(lines[end]) or (end > index and not lines[end].strip() and end + 1 < len(
+                lines) and _BULLET.match(lines[end + 1]))):
+            end += 1
+        items = [_BULLET.sub("", line).strip().rstrip(";,") for line in lines[index:end] if line.strip()]
+        intro = next((position for position in range(len(out) - 1, -1, -1) if out[position].strip()), None)
+        if len(items) >= 2 and intro is not None and out[intro].rstrip().endswith(":") and all(
+                0 < len(item.split()) <= _LIST_ITEM_WORDS and item[-1:] not in ".!?" for item in items):
+            opening = out[intro].rstrip()
+            if _ends_in_verb(opening[:-1]):
+                opening = opening[:-1]  # "They also fought:" + items: the items are its object
+            out[intro] = f"{opening} {_as_list(items)}."
+            del out[intro + 1:]
+            index = end
+            continue
+        out.extend(lines[index:max(end, index + 1)])  # a run not joined is passed over whole: linear
+        index = max(end, index + 1)
+    return "\n".join(out)
+
+
+def _ends_in_verb(text: str) -> bool:
+    """Whether ``text`` ends in a finite verb ("They also fought"), not a gerund or a noun."""
+    words = text.split()
+    last = words[-1].lower() if words else ""
+    lemmas = lemmas_of(last) if last else {}
+    return "VERB" in lemmas and "NOUN" not in lemmas and "ADJ" not in lemmas and not last.endswith("ing") and (
+        last not in lemmas["VERB"])
+
+
+def _lines_as_sentences(text: str) -> str:
+    """A line of three words or more that ends with no mark, before a line that opens with a
+    capital, ends a sentence: the lines of a worked solution ("Charleston has 4*20=80 sheep" /
+    "Toulouse has ..."); a heading or a short label ("Plain toast") does not."""
+    lines = text.split("\n")
+    for index in range(len(lines) - 1):
+        line, following = lines[index].rstrip(), lines[index + 1].lstrip()
+        ends_bare = line[-1:].isalnum() or (line[-1:] != "" and line[-1:] in "%)$")
+        if following[:1].isupper() and ends_bare and not line.lstrip().startswith("#") and len(
+                line.split(None, _LINE_END_WORDS)) >= _LINE_END_WORDS:
+            lines[index] = line + "."
+    return "\n".join(lines)
+
+
+def code_tokens(answer: str) -> List[str]:
+    """The words of the answer's code (in backticks or a fence) that have letters, whose case a
+    statement must keep ("`sklearn.metrics.confusion_matrix(...)`", "`recv`", "`bool(n)`")."""
+    tokens = []
+    for span in _CODE_SPAN.finditer(answer):
+        body = _FENCE_LANGUAGE.sub("", span.group(0).strip("`"))
+        tokens += [token.strip(".,;:") for token in _CODE_TOKEN.findall(body)]
+        if len(tokens) >= _MAX_CODE_TOKENS:
+            break
+    return [token for token in dict.fromkeys(tokens[:_MAX_CODE_TOKENS]) if any(char.isalpha() for char in token)]
+
+
+def code_case_kept(statement: str, answer: str) -> str:
+    """``statement`` with every word of the answer's code written as the code writes it: a
+    capital that opened a sentence, or a name or acronym the casing rules made of it, is undone.
+    A plain word of the code (English, or capitalised: "Properties") is not, as the statement's
+    own words may be it."""
+    tokens = [token for token in code_tokens(answer) if token.lower() in statement.lower() and (
+        not token.isalpha() or (token.islower() and not lemmas_of(token)))]
+    if not tokens:
+        return statement
+    by_lower = {token.lower(): token for token in sorted(tokens, key=len)}
+    pattern = re.compile(r"(?<![\w.])(?:" + "|".join(re.escape(token) for token in sorted(
+        by_lower.values(), key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE)
+    return pattern.sub(lambda match: by_lower.get(match.group(0).lower(), match.group(0)), statement)
 
 
 def _is_emoji(char: str) -> bool:
@@ -149,6 +244,8 @@ def _ends_sentence(text: str, mark: int, next_start: int, lowercase: bool = Fals
     word = text[word_start:mark].lower().lstrip("\"'“‘([")
     if len(word) == 1 and word.isalpha():
         return False  # an initial: "J. K. Rowling"
+    if _AMOUNT.match(word):
+        return True  # "... he spends $300.00. A: 300": a number with decimals ends a sentence
     return word.rstrip(".") not in _ABBREVIATIONS and "." not in word[-3:-1]
 
 

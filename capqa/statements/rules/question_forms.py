@@ -17,7 +17,7 @@ that wrap a question or a claim:
 import re
 from typing import NamedTuple, Tuple
 
-from capqa.statements.rules.lexicon import _BLANK, _QUESTION_START, strip_trailing
+from capqa.statements.rules.lexicon import BLANK, QUESTION_START, strip_trailing
 
 _CLAIM = re.compile(
     r"^(?:(?:answer|say|state|decide|determine|tell me)\s+(?:whether\s+(?:it\s+is\s+)?)?)?(?:true\s+or\s+false|"
@@ -72,7 +72,7 @@ class Form(NamedTuple):
 def read_form(question: str) -> Form:
     """The form of the question proper ``question`` (labels and options already removed)."""
     text = question.strip()
-    if _BLANK.search(text):
+    if BLANK.search(text):
         return Form("blank", text)
     bare = _POLITE_END.sub("", strip_trailing(text))
     claim = _CLAIM.match(bare)
@@ -92,6 +92,6 @@ def read_form(question: str) -> Form:
     if imperative and not text.endswith("?"):
         verb = " ".join(imperative.group("verb").lower().split())
         return Form("imperative", imperative.group("rest"), verb)
-    if text.endswith("?") or _QUESTION_START.match(text) or _WH_START.match(text):
+    if text.endswith("?") or QUESTION_START.match(text) or _WH_START.match(text):
         return Form("question", text)  # "why dry ether is used in woods reaction": a search query
     return Form("statement", text)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from capqa.statements.check import ISSUES, statement_issues
+from capqa.statements.check import ISSUES, statement_issues, statements_issues
 
 
 @pytest.mark.parametrize("question, answer, statement, codes", [
@@ -69,19 +69,53 @@ def test_codes_are_described_and_returned_in_their_order():
     assert issues == [code for code in ISSUES if code in issues] and len(issues) >= 3
 
 
-def test_the_check_reads_strings_only(monkeypatch):
-    """Cheap enough for every statement of the metric: no parser is loaded for it."""
-    from capqa.statements.rules import parser
+def test_the_check_parses_the_statements_in_one_batch(monkeypatch):
+    """statements_issues reads each statement's own parse (the converter's parser), all of a
+    batch parsed in one call, and gives what statement_issues gives one by one."""
+    from capqa.statements import check
 
-    monkeypatch.setattr(parser, "_load", lambda: pytest.fail("statement_issues loaded the parser"))
-    assert statement_issues("What is the capital of Peru?", "Lima", "The capital of Peru is Lima.") == []
+    rows = [("What is the capital of Peru?", "Lima", "The capital of Peru is Lima."),
+            ("Which detective was created by G K Chesterton?", "Father Brown", "Father Brown — the priest."),
+            ("Make outdoor pillow.", "blow into a trash bag", "Blow into a trash bag.")]
+    one_by_one = [statement_issues(*row) for row in rows]
+    calls = []
+    real = check.parse_many
+    monkeypatch.setattr(check, "parse_many", lambda texts: calls.append(list(texts)) or real(calls[-1]))
+    assert check.statements_issues(*map(list, zip(*rows))) == one_by_one
+    assert len(calls) == 1 and "The capital of Peru is Lima." in calls[0]
+    assert one_by_one == [[], ["fragment"], ["imperative_sentence"]]
 
 
 @pytest.mark.parametrize("call, error, name", [
     (lambda: statement_issues(None, "x", "y"), TypeError, "question"),
     (lambda: statement_issues("q", "", "y"), ValueError, "answer"),
     (lambda: statement_issues("q", "x", 3), TypeError, "statement"),
+    (lambda: statements_issues(["q"], ["x"], [3]), TypeError, "statements\\[0\\]"),
+    (lambda: statements_issues(["q"], ["x", "y"], ["z"]), ValueError, "questions"),
 ])
 def test_bad_input_names_the_argument(call, error, name):
     with pytest.raises(error, match=f"`{name}`"):
         call()
+
+
+# Issue 35 item 16: characters that print nothing hide nothing from the check (and add nothing).
+@pytest.mark.parametrize("statement, codes", [
+    ("\u200b\u2060\u200b", ["empty"]),
+    ("\x00\x01", ["empty"]),
+    ("\ufeff \u200d\t", ["empty"]),
+    ("Paris is the capital of France?\u200b", ["question_mark"]),
+    ("Paris is the capital of France?\u202c", ["question_mark"]),
+    ("Paris is the capital of France?\u200f\u2066", ["question_mark"]),
+    ("Paris is the\u200b the capital of France.", ["doubled_word"]),
+    ("Paris is the capital of the\u00ad the country.", ["doubled_word"]),
+    ("\ufeffIs Paris the capital of France?", ["auxiliary_start", "question_mark"]),
+    ("\u200bWhat is the capital of France? Paris.", ["wh_start", "question_mark", "echoed_question"]),
+    ("Pa\u200bris is the capital of France.", []),
+])
+def test_invisible_characters_are_read_as_the_statement_shows(statement, codes):
+    assert statement_issues("What is the capital of France?", "Paris", statement) == codes
+
+
+def test_invisible_characters_in_the_question_and_answer_are_read_as_shown():
+    assert statement_issues("What is the capital\u200b of France?", "Pa\u2060ris", "Paris is the capital of France.") == []
+    assert statement_issues("What is the capital of France?", "Pa\u2060ris", "Lyon is the capital.") == ["answer_missing"]

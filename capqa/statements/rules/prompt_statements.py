@@ -13,15 +13,16 @@ phrases.
 import re
 from typing import List, Optional, Tuple
 
-from capqa.statements.rules.analysis import WH_WORDS, Frame, _wh_phrase_end, expanded, render, verb_index
-from capqa.statements.rules.clause import join
-from capqa.statements.rules.clauses import _list_or_single, list_verb
-from capqa.statements.rules.forms import Form
-from capqa.statements.rules.lexicon import _AUXILIARIES, _LIST_ANSWER, _NUMBER_WORDS, strip_trailing
-from capqa.statements.rules.morphology import _is_clause, _is_plural_noun, _lemmas, _plural_phrase, _with_article
+from capqa.statements.rules.analysis import Frame, render, verb_index, wh_phrase_end
+from capqa.statements.rules.contractions import WH_WORDS, expanded
+from capqa.statements.rules.declarative import join
+from capqa.statements.rules.lexicon import AUXILIARIES, LIST_ANSWER, NUMBER_WORDS, strip_trailing
+from capqa.statements.rules.morphology import is_plural_noun, lemmas_of, looks_like_clause, plural_phrase, with_article
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.polar import polarity
+from capqa.statements.rules.question_forms import Form
 from capqa.statements.rules.sentences import is_clause, negated_clause
+from capqa.statements.rules.surface import list_or_single, list_verb
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
 from capqa.statements.rules.wh_subject import wh_subject
@@ -33,6 +34,15 @@ _THE = re.compile(r"^(?:(the|some|all) )?(.+)$", re.IGNORECASE)
 _LISTING_VERBS = frozenset(("name", "list", "give", "state", "identify", "mention", "cite", "provide",
                             "enumerate", "suggest", "recommend", "specify"))
 _LIST_OF = re.compile(r"^(?:a |the )?(?:list|names|examples) of (.+)$", re.IGNORECASE)
+
+
+def claim_texts(claim: str, content: str) -> List[str]:
+    """The texts ``claim_statement(claim, content)`` parses: an answer without a verdict, or the
+    claim an answer denies."""
+    read = polarity(content)
+    if read is None:
+        return [content]
+    return [claim] if read[0] else []
 
 
 def claim_statement(claim: str, content: str) -> Tuple[Optional[str], List[str]]:
@@ -52,7 +62,7 @@ def embedded_statement(clause: str, answer: str) -> Optional[str]:
     words = expanded(parse(clause))
     if not words or words[0].lower not in WH_WORDS:
         return None
-    end = _wh_phrase_end(words, 0)
+    end = wh_phrase_end(words, 0)
     if end > 1 and _phrase_is_subject(words, end):
         end = 1  # "what DNA stands for", "what bees make": the noun is the clause's subject
     wh, phrase, after = words[0].lower, words[1:end], words[end:]
@@ -60,7 +70,7 @@ def embedded_statement(clause: str, answer: str) -> Optional[str]:
         return None
     first = 1 if wh in ("why", "when", "where", "how") and not phrase else 0  # these are never the subject
     finite = next((index for index, word in enumerate(after) if index >= first and (
-        word.tag in ("VBD", "VBZ", "VBP", "MD") or (word.lower in _AUXILIARIES and word.tag.startswith("VB")))), None)
+        word.tag in ("VBD", "VBZ", "VBP", "MD") or (word.lower in AUXILIARIES and word.tag.startswith("VB")))), None)
     if finite is None:
         finite = verb_index(after)  # "why leaves change colour": the tagger took "change" for a noun
     if finite is None:
@@ -68,7 +78,7 @@ def embedded_statement(clause: str, answer: str) -> Optional[str]:
     if finite == 0:
         return wh_subject(Frame((), "", wh, phrase, "", False, (), after), answer)
     subject, verb = after[:finite], after[finite]
-    if verb.lower in _AUXILIARIES or verb.tag == "MD":
+    if verb.lower in AUXILIARIES or verb.tag == "MD":
         rest = after[finite + 1:]
         negated = bool(rest) and rest[0].lower in ("not", "n't")
         frame = Frame((), "", wh, phrase, verb.lower, negated, subject, rest[1:] if negated else rest)
@@ -97,10 +107,10 @@ def imperative_statement(form: Form, answer: str, first: str) -> Optional[str]:
     target = strip_trailing(form.text)
     verb = form.verb
     if verb in ("define",):
-        return join(target, "is" if not _plural_phrase(target) else "are", _clause_or_noun(answer, target))
+        return join(target, "is" if not plural_phrase(target) else "are", _clause_or_noun(answer, target))
     example = _EXAMPLE.match(target)
     if example and verb in _LISTING_VERBS:
-        if example.group(1).lower() == "examples" or _LIST_ANSWER.search(answer) and len(answer.split()) > 3:
+        if example.group(1).lower() == "examples" or LIST_ANSWER.search(answer) and len(answer.split()) > 3:
             return f"examples of {example.group(2)} include {answer}"
         opening = "one example" if target.lower().startswith("one ") else "an example"
         return f"{opening} of {example.group(2)} is {_clause_or_noun(answer, example.group(2))}"
@@ -115,8 +125,8 @@ def imperative_statement(form: Form, answer: str, first: str) -> Optional[str]:
     listed = _LIST_OF.match(subject)
     if listed:
         subject = listed.group(1)
-    if verb in _LISTING_VERBS and (_plural_phrase(subject) or _first_noun_plural(subject)):
-        if any(word.lower() in _NUMBER_WORDS or word.isdigit() for word in subject.split()):
+    if verb in _LISTING_VERBS and (plural_phrase(subject) or _first_noun_plural(subject)):
+        if any(word.lower() in NUMBER_WORDS or word.isdigit() for word in subject.split()):
             return f"the {subject} {list_verb(subject, answer)} {answer}"
         return f"some of the {subject} are {answer}"
     if not match.group(1) and verb in ("calculate", "compute", "write", "spell out", "translate"):
@@ -129,16 +139,16 @@ def imperative_statement(form: Form, answer: str, first: str) -> Optional[str]:
 def _first_noun_plural(phrase: str) -> bool:
     """"planets closer to the Sun than Earth": the first noun is the head, and it is plural."""
     for word in phrase.split():
-        lemmas = _lemmas(word.lower())
+        lemmas = lemmas_of(word.lower())
         if "NOUN" in lemmas and "ADJ" not in lemmas:
-            return _is_plural_noun(word)
+            return is_plural_noun(word)
     return False
 
 
 def _clause_or_noun(answer: str, subject: str) -> str:
-    if _is_clause(answer) and not answer.lower().startswith("that "):
+    if looks_like_clause(answer) and not answer.lower().startswith("that "):
         return f"that {answer}"
-    return _with_article(answer, subject)
+    return with_article(answer, subject)
 
 
 def fragment_statement(words: Parse, answer: str) -> Optional[str]:
@@ -152,12 +162,12 @@ def fragment_statement(words: Parse, answer: str) -> Optional[str]:
         phrase = listed.group(1)
         words = words[len(words) - len(phrase.split()):] if len(phrase.split()) < len(words) else words
     first = words[0]
-    common = "NOUN" in _lemmas(first.lower) or "ADJ" in _lemmas(first.lower)
+    common = "NOUN" in lemmas_of(first.lower) or "ADJ" in lemmas_of(first.lower)
     if (first.tag in ("NN", "NNS", "JJ", "JJS", "VBN") or (first.tag == "NNP" and common)) and first.lower != "list":
         if first.tag == "NNP":
             phrase = phrase[:1].lower() + phrase[1:]
         phrase = f"the {phrase}" if not phrase.lower().startswith(("different ", "other ")) else phrase
-    if _plural_phrase(phrase) or _LIST_ANSWER.search(answer):
-        return _list_or_single(phrase, answer) if phrase.lower().startswith("the ") else join(
+    if plural_phrase(phrase) or LIST_ANSWER.search(answer):
+        return list_or_single(phrase, answer) if phrase.lower().startswith("the ") else join(
             phrase, list_verb(phrase, answer), answer)
-    return join(phrase, "is", _with_article(answer, phrase))
+    return join(phrase, "is", with_article(answer, phrase))

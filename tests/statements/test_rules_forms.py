@@ -2,7 +2,7 @@
 question forms people write, and never echoes the question with the answer tacked on.
 
 The cases are the issue's illustrations and a few of each mechanism; the quality on whole sets
-is tests/test_rules_quality.py's."""
+is tests/statements/test_rules_quality.py's."""
 
 import pytest
 

@@ -7,7 +7,8 @@ import pytest
 
 from capqa.statements.rules import naive_statement, rule_statement, rule_statements
 from capqa.statements.text_metrics import exact_match, normalize_statement, surface_scores, token_f1
-from conftest import data_path
+
+from support.data import data_path
 
 
 @pytest.mark.parametrize("question, answer, statement", [

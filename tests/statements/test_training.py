@@ -3,20 +3,24 @@
 import json
 import shutil
 
-import evaluate
 import pandas as pd
 import pytest
 
-from huggingface_hub import ModelCard
-
-from capqa.constants import CITATION, STATEMENT_BASE_MODEL, STATEMENT_TEMPLATE
-from capqa.statements.generator import StatementGenerator
-from capqa.statements.data import load_statement_rows
 from capqa.cli.eval_statements import main as evaluate_main
 from capqa.cli.train_statements import main as train_main
+from capqa.common.constants import CITATION, STATEMENT_BASE_MODEL, STATEMENT_TEMPLATE
+from capqa.statements.data import load_statement_rows
 from capqa.statements.evaluation import evaluate_statements
 from capqa.statements.training import CHECKPOINTS, LOSS_PLOT, TRAINING_SUMMARY, train_statement_model
-from conftest import KNOWN_PROBABILITIES, REPO_ROOT, data_path
+
+from support.data import REPO_ROOT, data_path
+from support.lazy import lazy_module
+from support.models import KNOWN_PROBABILITIES
+
+# Imported on first use, so that collecting the tests stays fast.
+evaluate = lazy_module("evaluate")
+huggingface_hub = lazy_module("huggingface_hub")
+capqa_statements_generator = lazy_module("capqa.statements.generator")
 
 # Enough optimiser steps at a high rate for a 2-layer T5 to learn something in seconds.
 TINY_SETTINGS = dict(epochs=1, batch_size=8, learning_rate=3e-3, seed=0, device="cpu", show_progress=False)
@@ -48,7 +52,7 @@ def test_training_lowers_the_loss_and_saves_a_model_folder(trained):
 
 def test_the_trained_folder_generates_one_statement_per_input(trained, sample_csv):
     rows = load_statement_rows(sample_csv, limit=5)
-    generator = StatementGenerator(model=str(trained[0]), device="cpu", max_new_tokens=24)
+    generator = capqa_statements_generator.StatementGenerator(model=str(trained[0]), device="cpu", max_new_tokens=24)
     statements = generator.generate([row["question"] for row in rows], [row["answer"] for row in rows])
     assert len(statements) == 5 and all(isinstance(text, str) and text.strip() for text in statements)
 
@@ -157,7 +161,7 @@ MODEL_CARD = REPO_ROOT / "statement_model_card" / "README.md"
 
 
 def test_model_card_metadata_parses_and_names_the_hub_fields():
-    data = ModelCard.load(MODEL_CARD).data
+    data = huggingface_hub.ModelCard.load(MODEL_CARD).data
     assert data.license == "apache-2.0" and "en" in data.language
     assert data.base_model == STATEMENT_BASE_MODEL
     assert data.datasets == ["cap-eval/CAP-Statements"]
@@ -166,10 +170,10 @@ def test_model_card_metadata_parses_and_names_the_hub_fields():
 
 
 def test_model_card_text_states_the_paper_settings_and_figures(monkeypatch):
-    from capqa.constants import statement_model_id
+    from capqa.common.constants import statement_model_id
 
     monkeypatch.delenv("CAP_HUB_NAMESPACE", raising=False)
-    text = ModelCard.load(MODEL_CARD).text
+    text = huggingface_hub.ModelCard.load(MODEL_CARD).text
     for section in ("## Intended use", "## How to use", "## Training data", "## Training procedure",
                     "## Evaluation", "## Limitations", "## Citation"):
         assert section in text, section

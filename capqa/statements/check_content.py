@@ -1,0 +1,211 @@
+"""Whether a statement keeps what its question and answer say, and leaves out their formatting:
+the string half of ``statement_issues`` added for issue 31.
+
+- ``code_altered``: every code token of the answer (in backticks or a code block, or a token that
+  only code writes: ``f(x)``, ``a.b``, ``x[1]``, ``2*9``, an operator between numbers) is in the
+  statement as written, case included ("sklearn" is not "Sklearn", ``COUNT(*)`` not ``COUNT()``);
+- ``question_missing``: the question's own words (its conditions and frame: "If she works 50
+  weeks a year, ...") are mostly absent from what the statement says after the question's context;
+- ``lines_joined``: lines of the answer run together with no sentence break ("... 5 hours a day
+  There are 7 days ..."); a code block's lines may be joined;
+- ``markup_left``: a markdown table, a code fence or its language tag, bold marks, a heading;
+- ``label_left``: an answer label ("A: 8", "Answer: B", "So the answer is (C)");
+- ``options_left``: the question's options listed in the statement ("972; 451; 100; or 25 is 451").
+
+Each test is one pass over its strings, with sets for membership (never a search per token), so
+linear in the inputs.
+"""
+
+import re
+from typing import Dict, List, Set
+
+from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, PREPOSITIONS, PRONOUNS
+from capqa.statements.rules.morphology import lemmas_of
+
+MAX_WORDS = 400  # of the question and of the answer: the frame and the claims are in their first words
+MAX_CHARS = 8000
+_FENCE = re.compile(r"```[ \t]*+([\w+#.-]*+)[^\n]*+\n(.*?)(?:```|\Z)", re.DOTALL)
+_INLINE_CODE = re.compile(r"`([^`\n]{1,300})`")
+# Code-only shapes: a call or index, an attribute path, operators inside a token, assignment.
+_CODE_TOKEN = re.compile(r"\w[\w.]*+[(\[][^\s]*+|[\w)\]]\.[A-Za-z_]\w*+|\w[*/^=<>+]+[\w.($-]|[\w)\]]\*\*[\w(]|"
+                         r"[=!<>]=|->|=>|::|\w_\w")
+_OPERATOR = frozenset("* / + = × ÷ ^ ** - − < > <= >= == != %".split())
+_NUMBER = re.compile(r"^[$€£]?\(?[\d.,]+\)?%?$")
+_BOLD = re.compile(r"(?<!\S)\*\*(?=\S)|(?<=\S)\*\*(?![\w(])|(?<![\w*])\*(?=[A-Za-z])|(?<=[A-Za-z.!?)])\*(?![\w*])")
+_TABLE = re.compile(r"\|\s*+:?-{3,}|(?:\|[^|\n]{1,80}){3,}\|")
+_MARKUP = re.compile(r"```|(?<!\S)#{1,6} |\*\*(?=\w)|(?<=\w)\*\*")
+_LABEL = re.compile(r"(?:^|(?<=[.!?] ))(?:A|Answer|ANSWER|Final answer|Correct answer)\s*+:\s*+\S|"
+                    r"\b(?:so |thus |therefore )?the (?:final |correct )?answer is\b", re.IGNORECASE)
+# An option letter left as a word: "A, a tiger hunting a deer, ...", "C — lift their shoulders ...".
+_OPTION_LETTER = re.compile(r"(?:^|[.!?] |\b(?:to|is|are|be|was|were) )[A-E](?:,| [—–]| ?\)) ")
+_LIST_MARKER = re.compile(r"(?:^|(?<=\s))\(?(?:[ivx]{1,4}|[A-Ea-e])\)\s")
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+_UNFRAMING = frozenset(
+    "what which who whom whose when where why how following statement statements best most least likely true "
+    "correct answer option options choice choices one none not no yes if then than also only about approximately "
+    "according so its it's does do did is are was were be been being has have had will would can could should "
+    "shall may might must there here this that these those them they their he she his her him i you your we our "
+    "me my and or but of to in on at by for with from as into than".split()) | AUXILIARIES | PREPOSITIONS | (
+    DETERMINERS) | PRONOUNS
+
+
+def code_tokens(answer: str) -> List[str]:
+    """The answer's code, as the tokens that must reach the statement verbatim: every token of a
+    code block or of backticks, and the code-only tokens of its prose (operators between numbers
+    as "2 * 9")."""
+    tokens: List[str] = []
+    prose = answer
+    for match in _FENCE.finditer(answer):
+        tokens += match.group(2).split()
+    prose = _FENCE.sub(" ", prose)
+    for match in _INLINE_CODE.finditer(prose):
+        tokens += match.group(1).split()
+    prose = _BOLD.sub("", _INLINE_CODE.sub(" ", prose))
+    words = prose.split()
+    for index, word in enumerate(words):
+        if _CODE_TOKEN.search(word) and not _is_prose_token(word):
+            tokens.append(word)
+        elif word in _OPERATOR and 0 < index < len(words) - 1 and _NUMBER.match(words[index - 1].rstrip(",;:")) and (
+                _NUMBER.match(words[index + 1].rstrip(",;:.")) or words[index + 1][:1] in "$(€£"):
+            tokens.append(f"{words[index - 1]} {word} {words[index + 1]}")
+    return [_trimmed(token) for token in tokens if _trimmed(token)]
+
+
+def _is_prose_token(word: str) -> bool:
+    """Dotted words of prose: "U.S.", "e.g.", "No.4", "Mr.", "3.5", "p.m.", a URL-less domain ends."""
+    core = word.strip("\"'“”‘’()[],;:!?")
+    return bool(re.fullmatch(r"(?:[A-Za-z]{1,3}\.){1,4}[A-Za-z]{0,3}|[\d.,]+%?|[A-Z][a-z]{0,3}\.\d*+", core))
+
+
+def _trimmed(token: str) -> str:
+    """A token without the sentence punctuation a statement may end it with."""
+    return token.rstrip(".,;:!?") if not token.endswith(("()", "...")) else token
+
+
+def code_altered(answer: str, statement: str) -> bool:
+    """Whether a code token of the answer is not in the statement as written."""
+    tokens = code_tokens(answer[:MAX_CHARS])
+    if not tokens:
+        return False
+    said = statement.split()
+    single = set(said) | {_trimmed(word) for word in said} | {word.strip(_WRAPPING) for word in said} | {
+        _trimmed(word.strip(_WRAPPING)) for word in said}
+    triples = {_trimmed(" ".join(said[index:index + 3])) for index in range(len(said) - 2)}
+    for token in tokens:
+        if " " in token:
+            if token not in triples and _trimmed(token) not in triples:
+                return True
+        elif token not in single and token.strip(_WRAPPING) not in single:
+            return True
+    return False
+
+
+_WRAPPING = "\"'“”‘’()[]{},;:"
+
+
+def question_missing(question: str, statement_rest: str, answer: str) -> bool:
+    """Whether the statement (after the question's context sentences) drops what the question
+    sets: a condition ("If she works 50 weeks a year, ..., what's her annual salary?" -> "Her
+    annual salary is $57,500.": three or more of the clause's words, and most of them, absent from
+    the statement and the answer), or a NOT / EXCEPT frame stated without any negation."""
+    said = _content_keys(statement_rest, numbers=True) | _content_keys(answer, numbers=True)
+    for condition in _CONDITION.findall(question[:MAX_CHARS]):
+        asked = _content_keys(condition, numbers=True)
+        missing = [key for key in asked if key not in said]
+        if len(missing) >= 3 and len(missing) * 2 > len(asked):
+            return True
+    return bool(_EXCLUDING.search(question[:MAX_CHARS])) and not _NEGATION.search(statement_rest)
+
+
+# A condition or situation the question sets, up to the next comma or the wh-word that asks.
+_CONDITION = re.compile(r"\b(?:if|when(?!\s++(?:did|does|do|is|are|was|were|will|would|can|could|should|has|have|had)\b)|"
+                        r"while|whenever|assuming|suppose|supposing|given that|unless|provided that)\b"
+                        r"[^,?;]{3,300}+(?:,[^,?;]{1,120}+(?=,\s*+(?:what|which|who|how|when|where|why)\b))?",
+                        re.IGNORECASE)
+_EXCLUDING = re.compile(r"\b(?:NOT|EXCEPT|LEAST)\b|\bwhich\b[^?]{0,80}\b(?:is|are|was|were|would|does|do|could|"
+                        r"can|will|did) not\b")
+_NEGATION = re.compile(r"\b(?:not|no|never|none|neither|nor|without|cannot|nothing|least|except)\b|n['’]t\b",
+                       re.IGNORECASE)
+
+
+def _content_keys(text: str, numbers: bool = False) -> Set[str]:
+    """The lemmas of the text's content words (and its numbers, with ``numbers``)."""
+    words = _WORD.findall(text.lower())[:MAX_WORDS]
+    return {_key(word) for word in words if word not in _UNFRAMING and "'" not in word and "’" not in word and (
+        (numbers and word.isdigit()) or (len(word) > 2 and not word.isdigit()))}
+
+
+def _key(word: str) -> str:
+    """A word's lemma (the first the lexicon gives, any part of speech), or the word."""
+    lemmas = lemmas_of(word.replace("’", "'"))
+    for part in ("VERB", "NOUN", "ADJ", "ADV"):
+        if part in lemmas:
+            return lemmas[part][0]
+    return word
+
+
+def lines_joined(answer: str, statement: str) -> bool:
+    """Whether two lines of the answer's prose meet in the statement with only a space between
+    them, the first not ending a sentence ("... 5 hours a day There are 7 days", a list's items
+    "Milwaukee Brewers San Diego Padres")."""
+    prose = _FENCE.sub("\n", answer[:MAX_CHARS])
+    lines = [(bool(_ITEM.match(line)), _ITEM.sub("", line).strip()) for line in prose.splitlines()[:MAX_WORDS]]
+    lines = [(item, line) for item, line in lines if line]
+    if len(lines) < 2:
+        return False
+    said = [_plain(word) for word in statement.split()]
+    pairs = set(zip(said, said[1:]))
+    for (_, previous), (item, line) in zip(lines, lines[1:]):
+        last, first = _plain(previous.split()[-1]), _plain(line.split()[0])
+        if first and last[-1:] not in ".!?:;,\"”" and (item or first[:1].isupper()) and (last, first) in pairs:
+            return True
+    return False
+
+
+_ITEM = re.compile(r"^[ \t]*+(?:[-*•·▪‣]|\d{1,3}[.)])[ \t]++")
+
+
+def _plain(word: str) -> str:
+    return word.strip("*_`")
+
+
+def markup_left(statement: str) -> bool:
+    return bool(_TABLE.search(statement) or _MARKUP.search(statement))
+
+
+def fence_tag_left(answer: str, statement: str) -> bool:
+    """A code block's language tag left before its code ("... python import heapq ...")."""
+    said = statement.split()
+    pairs = set(zip(said, said[1:]))
+    for match in _FENCE.finditer(answer):
+        code = match.group(2).split()
+        if match.group(1) and code and (match.group(1), code[0]) in pairs:
+            return True
+    return False
+
+
+def label_left(statement: str) -> bool:
+    """An answer label ("A: 8", "So the answer is (B)") or an option letter left as a word."""
+    return (bool(_LABEL.search(statement)) and not statement.startswith('The answer to "')) or bool(
+        _OPTION_LETTER.search(statement))
+
+
+def options_left(statement: str, options: Dict[str, str], last_sentence: str) -> bool:
+    """Whether the statement lists the question's options: two or more list markers ("i) OLS ii)
+    ILS", "(A) ... (B)"), three or more of its lettered options, or its closing list of choices
+    ("972; 451; 100; or 25?")."""
+    if len(_LIST_MARKER.findall(statement)) >= 2:
+        return True
+    said = " " + " ".join(_WORD.findall(statement.lower())) + " "
+    choices = [" ".join(_WORD.findall(choice.lower())) for choice in list(options.values())[:26]]
+    choices = [choice for choice in choices if len(choice) > 2 and not choice.replace(" ", "").isdigit()]
+    if sum(f" {choice} " in said for choice in choices) >= 3:
+        return True
+    items = [item for item in _CHOICE_SEPARATOR.split(last_sentence.strip(" ?.")) if item.strip()]
+    if len(items) < 3 or not all(len(item.split()) <= 4 for item in items):
+        return False
+    listed = " ".join(_WORD.findall(last_sentence.lower()))
+    return bool(listed) and f" {listed} " in said
+
+
+_CHOICE_SEPARATOR = re.compile(r"\s*+[;,]\s*+(?:or\s++)?|\s++or\s++")

@@ -1,0 +1,329 @@
+"""What a statement's own parse shows is wrong with it: the parse-based half of ``statement_issues``.
+
+Each sentence of the statement (after the question's context sentences, which are the
+question's) is parsed with the rule converter's parser (spaCy's ``en_core_web_sm``: the same model
+whatever engine made the statement) and read as a declarative sentence should be: a finite verb
+of its own, a subject, no do-support before its subject, no wh-word left in place, subject and verb
+agreeing, an article before a singular count noun that the answer gave bare, a preposition before
+a year, no capitalised word of another sentence pasted inside it, and, in the first sentence,
+pronouns that the sentence or the question can resolve. Words inside quotation marks are a title's
+or a quotation's and are not judged. Each test walks a sentence's words once or twice: linear in
+the statement, of which the parser reads at most ``MAX_PARSED_CHARS``.
+"""
+
+from typing import Dict, List, Optional, Sequence, Set, Tuple
+
+from capqa.statements.rules.lexicon import PREPOSITIONS
+from capqa.statements.rules.morphology import inflect, is_finite_verb, is_mass_noun, lemmas_of
+from capqa.statements.rules.parser import Parse, Word
+
+FINITE_TAGS = frozenset(("VBD", "VBZ", "VBP", "MD"))
+WH_TAGS = frozenset(("WDT", "WP", "WP$", "WRB"))
+SUBJECTS = frozenset(("nsubj", "nsubjpass", "expl", "csubj", "csubjpass"))
+NOUN_TAGS = frozenset(("NN", "NNS", "NNP", "NNPS"))
+DASHES = frozenset(("—", "–", "--"))
+_QUOTES = frozenset(('"', "“", "”", "``", "''", "‘", "’"))
+# A clause a wh-word may open without being a question: relative, embedded and adverbial clauses.
+_SUBORDINATE = frozenset(("relcl", "acl", "advcl", "ccomp", "xcomp", "csubj", "pcomp", "pobj", "nsubj", "conj", "dobj",
+                          "attr", "appos", "npadvmod", "oprd"))
+_DO = frozenset(("do", "does", "did"))
+# Verbs and adjectives that embed a question: "... know which team won", "unknown what year ...".
+_EMBEDDING = frozenset("know knows knew known unknown unclear ask asks asked wonder wondered tell told explain "
+                       "explains explained determine determines determined decide decided sure clear about "
+                       "on of see shows show showed matter matters depends depend".split())
+_SINGULAR_VERBS = frozenset(("is", "was", "has", "does"))
+_PLURAL_VERBS = frozenset(("are", "were", "have", "do"))
+_OBJECT_PRONOUNS = frozenset(("it", "them", "him", "her"))
+# Nouns after which a bare noun names a kind ("a type of rock").
+_KIND_HEADS = frozenset("type kind sort form variety species genus class".split())
+# A bare noun after a copula is CAP-Statements' own convention ("... is electric motor"): not judged.
+_ARGUMENT_DEPS = frozenset(("nsubj", "nsubjpass", "dobj", "pobj"))
+# Words before a year that need no preposition: "in 1979", "May 2015", "the 1995 season", "1990 to 1995".
+_BEFORE_YEAR = PREPOSITIONS | frozenset("since until till circa c. ca. around about and or to – - — , ( since "
+                                        "year years season class of early late mid spring summer autumn fall "
+                                        "winter day born died".split())
+_MONTHS = frozenset("january february march april may june july august september october november december "
+                    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
+# Capitalised words that do open a phrase inside a sentence: the pronoun I, and titles' words.
+_CAPITAL_TAGS = frozenset(("PRP", "DT", "IN", "VB", "VBP", "VBZ", "VBD", "MD", "WRB", "WP", "RB", "CC", "TO"))
+
+
+def grammar_issues(parses: Sequence[Parse], question_words: Set[str], bare_answer_words: Set[str],
+                   has_context: bool, given_capitals: Set[str] = frozenset(),
+                   question_pairs: Set[Tuple[str, str]] = frozenset()) -> Set[str]:
+    """The parse-based codes of one statement, from the parses of its sentences (the question's
+    context sentences left out). ``question_words``: the question's lower-case words;
+    ``bare_answer_words``: the words of an answer that is a bare noun phrase ("indian ocean");
+    ``has_context``: whether context sentences come first (a pronoun may then refer to them);
+    ``given_capitals``: capitalised words the question or answer has inside a sentence;
+    ``question_pairs``: the question's pairs of adjacent words, lower-cased (its own wording, as
+    "ice skating 2018", is not the statement's fault)."""
+    found: Set[str] = set()
+    for index, words in enumerate(parses):
+        if not any(word.text[:1].isalnum() for word in words):
+            continue
+        quoted = _quoted(words)
+        children = _children(words)
+        found |= _sentence_issues(words, children, quoted, bare_answer_words, question_pairs)
+        if _capital_inside(words, quoted, given_capitals):
+            found.add("capital_inside")
+        if index == 0 and not has_context and _unresolved_pronoun(words, question_words):
+            found.add("unresolved_pronoun")
+    return found
+
+
+def is_imperative(words: Parse) -> bool:
+    """Whether a parsed sentence is an instruction (see ``_is_imperative``)."""
+    return _is_imperative(words, _children(words), _quoted(words))
+
+
+def _children(words: Parse) -> Dict[int, List[Word]]:
+    children: Dict[int, List[Word]] = {}
+    for word in words:
+        if word.head != word.i:
+            children.setdefault(word.head, []).append(word)
+    return children
+
+
+def _quoted(words: Parse) -> List[bool]:
+    """Per word, whether it is inside quotation marks (straight quotes toggle, curly ones nest)."""
+    inside, flags = False, []
+    for word in words:
+        if word.text in _QUOTES:
+            inside = not inside if word.text in ('"', "``", "''") else word.text in ("“", "‘")
+            flags.append(True)
+        else:
+            flags.append(inside)
+    return flags
+
+
+def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List[bool],
+                     bare_answer_words: Set[str], question_pairs: Set[Tuple[str, str]]) -> Set[str]:
+    found = set()
+    if _is_imperative(words, children, quoted):
+        found.add("imperative_sentence")
+    elif _is_fragment(words, children):
+        found.add("fragment")
+    if _do_inverted(words, children, quoted):
+        found.add("inverted_order")
+    if _wh_in_place(words, quoted):
+        found.add("wh_in_place")
+    if _disagrees(words, children):
+        found.add("agreement")
+    if bare_answer_words and _bare_count_noun(words, children, bare_answer_words):
+        found.add("determiner_missing")
+    if _year_without_preposition(words, question_pairs):
+        found.add("missing_preposition")
+    return found
+
+
+def _is_fragment(words: Parse, children: Dict[int, List[Word]]) -> bool:
+    """No finite verb of its own, in the sentence or in a part of it between semicolons ("Father
+    Brown — the priest-detective who first appeared in ...", "Lady Gaga, who won for "Shallow";
+    ..."), or a phrase without a verb before a dash near the start ("None — ...", "B — the rise in
+    ..."). A verb inside a relative clause after a comma is not the sentence's own; a past form the
+    tagger read as a participle, a base form or a noun ("Time magazine named ...", "Pandas eat
+    bamboo", "A compass points to ...") may be, and an equation's sign is one."""
+    part: List[Word] = []
+    for word in list(words) + [None]:
+        if word is not None and word.text != ";":
+            part.append(word)
+            continue
+        if any(other.text[:1].isalnum() for other in part) and not any(
+                _own_finite(other, words, children) for other in part):
+            return True
+        part = []
+    for position, word in enumerate(words[:8]):
+        if word.text in DASHES and 0 < position < len(words) - 2:
+            return not any(other.tag.startswith("VB") or other.tag == "MD" for other in words[:position])
+    return False
+
+
+def _own_finite(word: Word, words: Parse, children: Dict[int, List[Word]]) -> bool:
+    """Whether ``word`` may be a finite verb of its sentence (see ``_is_fragment``)."""
+    if word.tag in FINITE_TAGS or word.text in ("=", "≈", "≠"):  # an equation's sign is its verb
+        subject = next((child for child in children.get(word.i, []) if child.dep in SUBJECTS), None)
+        relative = subject is not None and subject.tag in ("WP", "WDT") and subject.i > 0 and (
+            words[subject.i - 1].text == ",")
+        return not relative
+    own = children.get(word.i, [])
+    if word.tag == "VB" and any(child.dep == "nsubj" for child in own):
+        return True  # "Pandas eat bamboo": a present tense read as a base form
+    if word.i == 0 or not word.text.islower() or word.i + 1 >= len(words):
+        return False
+    before, after = words[word.i - 1], words[word.i + 1]
+    if word.tag == "VBN" and (before.tag.startswith("NN") or before.text == ","):
+        return not any(child.dep in ("aux", "auxpass") for child in own) and inflect(word.lower, "VBD") == word.lower
+    # "A compass points to ...", "Limburger cheese originates from ...": a verb the tagger read as
+    # the noun that heads the sentence.
+    return (word.head == word.i and word.tag in ("NN", "NNS") and before.tag in ("NN", "NNS", "NNP", "JJ")
+            and after.tag in ("IN", "DT", "TO", "RB", "CD") and is_finite_verb(word.lower))
+
+
+def _is_imperative(words: Parse, children: Dict[int, List[Word]], quoted: List[bool]) -> bool:
+    """The main verb, or the subject, is a bare base form with no subject of its own: an
+    instruction ("Toast the nuts in a skillet ..."), or one used as a subject ("Blow up a beach
+    ball or balloon could be done ..."); not a quoted one ("'Be the best' is the motto of ...")."""
+    for word in words:
+        if word.tag != "VB" or quoted[word.i] or not (word.head == word.i or word.dep in ("csubj", "csubjpass", "nsubj", "nsubjpass")):
+            continue
+        if not any(child.dep in SUBJECTS or (child.dep == "aux" and child.tag in ("TO", "MD", "VBZ", "VBP", "VBD"))
+                   for child in children.get(word.i, [])):
+            return True
+    return False
+
+
+def _do_inverted(words: Parse, children: Dict[int, List[Word]], quoted: List[bool]) -> bool:
+    """do-support before its subject inside a sentence ("... does she need to walk", "did Arther
+    Quinlan interview"): a question's word order left in place (after "so", "nor" or "neither" it
+    is English)."""
+    for word in words[1:]:
+        if word.lower not in _DO or word.dep != "aux" or quoted[word.i]:
+            continue
+        subject = next((child for child in children.get(word.head, []) if child.dep in ("nsubj", "nsubjpass")), None)
+        if subject is not None and subject.i > word.i and words[word.i - 1].lower not in ("so", "nor", "neither"):
+            return True
+    return False
+
+
+def _wh_in_place(words: Parse, quoted: List[bool]) -> bool:
+    """A wh-word left where the question had it ("... won what award in 2011", "N = 11, what is
+    the value of ..."): not opening the sentence or a relative, embedded or adverbial clause, nor a
+    capitalised one inside a sentence (a title's: "the song Oh What a Lonely Boy")."""
+    for word in words[1:]:
+        if word.tag not in WH_TAGS or quoted[word.i] or word.text[:1].isupper() or (
+                word.lower not in ("what", "which", "whom", "how")) or (
+                word.lower in ("which", "whom") and words[word.i - 1].tag == "IN"):
+            continue  # "the process by which ...": a relative clause
+        clause = _clause_of(word, words)
+        if clause is not None and clause.dep not in _SUBORDINATE and not (
+                word.lower == "how" and word.dep == "advmod"):
+            return True
+        previous = words[word.i - 1]
+        if word.dep == "det" and (previous.tag.startswith("VB") or previous.tag == "IN") and (
+                previous.lower not in _EMBEDDING):
+            return True  # "... won what award in 2011": a wh-phrase in situ
+    return False
+
+
+def _clause_of(word: Word, words: Parse) -> Optional[Word]:
+    """The verb (or the root) heading the clause ``word`` is in."""
+    current = word
+    for _ in range(len(words)):
+        if current.head == current.i or (current.tag.startswith("VB") and current is not word):
+            return current
+        current = words[current.head]
+    return None
+
+
+def _disagrees(words: Parse, children: Dict[int, List[Word]]) -> bool:
+    """Coordinated names with a singular verb ("Stephen Jay Gould and Ann Beattie has"), a
+    singular common noun with a plural verb ("the scatter plot include"), "there is" + plural."""
+    for word in words:
+        if not (word.tag in ("VBZ", "VBP") or word.lower in _SINGULAR_VERBS | _PLURAL_VERBS):
+            continue
+        own = children.get(word.i, [])
+        if any(child.dep == "expl" for child in own):
+            following = next((other for other in words[word.i + 1:] if other.tag.startswith("NN")), None)
+            if following is not None and word.lower in ("is", "was") and _plural_noun(following):
+                return True
+            continue
+        subject = next((child for child in own if child.dep == "nsubj"), None)
+        if subject is None or subject.i > word.i or subject.tag not in NOUN_TAGS:
+            continue
+        below = children.get(subject.i, [])
+        coordinated = any(child.dep == "conj" for child in below) and any(
+            child.dep == "cc" and child.lower == "and" for child in below)
+        names = subject.tag == "NNP" and any(child.dep == "conj" and child.tag == "NNP" for child in below)
+        if coordinated and names and (word.tag == "VBZ" or word.lower in _SINGULAR_VERBS):
+            return True  # names coordinated: "Stephen Jay Gould and Ann Beattie has"
+        if (not coordinated and subject.tag == "NN" and _singular_noun(subject) and not below
+                and (word.lower in _PLURAL_VERBS or word.tag == "VBP")):
+            return True
+    return False
+
+
+def _singular_noun(word: Word) -> bool:
+    nouns = lemmas_of(word.lower).get("NOUN")
+    return bool(nouns) and word.lower in nouns and word.text.islower()
+
+
+def _plural_noun(word: Word) -> bool:
+    nouns = lemmas_of(word.lower).get("NOUN")
+    return word.tag == "NNS" and bool(nouns) and word.lower not in nouns
+
+
+def _bare_count_noun(words: Parse, children: Dict[int, List[Word]], answer_words: Set[str]) -> bool:
+    """A singular common noun of a bare-noun-phrase answer standing where English needs an article
+    ("came from indo-pacific region", "is steam engine indicator"); mass nouns, kinds ("a type of
+    rock"), roles after "as", names and list items are not judged."""
+    for word in words:
+        if not (word.tag == "NN" or (word.tag == "NNP" and word.text.islower())) or word.lower not in answer_words or (
+                word.dep not in _ARGUMENT_DEPS or is_mass_noun(word.lower) or not _singular_noun(word)):
+            continue
+        own = children.get(word.i, [])
+        if any(child.dep in ("det", "poss", "nummod", "predet", "quantmod", "conj", "cc") or child.tag in ("CD", "PRP$")
+               or (child.tag in ("NNP", "NNPS") and not child.text.islower()) for child in own):
+            continue
+        leftmost = min([word.i] + [child.i for child in own if child.i < word.i])
+        head = words[word.head]
+        if not words[leftmost].text[:1].islower() or head.dep == "conj" or head.lower == "as" or (
+                head.lower == "of" and words[head.head].lower in _KIND_HEADS) or word.dep == "conj":
+            continue
+        return True
+    return False
+
+
+def _year_without_preposition(words: Parse, question_pairs: Set[Tuple[str, str]]) -> bool:
+    """A year right after a verb or a noun it does not modify ("was born 1995", "came into
+    circulation 1976"): its preposition is missing, unless the question wrote it so."""
+    for word in words[1:]:
+        if not (len(word.text) == 4 and word.text.isdigit() and "1000" <= word.text <= "2099"):
+            continue
+        before = words[word.i - 1]
+        if (before.lower, word.lower) in question_pairs:
+            continue
+        if before.lower in _BEFORE_YEAR or before.lower in _MONTHS or before.tag in ("CD", "DT", "IN", "TO", "POS"):
+            continue
+        following = words[word.i + 1] if word.i + 1 < len(words) else None
+        if following is not None and following.tag.startswith("NN"):
+            continue  # "the 1995 season"
+        if before.tag.startswith("VB") or (before.tag in ("NN", "NNS") and before.text.islower() and not (
+                words[word.i - 2].text[:1].isupper())):
+            return True  # not a name's year ("World Cup 2006")
+    return False
+
+
+def _capital_inside(words: Parse, quoted: List[bool], given: Set[str]) -> bool:
+    """A capitalised function word or verb inside a sentence, between lower-case words: another
+    sentence pasted in ("... we conclude that We conclude there is ...", "... include Combine
+    baking soda ..."). Not titles (runs of capitals), quotations, words after a colon or a modal
+    ("you can Use ...": a casing slip in a sound sentence), nor a capital the question or answer
+    has there too."""
+    for index in range(1, len(words) - 1):
+        word = words[index]
+        if (word.tag not in _CAPITAL_TAGS or not word.text[:1].isupper() or not word.text[1:].islower()
+                or quoted[index] or word.text in given or word.text.split("'")[0] == "I"):
+            continue
+        previous, following = words[index - 1], words[index + 1]
+        if previous.text[:1].islower() and following.text[:1].islower() and previous.tag not in ("MD", "TO"):
+            return True
+    return False
+
+
+def _unresolved_pronoun(words: Parse, question_words: Set[str]) -> bool:
+    """In the statement's first sentence, an object pronoun or a locative "there" with no
+    antecedent but its own clause's subject ("Polonia Warsaw won it in 2000", "Donald Trump
+    nominated her", "No single party dominates there"), that the question does not have either."""
+    for position, word in enumerate(words):
+        if word.lower in question_words:
+            continue
+        locative = word.lower == "there" and word.dep == "advmod"
+        if not locative and (word.lower not in _OBJECT_PRONOUNS or word.dep not in ("dobj", "pobj", "dative")
+                             or word.tag != "PRP"):
+            continue
+        antecedents = [other for other in words[:position] if other.tag in NOUN_TAGS and other.dep not in (
+            "nsubj", "nsubjpass", "compound", "appos")]
+        if not antecedents:
+            return True
+    return False

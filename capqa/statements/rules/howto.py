@@ -1,0 +1,228 @@
+"""Goals and the steps that reach them: how-to questions, imperative titles and code tasks.
+
+A prompt that names a goal rather than asking for a fact:
+
+- "How do I / you / we / one VP?", "How can I VP?", "How to VP?": the goal is VP;
+- "To VP," or "To VP" (a goal to complete), "To VP, you can" (the goal and its modal);
+- an imperative title or search query: "Make outdoor pillow.", "Neatly wrap up an extension
+  cord.", "convert int to string" (its first word a verb in its base form, no subject).
+
+An answer that reaches it with steps (imperatives: "Fold the paper in half.", "Don't use glue —
+press tape on the jar.", "1. Wrap the cord ... 2. Secure it ...") is stated in the goal's frame,
+with the reader as the subject of every step: "To VP, you fold the paper in half. You secure
+it ...". An answer that is only code, or code after a short lead ("With pandas:", "In Python:"),
+reads "You can VP with CODE". The questioner's "my" in the goal becomes "your". Other answers
+(a full clause: "Dryer sheets work well") are left to the other builders.
+"""
+
+import re
+from typing import List, NamedTuple, Optional, Sequence, Tuple
+
+from capqa.statements.rules.morphology import is_finite_verb, lemmas_of
+from capqa.statements.rules.parser import Parse, parse
+from capqa.statements.rules.sentences import sentence_head
+
+_HOW = re.compile(r"^how\s++(?:(?:do|can|should|would|could|might|does|must)\s++(?:i|you|we|one|someone|a person)"
+                  r"|to)\s++(?P<goal>\S.*)$", re.IGNORECASE)
+_TO = re.compile(r"^to\s++(?P<goal>[a-z]\S*+\s.*?)(?:,\s*+you(?P<modal>\s++(?:can|could|should|must|may|might|"
+                 r"need\s++to|have\s++to|would))?)?$", re.IGNORECASE)
+_END = re.compile(r"(?<![\s,?.!:;])[\s,?.!:;]++$")  # starts only where the run starts: linear
+_QUESTIONER = {"my": "your", "me": "you", "myself": "yourself", "mine": "yours", "i": "you", "i'm": "you're",
+               "our": "your", "us": "you", "ourselves": "yourselves"}
+_QUESTIONER_WORD = re.compile(r"(?<![\w'])(?:my|me|myself|mine|i|i'm|our|us|ourselves)(?![\w'])", re.IGNORECASE)
+_NEGATIVE_STEP = re.compile(r"^(?:don[’']t|do\s++not|never)\s++(?P<rest>\S.*)$", re.IGNORECASE)
+_LEAD_ADVERB = re.compile(r"^(?P<adverb>(?:(?:then|next|first|finally|afterwards|after that|also|now|lastly|second|"
+                          r"third|meanwhile)\s*+,?|(?:after|before|when|while|once|if|for|in|with)\s[^,]{1,60}+,)"
+                          r"\s++)(?P<rest>\S.*)$", re.IGNORECASE)  # "Then, place it", "After a shower, hang it"
+_CODE_LEAD = re.compile(r"^(?P<lead>(?:with|using|in|via)\s++[^:\n]{1,40}?)\s*+:\s*+(?P<code>\S.*)$",
+                        re.IGNORECASE | re.DOTALL)
+_CODE_ONLY = re.compile(r"^\s*+(?:```[^`]*+```|`[^`\n]++`)\s*+$")
+_STEP_BREAK = re.compile(r"(?<!\s)\s*+;\s*+|(?<!\s)\s++(?:[—–]|--)\s++")
+_CALL_LINE = re.compile(r"^[\w.]++\([^\n]*\)[\w.()\[\]]*+(?:\s++#.*)?$")
+_CODE_KEYWORD = re.compile(r"^(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|import|from|def|class|var|let|const)\s")
+_CODE_MARK = re.compile(r"[()=*;\[\]{}]")
+_MAX_CODE_LINE = 400
+_JOINED_STEP = re.compile(r"(,\s++(?:and\s++)?|(?<!\s)\s++and\s++)([A-Z][a-z]++)\b")
+_PREPOSITIONS = frozenset("to by in on at of for from with into onto as via per".split())
+_DETERMINERS = frozenset("a an the my your his her its our their this that these those".split())
+# A sentence whose subject is code: "math.sqrt(x) returns ...", "sys.executable is ...".
+_CODE_SUBJECT = re.compile(r"^(?:[\w.]*+\([^\s)]*+\)[\w.()]*+|\w++(?:\.\w++)++)\s++[a-z]")
+_SUBJECTS = frozenset(("nsubj", "nsubjpass", "expl", "csubj"))
+_FINITE = frozenset(("VBZ", "VBD", "VBP", "MD"))
+
+
+class Goal(NamedTuple):
+    """What the prompt asks to reach: the verb phrase and the modal the prompt gives it."""
+    text: str        # "make tissue paper window decorations"
+    modal: str = ""  # "can" in "To quarter biscuits, you can"
+    stem: bool = False  # "To VP," or "To VP, you can": the prompt is a sentence to complete
+
+
+def goal_of(proper: str, words: Optional[Parse]) -> Optional[Goal]:
+    """The goal ``proper`` names (see the module docstring), or None; ``words``: its parse, for
+    an imperative title (None when the prompt was not parsed)."""
+    text = _END.sub("", proper.strip())
+    how = _HOW.match(text)
+    if how:
+        return Goal(_questioner_swapped(how.group("goal")))
+    to = _TO.match(text)
+    if to:
+        modal = " ".join((to.group("modal") or "").split())
+        return Goal(_questioner_swapped(to.group("goal")), modal, stem=True)
+    if words and not proper.rstrip().endswith("?") and (is_imperative(words) or _verb_query(text)):
+        return Goal(_questioner_swapped(text[:1].lower() + text[1:]))
+    return None
+
+
+def _verb_query(text: str) -> bool:
+    """A lower-case search query that opens with a verb and its object ("save list to file",
+    "set working directory"), which the tagger, reading telegraphic words, often takes for a
+    noun phrase: a base-form verb, then a noun, an adjective, a determiner or a word the lexicon
+    does not know (a name: "json"), not a verb form of its own, nor a preposition
+    ("string to date", "group by count" are noun phrases); three words at least ("scatter plot")."""
+    words = text.split()
+    if text != text.lower() or len(words) < 3 or not _base_verb(words[0]):
+        return False
+    second = words[1]
+    lemmas = lemmas_of(second)
+    return second not in _PREPOSITIONS and not is_finite_verb(second) and (
+        second in _DETERMINERS or not lemmas or bool({"NOUN", "ADJ"} & set(lemmas)))  # "json": a name
+
+
+def may_name_goal(proper: str) -> bool:
+    """Whether ``proper`` may name a goal, before it is parsed (so that the answer's steps are
+    parsed in the batch)."""
+    text = proper.strip()
+    if _HOW.match(text) or _TO.match(_END.sub("", text)):
+        return True
+    first = text.split(" ", 1)[0].strip(",.").lower()
+    return not text.endswith("?") and _base_verb(first)
+
+
+def code_sentences(sentences: Sequence[str]) -> Optional[List[str]]:
+    """An answer whose first sentence has code for its subject ("`bool(n)` is False for 0"),
+    kept as it is for a task or a title: it states what the code does, and the title's words
+    are no subject ("One convert int to bool is that ...")."""
+    return list(sentences) if sentences and _CODE_SUBJECT.match(sentences[0]) else None
+
+
+def steps_texts(proper: str, sentences: Sequence[str]) -> List[str]:
+    """The texts ``steps_statement`` parses first (the heads of the answer's sentences), when
+    ``proper`` may name a goal; a step's parts after a dash are parsed in a later round."""
+    return [sentence_head(sentence) for sentence in sentences] if may_name_goal(proper) else []
+
+
+def steps_statement(goal: Goal, sentences: Sequence[str], answer: str) -> Optional[List[str]]:
+    """The answer's sentences in the goal's frame, or None when the answer neither gives steps
+    nor is code. ``sentences``: the answer's claims (its first reduced to its content);
+    ``answer``: the answer as written (for its code)."""
+    if not sentences:
+        return None
+    if _CODE_ONLY.match(answer) or (len(sentences) == 1 and _is_bare_code(sentences[0])):
+        with_code = "with:" if "```" in answer else "with"  # a block of code follows a colon
+        return [f"you {goal.modal or 'can'} {goal.text} {with_code} {' '.join(sentences)}"]
+    lead = _CODE_LEAD.match(sentences[0])
+    if lead and "`" in answer and len(sentences) == 1:
+        opening = lead.group("lead")
+        if opening.lower().startswith("in "):
+            return [f"{opening}, you {goal.modal or 'can'} {goal.text} with: {lead.group('code')}"]
+        return [f"you {goal.modal or 'can'} {goal.text} {opening[:1].lower()}{opening[1:]}: {lead.group('code')}"]
+    sentences = [part for sentence in sentences for part in _split_steps(sentence)]
+    steps = [_as_step(sentence) for sentence in sentences]
+    if steps[0] is None:
+        return None
+    front, step = steps[0]
+    out = [f"to {goal.text}, {front.lower()}you {goal.modal + ' ' if goal.modal else ''}{step}"]
+    for sentence, made in zip(sentences[1:], steps[1:]):
+        out.append(f"{made[0]}you {made[1]}" if made is not None else sentence)
+    return out
+
+
+def _split_steps(sentence: str) -> List[str]:
+    """"Don't use glue — press tape on the jar" -> two steps: a clause after a dash or a
+    semicolon is a sentence of its own when it is an imperative."""
+    parts = _STEP_BREAK.split(sentence, maxsplit=1)
+    if len(parts) == 2 and _as_step(parts[1]) is not None and _as_step(parts[0]) is not None:
+        return [parts[0]] + _split_steps(parts[1][:1].upper() + parts[1][1:])
+    return [sentence]
+
+
+def _as_step(sentence: str) -> Optional[Tuple[str, str]]:
+    """(a fronted adverb, the imperative with its verb lower-cased, ready to follow "you"):
+    ("Then, ", "place it ..."), ("", "should not use glue") for "Don't use glue"; None when the
+    sentence is no imperative."""
+    text = sentence.strip()
+    adverb = _LEAD_ADVERB.match(text)
+    if adverb:
+        made = _as_step(adverb.group("rest"))
+        front = adverb.group("adverb")
+        return None if made is None else (front[:1].upper() + front[1:], made[1])
+    negative = _NEGATIVE_STEP.match(text)
+    if negative:
+        rest = negative.group("rest")
+        return ("", f"should not {rest[:1].lower()}{rest[1:]}") if is_imperative(parse(sentence_head(rest))) else None
+    if not is_imperative(parse(sentence_head(text))):
+        return None
+    first = text.split(" ", 1)[0]
+    lowered = first.lower() if first[1:].islower() or len(first) == 1 else first
+    rest = _JOINED_STEP.sub(lambda match: match.group(1) + _lowered_verb(match.group(2)), text[len(first):])
+    if lowered == "be":
+        return "", "should be" + rest
+    return "", lowered + rest
+
+
+def _lowered_verb(word: str) -> str:
+    """A step's capital verb inside a list of steps joined as one ("put the egg in, Wait ...")."""
+    return word.lower() if _base_verb(word.lower()) else word
+
+
+def is_imperative(words: Parse) -> bool:
+    """Whether a parse is an imperative: a verb in its base form first (after adverbs), and no
+    subject or finite verb of its own (the tagger's "Toast/NNP" and "Chill/NNP" are verbs when
+    the lexicon knows them as verbs and nothing else is the clause's verb)."""
+    index = 0
+    while index < len(words) and words[index].tag in ("RB", ","):
+        index += 1
+    if index >= len(words) or not words[index].text[:1].isalpha():
+        return False
+    first = words[index]
+    if any(word.dep in _SUBJECTS for word in words[index:]) and not (
+            first.tag == "VB" and first.dep == "ROOT"):
+        return False
+    if len(words) - index < 2 or not (first.lower == "be" or _base_verb(first.lower)):
+        return False  # "fungi": one word, and no verb the lexicon knows, is no step
+    if first.tag == "VB":
+        return True
+    rest = words[index + 1:]
+    if any(word.tag in _FINITE for word in rest[:4]):
+        return False
+    following = rest[0] if rest else None
+    return following is not None and following.tag in ("DT", "PRP$", "PRP", "NN", "NNS", "RP", "JJ") and (
+        first.tag in ("NNP", "NN", "VBP", "VBD") and len(words) >= 3)
+
+
+def _base_verb(word: str) -> bool:
+    lemmas = lemmas_of(word)
+    return word in lemmas.get("VERB", ()) and word not in _NOT_STEPS
+
+
+# Base-form verbs that open noun phrases and statements more often than steps.
+_NOT_STEPS = frozenset("be have do is are was were will can may might must shall should would could "
+                       "need dare ought".split())
+
+
+def _is_bare_code(text: str) -> bool:
+    """A line of code with no sentence around it ("KMeans(n_clusters=3).fit(X)",
+    "hex(255)  # '0xff'", "SELECT city, COUNT(*) FROM users"): a call or a keyword statement."""
+    if len(text) > _MAX_CODE_LINE:
+        return False  # a line of code is short; the call pattern backtracks over its brackets
+    return bool(_CALL_LINE.match(text) or (_CODE_KEYWORD.match(text) and _CODE_MARK.search(text)))
+
+
+def _questioner_swapped(goal: str) -> str:
+    """The questioner's "my", "me", "I" in a goal become the reader's ("your", "you")."""
+    return _QUESTIONER_WORD.sub(lambda match: _cased(_QUESTIONER[match.group(0).lower()], match.group(0)), goal)
+
+
+def _cased(word: str, model: str) -> str:
+    return word.capitalize() if model[:1].isupper() and model.lower() != "i" else word

@@ -1,0 +1,60 @@
+"""Statements an engine that costs something wrote, kept on disk: re-scoring never asks the
+endpoint twice, and a resumed job pays nothing for what it already has.
+
+The storage is the score cache's (``capqa.engine.cache_database.ScoreDatabase``: one SQLite
+file in WAL mode, shared by every process of one machine, never failing the job), in a file of
+its own, ``DIRECTORY/cap-statements.sqlite3``, usually beside the NLI scores (the metric option
+``score_cache_dir``). An entry's key is the sha256 of the engine's identity (its name and every
+detail the hashcode records: model, prompt version and hash, sampling settings) and the exact
+(question, answer); its value is the statement (UTF-8) with a checksum over key and value, so an
+edited or moved entry is treated as missing and asked for again.
+"""
+
+import hashlib
+import json
+import os
+from typing import Dict, Iterable, Mapping, Union
+
+from capqa.engine.cache import check_cache_dir, row_checksum
+from capqa.engine.cache_database import ScoreDatabase
+from capqa.records.identity import StatementIdentity
+from capqa.statements.engine_spec import Pair
+
+STATEMENT_DATABASE = "cap-statements.sqlite3"
+
+
+class StatementCache:
+    """{(question, answer): statement} on disk, for one engine identity."""
+
+    def __init__(self, directory: Union[str, os.PathLike], identity: StatementIdentity) -> None:
+        check_cache_dir(directory)
+        self.database = ScoreDatabase(directory, name=STATEMENT_DATABASE)
+        self._identity_key = [["engine", identity.engine], *[[key, value] for key, value in identity.details]]
+        self.hits = self.writes = 0
+
+    def key(self, pair: Pair) -> bytes:
+        canonical = json.dumps(self._identity_key + list(pair), ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode("utf-8")).digest()
+
+    def get(self, pairs: Iterable[Pair]) -> Dict[Pair, str]:
+        """{pair: statement} for the pairs with a sound entry."""
+        keys = {self.key(pair): pair for pair in dict.fromkeys(pairs)}
+        stored = self.database.lookup(list(keys)) or {}
+        found = {}
+        for key, (value, checksum) in stored.items():
+            if isinstance(value, bytes) and checksum == row_checksum(key, value):
+                found[keys[key]] = value.decode("utf-8")
+        self.hits += len(found)
+        return found
+
+    def put(self, written: Mapping[Pair, str]) -> None:
+        """Store {pair: statement} in one transaction (nothing is raised when it cannot be written)."""
+        rows = []
+        for pair, statement in written.items():
+            key, value = self.key(pair), statement.encode("utf-8")
+            rows.append((key, value, row_checksum(key, value)))
+        if rows and self.database.store(self._identity_key, rows):
+            self.writes += len(rows)
+
+    def close(self) -> None:
+        self.database.close()

@@ -1,0 +1,85 @@
+"""Each code of statement_issues on a small hand-made case: a statement it flags and a sound one
+close to it that it does not (issue 31 item 3). The cases are written here, not taken from the
+statement corpus."""
+
+import pytest
+
+from capqa.statements.check import ISSUES, statement_issues
+
+# code -> (question, answer, a statement with the fault, a sound statement for the same pair)
+CASES = {
+    "not_english": ("Кой е написал Фауст?", "Гьоте", "The Кой е написал Фауст is Гьоте.", None),
+    "fragment": ("Who designed the Eiffel Tower?", "**Gustave Eiffel** — the engineer whose company built it.",
+                 "Gustave Eiffel — the engineer whose company built it.",
+                 "Gustave Eiffel designed the Eiffel Tower; he was the engineer whose company built it."),
+    "imperative_sentence": ("How do you boil an egg?", "Put it in boiling water for ten minutes.",
+                            "Put it in boiling water for ten minutes.",
+                            "To boil an egg, you put it in boiling water for ten minutes."),
+    "inverted_order": ("Which painter did Pablo Picasso admire most?", "Paul Cézanne",
+                       "Paul Cézanne painter did Pablo Picasso admire most.", "Pablo Picasso admired Paul Cézanne most."),
+    "wh_in_place": ("The author of Dracula was born in what city?", "Dublin",
+                    "The author of Dracula Dublin was born in what city.", "The author of Dracula was born in Dublin."),
+    "agreement": ("What profession do Marie Curie and Pierre Curie share?", "physicist",
+                  "Marie Curie and Pierre Curie has the same profession: physicist.",
+                  "Marie Curie and Pierre Curie have the same profession: physicist."),
+    "determiner_missing": ("Where does the river Nile flow into?", "mediterranean sea",
+                           "The river Nile flows into mediterranean sea.",
+                           "The river Nile flows into the mediterranean sea."),
+    "unresolved_pronoun": ("Who painted the Night Watch?", "Rembrandt painted it in 1642.",
+                           "Rembrandt painted it in 1642.", "Rembrandt painted the Night Watch in 1642."),
+    "question_missing": ("A shop sells pens at $2 each. If Tom buys 7 pens and pays with a $20 note, how much change "
+                         "does he get?", "He gets $6.", "A shop sells pens at $2 each. He gets $6.",
+                         "A shop sells pens at $2 each. If Tom buys 7 pens and pays with a $20 note, he gets $6."),
+    "code_altered": ("How do I count the rows of a table in SQL?", "`SELECT COUNT(*) FROM t;`",
+                     "SELECT COUNT() FROM t counts the rows of a table.",
+                     "SELECT COUNT(*) FROM t counts the rows of a table."),
+    "lines_joined": ("How many legs do 3 spiders have?", "Each spider has 8 legs\nSo 3 spiders have 24 legs",
+                     "Each spider has 8 legs So 3 spiders have 24 legs.",
+                     "Each spider has 8 legs. So 3 spiders have 24 legs."),
+    "markup_left": ("Which planet has rings?", "| planet | rings |\n|---|---|\n| Saturn | yes |",
+                    "| planet | rings | |---|---| | Saturn | yes | has rings.", None),
+    "label_left": ("How many sides does a hexagon have?", "A hexagon has six sides.\nA: 6",
+                   "A hexagon has six sides. A: 6.", "A hexagon has six sides."),
+    "options_left": ("Which gas do plants absorb? (A) oxygen (B) nitrogen (C) carbon dioxide (D) helium", "C",
+                     "Plants absorb (A) oxygen (B) nitrogen (C) carbon dioxide.", "Plants absorb carbon dioxide."),
+    "missing_preposition": ("When was the Eiffel Tower completed?", "1889", "The Eiffel Tower was completed 1889.",
+                            "The Eiffel Tower was completed in 1889."),
+    "capital_inside": ("To keep bread fresh,", "Store it in a paper bag.",
+                       "To keep bread fresh you should Store it in a paper bag and then Keep it dry.",
+                       "To keep bread fresh, you store it in a paper bag."),
+    "negative_as_thing": ("Which oceans border Switzerland?", "none", "One ocean that borders Switzerland is none.",
+                          "Switzerland is not on any ocean."),
+    "person_not_swapped": ("How do I reset my router?", "Hold the reset button for ten seconds.",
+                           "I reset my router by holding the reset button for ten seconds.",
+                           "You reset your router by holding the reset button for ten seconds."),
+    "auxiliary_misplaced": ("When was the Magna Carta first sealed?", "1215",
+                            "The Magna Carta first sealed was in 1215.", "The Magna Carta was first sealed in 1215."),
+    "answer_in_frame": ("What is the Saxon Garden called in Polish?", "In Polish the Saxon Garden is called Ogród Saski.",
+                        "The Saxon Garden is in Polish the Saxon Garden is called Ogród Saski.",
+                        "In Polish the Saxon Garden is called Ogród Saski."),
+    "doubled_word": ("In Greek mythology, who was Zeus's father?", "In Greek mythology, Cronus was Zeus's father.",
+                     "In Greek mythology, in Greek mythology, Cronus was Zeus's father.",
+                     "In Greek mythology, Cronus was Zeus's father."),
+    "echoed_question": ("convert int to string", "`str(42)` gives '42'.", "The convert int to string is str(42).",
+                        "str(42) converts an int to a string."),
+    "pronoun_start": ("What do bees make?", "They make honey.", "They make honey.", "Bees make honey."),
+}
+
+
+@pytest.mark.parametrize("code", sorted(CASES))
+def test_each_code_flags_its_fault_and_not_the_sound_statement(code):
+    question, answer, faulty, sound = CASES[code]
+    assert code in statement_issues(question, answer, faulty)
+    if sound is not None:
+        assert statement_issues(question, answer, sound) == [], sound
+
+
+def test_every_code_added_for_issue_31_has_its_case():
+    older = {"wh_start", "auxiliary_start", "question_mark", "imperative_start", "semicolon_join", "answer_missing",
+             "blank_left", "article_mismatch", "copula_before_verb", "article_before_verb", "fallback_form", "empty"}
+    assert set(ISSUES) - older <= set(CASES)
+
+
+def test_a_non_english_pair_gets_that_code_alone():
+    assert statement_issues("Кой е написал Фауст?", "Гьоте", "Гьоте") == ["not_english"]
+    assert statement_issues("Who wrote Faust?", "Goethe", "Goethe wrote Faust.") == []
