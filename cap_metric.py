@@ -10,21 +10,22 @@ import evaluate
 # Indented on purpose: evaluate scans top-level imports and would tell Hub users to
 # `pip install capqa`, a name that is not on PyPI; the distribution is cap-eval.
 try:
-    import capqa.constants
-    import capqa.metric_options
-    import capqa.results
-    import capqa.validation
+    import capqa.common.constants
+    import capqa.common.validation
+    import capqa.metric.options
+    import capqa.records.results
 except ImportError as error:
     raise ImportError("The CAP metric needs the `capqa` package, distributed as cap-eval: "
                       "`pip install cap-eval`, then load the metric again.") from error
 
-_CITATION = capqa.constants.CITATION
+_CITATION = capqa.common.constants.CITATION
 
 _DESCRIPTION = """\
 CAP scores how correct a predicted answer is with respect to a gold answer to the same question.
-Both answers are first turned into declarative statements with the question as context (a fine-tuned
-mT5 statement model, or `statement_model="rules"` for an offline rule-based converter); an NLI
-cross-encoder (default `cross-encoder/nli-deberta-v3-large`) then scores both directions:
+Both answers are first turned into declarative statements with the question as context (by default
+the offline rule-based converter, `statement_model="rules"`, while the paper's fine-tuned mT5 statement
+model is not published; or a seq2seq model of your own); an NLI cross-encoder (default
+`cross-encoder/nli-deberta-v3-large`) then scores both directions:
 
     D(a -> b) = P_entail(a -> b) + lambda * P_neutral(a -> b)
     CAP       = alpha * D(gold -> prediction) + (1 - alpha) * D(prediction -> gold)
@@ -47,14 +48,14 @@ Args:
         are taken to be statements already and go to the NLI model as they are.
     return_details (`bool`, optional, default False): add per-example statements, directional scores
         and the six NLI probabilities.
-""" + capqa.results.fields_docstring() + """Give inputs either to compute() or to add()/add_batch() followed by compute(), not both.
+""" + capqa.records.results.fields_docstring() + """Give inputs either to compute() or to add()/add_batch() followed by compute(), not both.
 """
 
 _EXAMPLES = """Examples:
     The rule-based statements and the default NLI model (downloaded from the Hub once):
     >>> cap = evaluate.load("cap-eval/cap", statement_model="rules")  # doctest: +SKIP
     >>> cap.compute(predictions=["Burgas"], references=["Sofia"], questions=["Name a city in Bulgaria."])  # doctest: +SKIP
-    {'cap': 0.41, 'scores': [0.41], 'hashcode': 'cap-eval=...|nli_model=...|statements=rules(version=1,parser=none)|...'}
+    {'cap': 0.41, 'scores': [0.41], 'hashcode': 'cap-eval=...|nli_model=cross-encoder/nli-deberta-v3-large|...|statements=rules(version=...)|...'}
 
     With the rule-based statements and a local NLI folder (fully offline from a checkout, where the
     same module is "cap_metric.py"):
@@ -65,7 +66,7 @@ _EXAMPLES = """Examples:
     ['best_reference', 'cap', 'forward']
 """
 
-_KWARGS_DESCRIPTION = _INPUTS_DESCRIPTION + capqa.metric_options.options_docstring() + _EXAMPLES
+_KWARGS_DESCRIPTION = _INPUTS_DESCRIPTION + capqa.metric.options.options_docstring() + _EXAMPLES
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
@@ -73,7 +74,7 @@ class Cap(evaluate.Metric):
     def __init__(self, **kwargs):
         # Options and the NLI model's config are checked now, so a mistake fails at load time;
         # models load on first use.
-        self.options, evaluate_arguments = capqa.metric_options.MetricOptions.split_init_arguments(kwargs)
+        self.options, evaluate_arguments = capqa.metric.options.MetricOptions.split_init_arguments(kwargs)
         self.options.check_nli_model()  # its config: labels, position limit, a Hub that does not answer
         self._scorer = None
         super().__init__(**evaluate_arguments)
@@ -82,7 +83,7 @@ class Cap(evaluate.Metric):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
-            homepage="https://huggingface.co/spaces/" + capqa.constants.metric_space_id(),
+            homepage="https://huggingface.co/spaces/" + capqa.common.constants.metric_space_id(),
             inputs_description=_KWARGS_DESCRIPTION,
             features=datasets.Features({
                 "predictions": datasets.Value("string"),
@@ -90,7 +91,7 @@ class Cap(evaluate.Metric):
                 # "" for every example means: no questions, the texts are statements.
                 "questions": datasets.Value("string"),
             }),
-            reference_urls=["https://huggingface.co/" + capqa.constants.DEFAULT_NLI_MODEL],
+            reference_urls=["https://huggingface.co/" + capqa.common.constants.DEFAULT_NLI_MODEL],
         )
 
     def add(self, *, prediction=None, reference=None, question=None, **kwargs):
@@ -101,12 +102,12 @@ class Cap(evaluate.Metric):
 
     def add_batch(self, *, predictions=None, references=None, questions=None, **kwargs):
         """Add a batch of examples (validated now, scored at ``compute``)."""
-        batch = capqa.metric_options.stored_batch(predictions, references, questions)
+        batch = capqa.metric.options.stored_batch(predictions, references, questions)
         return super().add_batch(**batch, **kwargs)
 
     def compute(self, *, predictions=None, references=None, questions=None, **kwargs):
         """Score the given examples, or those added with ``add``/``add_batch`` when none are given."""
-        capqa.metric_options.check_compute_arguments(kwargs)
+        capqa.metric.options.check_compute_arguments(kwargs)
         if predictions is None and references is None and questions is None:
             return super().compute(**kwargs)  # gather what add_batch stored (also across processes)
         if self.writer is not None:
@@ -114,18 +115,18 @@ class Cap(evaluate.Metric):
                              "`predictions`/`references`/`questions` to score them, or pass all inputs "
                              "to compute() and none to add_batch()")
         # Validated once, here; no examples gives an empty result, not an empty batch.
-        batch = capqa.metric_options.stored_batch(predictions, references, questions)
+        batch = capqa.metric.options.stored_batch(predictions, references, questions)
         if not batch["predictions"]:
             return self._compute([], [], [], **kwargs)
         evaluate.Metric.add_batch(self, **batch)  # evaluate's own: the batch is checked already
         return super().compute(**kwargs)
 
     def _compute(self, predictions, references, questions, return_details=False):
-        return_details = capqa.validation.check_bool(return_details, "return_details")
+        return_details = capqa.common.validation.check_bool(return_details, "return_details")
         if self._scorer is None:
             self._scorer = self.options.build_scorer()
         # The result carries the hashcode of what ran for it (statements "none" without questions).
-        return self._scorer.score(predictions, references, capqa.metric_options.stored_questions(questions),
+        return self._scorer.score(predictions, references, capqa.metric.options.stored_questions(questions),
                                   return_details=return_details, check_input=False)  # checked when added
 
 

@@ -1,16 +1,16 @@
 """The paper's monotonicity diagnostic as a Hugging Face `evaluate` module.
 
 Does a metric's score respect the ordering of the eight correctness classes of CAP-Correctness?
-The logic lives in `capqa.diagnostics.monotonicity` (pip install cap-eval); this file is the evaluate face.
+The logic lives in `capqa.monotonicity.measures` (pip install cap-eval); this file is the evaluate face.
 """
 
 import datasets
 import evaluate
 
-import capqa.constants
-import capqa.diagnostics.monotonicity
+import capqa.common.constants
+import capqa.monotonicity.measures
 
-_CITATION = capqa.constants.CITATION
+_CITATION = capqa.common.constants.CITATION
 
 _DESCRIPTION = """\
 The monotonicity diagnostic of "How Correct Is Your Answer?" (EMNLP 2026 Findings) checks whether the
@@ -64,15 +64,15 @@ Examples:
 class Monotonicity(evaluate.Metric):
     def __init__(self, severity=None, hard_pairs=None, **kwargs):
         # Checked now, so a wrong option fails at load time rather than after scoring.
-        self.severity = capqa.diagnostics.monotonicity.check_severity(severity)
-        self.hard_pairs = capqa.diagnostics.monotonicity.check_hard_pairs(hard_pairs, self.severity)
+        self.severity = capqa.monotonicity.measures.check_severity(severity)
+        self.hard_pairs = capqa.monotonicity.measures.check_hard_pairs(hard_pairs, self.severity)
         super().__init__(**kwargs)
 
     def _info(self):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
-            homepage="https://huggingface.co/spaces/" + capqa.constants.metric_space_id(),
+            homepage="https://huggingface.co/spaces/" + capqa.common.constants.metric_space_id(),
             inputs_description=_KWARGS_DESCRIPTION,
             # float64: float32 would merge nearby scores and change the exact pair counts.
             features=datasets.Features({
@@ -85,10 +85,10 @@ class Monotonicity(evaluate.Metric):
         """Diagnose the given examples, or those added with ``add_batch`` when none are given."""
         if predictions is not None or references is not None:
             # Clear errors (lengths, NaN, unknown classes) before evaluate stores the batch.
-            capqa.diagnostics.monotonicity.check_inputs(predictions, references, self.severity, self.hard_pairs,
+            capqa.monotonicity.measures.check_inputs(predictions, references, self.severity, self.hard_pairs,
                                             scores_name="predictions", labels_name="references")
         return super().compute(predictions=predictions, references=references, **kwargs)
 
     def _compute(self, predictions, references):
-        return capqa.diagnostics.monotonicity.monotonicity_report(predictions, references, self.severity,
+        return capqa.monotonicity.measures.monotonicity_report(predictions, references, self.severity,
                                                       self.hard_pairs)

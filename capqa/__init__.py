@@ -18,10 +18,10 @@ import importlib
 __version__ = "0.1.0"
 
 _PUBLIC = {
-    "CAPScorer": "capqa.scorer",
+    "CAPScorer": "capqa.metric.scorer",
     "NLIScorer": "capqa.engine.nli",
     "StatementGenerator": "capqa.statements.generator",
-    "MetricOptions": "capqa.metric_options",
+    "MetricOptions": "capqa.metric.options",
     "rule_statement": "capqa.statements.rules",
 }
 __all__ = [*_PUBLIC, "__version__"]

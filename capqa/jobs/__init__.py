@@ -1,6 +1,7 @@
-"""Scoring jobs over files: the job fingerprint and manifest, the resumable locked CSV output,
-CSV-injection escaping, and sharding/merging across torch.distributed ranks.
+"""Scoring jobs over files: ``scoring.score_table``, the one builder of a scored file (the
+command, the Space and every distributed rank call it); the job's identity, built once, and its
+fingerprint; the manifest and the resumable locked CSV output; rows scored chunk by chunk; and
+sharding/merging across torch.distributed ranks.
 
-``capqa/score_file.py`` is built on this room (its command, ``python -m capqa score``, is
-``capqa/cli/score.py``); the Space uses the same resumable output for its file tab.
+The command line of this room is ``capqa/cli/score.py`` (``python -m capqa score``).
 """

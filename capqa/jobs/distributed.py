@@ -1,5 +1,10 @@
 """``torchrun``/``accelerate launch`` scoring: each rank scores its shard into its own resumable
-part file; rank 0 merges the parts into ``OUT`` in input order.
+part file; rank 0 merges the parts into ``OUT`` in input order (``score_shards``, which
+``capqa.jobs.scoring.score_table`` runs when the job has more than one rank).
+
+The ranks join a process group whose backend the caller names (``process_group_backend`` of the
+rank's device: NCCL between CUDA devices, Gloo otherwise); the job's fingerprint says what the
+output is, never how the ranks talk.
 
 Shards balance the work by character length (a cheap proxy for token length) so that ranks
 finish together. Part files live in ``OUT.parts/`` beside ``OUT`` (a folder every node must see,
@@ -15,19 +20,20 @@ import shutil
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, List, Sequence
+from typing import TYPE_CHECKING, List, Optional, Sequence
 
 import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from capqa.common.quoting import bounded_message, quote
+from capqa.jobs.chunks import score_into
 from capqa.jobs.fingerprint import JobSpec
 from capqa.jobs.output import ResumableCsv, csv_text, read_manifest
-from capqa.jobs.scoring import TableColumns, score_into
-from capqa.quoting import bounded_message, quote
+from capqa.records.job import JobSettings
 
 if TYPE_CHECKING:
-    from capqa.scorer import CAPScorer
+    from capqa.metric.scorer import CAPScorer
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +50,7 @@ RANK_WAIT = timedelta(hours=48)
 RENDEZVOUS_WAIT_S = 600
 RENDEZVOUS_VARIABLE = "CAPQA_RENDEZVOUS_TIMEOUT_S"
 PARTS_SUFFIX = ".parts"
+BACKENDS = ("nccl", "gloo")
 
 
 class RendezvousTimeout(TimeoutError):
@@ -112,6 +119,7 @@ def join_job(backend: str, ranks: Ranks):
     """Join the job's process group (rendezvous) within ``rendezvous_timeout()``; returns a group
     whose collectives wait up to ``RANK_WAIT``, for the end of scoring, when fast ranks wait
     for the slowest. It is connected now, while every rank is here (NCCL connects lazily)."""
+    # Deferred: torch is heavy, imported on first use.
     import torch.distributed as dist
 
     timeout = rendezvous_timeout()
@@ -133,6 +141,7 @@ def join_job(backend: str, ranks: Ranks):
 
 def rank_device(requested: str, ranks: Ranks) -> str:
     """The device of this rank: its LOCAL_RANK GPU where CUDA is asked for (or auto), else as asked."""
+    # Deferred: torch is heavy, imported on first use.
     import torch
 
     if requested in ("auto", "cuda") and torch.cuda.is_available():
@@ -141,9 +150,16 @@ def rank_device(requested: str, ranks: Ranks) -> str:
     return "cpu" if requested == "auto" else requested
 
 
-def row_costs(table: pd.DataFrame, columns: TableColumns) -> np.ndarray:
+def process_group_backend(device: str) -> str:
+    """The process group's backend for ranks on ``device`` (``rank_device``'s answer): NCCL between
+    CUDA devices, Gloo for CPU (and MPS) ranks."""
+    return "nccl" if str(device).startswith("cuda") else "gloo"
+
+
+def row_costs(table: pd.DataFrame, settings: JobSettings) -> np.ndarray:
     """Characters each row sends through the models, plus a fixed per-row overhead."""
-    text_columns = [column for column in (columns.question, columns.gold, columns.answer) if column]
+    text_columns = [column for column in (settings.question_column, settings.gold_column, settings.answer_column)
+                    if column]
     lengths = sum(table[column].str.len().to_numpy(dtype=np.int64) for column in text_columns)
     return lengths + ROW_OVERHEAD_CHARS
 
@@ -176,26 +192,29 @@ def is_complete(out: Path, job: JobSpec, columns: Sequence[str]) -> bool:
             and out.stat().st_size == manifest["chunks"][-1]["bytes"])
 
 
-def score_distributed(table: pd.DataFrame, scorer: "CAPScorer", out: Path, job: JobSpec,
-                      out_columns: List[str], columns: TableColumns, chunk_size: int, escape: bool,
-                      ranks: Ranks) -> int:
-    """This rank's part of a distributed ``job``; returns the rows this rank scored."""
+def score_shards(table: pd.DataFrame, scorer: "CAPScorer", out: Path, job: JobSpec, out_columns: List[str],
+                 settings: JobSettings, chunk_size: int, ranks: Ranks, backend: Optional[str]) -> int:
+    """This rank's part of a distributed ``job``, its ranks joined over ``backend`` (one of
+    ``BACKENDS``); returns the rows this rank scored."""
+    # Deferred: torch is heavy, imported on first use.
     import torch.distributed as dist
 
+    if backend not in BACKENDS:
+        raise ValueError(f"`backend` must be one of {', '.join(BACKENDS)} (process_group_backend(device) "
+                         f"gives the one for a rank's device), got {backend!r}")
     if is_complete(out, job, out_columns):
         return 0
-    settings = job.settings
-    waits = join_job("nccl" if settings.get("device_type") == "cuda" else "gloo", ranks)
+    waits = join_job(backend, ranks)
     merged = None
     try:
         # Rank 0 holds OUT from the start: a wrong or locked --out fails before any scoring.
         merged = ResumableCsv.open(out, job, out_columns) if ranks.rank == 0 else None
-        shards = shard_rows(row_costs(table, columns), ranks.world_size)
+        shards = shard_rows(row_costs(table, settings), ranks.world_size)
         shard = table.iloc[shards[ranks.rank]]
-        part_job = JobSpec.for_table(shard, {**settings, "rank": ranks.rank, "world_size": ranks.world_size})
+        part_job = JobSpec.for_table(shard, {**job.settings, "rank": ranks.rank, "world_size": ranks.world_size})
         with ResumableCsv.open(part_path(out, ranks), part_job, out_columns) as part:
-            scored = (score_into(shard, scorer, part, columns, chunk_size, escape,
-                                 description=f"CAP rank {ranks.rank}") if not part.complete else 0)
+            scored = (score_into(shard, scorer, part, settings, chunk_size, description=f"CAP rank {ranks.rank}")
+                      if not part.complete else 0)
         dist.barrier(group=waits)
         if merged is not None:
             with merged:

@@ -1,8 +1,10 @@
-"""What makes two runs "the same job": the input rows and everything that changes the output (the
-scorer's identity, ``capqa.identity``, and the job's own settings).
+"""What makes two runs "the same job": the input rows and everything that changes the output, one
+record (``capqa.records.job.JobIdentity``: the scorer's identity, the job's own settings, the
+input's digest), built once by ``job_identity``.
 
-A resume trusts rows already written only when both match; otherwise it refuses and says what
-changed, so results of two different jobs never mix in one file.
+``JobSpec`` is its fingerprint as the manifest stores it (the input's digest and size, the
+record's fields flat). A resume trusts rows already written only when both match; otherwise it
+refuses and says what changed, so results of two different jobs never mix in one file.
 """
 
 import hashlib
@@ -12,8 +14,11 @@ from typing import TYPE_CHECKING, Any, Dict, List
 
 import pandas as pd
 
+from capqa.records.job import JobIdentity, JobSettings
+from capqa.records.json_records import differences
+
 if TYPE_CHECKING:
-    from capqa.identity import ScorerIdentity
+    from capqa.metric.scorer import CAPScorer
 
 
 def input_digest(table: pd.DataFrame) -> str:
@@ -26,15 +31,25 @@ def input_digest(table: pd.DataFrame) -> str:
     return digest.hexdigest()
 
 
+def job_identity(table: pd.DataFrame, scorer: "CAPScorer", settings: JobSettings) -> JobIdentity:
+    """The identity of scoring ``table`` with ``scorer`` (as it runs with or without questions, as
+    the job has them) under ``settings``."""
+    return JobIdentity(scorer.identity_for(settings.question_column is not None), settings,
+                       input_digest(table), len(table))
+
+
 @dataclass(frozen=True)
 class JobSpec:
-    """The identity of a scoring job: the input's digest and size, and the settings that
-    determine the output: every field of the scorer's identity (``ScorerIdentity.job_settings``,
-    so that the rows of one file share one hashcode) and the job's own (columns, escaping)."""
+    """A job's fingerprint as the manifest stores it: the input's digest and size, and the
+    settings that determine the output (``JobIdentity.fingerprint``, flat)."""
 
     input_sha256: str
     input_rows: int
     settings: Dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, identity: JobIdentity) -> "JobSpec":
+        return cls(identity.input_sha256, identity.input_rows, _plain(identity.fingerprint()))
 
     @classmethod
     def for_table(cls, table: pd.DataFrame, settings: Dict[str, Any]) -> "JobSpec":
@@ -53,19 +68,11 @@ class JobSpec:
         if (earlier.input_sha256, earlier.input_rows) != (self.input_sha256, self.input_rows):
             changes.append(f"the input rows ({earlier.input_rows:,} rows then, {self.input_rows:,} now; "
                            "another, edited or reordered file)")
-        for name in sorted(set(earlier.settings) | set(self.settings)):
-            before, now = earlier.settings.get(name), self.settings.get(name)
-            if before != now:
-                changes.append(f"{name} ({before!r} then, {now!r} now)")
+        changes += [f"{name} ({before!r} then, {now!r} now)"
+                    for name, before, now in differences(earlier.settings, self.settings)]
         return changes
 
 
 def _plain(settings: Dict[str, Any]) -> Dict[str, Any]:
     """Settings as JSON would give them back, so a stored job compares equal to a new one."""
     return json.loads(json.dumps(settings, sort_keys=True, default=str))
-
-
-def scoring_job(table: pd.DataFrame, identity: "ScorerIdentity", job_settings: Dict[str, Any]) -> JobSpec:
-    """The job of scoring ``table`` with a scorer of ``identity`` (a ``capqa.identity.ScorerIdentity``,
-    for results with or without questions as the job has them), with the job's own settings."""
-    return JobSpec.for_table(table, {**identity.job_settings(), **job_settings})

@@ -16,7 +16,7 @@ import os
 import stat
 from pathlib import Path
 
-from capqa.quoting import quote
+from capqa.common.quoting import quote
 
 try:
     import fcntl
@@ -59,7 +59,7 @@ class OutputLock:
             descriptor = _open_regular(path, out)
             try:
                 _lock_or_refuse(descriptor, out)
-                if _names(path, descriptor):
+                if path_names_file(path, descriptor):
                     os.ftruncate(descriptor, 0)
                     os.write(descriptor, f"PID {os.getpid()}\n".encode("ascii"))
                     return cls(path, descriptor)
@@ -75,7 +75,7 @@ class OutputLock:
         if self._descriptor is None:
             return
         try:
-            if _names(self.path, self._descriptor):
+            if path_names_file(self.path, self._descriptor):
                 self.path.unlink()
         except OSError as error:  # a read-only folder, say: the lock is released all the same
             logger.debug("could not remove %s: %s", self.path, error)
@@ -120,7 +120,7 @@ def _lock_or_refuse(descriptor: int, out: Path) -> None:
                                 "choose another --out") from None
 
 
-def _names(path: Path, descriptor: int) -> bool:
+def path_names_file(path: Path, descriptor: int) -> bool:
     """Whether ``path`` (not followed) is still the file open as ``descriptor``."""
     try:
         named = os.stat(path, follow_symlinks=False)

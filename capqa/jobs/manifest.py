@@ -9,14 +9,13 @@ traceback from deep inside the resume.
 """
 
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any, Dict, List
 
-from capqa.json_text import loads_json
-from capqa.quoting import bounded_message, quote
+from capqa.common.files import write_atomically
+from capqa.common.json_text import loads_json
+from capqa.common.quoting import bounded_message, quote
 
 MANIFEST_SUFFIX = ".capjob.json"
 MANIFEST_FORMAT = 1
@@ -57,18 +56,9 @@ def damaged(path: Path, problem: str) -> DamagedManifestError:
 
 
 def write_manifest_file(path: Path, record: Dict[str, Any]) -> None:
-    """Write ``record`` to a new temporary file beside ``path`` (created exclusively, so never
-    through a link planted there), fsync, then replace ``path`` with it in one step."""
-    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            json.dump(record, handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    """Replace ``path`` with ``record`` in one step (``capqa.common.files``: a temporary file
+    created exclusively, so never through a link planted there, fsync, rename)."""
+    write_atomically(path, json.dumps(record))
 
 
 class _Damage(Exception):

@@ -24,14 +24,14 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Sequence, Union
+from typing import List, Mapping, Optional, Sequence, Union
 
+from capqa.common.files import check_outputs
+from capqa.common.quoting import quote_all
 from capqa.jobs.fingerprint import JobSpec
-from capqa.jobs.locking import LOCK_SUFFIX, OutputLock, OutputLockedError, UnsafeLockError  # noqa: F401
-from capqa.jobs.manifest import (MANIFEST_FORMAT, MANIFEST_SUFFIX, DamagedManifestError,  # noqa: F401
-                                 JobMismatchError, damaged, manifest_path, read_manifest_file,
+from capqa.jobs.locking import OutputLock, OutputLockedError, UnsafeLockError
+from capqa.jobs.manifest import (MANIFEST_FORMAT, JobMismatchError, damaged, manifest_path, read_manifest_file,
                                  write_manifest_file)
-from capqa.quoting import quote_all
 
 logger = logging.getLogger(__name__)
 
@@ -48,13 +48,14 @@ def csv_text(records: Sequence[Sequence[str]]) -> str:
     return buffer.getvalue()
 
 
-def check_out_path(out: Union[str, os.PathLike]) -> Path:
-    """``out`` as a Path, if it can be an output file: not a folder, in a folder that exists or
-    can be made (checked again, with the lock, by ``ResumableCsv.open``: a job calls this first
-    so that a wrong --out fails before the models load)."""
+def check_out_path(out: Union[str, os.PathLike],
+                   inputs: Optional[Mapping[str, Union[str, os.PathLike]]] = None) -> Path:
+    """``out`` as a Path, if it can be an output file: not a folder or a named pipe, none of the
+    ``inputs`` ({name: path}), and in a folder that exists or can be made (checked again, with
+    the lock, by ``ResumableCsv.open``: a job calls this first so that a wrong --out fails before
+    the models load). The manifest beside it is checked against the inputs too."""
     out = Path(out)
-    if out.is_dir():
-        raise IsADirectoryError(f"`--out` {out} is a folder; give a file name")
+    check_outputs({"--out": out, "--out's manifest": manifest_path(out)}, inputs or {})
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:

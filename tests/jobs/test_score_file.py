@@ -1,19 +1,28 @@
 """``python -m capqa score``: a file scored in chunks equals the metric, and an interrupted job resumes."""
 
-import evaluate
 import numpy as np
 import pandas as pd
 import pytest
 
 from capqa.cli import main as cli_main
-from capqa.metric_options import MetricOptions
-from capqa.score_file import score_table
-from capqa.tables import read_table
-from conftest import MODEL_ATOL, data_path
+from capqa.common.tables import read_table
+from capqa.jobs.scoring import score_table
+from capqa.metric.options import MetricOptions
+from capqa.records.job import JobSettings
+
+from support.data import data_path
+from support.jobs import InterruptedScorer
+from support.lazy import lazy_module
+from support.tolerances import MODEL_ATOL
+
+# Imported on first use, so that collecting the tests stays fast.
+evaluate = lazy_module("evaluate")
 
 # The CLI re-raises user errors, so the tests can check the exception (its one `error:` line is
 # tested in test_cli.py).
 pytestmark = pytest.mark.usefixtures("cli_errors_raise")
+# The rows' gold and predicted statements, scored without questions.
+STATEMENTS = JobSettings(None, "premise", "hypothesis")
 
 
 @pytest.fixture(scope="module")
@@ -42,32 +51,16 @@ def test_scored_file_matches_the_metric(statement_rows, random_nli_model, metric
     np.testing.assert_allclose(scored["cap"], expected, rtol=0, atol=MODEL_ATOL)
 
 
-class InterruptedScorer:
-    """A real scorer that is interrupted (as by Ctrl-C) when called more than ``calls`` times."""
-
-    def __init__(self, scorer, calls):
-        self.scorer, self.calls = scorer, calls
-
-    def __getattr__(self, name):  # the job's settings (model, alpha, variant) are the real scorer's
-        return getattr(self.scorer, name)
-
-    def score(self, *args, **kwargs):
-        if self.calls == 0:
-            raise KeyboardInterrupt
-        self.calls -= 1
-        return self.scorer.score(*args, **kwargs)
-
-
 def test_interrupted_job_resumes_without_rescoring(statement_rows, random_nli_model, tmp_path):
     rows = read_table(statement_rows)
     scorer = MetricOptions(nli_model=random_nli_model, device="cpu").build_scorer()
     out = tmp_path / "partial.csv"
     # The first run is interrupted (Ctrl-C) while scoring its fourth chunk: three chunks are kept.
     with pytest.raises(KeyboardInterrupt):
-        score_table(rows, InterruptedScorer(scorer, calls=3), out, "", "premise", "hypothesis", chunk_size=4)
-    assert score_table(rows, scorer, out, "", "premise", "hypothesis", chunk_size=4) == 18
+        score_table(rows, InterruptedScorer(scorer, calls=3), out, STATEMENTS, chunk_size=4)
+    assert score_table(rows, scorer, out, STATEMENTS, chunk_size=4).added == 18
     whole = tmp_path / "whole.csv"
-    score_table(rows, scorer, whole, "", "premise", "hypothesis", chunk_size=30)
+    score_table(rows, scorer, whole, STATEMENTS, chunk_size=30)
     pd.testing.assert_frame_equal(pd.read_csv(out), pd.read_csv(whole), atol=MODEL_ATOL)
 
 
@@ -77,7 +70,7 @@ def test_bad_files_are_refused_with_the_column(statement_rows, random_nli_model,
     empty_cell = tmp_path / "empty.csv"
     # A blank answer is an answer (it scores 0); a blank gold answer is an error.
     pd.DataFrame({"premise": ["A cat.", " "], "hypothesis": ["A cat.", "A dog."]}).to_csv(empty_cell, index=False)
-    with pytest.raises(ValueError, match=r"`premise\[1\]\[0\]` is an empty string"):
+    with pytest.raises(ValueError, match=r"empty.csv` row 2 \(line 3\), column 'premise', is an empty string"):
         run_score(empty_cell, tmp_path / "y.csv", random_nli_model, chunk_size=5)
     with pytest.raises(ValueError, match="must be a .csv or .jsonl file"):
         read_table(tmp_path / "rows.txt")
@@ -129,7 +122,8 @@ def test_bad_job_settings_fail_before_scoring(statement_rows, random_nli_model, 
     split = tmp_path / "split.csv"
     pd.DataFrame({"premise": ["Sofia is a city.|", "A dog."], "hypothesis": ["Burgas is a city.", "A cat."]}
                  ).to_csv(split, index=False)
-    with pytest.raises(ValueError, match=r"`premise\[0\]\[1\]` is an empty string"):
+    with pytest.raises(ValueError, match=r"split.csv` row 1 \(line 2\), column 'premise': gold answer 2 of 2, "
+                                         r"split on the gold separator '\|', is empty"):
         cli_main(score_args(split, tmp_path / "b.csv", random_nli_model, "--gold-separator", "|"))
     scored_before = tmp_path / "scored_before.csv"
     pd.DataFrame({"premise": ["A dog."], "hypothesis": ["A cat."], "cap": ["0.5"]}).to_csv(scored_before, index=False)

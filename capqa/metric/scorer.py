@@ -1,9 +1,9 @@
 """CAP end to end: statements, NLI in both directions, the formula, the best of several golds.
 
 ``CAPScorer`` is what the evaluate metric, the Space, the harnesses and the command line all
-call. ``score`` validates its input once (``capqa.validation.validate_inputs``); the layers
-below work on clean lists. Its result follows the schema of ``capqa.results`` and carries the
-``hashcode`` of the scorer's identity (``capqa.identity``) as it ran for that result.
+call. ``score`` validates its input once (``capqa.common.validation.validate_inputs``); the layers
+below work on clean lists. Its result follows the schema of ``capqa.records.results`` and carries the
+``hashcode`` of the scorer's identity (``capqa.records.identity``) as it ran for that result.
 
 Several golds: every gold answer of an example is scored, and one gold is chosen per example,
 the best by the variant's headline score (CAP, or CAP+ with ``variant="plus"``; the first on
@@ -11,7 +11,7 @@ ties). Every per-example field (CAP, CAP+, the verdict, the relation, the statem
 ``best_reference``) comes from that one gold.
 
 A blank prediction (empty, whitespace or only invisible characters) states nothing: it scores
-CAP 0, CAP+ 0, incorrect, relation "invalid", with no model call (``capqa.results``).
+CAP 0, CAP+ 0, incorrect, relation "invalid", with no model call (``capqa.records.results``).
 """
 
 import logging
@@ -19,12 +19,16 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Protocol, Sequence,
 
 import numpy as np
 
-from capqa.constants import ALPHA, NEUTRAL_WEIGHT, NLI_LABELS
-from capqa.formula import cap_from_probabilities
-from capqa.identity import NO_STATEMENTS, ScorerIdentity, StatementIdentity, scorer_identity
+from capqa.common.constants import ALPHA, NEUTRAL_WEIGHT, NLI_LABELS, VARIANTS
+from capqa.common.validation import check_bool, check_unit_interval, is_blank, validate_inputs
+from capqa.metric.formula import cap_from_probabilities
+from capqa.plus.calibration import cap_plus, diagnose_relation, params_hash
 from capqa.plus.features import answer_overlap
-from capqa.results import HASHCODE, assemble, result_fields, verdict_meaning
-from capqa.validation import check_bool, check_unit_interval, is_blank, validate_inputs
+from capqa.records.identity import (FITTED_NLI_MODEL, NO_STATEMENTS, NONE, ScorerIdentity, StatementIdentity,
+                                    installed_versions)
+from capqa.records.results import HASHCODE, assemble, result_fields, verdict_meaning
+from capqa.statements.check import statements_issues
+from capqa.verdicts.judge import judge
 
 if TYPE_CHECKING:
     from capqa.engine.nli import NLIScorer
@@ -33,21 +37,20 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _DIRECTIONS = ("forward", "reverse")
-# "cap": the paper's CAP; "plus": also CAP+, calibrated on CAP-Correctness (capqa.plus.calibration).
-VARIANTS = ("cap", "plus")
 
 
 class StatementEngine(Protocol):
-    """What the scorer needs from a statement engine: ``capqa.statements.generator.StatementGenerator``
-    (the statement model or the rule converter) is one."""
+    """What the scorer needs from its statements: ``capqa.statements.generator.StatementGenerator``
+    (any registered engine, with the fallback to rules) is one."""
 
     @property
     def identity(self) -> StatementIdentity:
         """The engine as loaded, for the hashcode."""
 
-    def generate_with_fallbacks(self, questions: Sequence[str], answers: Sequence[str],
-                                check_input: bool = True) -> Tuple[List[str], List[bool]]:
-        """(one statement per pair, whether each is a rule statement standing in for an empty one)."""
+    def make(self, questions: Sequence[str], answers: Sequence[str],
+             check_input: bool = True) -> Tuple[List[str], List[str], List[bool]]:
+        """(one statement per pair, the engine that wrote each, whether each is a rule statement
+        standing in for one the engine's guard refused)."""
 
 
 class CAPScorer:
@@ -69,6 +72,12 @@ class CAPScorer:
         self.verdict = verdict
         self._calibration_checked = False
 
+    def __repr__(self) -> str:
+        """What the scorer is, in one line (as bert_score's scorer): its engines and its formula."""
+        verdict = "None" if self.verdict is None else self.verdict.identity_fields()[0]
+        return (f"CAPScorer(nli={self.nli!r}, statements={self.statements!r}, alpha={self.alpha}, "
+                f"neutral_weight={self.neutral_weight}, variant={self.variant!r}, verdict={verdict})")
+
     @property
     def identity(self) -> ScorerIdentity:
         """What produces this scorer's results with questions (``identity_for``); a scorer
@@ -79,8 +88,9 @@ class CAPScorer:
         """The record of what produces a result scored with (or without) questions: without,
         no statements are made, and the record says "none"."""
         statements = self.statements.identity if questions and self.statements is not None else NO_STATEMENTS
-        return scorer_identity(self.nli.identity, statements, self.alpha, self.neutral_weight, self.variant,
-                               self.verdict)
+        verdict, verdict_thresholds = (NONE, NONE) if self.verdict is None else self.verdict.identity_fields()
+        return ScorerIdentity(installed_versions(), self.nli.identity, statements, self.alpha, self.neutral_weight,
+                              self.variant, params_hash(), verdict, verdict_thresholds)
 
     @property
     def hashcode(self) -> str:
@@ -92,7 +102,7 @@ class CAPScorer:
               questions: Optional[Sequence[str]] = None, return_details: bool = False,
               check_input: bool = True) -> Dict[str, Any]:
         """predictions: list of str (blank ones score 0); golds: per example a str or a list of
-        str; questions: list of str or None. The result's fields: ``capqa.results``.
+        str; questions: list of str or None. The result's fields: ``capqa.records.results``.
 
         check_input: False for a caller that validated the lists already (``validate_inputs``:
         golds as lists of lists), as the metric does when examples are added.
@@ -123,8 +133,8 @@ class CAPScorer:
         example_of_row = np.repeat(np.arange(len(golds)), [len(g) for g in golds])
         gold_rows = [gold for example_golds in golds for gold in example_golds]
         prediction_rows = [predictions[i] for i in example_of_row]
-        premises, hypotheses, fallback_rows = self._statements(gold_rows, prediction_rows, questions,
-                                                               example_of_row)
+        premises, hypotheses, fallback_rows, engine_rows = self._statements(gold_rows, prediction_rows, questions,
+                                                                            example_of_row)
         self._warn_if_calibration_is_elsewhere(return_details)
 
         # Forward (gold -> prediction) and reverse pairs in one call: shared batches, shared dedup.
@@ -136,8 +146,6 @@ class CAPScorer:
         # as in the data their parameters were fitted on; at most once per row.
         overlap_rows = plus_rows = None
         if self.variant == "plus":
-            from capqa.plus.calibration import cap_plus
-
             overlap_rows = answer_overlap(gold_rows, prediction_rows)
             plus_rows = cap_plus(forward_probs, reverse_probs, *overlap_rows)
         chosen = _best_row_per_example(cap_rows if plus_rows is None else plus_rows, example_of_row,
@@ -148,14 +156,10 @@ class CAPScorer:
         chosen_inputs = _ChosenInputs(forward_probs[chosen], reverse_probs[chosen], overlap_rows, chosen,
                                       [gold_rows[row] for row in chosen], predictions)
         if self.verdict is not None:
-            from capqa.verdicts.judge import judge
-
             lists.update(judge(self.verdict, lists, chosen_inputs))
         if return_details:
-            from capqa.plus.calibration import diagnose_relation
-
             lists.update(_details(chosen, example_of_row, premises, hypotheses, forward, reverse,
-                                  forward_probs, reverse_probs, fallback_rows))
+                                  forward_probs, reverse_probs, fallback_rows, engine_rows))
             lists["statement_issues"] = _statement_issues(chosen, example_of_row, questions, gold_rows,
                                                           predictions, premises, hypotheses)
             # Why the answer scored as it did, against the gold that counted.
@@ -163,14 +167,16 @@ class CAPScorer:
         return lists
 
     def _statements(self, gold_rows, prediction_rows, questions, example_of_row):
-        """(premises, hypotheses, per row whether a rule statement stood in for an empty one)."""
+        """(premises, hypotheses, per row whether a rule statement stood in for a refused one, per
+        row which engines wrote its two statements)."""
         if questions is None:
-            return list(gold_rows), list(prediction_rows), [False] * len(gold_rows)
+            return list(gold_rows), list(prediction_rows), [False] * len(gold_rows), [NONE] * len(gold_rows)
         question_rows = [questions[i] for i in example_of_row]
-        made, fallback = self.statements.generate_with_fallbacks(question_rows + question_rows,
-                                                                 gold_rows + prediction_rows, check_input=False)
+        made, engines, fallback = self.statements.make(question_rows + question_rows, gold_rows + prediction_rows,
+                                                       check_input=False)
         n_rows = len(gold_rows)
-        return made[:n_rows], made[n_rows:], [a or b for a, b in zip(fallback[:n_rows], fallback[n_rows:])]
+        return (made[:n_rows], made[n_rows:], [a or b for a, b in zip(fallback[:n_rows], fallback[n_rows:])],
+                [statement_engines(gold, prediction) for gold, prediction in zip(engines[:n_rows], engines[n_rows:])])
 
     def _warn_if_calibration_is_elsewhere(self, return_details):
         """Once per scorer: CAP+, the relation and the verdict thresholds were fitted on one NLI
@@ -180,8 +186,6 @@ class CAPScorer:
         self._calibration_checked = True
         identity = self.nli.identity
         if not identity.is_fitted_model:
-            from capqa.identity import FITTED_NLI_MODEL
-
             logger.warning("CAP+, the relation and the verdict thresholds were fitted on the probabilities of %s@%s; "
                            "this scorer's NLI model is %s@%s, so they run on probabilities they were not fitted on "
                            "(refit them with `python -m capqa fit` and `fit-verdicts`, or ignore this for a copy "
@@ -203,8 +207,14 @@ class _ChosenInputs:
         return (*self._probabilities, *self._overlap)
 
 
+def statement_engines(gold: str, prediction: str) -> str:
+    """Which engine wrote an example's two statements: one name when it wrote both, else
+    "gold:NAME prediction:NAME"."""
+    return gold if gold == prediction else f"gold:{gold} prediction:{prediction}"
+
+
 def _details(chosen, example_of_row, premises, hypotheses, forward, reverse, forward_probs, reverse_probs,
-             fallback_rows):
+             fallback_rows, engine_rows):
     first_row = np.searchsorted(example_of_row, np.arange(len(chosen)))
     details = {
         "premises": [premises[row] for row in chosen],
@@ -213,6 +223,7 @@ def _details(chosen, example_of_row, premises, hypotheses, forward, reverse, for
         "forward": forward[chosen].tolist(),
         "reverse": reverse[chosen].tolist(),
         "statement_fallback": [fallback_rows[row] for row in chosen],
+        "statement_engine": [engine_rows[row] for row in chosen],
     }
     for direction, probs in zip(_DIRECTIONS, (forward_probs, reverse_probs)):
         for column, label in enumerate(NLI_LABELS):
@@ -222,18 +233,16 @@ def _details(chosen, example_of_row, premises, hypotheses, forward, reverse, for
 
 def _statement_issues(chosen, example_of_row, questions, gold_rows, predictions, premises, hypotheses):
     """Per example, the issues of the two statements of its chosen gold ("gold:CODE",
-    "prediction:CODE"); none without questions, where the answers are compared as they are."""
+    "prediction:CODE"), all statements checked in one batch (one batch for the parser); none
+    without questions, where the answers are compared as they are."""
     if questions is None:
         return [[] for _ in chosen]
-    from capqa.statements.check import statement_issues
-
-    issues = []
-    for example, row in enumerate(chosen):
-        question = questions[example_of_row[row]]
-        issues.append([f"gold:{code}" for code in statement_issues(question, gold_rows[row], premises[row])]
-                      + [f"prediction:{code}" for code in statement_issues(question, predictions[example],
-                                                                            hypotheses[row])])
-    return issues
+    rows = [(questions[example_of_row[row]], gold_rows[row], premises[row], predictions[example], hypotheses[row])
+            for example, row in enumerate(chosen)]
+    found = statements_issues([row[0] for row in rows] * 2, [row[1] for row in rows] + [row[3] for row in rows],
+                              [row[2] for row in rows] + [row[4] for row in rows])
+    return [[f"gold:{code}" for code in gold] + [f"prediction:{code}" for code in prediction]
+            for gold, prediction in zip(found[:len(rows)], found[len(rows):])]
 
 
 def check_variant(variant: str) -> str:

@@ -12,11 +12,15 @@ import pandas as pd
 import pytest
 
 from capqa.cli import main as cli_main
-from capqa.jobs.escaping import escape_formula
+from capqa.common.escaping import escape_formula
+from capqa.common.tables import TableError, read_table
 from capqa.jobs.fingerprint import JobSpec
-from capqa.jobs.output import JobMismatchError, OutputLockedError, ResumableCsv, manifest_path, read_manifest
-from capqa.tables import TableError, read_table
-from conftest import MODEL_ATOL, REPO_ROOT, data_path
+from capqa.jobs.locking import OutputLockedError
+from capqa.jobs.manifest import JobMismatchError
+from capqa.jobs.output import ResumableCsv, read_manifest
+
+from support.data import REPO_ROOT, data_path
+from support.tolerances import MODEL_ATOL
 
 N_ROWS = 12
 CHUNK = 4
@@ -83,6 +87,39 @@ def test_resume_with_other_options_or_input_is_refused_naming_the_change(stateme
                                                r"another, edited or reordered file\)"):
         cli_main(score_args(reordered, out, random_nli_model))
     assert out.read_bytes() == scored.read_bytes()  # refused before anything was written
+
+
+def test_the_gold_separator_is_part_of_the_job(statement_rows, random_nli_model, scored, tmp_path):
+    """Issue 30: splitting gold cells gives other golds, so other scores: a resume refuses it."""
+    out = copy_job(scored, tmp_path)
+    with pytest.raises(JobMismatchError, match=r"changed since: gold_separator \(None then, ';' now\)"):
+        cli_main(score_args(statement_rows, out, random_nli_model, "--gold-separator", ";"))
+
+
+def test_the_fingerprint_says_what_the_output_is_never_how_ranks_talk(scored):
+    """Issue 30: the device is no part of the job (device_type made a CLI job differ from the
+    library's), and the process group's backend is passed, not read back out of the fingerprint."""
+    from capqa.jobs.distributed import BACKENDS, process_group_backend
+
+    settings = read_manifest(scored)["job"]["settings"]
+    assert "device_type" not in settings and {"gold_separator", "nli_code", "code"} <= set(settings)
+    assert "commit" not in settings  # provenance: the same sources at another commit are the same job
+    assert [process_group_backend(device) for device in ("cuda:1", "cuda", "cpu", "mps")] == [
+        "nccl", "nccl", "gloo", "gloo"]
+    assert BACKENDS == ("nccl", "gloo")
+
+
+def test_a_distributed_job_needs_its_backend_named(statement_rows, random_nli_model, tmp_path):
+    from capqa.jobs.distributed import Ranks
+    from capqa.jobs.scoring import score_table
+    from capqa.metric.options import MetricOptions
+    from capqa.records.job import JobSettings
+
+    scorer = MetricOptions(nli_model=random_nli_model, device="cpu").build_scorer()
+    with pytest.raises(ValueError, match=r"`backend` must be one of nccl, gloo .*, got None"):
+        score_table(read_table(statement_rows), scorer, tmp_path / "out.csv",
+                    JobSettings(None, "premise", "hypothesis"), ranks=Ranks(0, 2, 0))
+    assert not (tmp_path / "out.csv").exists()
 
 
 def test_a_second_writer_is_refused_by_the_lock(statement_rows, random_nli_model, scored, tmp_path):
@@ -243,10 +280,10 @@ def test_jsonl_errors_name_the_bad_line(tmp_path):
 def test_ctrl_c_keeps_the_committed_rows_and_says_how_to_resume(statement_rows, random_nli_model, scored,
                                                                 tmp_path):
     """A real Ctrl-C (SIGINT to the process) after the first committed chunk: the job is paused
-    there (tests/paused_score.py), so it cannot end before the signal arrives."""
+    there (tests/support/paused_score.py), so it cannot end before the signal arrives."""
     out, paused = tmp_path / "scored.csv", tmp_path / "paused"
     env = {**os.environ, "PYTHONPATH": str(REPO_ROOT), "HF_HUB_OFFLINE": "1", "CAPQA_TEST_PAUSED": str(paused)}
-    command = [sys.executable, str(REPO_ROOT / "tests" / "paused_score.py"),
+    command = [sys.executable, str(REPO_ROOT / "tests" / "support" / "paused_score.py"),
                *score_args(statement_rows, out, random_nli_model)]
     process = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stderr=subprocess.PIPE, text=True)
     # However long a loaded machine takes: a job that fails ends the wait with its exit code.

@@ -3,17 +3,23 @@
 import math
 import random
 
-import evaluate
 import numpy as np
 import pytest
 
-from capqa.constants import ALPHA, NEUTRAL_WEIGHT
-from capqa.formula import cap_from_probabilities
-from capqa.engine.nli import NLIScorer, nli_label_indices
+from capqa.common.constants import ALPHA, NEUTRAL_WEIGHT
 from capqa.dev.offline_models import build_nli_model, build_seq2seq_model
-from capqa.statements.generator import StatementGenerator
+from capqa.engine.model_checks import nli_label_indices
+from capqa.metric.formula import cap_from_probabilities
 from capqa.statements.rules import rule_statements
-from conftest import KNOWN_PROBABILITIES, MODEL_ATOL
+
+from support.lazy import lazy_module
+from support.models import KNOWN_PROBABILITIES
+from support.tolerances import MODEL_ATOL
+
+# Imported on first use, so that collecting the tests stays fast.
+evaluate = lazy_module("evaluate")
+nli = lazy_module("capqa.engine.nli")
+generator = lazy_module("capqa.statements.generator")
 
 QUESTIONS = ["Name a city in Bulgaria.", "What travels through the stem of a plant?",
              "Which material is the best conductor of electricity?", "At what temperature does water begin to boil?"]
@@ -80,12 +86,12 @@ def varied_seq2seq_model(models_dir):
 def test_question_mode_uses_the_statement_model(known_nli_model, varied_seq2seq_model, metric_path):
     metric = evaluate.load(metric_path, nli_model=known_nli_model, statement_model=varied_seq2seq_model)
     result = metric.compute(predictions=PREDICTIONS, references=GOLDS, questions=QUESTIONS, return_details=True)
-    model = StatementGenerator(varied_seq2seq_model, device="cpu")
+    model = generator.StatementGenerator(varied_seq2seq_model, device="cpu")
     # What the NLI model compared: the model's statement of each (question, gold) as premise and
     # of each (question, prediction) as hypothesis, none replaced by a rule statement.
     assert result["premises"] == model.generate(QUESTIONS, GOLDS)
     assert result["hypotheses"] == model.generate(QUESTIONS, PREDICTIONS)
-    assert result["statement_fallback"] == [False] * 4
+    assert result["statement_fallback"] == [False] * 4 and result["statement_engine"] == ["seq2seq"] * 4
     # Eight different statements, none the rules': a swap, a shift or the rule path would show.
     assert len(set(result["premises"] + result["hypotheses"])) == 8
     assert not set(result["premises"]) & set(rule_statements(QUESTIONS, GOLDS))
@@ -101,7 +107,7 @@ def test_alpha_and_neutral_weight_change_the_score(known_nli_model, metric_path)
 
 @pytest.fixture(scope="module")
 def random_scorer(random_nli_model):
-    return NLIScorer(random_nli_model, revision=None, device="cpu", batch_size=3)
+    return nli.NLIScorer(random_nli_model, revision=None, device="cpu", batch_size=3)
 
 
 def test_forward_and_reverse_are_the_two_directions(random_nli_model, metric_path, random_scorer):
@@ -136,7 +142,7 @@ def test_scores_do_not_depend_on_batch_size_or_order(random_nli_model, metric_pa
 
 
 def test_token_budget_batching_gives_the_same_scores(random_nli_model, random_scorer):
-    budgeted = NLIScorer(random_nli_model, revision=None, device="cpu", batch_size=64, max_tokens=40)
+    budgeted = nli.NLIScorer(random_nli_model, revision=None, device="cpu", batch_size=64, max_tokens=40)
     expected = random_scorer.predict(STATEMENT_GOLDS, STATEMENT_PREDICTIONS)
     np.testing.assert_allclose(budgeted.predict(STATEMENT_GOLDS, STATEMENT_PREDICTIONS), expected, atol=1e-6)
 
@@ -182,13 +188,13 @@ def test_bad_input_names_the_argument(known_metric, kwargs, error, message):
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    (dict(alpha=1.5), "`alpha` must be in \\[0, 1\\]"),
-    (dict(alpha=math.nan), "`alpha` must be in \\[0, 1\\]"),
-    (dict(neutral_weight=-0.1), "`neutral_weight` must be in \\[0, 1\\]"),
+    (dict(alpha=1.5), "`alpha` must be a float in \\[0, 1\\], got 1.5"),
+    (dict(alpha=math.nan), "`alpha` must be a float in \\[0, 1\\], got nan"),
+    (dict(neutral_weight=-0.1), "`neutral_weight` must be a float in \\[0, 1\\]"),
     (dict(device="tpu7"), "`device`"),
     (dict(device="cuda:0"), "`device`"),
-    (dict(batch_size=0), "`batch_size` must be a positive integer"),
-    (dict(nli_model=""), "`nli_model` must be a non-empty string"),
+    (dict(batch_size=0), "`batch_size` must be an int in \\[1, inf\\), got 0"),
+    (dict(nli_model=""), "`nli_model` must be a Hub id or a local folder, or None, got ''"),
 ])
 def test_bad_options_fail_at_load_time(metric_path, kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -196,7 +202,7 @@ def test_bad_options_fail_at_load_time(metric_path, kwargs, message):
 
 
 def test_alpha_must_be_a_number(metric_path):
-    with pytest.raises(TypeError, match="`alpha` must be a number"):
+    with pytest.raises(TypeError, match="`alpha` must be a float in \\[0, 1\\], got 'high'"):
         evaluate.load(metric_path, alpha="high")
 
 
@@ -213,8 +219,8 @@ def test_missing_nli_folder_says_no_such_folder_and_what_to_do_at_load(tmp_path,
 
 
 def test_plus_variant_adds_calibrated_scores_and_relations(random_nli_model, metric_path):
+    from capqa.common.constants import LABELS
     from capqa.plus.calibration import cap_plus, diagnose_relation
-    from capqa.constants import LABELS
     from capqa.plus.features import answer_overlap
 
     metric = evaluate.load(metric_path, nli_model=random_nli_model, variant="plus")

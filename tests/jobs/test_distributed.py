@@ -8,18 +8,23 @@ import subprocess
 import sys
 import time
 
-import evaluate
 import numpy as np
 import pandas as pd
 import pytest
 
-from capqa.diagnostics.summary import read_summary
+from capqa.common.tables import read_table
+from capqa.compare.summary import read_summary
 from capqa.jobs.distributed import row_costs, shard_rows
 from capqa.jobs.output import read_manifest
-from capqa.jobs.scoring import TableColumns
-from capqa.tables import read_table
-from conftest import MODEL_ATOL, REPO_ROOT, data_path
-from parallel_workers import add_batch_and_compute
+from capqa.records.job import JobSettings
+
+from support.data import REPO_ROOT, data_path
+from support.lazy import lazy_module
+from support.parallel_workers import add_batch_and_compute
+from support.tolerances import MODEL_ATOL
+
+# Imported on first use, so that collecting the tests stays fast.
+evaluate = lazy_module("evaluate")
 
 pytestmark = pytest.mark.slow
 
@@ -93,7 +98,7 @@ ACCELERATE = [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu",
 
 # The command each rank runs: `python -m capqa`, or the same command paused after its first commit.
 CAPQA = ["-m", "capqa"]
-PAUSED_CAPQA = [str(REPO_ROOT / "tests" / "paused_score.py")]
+PAUSED_CAPQA = [str(REPO_ROOT / "tests" / "support" / "paused_score.py")]
 
 
 def score_command(input_path, out, nli_model, ranks=None, chunk_size=5, launcher=TORCHRUN, program=CAPQA):
@@ -175,7 +180,7 @@ def committed_rows(out):
 
 
 def test_a_killed_rank_resumes_with_every_row_once(id_rows, random_nli_model, single_process_output, tmp_path):
-    """Rank 1 is killed after its first committed chunk: it pauses there (tests/paused_score.py),
+    """Rank 1 is killed after its first committed chunk: it pauses there (tests/support/paused_score.py),
     so it cannot finish its shard before the signal arrives."""
     out, paused = tmp_path / "scored.csv", tmp_path / "paused"
     part = tmp_path / "scored.csv.parts" / "part-00001-of-00002.csv"
@@ -190,7 +195,7 @@ def test_a_killed_rank_resumes_with_every_row_once(id_rows, random_nli_model, si
     output, _ = launcher.communicate(timeout=PROCESS_WAIT_S)
     assert launcher.returncode != 0, output
     kept = committed_rows(part)
-    shard = shard_rows(row_costs(read_table(id_rows), TableColumns(None, "premise", "hypothesis")), 2)[1]
+    shard = shard_rows(row_costs(read_table(id_rows), JobSettings(None, "premise", "hypothesis")), 2)[1]
     assert kept == 2 < len(shard), "the rank was to be killed after its first chunk of 2 rows"
     assert not out.exists() or committed_rows(out) == 0
 

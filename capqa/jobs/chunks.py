@@ -1,0 +1,48 @@
+"""Rows scored chunk by chunk into a resumable CSV: what every process of a job runs (one process,
+or each rank on its shard), under ``capqa.jobs.scoring.score_table``.
+
+Each chunk is scored, escaped against spreadsheet formulas when the job says so, appended to the
+output and committed (``capqa.jobs.output.ResumableCsv``) before the next: a job that stops keeps
+every finished chunk.
+"""
+
+from typing import TYPE_CHECKING, List, Optional, Sequence
+
+import pandas as pd
+from tqdm.auto import tqdm
+
+from capqa.common.escaping import escape_formulas
+from capqa.jobs.output import LINE_END, ResumableCsv
+from capqa.records.job import JobSettings
+from capqa.records.results import file_columns
+
+if TYPE_CHECKING:
+    from capqa.metric.scorer import CAPScorer
+
+
+def split_golds(cells: Sequence[str], separator: Optional[str] = None) -> List[List[str]]:
+    """Each cell's gold answers: the cell split on ``separator``, or the cell itself."""
+    return [cell.split(separator) if separator else [cell] for cell in cells]
+
+
+def score_into(table: pd.DataFrame, scorer: "CAPScorer", output: ResumableCsv, settings: JobSettings,
+               chunk_size: int, description: str = "CAP") -> int:
+    """Score the rows of ``table`` that ``output`` lacks, one committed chunk at a time; returns
+    how many rows were scored."""
+    done = output.rows_done
+    with tqdm(total=len(table), initial=done, desc=description, unit="row", dynamic_ncols=True) as progress:
+        for start in range(done, len(table), chunk_size):
+            chunk = table.iloc[start:start + chunk_size]
+            scored = _score_chunk(chunk, scorer, settings)
+            if settings.escape_formulas:
+                scored = escape_formulas(scored)
+            output.append(scored.to_csv(header=False, index=False, lineterminator=LINE_END), len(chunk))
+            progress.update(len(chunk))
+    return len(table) - done
+
+
+def _score_chunk(chunk: pd.DataFrame, scorer, settings: JobSettings) -> pd.DataFrame:
+    questions = list(chunk[settings.question_column]) if settings.question_column else None
+    golds = split_golds(chunk[settings.gold_column], settings.gold_separator)
+    result = scorer.score(list(chunk[settings.answer_column]), golds, questions, return_details=True)
+    return chunk.assign(**file_columns(result, scorer.variant, scorer.verdict))
