@@ -26,6 +26,9 @@ file, or compare CAP with BLEU, ROUGE-L, METEOR, BERTScore and COMET on the pape
 QUEUE_SIZE = 64
 MAX_UPLOAD = "200mb"
 NOT_SCORED = "not scored yet"
+# The file job's progress bar runs in the summary's place (show_progress_on): an empty summary is
+# 0 px high, and its overflow:auto clipped the bar, so the box keeps room for it. The hashcode's
+# code block wraps inside the page instead of running off its right edge at 1366 px.
 # No table cell breaks inside a word: gradio lets Markdown table cells break anywhere when their
 # column is narrow. Here words stay whole, and a table wider than its box scrolls instead. The
 # verdict table's eleven columns fit a 1366 px screen at 12 px.
@@ -34,9 +37,17 @@ CSS = """
 .prose:has(> table) { overflow-x: auto; }
 #verdict-table table { font-size: 12px; }
 #verdict-table th, #verdict-table td { padding: 5px 7px !important; }
+#file-summary { min-height: 4.5em; overflow: visible !important; }
+#file-summary pre, #file-summary code { white-space: pre-wrap !important; overflow-wrap: anywhere; }
 """ + f"#benchmark-heatmap img {{ max-width: min(100%, {space.HEATMAP_MAX_PX}px); margin: 0 auto; }}\n"
 # The Benchmark table's columns (metric, pairwise accuracy, mean violations, Spearman, Kendall,
 # wins, ties, losses, comparable pairs): all nine fit a 1366 px screen, headers wrapping at spaces.
+# One font for every glyph, with no network: gradio's default asks Google Fonts for Source Sans Pro
+# (unreachable offline, a few glyphs came from a partial copy and the rest from DejaVu Sans, so
+# "CAP" showed a small A). The system's own sans-serif face renders the whole page.
+FONTS = ("system-ui", "-apple-system", "Segoe UI", "Roboto", "Helvetica Neue", "Arial", "DejaVu Sans", "sans-serif")
+MONO_FONTS = ("ui-monospace", "SFMono-Regular", "Menlo", "Consolas", "DejaVu Sans Mono", "monospace")
+THEME = gr.themes.Default(font=FONTS, font_mono=MONO_FONTS)
 BENCHMARK_COLUMN_WIDTHS = ["16%", "12%", "11%", "9%", "11%", "10%", "9%", "10%", "12%"]
 
 
@@ -88,7 +99,7 @@ def build_score_tab(loader):
 
     # The page checks the models and the fields first, in a step without outputs: a refused input
     # then shows its message alone, without marking the previous result (or six boxes) as failed.
-    checked = score_button.click(check, inputs=[question, gold, answer], outputs=None,
+    checked = score_button.click(check, inputs=[question, gold, answer], outputs=None, js=space.CLOSE_ERRORS_JS,
                                  api_visibility="private", concurrency_id="check", concurrency_limit=None)
     scored = checked.success(score, inputs=[question, gold, answer],
                              outputs=[cap, cap_plus, premise, hypothesis, forward, reverse, probabilities, reading,
@@ -151,8 +162,15 @@ def build_file_tab(loader):
         space.check_file_inputs(file, question_column, gold_column, answer_column, label_column, separator,
                                 loader.settings.verdict)
 
-    checked = file_button.click(check_file, inputs=[upload, *columns, separator], outputs=None,
+    def clear_results():
+        return "", gr.Column(visible=False)
+
+    # A new job starts from an empty page: the last one's results go, and so do the messages of
+    # the last refusal (each stays until the next action).
+    cleared = file_button.click(clear_results, outputs=[summary, results], js=space.CLOSE_ERRORS_JS,
                                 api_visibility="private", concurrency_id="check", concurrency_limit=None)
+    checked = cleared.then(check_file, inputs=[upload, *columns, separator], outputs=None,
+                           api_visibility="private", concurrency_id="check", concurrency_limit=None)
     # The progress bar runs in the summary's place: the results are hidden until they are ready.
     scored = checked.success(score_file, inputs=[upload, *columns, separator],
                              outputs=[summary, table, download, report, report_plot], show_progress_on=summary,
@@ -241,7 +259,7 @@ def build_demo(settings, loader):
                            api_visibility="undocumented", concurrency_id="status", concurrency_limit=None)
         loaded.then(enable_buttons(loader, buttons), outputs=buttons, api_visibility="private",
                     concurrency_id="status", concurrency_limit=None)
-    return demo
+    return space.name_missing_inputs(demo)
 
 
 def log_to_console():
@@ -266,7 +284,7 @@ def main():
     demo = build_demo(settings, loader)
     demo.queue(max_size=QUEUE_SIZE, default_concurrency_limit=1)
     # The downloads' own route (a neutral address, not gradio's cache path), ahead of gradio's routes.
-    demo.launch(max_file_size=MAX_UPLOAD, theme=gr.themes.Default(), css=CSS,
+    demo.launch(max_file_size=MAX_UPLOAD, theme=THEME, css=CSS,
                 app_kwargs={"routes": space.DOWNLOADS.routes()})
 
 

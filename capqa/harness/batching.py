@@ -15,8 +15,9 @@ import logging
 import threading
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Union
 
-from capqa.harness.shared import SCORING_LOCK, gold_list, options_key, score_samples
-from capqa.validation import check_text
+from capqa.common.validation import check_text
+from capqa.common.quoting import bounded_message
+from capqa.harness.shared import SCORING_LOCK, generation_text, gold_list, options_key, score_samples, shared_scorer
 
 logger = logging.getLogger(__name__)
 
@@ -62,11 +63,8 @@ class ScoringQueue:
         ``asyncio.to_thread`` (the default), or ``anyio.to_thread.run_sync`` where the loop may be trio's.
         """
         # Checked here, so that one bad sample fails alone and not the batch it would join.
-        if not isinstance(prediction, str):
-            raise TypeError(f"the answer to score must be a string, got {type(prediction).__name__} {prediction!r}")
-        if question is not None:
-            check_text(question, "question")
-        request = _Request(prediction, gold_list(golds), question)
+        request = _Request(generation_text(prediction, "answer"), gold_list(golds),
+                           None if question is None else check_text(question, "question"))
         with self._pending_lock:
             self._pending.append(request)
         await run_in_thread(self._score_until_done, request)
@@ -89,11 +87,24 @@ class ScoringQueue:
     def _score_group(self, group: List[_Request]) -> None:
         questions = [r.question for r in group] if group[0].question is not None else None
         try:
-            records = score_samples([r.prediction for r in group], [r.golds for r in group], questions,
-                                    relations=True, **self.options)
-        except Exception as error:  # every request of the batch fails with it, not only the first
+            shared_scorer(**self.options)  # a scorer that cannot be built fails every sample, with one load
+        except Exception as error:
             for r in group:
                 r.error = error
+            return
+        try:
+            records = score_samples([r.prediction for r in group], [r.golds for r in group], questions,
+                                    relations=True, **self.options)
+        except Exception as error:
+            if len(group) == 1:
+                group[0].error = error
+                return
+            # One sample's error must not fail the others: each is scored again on its own, and
+            # only those that fail alone fail (the scores do not depend on the grouping).
+            logger.warning("a batch of %d queued samples failed (%s: %s); scoring each alone", len(group),
+                           type(error).__name__, bounded_message(str(error), 300))
+            for r in group:
+                self._score_group([r])
             return
         for r, record in zip(group, records):
             r.record = record

@@ -15,7 +15,7 @@ verdict) choose another. The scorer is shared per process and options (``capqa.h
 from typing import Any, Dict, Mapping, Optional
 
 from capqa.harness.batching import shared_queue
-from capqa.harness.shared import harness_options, needs_extra, score_samples, shared_scorer
+from capqa.harness.shared import generation_text, gold_list, harness_options, needs_extra, score_samples, shared_scorer
 from capqa.verdicts.judge import resolve_verdict
 
 DEFAULT_VERDICT = "strict"
@@ -30,7 +30,7 @@ else:
     _IMPORT_ERROR = None
 
 
-def _verdict(threshold: Optional[float], verdict: Any, variant: str) -> Any:
+def verdict_of(threshold: Optional[float], verdict: Any, variant: str) -> Any:
     """The CAP verdict a threshold and a verdict name say; both only when they agree (DeepEval
     rebuilds a metric from its attributes for each test case, passing both)."""
     if threshold is None:
@@ -61,7 +61,7 @@ if _IMPORT_ERROR is None:
             self.questions, self.async_mode = questions, async_mode
             self.include_reason, self.verbose_mode = include_reason, verbose_mode
             # Kept resolved (never None): DeepEval's copy of the metric passes it back with the threshold.
-            self.verdict = _verdict(threshold, verdict, harness_options(**options).get("variant", "cap"))
+            self.verdict = verdict_of(threshold, verdict, harness_options(**options).get("variant", "cap"))
             self._scoring = {"verdict": self.verdict, **options}
             _, scorer = shared_scorer(**self._scoring)
             self.threshold = scorer.verdict.threshold
@@ -78,7 +78,10 @@ if _IMPORT_ERROR is None:
         def _inputs(self, test_case: "LLMTestCase") -> tuple:
             required = self._required_params if self.questions else self._required_params[1:]
             check_llm_test_case_params(test_case, required, None, None, self, None, test_case.multimodal)
-            return test_case.actual_output, test_case.expected_output, test_case.input if self.questions else None
+            # Checked by the test case's own field names (a sample that fails fails alone).
+            return (generation_text(test_case.actual_output, "actual_output"),
+                    gold_list(test_case.expected_output, "expected_output"),
+                    test_case.input if self.questions else None)
 
         def _record(self, record: dict) -> float:
             self.score = float(record[self._score_name])

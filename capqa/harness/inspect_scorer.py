@@ -13,8 +13,9 @@ once per sample and has no batch-scoring interface.
 
 from typing import Any, Optional
 
+from capqa.common.validation import is_blank
 from capqa.harness.batching import shared_queue
-from capqa.harness.shared import is_blank, needs_extra, shared_scorer
+from capqa.harness.shared import needs_extra, shared_scorer
 
 # Where the question for the statement converter comes from: the sample's input text ("input"),
 # a key of the sample's metadata, or None (the answer and the targets already are statements).

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any, List, Optional
 
 import numpy as np
 
-from capqa.harness.shared import score_samples, shared_scorer
-from capqa.results import harness_names
+from capqa.common.quoting import quote
+from capqa.harness.shared import gold_list, score_samples, shared_scorer
+from capqa.records.results import harness_names
 
 if TYPE_CHECKING:
     from lighteval.metrics.utils.metric_utils import SampleLevelMetricGrouping
@@ -48,7 +49,12 @@ class CAPSampleScoring:
             raise KeyError(f"the task's docs have no specific[{self.question_key!r}] (the plain question): "
                            "set it in the prompt function, or pass question_key=None for statements")
         questions = [specific[self.question_key]] if self.question_key else None
-        record = score_samples([model_response.final_text[0]], [doc.get_golds()], questions, **self.options)[0]
+        texts = model_response.final_text
+        if not isinstance(texts, (list, tuple)) or not texts:
+            raise ValueError(f"`model_response.final_text` must be a list of the model's generations, got "
+                             f"{quote(texts)}: there is no answer to score")
+        golds = gold_list(doc.get_golds(), "doc.get_golds()")
+        record = score_samples([texts[0]], [golds], questions, **self.options)[0]
         hashcode = record.pop("cap_hashcode", None)
         if hashcode is not None and doc.specific is not None:
             doc.specific["cap_hashcode"] = hashcode
@@ -64,7 +70,7 @@ def metric_names(**options: Any) -> List[str]:
 
 @lru_cache(maxsize=1)
 def _lighteval_classes() -> tuple:
-    # Imported on use: capqa imports without the optional extra, and says what to install.
+    # Deferred: lighteval, an optional extra; capqa imports without it, and says what to install.
     try:
         from lighteval.metrics.metrics_sample import SampleLevelComputation
         from lighteval.metrics.utils.metric_utils import SampleLevelMetricGrouping

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 from capqa.harness.batching import shared_queue
-from capqa.harness.shared import gold_list, needs_extra, score_samples, shared_scorer
+from capqa.harness.shared import generation_text, gold_list, needs_extra, score_samples, shared_scorer
 
 RELATION_TRACE = "cap_relation"
 
@@ -71,7 +71,8 @@ if _IMPORT_ERROR is None:
             return _text(user_input, "user_input") if self.questions else None
 
         async def _single_turn_ascore(self, sample: "SingleTurnSample", callbacks: Any) -> float:
-            record = await self._queue.score(_text(sample.response, "response"), _text(sample.reference, "reference"),
+            record = await self._queue.score(generation_text(sample.response, "response"),
+                                             gold_list(sample.reference, "reference"),
                                              self._question(sample.user_input))
             relation_run, _ = new_group(RELATION_TRACE, inputs={"data": {"response": sample.response}},
                                         callbacks=callbacks, metadata={"type": ChainType.RAGAS_PROMPT})
@@ -81,7 +82,7 @@ if _IMPORT_ERROR is None:
         async def ascore(self, response: str, reference: Union[str, Sequence[str]],
                          user_input: Optional[str] = None) -> "MetricResult":
             """CAP of one row, with the relation's explanation as ``reason``."""
-            record = await self._queue.score(_text(response, "response"), gold_list(reference),
+            record = await self._queue.score(generation_text(response, "response"), gold_list(reference, "reference"),
                                              self._question(user_input))
             return MetricResult(value=record["cap"], reason=record["explanation"])
 
@@ -89,8 +90,10 @@ if _IMPORT_ERROR is None:
             """CAP of every row (dicts of ``response``, ``reference`` and ``user_input``) in one batch."""
             questions = [self._question(row.get("user_input")) for row in inputs] if self.questions else None
             records = await asyncio.to_thread(
-                score_samples, [_text(row.get("response"), "response") for row in inputs],
-                [row.get("reference") for row in inputs], questions, relations=True, **self.options)
+                score_samples, [generation_text(row.get("response"), f"inputs[{i}]['response']")
+                                for i, row in enumerate(inputs)],
+                [gold_list(row.get("reference"), f"inputs[{i}]['reference']") for i, row in enumerate(inputs)],
+                questions, relations=True, **self.options)
             return [MetricResult(value=record["cap"], reason=record["explanation"]) for record in records]
 else:
     CAPMetric = needs_extra("ragas", "ragas", _IMPORT_ERROR)

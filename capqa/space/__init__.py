@@ -2,7 +2,7 @@
 
 One module per part of the Space:
 
-- ``settings``: models, device and benchmark file from the environment (``CAP_NLI_MODEL``, ...),
+- ``settings``: the metric's options and the benchmark file from the environment (``CAP_NLI_MODEL``, ...),
   and the public names of the models (never a server path);
 - ``models``: ``ModelLoader``, the models loaded once in the background; a failure becomes a
   one-line status with the details on demand;
@@ -19,33 +19,39 @@ Callbacks check their input and raise ``gradio.Error`` with a plain, escaped mes
 page shows instead of a traceback.
 """
 
-from capqa.space.about import about_markdown
-from capqa.space.answer import (EXAMPLES, check_answer_inputs, direction_probabilities, plain_reading,
-                                probabilities_figure, score_answer, score_outputs)
-from capqa.space.benchmark import (ALL, BENCHMARK_DATASETS, BENCHMARK_METRICS, BENCHMARK_SPLITS, COMET_NAME,
-                                   HEATMAP_MAX_PX, benchmark_tables, benchmark_view, filter_benchmark, load_benchmark_scores)
-from capqa.space.compare import build_compare_tab, compare_uploads
-from capqa.space.downloads import Download, download_file
-from capqa.space.file_job import (DOWNLOADS, MAX_FILE_ROWS, NO_LABEL, PREVIEW_ROWS, check_file_inputs,
-                                  clean_job_folders, file_columns, file_report, guess_column, preview_column_widths,
-                                  score_file)
-from capqa.space.models import ModelLoader, ModelsUnavailable, load_failure
-from capqa.space.settings import (BENCHMARK_SCORES_NAME, DEFAULT_BENCHMARK_SCORES, SPACE_VARIANT,
-                                  VERDICT_CHOICES, SpaceSettings, public_model_name)
-from capqa.space.text import (MAX_GOLD_ANSWERS, MAX_TEXT_CHARS, escape_markdown, text_field, parse_golds,
-                              user_error)
-from capqa.space.verdicts import verdict_line, verdict_view, verdict_view_or_note
+import importlib
 
-__all__ = [
-    "ALL", "BENCHMARK_DATASETS", "DOWNLOADS", "Download", "download_file", "BENCHMARK_METRICS", "BENCHMARK_SCORES_NAME", "BENCHMARK_SPLITS", "COMET_NAME",
-    "DEFAULT_BENCHMARK_SCORES", "EXAMPLES", "HEATMAP_MAX_PX", "MAX_FILE_ROWS", "MAX_GOLD_ANSWERS", "MAX_TEXT_CHARS", "NO_LABEL",
-    "PREVIEW_ROWS", "SPACE_VARIANT", "ModelLoader", "ModelsUnavailable", "SpaceSettings",
-    "text_field",
-    "about_markdown", "benchmark_tables", "benchmark_view", "check_answer_inputs", "check_file_inputs",
-    "build_compare_tab", "compare_uploads",
-    "clean_job_folders",
-    "direction_probabilities", "escape_markdown", "file_columns", "file_report", "filter_benchmark",
-    "guess_column", "load_benchmark_scores", "load_failure", "parse_golds", "plain_reading", "preview_column_widths",
-    "probabilities_figure", "public_model_name", "score_answer", "score_file", "score_outputs", "user_error",
-    "VERDICT_CHOICES", "verdict_line", "verdict_view", "verdict_view_or_note",
-]
+# The page's names, by the module that defines them: each is imported on first use, so that a
+# module of the Space (its input limits, say) can be read without loading gradio.
+_NAMES = {
+    "capqa.space.about": ("about_markdown",),
+    "capqa.space.answer": ("EXAMPLES", "check_answer_inputs", "direction_probabilities", "plain_reading",
+                           "probabilities_figure", "score_answer", "score_outputs"),
+    "capqa.space.benchmark": ("ALL", "BENCHMARK_DATASETS", "BENCHMARK_METRICS", "BENCHMARK_SPLITS", "COMET_NAME",
+                              "HEATMAP_MAX_PX", "benchmark_tables", "benchmark_view", "filter_benchmark",
+                              "load_benchmark_scores"),
+    "capqa.space.compare": ("build_compare_tab", "compare_uploads"),
+    "capqa.space.downloads": ("Download", "download_file"),
+    "capqa.space.file_job": ("DOWNLOADS", "PREVIEW_ROWS", "check_file_inputs", "clean_job_folders", "file_columns",
+                             "file_report", "preview_column_widths", "score_file"),
+    "capqa.space.inputs": ("MAX_FILE_ROWS", "MAX_GOLD_ANSWERS", "MAX_TEXT_CHARS", "NO_LABEL"),
+    "capqa.space.models": ("ModelLoader", "ModelsUnavailable", "load_failure"),
+    "capqa.space.settings": ("BENCHMARK_SCORES_NAME", "DEFAULT_BENCHMARK_SCORES", "SPACE_VARIANT", "SpaceSettings",
+                             "public_model_name"),
+    "capqa.space.text": ("CLOSE_ERRORS_JS", "escape_markdown", "name_missing_inputs", "parse_golds", "text_field",
+                         "user_error"),
+    "capqa.space.uploads": ("guess_column",),
+    "capqa.space.verdicts": ("verdict_line", "verdict_view", "verdict_view_or_note"),
+}
+_MODULE_OF = {name: module for module, names in _NAMES.items() for name in names}
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name: str):
+    if name in _MODULE_OF:
+        return getattr(importlib.import_module(_MODULE_OF[name]), name)
+    raise AttributeError(f"module 'capqa.space' has no attribute {name!r}")
+
+
+def __dir__() -> list:
+    return list(__all__)

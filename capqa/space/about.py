@@ -1,6 +1,6 @@
 """The About tab: what CAP measures, the formula, the taxonomy, this Space's settings."""
 
-from capqa.constants import ALPHA, CITATION, CLASS_DEFINITIONS, HARD_PAIRS, LABELS, NEUTRAL_WEIGHT, SEVERITY
+from capqa.common.constants import ALPHA, CITATION, CLASS_DEFINITIONS, HARD_PAIRS, LABELS, NEUTRAL_WEIGHT, SEVERITY
 from capqa.space.settings import SpaceSettings, settings_markdown
 
 
@@ -44,7 +44,8 @@ Running with: {settings.describe()}. The Space reads these environment variables
 
 {settings_markdown(settings)}
 The scoring endpoints are also an API: `gradio_client.Client(url).view_api()` lists
-`/score` (one answer) and `/score_file` (a file) with their named inputs and outputs.
+`/score` (one answer), `/score_file` (a file) and `/compare` (scored files) with their named
+inputs and outputs.
 
 ## Citation
 

@@ -4,9 +4,10 @@ from typing import TYPE_CHECKING, Any, Dict, Optional
 
 import numpy as np
 
-from capqa.constants import NLI_LABELS
+from capqa.common.constants import NLI_LABELS
 from capqa.space.text import parse_golds, required_text
 from capqa.space.verdicts import verdict_line
+from capqa.statements.check import ISSUES
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -107,8 +108,6 @@ _SIDES = {"gold": "the gold statement", "prediction": "the predicted statement"}
 
 def _statement_lines(details):
     """What the statement check found in the two statements: the score rests on them."""
-    from capqa.statements.check import ISSUES
-
     found = details.get("statement_issues") or []
     if not found:
         return []
@@ -131,6 +130,7 @@ def _calibration_lines(details):
 
 def probabilities_figure(details: Dict[str, Any]) -> "Figure":
     """The six NLI probabilities as grouped bars: one group per direction."""
+    # Deferred: matplotlib is heavy, imported on first use.
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(6.4, 3.0), layout="constrained")

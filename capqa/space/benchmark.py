@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Iterable
 import numpy as np
 import pandas as pd
 
-from capqa.constants import PAPER_COMET_MEAN_VIOLATIONS, PAPER_COMET_PAIRWISE_ACCURACY
+from capqa.common.constants import PAPER_COMET_MEAN_VIOLATIONS, PAPER_COMET_PAIRWISE_ACCURACY
+from capqa.common.tables import require_columns
 from capqa.space.text import user_error
-from capqa.tables import require_columns
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -68,7 +68,8 @@ def comet_reported(dataset: str, split: str) -> bool:
 
 def benchmark_tables(rows: pd.DataFrame, with_comet: bool = False) -> tuple:
     """The diagnostic of the five metrics on ``rows``: (summary table, class-pair records)."""
-    from capqa.diagnostics.bootstrap import diagnostic_tables
+    # Deferred: scipy is heavy, imported on first use.
+    from capqa.monotonicity.bootstrap import diagnostic_tables
 
     columns = {name: rows[column].to_numpy() for column, name in BENCHMARK_METRICS.items()}
     tables = diagnostic_tables(columns, rows["label"].to_numpy(), n_resamples=0, progress=False)
@@ -99,7 +100,8 @@ def comet_row(columns: Iterable[str]) -> dict:
 
 def legible_heatmap(class_pairs: pd.DataFrame) -> "Figure":
     """The class-pair heatmap, lettered for a page about 1,300 px wide (``HEATMAP_*``)."""
-    from capqa.diagnostics.plots import class_pair_heatmap
+    # Deferred: scipy is heavy, imported on first use.
+    from capqa.monotonicity.plots import class_pair_heatmap
 
     return class_pair_heatmap(class_pairs, cell_font_pt=HEATMAP_CELL_FONT_PT, tick_font_pt=HEATMAP_TICK_FONT_PT,
                               columns=HEATMAP_COLUMNS)
@@ -111,7 +113,8 @@ def benchmark_view(path: str, dataset: str, split: str) -> tuple:
 
     Cached per (path, dataset, split): the published scores never change while the app runs.
     """
-    from capqa.diagnostics.plots import class_distributions
+    # Deferred: scipy is heavy, imported on first use.
+    from capqa.monotonicity.plots import class_distributions
 
     try:
         table = load_benchmark_scores(str(path))

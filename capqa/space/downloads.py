@@ -83,7 +83,9 @@ class Downloads:
         ``/gradio_api/file=<its address>``: gradio itself would fetch that address over the network
         (and refuse a private one), so the same file is served from here instead.
         """
+        # Deferred: starlette is heavy, imported on first use.
         from starlette.responses import FileResponse, PlainTextResponse
+        # Deferred: starlette is heavy, imported on first use.
         from starlette.routing import Route
 
         def serve(request):
@@ -100,6 +102,7 @@ class Downloads:
 def public_url(request: Optional[gr.Request], path: str) -> str:
     """``path`` on this server as the visitor reaches it: the root gradio gives its own files
     (behind a proxy too), or the path itself without a request."""
+    # Deferred: gradio is heavy, imported on first use.
     from gradio import route_utils
 
     raw = getattr(request, "request", None) if request is not None else None
@@ -119,6 +122,7 @@ def download_file(**file_options: Any) -> gr.File:
     Its ``postprocess`` is wrapped on the instance, as in ``text.text_field``: a subclass of a
     gradio component would make gradio write a ``.pyi`` stub beside this module.
     """
+    # Deferred: gradio is heavy, imported on first use.
     from gradio.data_classes import FileData
 
     component = gr.File(**file_options)

@@ -10,37 +10,38 @@ import math
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import gradio as gr
 import numpy as np
 import pandas as pd
 
-from capqa.jobs.escaping import escape_formula
-from capqa.quoting import quote
-from capqa.score_file import check_no_output_columns, score_table, split_golds
-from capqa.space.compare import scored_file_summary
+from capqa.common.escaping import escape_formula
+from capqa.common.quoting import quote
+from capqa.common.tables import require_columns, row_place
+from capqa.common.validation import is_blank
+from capqa.jobs.chunks import split_golds
+from capqa.jobs.scoring import check_no_output_columns, score_table
+from capqa.records.job import JobSettings
+from capqa.records.results import verdict_columns as columns_of_verdict
 from capqa.space.answer import shown_score
+from capqa.space.compare import scored_file_summary
 from capqa.space.downloads import Downloads
+from capqa.space.inputs import MAX_TEXT_CHARS, NO_LABEL
 from capqa.space.job_folders import JobFolders
 from capqa.space.settings import SPACE_VARIANT
-from capqa.space.text import MAX_TEXT_CHARS, check_text_value, escape_markdown, first_surrogate, user_error
-from capqa.tables import read_table, require_columns
-from capqa.validation import is_blank
-from capqa.results import verdict_columns as columns_of_verdict
+from capqa.space.text import check_text_value, escape_markdown, first_surrogate, user_error
+from capqa.space.uploads import guess_column, read_upload, read_upload_lines
 from capqa.verdicts.judge import resolve_verdict
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from capqa.scorer import CAPScorer
+    from capqa.metric.scorer import CAPScorer
     from capqa.space.models import ModelLoader
 
 LOGGER = logging.getLogger(__name__)
 
-MAX_FILE_ROWS = 100_000
-# More columns than any answer file has: their names would fill four dropdowns on the page.
-MAX_FILE_COLUMNS = 1_000
 # The page shows this many scored rows, each cell cut to PREVIEW_CELL_CHARS; the download has all.
 PREVIEW_ROWS = 500
 PREVIEW_CELL_CHARS = 300
@@ -56,15 +57,6 @@ FILE_JOB_STEPS = 50
 MIN_CHUNK_ROWS = 16
 DOWNLOAD_KEEP_S = 3600
 
-# Column names tried, in order, to preselect the file tab's column choices.
-COLUMN_GUESSES = {
-    "question": ("question", "questions", "query"),
-    "gold": ("gold_answer", "gold", "reference", "references", "gold_answers", "target"),
-    "answer": ("answer", "prediction", "predicted_answer", "predictions", "pred", "output"),
-    "label": ("label", "label_semantic", "class", "correctness"),
-}
-NO_LABEL = "(no label column)"
-
 # Working folders of running jobs, and the scored files waiting to be downloaded (served under
 # neutral addresses, see capqa.space.downloads).
 JOB_FOLDERS = JobFolders(Path(tempfile.gettempdir()) / "cap-space-jobs")
@@ -77,27 +69,6 @@ def clean_job_folders() -> None:
     DOWNLOADS.clean_stale()
 
 
-def read_upload(path: Any) -> pd.DataFrame:
-    if not path:
-        raise user_error("Please upload a CSV or JSONL file first.")
-    try:
-        table = read_table(path, max_rows=MAX_FILE_ROWS)
-    except ValueError as error:
-        # A parser may quote the whole path: the visitor sees the file's name, not the server's folders.
-        raise user_error(str(error).replace(str(Path(path).parent) + "/", "")) from None
-    if table.empty:
-        raise user_error(f"{Path(path).name} has no rows.")
-    if len(table.columns) > MAX_FILE_COLUMNS:
-        raise user_error(f"{Path(path).name} has {len(table.columns):,} columns; at most {MAX_FILE_COLUMNS:,} "
-                         "are accepted (a question, a gold answer and an answer column are needed).")
-    return table
-
-
-def guess_column(columns: Iterable[str], role: str) -> Optional[str]:
-    lowered = {column.lower(): column for column in columns}
-    return next((lowered[name] for name in COLUMN_GUESSES[role] if name in lowered), None)
-
-
 def file_columns(path: Any) -> tuple:
     """Column choices after an upload: (choices, question, gold, answer, label) preselections."""
     table = read_upload(path)
@@ -107,8 +78,10 @@ def file_columns(path: Any) -> tuple:
             guess_column(columns, "answer"), label)
 
 
-def check_cells(table: pd.DataFrame, column: str, required: bool = True) -> None:
-    """Every cell of ``column``: not empty or invisible (when required), not too long, valid Unicode."""
+def check_cells(table: pd.DataFrame, column: str, required: bool = True, lines: Optional[List[int]] = None) -> None:
+    """Every cell of ``column``: not empty or invisible (when required), not too long, valid Unicode.
+    A refusal names the first such row as every message does (``row_place``; ``lines``: the file
+    line of each row)."""
     cells = table[column]
     checks = [("is empty", cells.str.strip().eq("")) if required else None,
               ("holds only invisible characters (zero-width spaces, BOM or control characters)",
@@ -119,8 +92,8 @@ def check_cells(table: pd.DataFrame, column: str, required: bool = True) -> None
     for problem, bad in filter(None, checks):
         rows = np.flatnonzero(bad.to_numpy())
         if rows.size:
-            raise user_error(f"Column '{column}' {problem} in row {rows[0] + 1} ({rows.size:,} such row(s) "
-                             "in all); fix the file and upload it again.")
+            raise user_error(f"Column '{column}' {problem} in {row_place(rows[0], lines)}; {rows.size:,} such "
+                             "row(s) in all. Fix the file and upload it again.")
 
 
 def verdict_columns(policy: Optional[str]) -> List[str]:
@@ -142,7 +115,8 @@ def preview_column_widths(policy: Optional[str] = None) -> List[str]:
 
 
 def check_file_request(table: pd.DataFrame, question_column: str, gold_column: str, answer_column: str,
-                       label_column: Optional[str], separator: Optional[str], policy: Optional[str] = None) -> None:
+                       label_column: Optional[str], separator: Optional[str], policy: Optional[str] = None,
+                       lines: Optional[List[int]] = None) -> None:
     for role, column in (("question", question_column), ("gold answer", gold_column),
                          ("predicted answer", answer_column)):
         if not column:
@@ -154,20 +128,21 @@ def check_file_request(table: pd.DataFrame, question_column: str, gold_column: s
         raise user_error(str(error)) from None
     for column in (question_column, gold_column, answer_column):
         # A blank answer is an answer that states nothing: it scores 0 (the blank policy).
-        check_cells(table, column, required=column != answer_column)
+        check_cells(table, column, required=column != answer_column, lines=lines)
     if separator:
         pieces = split_golds(table[gold_column], separator)
         bad = np.flatnonzero([any(map(is_blank, cell)) for cell in pieces])
         if bad.size:
-            raise user_error(f"Row {bad[0] + 1}: splitting the gold answers on {quote(separator)} leaves an "
-                             "empty answer.")
+            raise user_error(f"{row_place(bad[0], lines).capitalize()}: splitting the gold answers on "
+                             f"{quote(separator)} leaves an empty answer.")
     if label_column:
-        check_cells(table, label_column, required=False)
+        check_cells(table, label_column, required=False, lines=lines)
         _check_labels(table[label_column])
 
 
 def _check_labels(labels):
-    from capqa.diagnostics.monotonicity import prepare_labels
+    # Deferred: scipy is heavy, imported on first use.
+    from capqa.monotonicity.measures import prepare_labels
 
     try:
         rows = prepare_labels(list(labels), name="label column")
@@ -178,7 +153,7 @@ def _check_labels(labels):
                          f"the monotonicity report (it holds only {', '.join(rows.classes)}).")
 
 
-class _ReportingScorer:
+class ReportingScorer:
     """The scorer, reporting the rows scored so far after each chunk ``score_table`` sends."""
 
     def __init__(self, scorer: "CAPScorer", report: Callable[[int], None]) -> None:
@@ -214,8 +189,8 @@ def check_file_inputs(path: Any, question_column: Any, gold_column: Any, answer_
         check_text_value(value, name)
     label_column = None if label_column in (None, "", NO_LABEL) else label_column
     separator = separator or None
-    table = read_upload(path)
-    check_file_request(table, question_column, gold_column, answer_column, label_column, separator, policy)
+    table, lines = read_upload_lines(path)
+    check_file_request(table, question_column, gold_column, answer_column, label_column, separator, policy, lines)
     return table, label_column, separator
 
 
@@ -238,8 +213,9 @@ def score_file(loader: "ModelLoader", path: Any, question_column: Any, gold_colu
     name = f"{Path(path).stem}-cap.csv"
     started = time.perf_counter()
     with JOB_FOLDERS.job() as folder:
-        score_table(table, _ReportingScorer(scorer, report), folder / name, question_column, gold_column,
-                    answer_column, separator, chunk_size=_chunk_rows(len(table)))
+        job = score_table(table, ReportingScorer(scorer, report), folder / name,
+                          JobSettings(question_column, gold_column, answer_column, separator),
+                          chunk_size=_chunk_rows(len(table)), source=f"`{Path(path).name}`")
         seconds = time.perf_counter() - started
         # The header escapes a name a spreadsheet would run (`=x` is written `'=x`): read it back by position.
         scored = pd.read_csv(folder / name, dtype={escape_formula(column): str for column in table.columns},
@@ -249,9 +225,8 @@ def score_file(loader: "ModelLoader", path: Any, question_column: Any, gold_colu
     summary = (f"Scored **{len(scored):,} rows** in {seconds:.1f} s: mean CAP "
                f"**{scored['cap'].mean():.4f}**. The table shows the first "
                f"{min(len(scored), PREVIEW_ROWS):,} rows; download the file for all of them."
-               + _verdict_summary(scored, policy) + "\n\n"
-               + scored_file_summary(scored, scorer, loader, answer_column, bool(question_column)))
-    preview = _preview(scored, question_column, gold_column, answer_column, label_column, policy)
+               + _verdict_summary(scored, policy) + "\n\n" + scored_file_summary(job.summary, loader))
+    preview = preview_table(scored, question_column, gold_column, answer_column, label_column, policy)
     report_text, figure = ("", None)
     if label_column:
         report_text, figure = file_report(scored["cap"].to_numpy(), scored[label_column].to_numpy())
@@ -270,7 +245,7 @@ def _verdict_summary(scored: pd.DataFrame, policy: Optional[str]) -> str:
     return text + "."
 
 
-def _preview(scored, question_column, gold_column, answer_column, label_column, policy=None):
+def preview_table(scored, question_column, gold_column, answer_column, label_column, policy=None):
     """Scores first, then the texts, each cut short, then the label (see ``preview_column_widths``)."""
     shown = [*preview_columns(policy), question_column, gold_column, answer_column, label_column]
     preview = scored[list(dict.fromkeys(column for column in shown if column in scored))].head(PREVIEW_ROWS)
@@ -291,8 +266,10 @@ def _cut_cell(cell: Any) -> Any:
 
 def file_report(scores: np.ndarray, labels: np.ndarray) -> Tuple[str, "Figure"]:
     """The monotonicity diagnostic of the file's CAP scores against its labels."""
-    from capqa.diagnostics.monotonicity import monotonicity_report
-    from capqa.diagnostics.plots import class_distributions
+    # Deferred: scipy is heavy, imported on first use.
+    from capqa.monotonicity.measures import monotonicity_report
+    # Deferred: scipy is heavy, imported on first use.
+    from capqa.monotonicity.plots import class_distributions
 
     report = monotonicity_report(scores, labels)
     lines = [

@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
+from capqa.common.validation import parse_count
+
 LOGGER = logging.getLogger(__name__)
 
 
@@ -51,7 +53,8 @@ class JobFolders:
         removed = 0
         for folder in self._folders():
             owner = folder.name.split("-", 1)[0]
-            if not (owner.isdigit() and _process_alive(int(owner))):
+            pid = parse_count(owner, ascii_only=True)
+            if not (pid and _process_alive(pid)):
                 shutil.rmtree(folder, ignore_errors=True)
                 removed += 1
         if removed:

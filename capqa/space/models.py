@@ -8,12 +8,13 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Tuple
 
-from capqa.engine.loading import find_load_error
+from capqa.loading.pretrained import find_load_error
+from capqa.records.results import HASHCODE
 from capqa.space.settings import SpaceSettings, public_model_name
 from capqa.space.text import escape_markdown, user_error
 
 if TYPE_CHECKING:
-    from capqa.scorer import CAPScorer
+    from capqa.metric.scorer import CAPScorer
 
 LOGGER = logging.getLogger(__name__)
 
@@ -31,6 +32,11 @@ def load_failure(settings: SpaceSettings, error: BaseException) -> Tuple[str, st
     # The library says what went wrong (not found, Hub unreachable, offline, no such folder, ...);
     # the Space says its own ways forward (environment variables, not function arguments).
     load_error = find_load_error(error)
+    if isinstance(error, ImportError):
+        # A package is missing (spaCy's English model for the rule statements, an extra): the
+        # library's message names it and how to install it, as the command line and the metric say.
+        line = f"Could not load the models: {reason}. The Benchmark and About tabs work without models."
+        return line, f"{type(error).__name__}: {reason}"
     if load_error and load_error.cause:
         # The cause's headline; the whole of it is in the details.
         cause = settings.redact(load_error.headline)
@@ -40,6 +46,17 @@ def load_failure(settings: SpaceSettings, error: BaseException) -> Tuple[str, st
     line = (f"Could not load {subject}: {cause}. To run without the Hub, {WHAT_TO_SET}; the Benchmark "
             f"and About tabs work without models.")
     return line, f"{type(error).__name__}: {reason}"
+
+
+def log_load_failure(error: BaseException, line: str) -> None:
+    """The log's account of a failed load: one line for a failure the loader explains (the Hub
+    unreachable, no such folder, ...), the chained traceback at debug level only; any other
+    failure is a bug, logged with its traceback."""
+    if find_load_error(error) is None:
+        LOGGER.error("CAP models failed to load", exc_info=error)
+        return
+    LOGGER.error("CAP models not loaded: %s", line.replace("`", ""))
+    LOGGER.debug("CAP models failed to load", exc_info=error)
 
 
 class ModelLoader:
@@ -78,8 +95,8 @@ class ModelLoader:
                 scorer.score(["Sofia"], [["Sofia"]], ["Name a city in Bulgaria."])
                 self._scorer = scorer
             except Exception as error:  # any load failure must become a message, not a dead page
-                LOGGER.exception("CAP models failed to load")
                 self._failure = load_failure(self.settings, error)
+                log_load_failure(error, self._failure[0])
             finally:
                 self._finished = True
 
@@ -89,13 +106,14 @@ class ModelLoader:
             raise ModelsUnavailable(self._failure[0])
         return self._scorer
 
-    def hashcode(self, result: Optional[Mapping[str, Any]] = None) -> str:
-        """What produced the scores, in one line, as the page shows it: the hashcode ``result``
-        carries, else the scorer's own, else that of the options it was built from; model folders
+    def hashcode(self, result: Mapping[str, Any]) -> str:
+        """What produced ``result``'s scores, in one line, as the page shows it: the hashcode the
+        result carries (every result does: it says whether statements were made), model folders
         named, not shown (``SpaceSettings.redact``). The page's one source of a hashcode."""
-        hashcode = ((result or {}).get("hashcode") or getattr(self.scorer(), "hashcode", None)
-                    or self.settings.metric_options().hashcode())
-        return self.settings.redact(str(hashcode))
+        if not isinstance(result.get(HASHCODE), str):
+            raise ValueError("a result without its hashcode cannot say what produced it: show the result "
+                             "CAPScorer.score returned")
+        return self.settings.redact(result[HASHCODE])
 
     def scorer_or_error(self) -> "CAPScorer":
         """The scorer, or a ``gr.Error`` with the one-line status (plain text, no Markdown marks)."""

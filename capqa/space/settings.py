@@ -6,14 +6,14 @@ replaced in every message that may carry them.
 """
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional
 
-from capqa.constants import DEFAULT_NLI_MODEL, RULES, STATEMENT_MODEL_PUBLISHED, statement_model_id
-from capqa.metric_options import MetricOptions
-from capqa.paths import DATA_DIR, REPO_ROOT
-from capqa.quoting import quote
+from capqa.common.constants import DEFAULT_NLI_MODEL, OTHER_VARIABLES, RULES, default_statement_model
+from capqa.common.constraints import Boolean, PathText
+from capqa.common.paths import DATA_DIR, REPO_ROOT
+from capqa.common.settings import Setting, markdown_table, read_environment, unknown_names_message
+from capqa.metric.options import OPTIONS, MetricOptions
 
 # The published per-row scores: beside app.py in the assembled Space, else the repo's data/.
 BENCHMARK_SCORES_NAME = "paper_scores.csv"
@@ -21,9 +21,18 @@ DEFAULT_BENCHMARK_SCORES = next(
     (path for path in (REPO_ROOT / BENCHMARK_SCORES_NAME, DATA_DIR / BENCHMARK_SCORES_NAME) if path.is_file()),
     DATA_DIR / BENCHMARK_SCORES_NAME)
 SPACE_VARIANT = "plus"  # the page shows CAP+ beside CAP
-# The verdict policies the Space offers (CAP_VERDICT); "none" adds no verdict.
-VERDICT_CHOICES = ("none", "strict", "lenient", "graded")
-_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+# The metric options the Space sets itself; every other option is read from CAP_<OPTION>.
+FIXED_OPTIONS = {"variant": SPACE_VARIANT}
+# The Space's own settings, declared as the metric's options are.
+OWN_SETTINGS = (
+    Setting("benchmark_scores", DEFAULT_BENCHMARK_SCORES, (PathText("a CSV file", as_path=True),),
+            "the paper's per-row scores, behind the Benchmark tab", affects_scores=False,
+            default_text=f"{BENCHMARK_SCORES_NAME} beside app.py, else data/{BENCHMARK_SCORES_NAME}"),
+)
+# Every setting of the Space, once: ``from_environ`` reads their CAP_<NAME> variables, and the
+# About tab and docs/space.md list them (``settings_markdown``).
+SETTINGS = tuple(setting for setting in OPTIONS if setting.name not in FIXED_OPTIONS) + OWN_SETTINGS
+_NAMES = tuple(setting.name for setting in SETTINGS)
 
 
 def is_local_path(name: str) -> bool:
@@ -38,55 +47,82 @@ def public_model_name(name: str) -> str:
     return f"local folder `{Path(name).expanduser().name or name}`"
 
 
-@dataclass(frozen=True)
 class SpaceSettings:
-    """What the Space runs with; ``from_environ`` reads the variables of ``ENVIRONMENT``."""
+    """What the Space runs with: the metric's options (each from its ``CAP_<OPTION>`` variable;
+    ``variant`` is the Space's own, "plus") and the Space's own settings (``OWN_SETTINGS``), each
+    validated by its one declaration. ``settings.nli_model`` and so on read them."""
 
-    nli_model: str = DEFAULT_NLI_MODEL
-    nli_revision: Optional[str] = None
-    statement_model: Optional[str] = None
-    statement_revision: Optional[str] = None
-    device: str = "auto"
-    benchmark_scores: Path = DEFAULT_BENCHMARK_SCORES
-    # CAP_VERDICT (none/strict/lenient/graded) and CAP_COMPACT_ATTENTION (default on).
-    verdict: Optional[str] = None
-    compact_attention: bool = True
+    def __init__(self, **values: Any) -> None:
+        unknown = [name for name in values if name not in _NAMES]
+        if unknown:
+            raise TypeError(f"{unknown_names_message(unknown, _NAMES, 'Space setting')}; the settings are "
+                            f"{', '.join(_NAMES)}")
+        self.values: Dict[str, Any] = {setting.name: setting.validate(values.get(setting.name, setting.default))
+                                       for setting in SETTINGS}
 
     @classmethod
     def from_environ(cls, environ: Optional[Mapping[str, str]] = None) -> "SpaceSettings":
-        environ = os.environ if environ is None else environ
-        return cls(**{variable.field: variable.parse(environ.get(variable.name, "").strip() or None)
-                      for variable in ENVIRONMENT})
+        """The settings of ``environ`` (default: this process's): ``CAP_NLI_MODEL``, ...; a
+        ``CAP_*`` variable that is no setting is logged as a warning, with the nearest name."""
+        return cls(**read_environment(SETTINGS, os.environ if environ is None else environ, OTHER_VARIABLES))
+
+    def __getattr__(self, name: str) -> Any:
+        values = self.__dict__.get("values", {})
+        if name in values:
+            return values[name]
+        raise AttributeError(f"'SpaceSettings' has no attribute {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SpaceSettings) and other.values == self.values
+
+    def __repr__(self) -> str:
+        changed = [f"{setting.name}={self.shown(setting)}" for setting in SETTINGS
+                   if self.values[setting.name] != setting.default]
+        return f"SpaceSettings({', '.join(changed)})"
 
     @property
     def statement_model_name(self) -> str:
-        return self.statement_model or statement_model_id()
+        """The statement engine that runs: the one set, else the metric's default."""
+        return self.statement_model or default_statement_model()
 
     def metric_options(self) -> MetricOptions:
         """The metric's options (validated, as at load time)."""
-        return MetricOptions(nli_model=self.nli_model, nli_revision=self.nli_revision,
-                             statement_model=self.statement_model,
-                             statement_revision=self.statement_revision, device=self.device,
-                             variant=SPACE_VARIANT, verdict=self.verdict,
-                             compact_attention=self.compact_attention)
+        names = [setting.name for setting in OPTIONS if setting.name not in FIXED_OPTIONS]
+        return MetricOptions(**{name: self.values[name] for name in names}, **FIXED_OPTIONS)
+
+    def shown(self, setting: Setting) -> str:
+        """A setting's value as the About tab shows it: models and folders by name, never a path."""
+        value = self.values[setting.name]
+        if value is None:
+            return "(default)"
+        if any(isinstance(constraint, Boolean) for constraint in setting.constraints):
+            return "on" if value else "off"
+        if isinstance(value, Path):  # a file (as_path: the benchmark scores), by its place: data/paper_scores.csv
+            return f"`{public_file_name(value)}`"
+        if isinstance(value, (str, Path)) and any(isinstance(c, PathText) for c in setting.constraints):
+            return public_model_name(str(value))
+        return f"`{value}`"
 
     def describe(self) -> str:
         """The models in public words (Markdown), never a server path."""
-        statements = ("the rule-based converter (`rules`)" if self.statement_model == RULES
-                      else public_model_name(self.statement_model_name))
-        features = "".join((f", verdict `{self.verdict}`" if self.verdict else "",
+        model = self.statement_model_name
+        statements = "the rule-based converter (`rules`)" if model == RULES else public_model_name(model)
+        if self.values.get("statement_engine") not in (None, RULES, "seq2seq"):
+            # An endpoint's model: its served name, never the endpoint's URL.
+            statements = f"the `{self.values['statement_engine']}` engine's model `{model}`"
+        features = "".join((f", verdict `{self.verdict}`" if self.verdict is not None else "",
                             "" if self.compact_attention else ", stock attention"))
-        return (f"NLI model {public_model_name(self.nli_model)}, statements from {statements}, "
-                f"device `{self.device}`{features}")
+        return (f"NLI model {public_model_name(self.nli_model or DEFAULT_NLI_MODEL)}, statements from "
+                f"{statements}, device `{self.device}`{features}")
 
     def redact(self, text: str) -> str:
         """``text`` with the model folders, the Hub cache and the home folder named, not shown."""
         replacements = {}
-        for model in (self.nli_model, self.statement_model):
-            if model and model != RULES and is_local_path(model):
-                name = public_model_name(model).replace("`", "")
-                replacements[str(Path(model).expanduser().resolve())] = name
-                replacements[model] = name
+        for folder in (self.nli_model, self.statement_model, self.model_cache_dir, self.score_cache_dir):
+            if folder and folder != RULES and is_local_path(folder):
+                name = public_model_name(folder).replace("`", "")
+                replacements[str(Path(folder).expanduser().resolve())] = name
+                replacements[folder] = name
         replacements.update({folder: label for folder, label in _private_folders().items() if folder})
         # Longest first: a model folder inside the home folder keeps its own name.
         for path in sorted(replacements, key=len, reverse=True):
@@ -94,97 +130,23 @@ class SpaceSettings:
         return text
 
 
-def default_statement_model() -> Optional[str]:
-    """The Space's statement engine when ``CAP_STATEMENT_MODEL`` is unset: the published model
-    (None: the metric's default), or the rule-based converter while it is not published."""
-    return None if STATEMENT_MODEL_PUBLISHED else RULES
+def public_file_name(path: Path) -> str:
+    """A file as the page names it: its path in the checkout or the Space (``data/paper_scores.csv``),
+    or, outside them, its name alone (never a server folder)."""
+    try:
+        return Path(path).resolve().relative_to(REPO_ROOT).as_posix()
+    except ValueError:
+        return Path(path).name
 
 
-def _verdict(text: Optional[str]) -> Optional[str]:
-    if text is None or text.lower() == "none":
-        return None
-    if text.lower() not in VERDICT_CHOICES:
-        raise ValueError(f"CAP_VERDICT must be one of {', '.join(VERDICT_CHOICES)}, got {quote(text)}")
-    return text.lower()
-
-
-def _flag(variable: str, default: bool) -> Callable[[Optional[str]], bool]:
-    def parse(text: Optional[str]) -> bool:
-        if text is None:
-            return default
-        if text.lower() in _FALSE:
-            return False
-        if text.lower() in _TRUE:
-            return True
-        raise ValueError(f"{variable} must be one of {', '.join(_TRUE + _FALSE)}, got {quote(text)}")
-
-    return parse
-
-
-def _as_given(text: Optional[str]) -> Optional[str]:
-    return text
-
-
-@dataclass(frozen=True)
-class EnvironmentVariable:
-    """One ``CAP_*`` variable: the ``SpaceSettings`` field it sets, its meaning and default in
-    words, how its text is read (``parse``: None when unset or blank) and how its value is shown."""
-
-    name: str
-    field: str
-    meaning: str
-    default: str
-    parse: Callable[[Optional[str]], Any] = _as_given
-    show: Callable[[Any], str] = lambda value: "(default)" if value is None else f"`{value}`"
-
-
-def _shown_model(name: Optional[str]) -> str:
-    return "(the metric's default)" if name is None else public_model_name(name)
-
-
-# Every setting of the Space, once: from_environ reads these, and the About tab and docs/space.md
-# list them (``settings_markdown``), so a new setting is one entry here.
-ENVIRONMENT = (
-    EnvironmentVariable("CAP_NLI_MODEL", "nli_model", "NLI model: a Hub id or a local folder",
-                        f"`{DEFAULT_NLI_MODEL}`", lambda text: text or DEFAULT_NLI_MODEL, _shown_model),
-    EnvironmentVariable("CAP_NLI_REVISION", "nli_revision", "Hub revision of the NLI model",
-                        "the paper's pinned commit for the default model"),
-    EnvironmentVariable("CAP_STATEMENT_MODEL", "statement_model",
-                        "statement model: a Hub id, a local folder or `rules` (the rule-based converter)",
-                        "`rules` while the project's statement model is not published, then that model",
-                        lambda text: text or default_statement_model(), _shown_model),
-    EnvironmentVariable("CAP_STATEMENT_REVISION", "statement_revision", "Hub revision of the statement model",
-                        "the latest"),
-    EnvironmentVariable("CAP_DEVICE", "device", "`auto`, `cpu`, `cuda`, `cuda:N` or `mps`", "`auto`",
-                        lambda text: text or "auto"),
-    EnvironmentVariable("CAP_BENCHMARK_SCORES", "benchmark_scores",
-                        "CSV of the paper's per-row scores, behind the Benchmark tab",
-                        f"`{BENCHMARK_SCORES_NAME}` beside `app.py`, else `data/{BENCHMARK_SCORES_NAME}`",
-                        lambda text: Path(text or DEFAULT_BENCHMARK_SCORES), lambda path: f"`{path.name}`"),
-    EnvironmentVariable("CAP_VERDICT", "verdict",
-                        f"{', '.join(f'`{choice}`' for choice in VERDICT_CHOICES)}: each scored answer also "
-                        "gets a verdict (correct or incorrect) under that policy; the metric option `verdict`",
-                        "`none`", _verdict, lambda verdict: f"`{verdict or 'none'}`"),
-    EnvironmentVariable("CAP_COMPACT_ATTENTION", "compact_attention",
-                        "`0`/`false`/`no`/`off` to score with transformers' own DeBERTa attention instead of "
-                        "the compact one; the metric option `compact_attention`", "on",
-                        _flag("CAP_COMPACT_ATTENTION", default=True), lambda on: "on" if on else "off"),
-)
-
-
-def settings_markdown(settings: Optional["SpaceSettings"] = None) -> str:
+def settings_markdown(settings: Optional[SpaceSettings] = None) -> str:
     """The settings as a Markdown table; with ``settings``, a column of the values in use."""
-    header = ["variable", "meaning", "default"] + (["this Space"] if settings else [])
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    for variable in ENVIRONMENT:
-        cells = [f"`{variable.name}`", variable.meaning, variable.default]
-        if settings:
-            cells.append(variable.show(getattr(settings, variable.field)))
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    return markdown_table(SETTINGS, name=lambda setting: setting.variable, name_header="variable",
+                          values=settings.shown if settings else None, value_header="this Space", as_text=True)
 
 
 def _private_folders() -> dict:
+    # Deferred: huggingface_hub is heavy, imported on first use.
     from huggingface_hub import constants as hub
 
     return {hub.HF_HUB_CACHE: "<Hugging Face cache>", hub.HF_HOME: "<Hugging Face home>",

@@ -12,21 +12,25 @@ from typing import Any, Optional
 
 import gradio as gr
 
-from capqa.quoting import bounded_message
-from capqa.validation import is_blank
+from capqa.common.quoting import bounded_message
+from capqa.common.validation import is_blank
+from capqa.space.inputs import MAX_GOLD_ANSWERS, MAX_TEXT_CHARS
 
 LOGGER = logging.getLogger(__name__)
 # A refusal's line in the app's log quotes at most this much of the message.
 LOGGED_REFUSAL_CHARS = 300
-# At most this many characters per text field and per file cell. The NLI model reads 512
-# tokens (about 2,000 characters of English) per pair, so longer text only costs memory and
-# time before the engine truncates it.
-MAX_TEXT_CHARS = 2_000
-MAX_GOLD_ANSWERS = 50
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # Markdown marks that could make a link, an image, code, emphasis or a table cell out of user text.
 _MARKDOWN_MARKS = re.compile(r"([\\`*_\[\]()!|])")
+
+
+# Run in the browser as a button's click starts: the error messages of the last action close (each
+# stays until then), and the click's inputs pass through unchanged.
+CLOSE_ERRORS_JS = """(...inputs) => {
+  document.querySelectorAll('.toast-close').forEach(button => button.click());
+  return inputs;
+}"""
 
 
 def user_error(message: str) -> gr.Error:
@@ -38,7 +42,9 @@ def user_error(message: str) -> gr.Error:
     """
     text = bounded_message(printable(message))
     LOGGER.info("refused: %s", bounded_message(" ".join(text.split()), LOGGED_REFUSAL_CHARS))
-    return gr.Error(html.escape(text, quote=False), print_exception=False)
+    # duration=None: the message stays until the next action closes it (CLOSE_ERRORS_JS); a
+    # timed one vanished within 2 s when a second refusal followed.
+    return gr.Error(html.escape(text, quote=False), duration=None, print_exception=False)
 
 
 def printable(text: str) -> str:
@@ -88,6 +94,24 @@ def text_field(**textbox_options: Any) -> gr.Textbox:
 
     textbox.preprocess = checked_preprocess
     return textbox
+
+
+def name_missing_inputs(demo: gr.Blocks) -> gr.Blocks:
+    """``demo`` whose endpoints, called over the API with fewer values than they take, say which
+    inputs are missing: gradio's own error for that is a ValueError, which reaches the client as
+    a bare "Error". Wrapped on the instance, as ``text_field`` wraps a textbox."""
+    validate_inputs = demo.validate_inputs
+
+    def named(block_fn: Any, inputs: list) -> None:
+        if len(inputs) < len(block_fn.inputs):
+            names = [getattr(block, "label", None) or type(block).__name__ for block in block_fn.inputs]
+            raise user_error(f"The {block_fn.api_name or 'called'} endpoint takes {len(names)} inputs "
+                             f"({', '.join(names)}); got {len(inputs)}, so {', '.join(names[len(inputs):])} "
+                             "is missing.")
+        validate_inputs(block_fn, inputs)
+
+    demo.validate_inputs = named
+    return demo
 
 
 def required_text(value: Any, what: str) -> str:

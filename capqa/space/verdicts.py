@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Dict, Optional
 
 from capqa.space.text import escape_markdown
+from capqa.verdicts.benchmark import benchmark_verdict_markdown
 
 LOGGER = logging.getLogger(__name__)
 
@@ -17,23 +18,26 @@ UNAVAILABLE = ("The verdict table needs `capqa.verdicts` (the verdict policies, 
                "and the test-split report), which this build of the Space does not include.")
 
 
+_SCORE_NAMES = {"cap": "CAP", "cap_plus": "CAP+"}
+
+
 def verdict_line(details: Dict[str, Any], policy: Optional[str]) -> Optional[str]:
-    """One Markdown line with the answer's verdict, or None when the scorer gave none."""
+    """One Markdown line with the answer's verdict and what decided it (the score judged against
+    its threshold), or None when the scorer gave none. Under partial credit the expected credit
+    follows, said to be another number: a credit above one half beside "incorrect" is no contradiction."""
     if policy is None or "correct" not in details:
         return None
     verdict = "**correct**" if details["correct"] else "**incorrect**"
+    judged = details.get("verdict") if isinstance(details.get("verdict"), dict) else {}
+    score = details.get(judged.get("score"))
+    decided = ""
+    if isinstance(score, float) and isinstance(judged.get("threshold"), float):
+        name = _SCORE_NAMES.get(judged["score"], judged["score"])
+        decided = f": {name} {score:.4f} {'≥' if details['correct'] else '<'} {judged['threshold']:.4f}, its threshold"
     credit = details.get("credit")
-    credit_text = f", expected credit {credit:.3f}" if isinstance(credit, float) else ""
-    return f"- **Verdict** (`{policy}` policy): {verdict}{credit_text}"
-
-
-def _benchmark_verdict_markdown():
-    """``capqa.verdicts.benchmark.benchmark_verdict_markdown``, or None in a build without it."""
-    try:
-        from capqa.verdicts.benchmark import benchmark_verdict_markdown
-    except ImportError:
-        return None
-    return benchmark_verdict_markdown
+    credit_text = (f"; expected credit {credit:.3f} (the policy's credits weighted by the relation's class "
+                   f"probabilities)" if isinstance(credit, float) else "")
+    return f"- **Verdict** (`{policy}` policy): {verdict}{decided}{credit_text}"
 
 
 def verdict_view(path: str) -> str:
@@ -42,8 +46,7 @@ def verdict_view(path: str) -> str:
     Thresholds are chosen on the validation split, per policy and metric, by ``capqa.verdicts``
     (which caches the table: the published scores do not change while the app runs).
     """
-    table = _benchmark_verdict_markdown()
-    return UNAVAILABLE if table is None else table(str(path))
+    return benchmark_verdict_markdown(str(path))
 
 
 def verdict_view_or_note(path: str) -> str:

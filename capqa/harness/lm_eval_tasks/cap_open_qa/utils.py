@@ -4,7 +4,6 @@ Task-level options go in the call below; machine-level ones (nli_model, device, 
 the CAP_HARNESS_OPTIONS environment variable (a JSON object) without editing this file.
 """
 
-from capqa.harness.lm_evaluation_harness import make_process_results, single_value
+from capqa.harness.lm_evaluation_harness import make_process_results
 
 process_results = make_process_results(question_field="question", answers_field="answer", verdict="strict")
-hashcode_aggregation = single_value

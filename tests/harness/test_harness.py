@@ -2,20 +2,25 @@
 free-form QA task with a tiny local generator, and the per-sample CAP it logs equals the project's
 scorer on the same generations.
 
-The harnesses are installed from the registry into venvs the tests make (tests/harness_venv.py);
+The harnesses are installed from the registry into venvs the tests make (tests/support/harness_venv.py);
 the first run installs them (minutes), later runs reuse them.
 """
 
 import json
+import logging
 
 import numpy as np
 import pytest
-import torch
 
 from capqa.harness.shared import harness_options, score_samples, shared_scorer
 from capqa.verdicts.judge import resolve_verdict
-from conftest import MODEL_ATOL
-from harness_venv import jsonl_file, run_in_harness
+
+from support.harness_venv import jsonl_file, run_in_harness
+from support.lazy import lazy_module
+from support.tolerances import MODEL_ATOL
+
+# Imported on first use, so that collecting the tests stays fast.
+torch = lazy_module("torch")
 
 # Five real-looking open QA items, each with its list of gold answers (the layout of nq_open).
 QA_ITEMS = [
@@ -66,9 +71,9 @@ def cap_options(random_nli_model):
     return {"nli_model": random_nli_model, "statement_model": "rules", "device": "cpu"}
 
 
-def check_samples(samples, golds_of, cap_options):
+def check_samples(samples, golds_of, cap_options, hashcodes):
     """Each logged sample's CAP is the project's scorer on its generation; correct follows the
-    strict threshold; the hashcode is the same everywhere."""
+    strict threshold; the hashcodes the run recorded are the scorer's one."""
     generations = [sample["generation"] for sample in samples]
     # A blank answer scores 0 without a model call: the run must reach the scorer.
     assert any(generation.strip() for generation in generations), generations
@@ -81,7 +86,7 @@ def check_samples(samples, golds_of, cap_options):
                                                         for sample in samples]
     # One hashcode for every sample: the scorer's, with the statements it made.
     _, scorer = shared_scorer(verdict="strict", **cap_options)
-    assert {sample["cap_hashcode"] for sample in samples} == {scorer.hashcode}
+    assert hashcodes == [scorer.hashcode] * len(hashcodes) and hashcodes
 
 
 @pytest.mark.slow
@@ -92,9 +97,15 @@ def test_lm_eval_simple_evaluate_runs_the_example_task(qa_file, tiny_seq2seq_mod
     samples = output["samples"]
     assert len(samples) == len(QA_ITEMS)
     logged = [{"generation": sample["filtered_resps"][0], "question": sample["doc"]["question"],
-               "answer": sample["doc"]["answer"], "cap": sample["cap"], "correct": sample["correct"],
-               "cap_hashcode": sample.get("cap_hashcode")} for sample in samples]
-    check_samples(logged, lambda sample: sample["answer"], cap_options)
+               "answer": sample["doc"]["answer"], "cap": sample["cap"], "correct": sample["correct"]}
+              for sample in samples]
+    # The hashcode is no metric (a row of lm-eval's table, 493 characters wide): lm-eval's log has
+    # it once, and neither the samples nor the results table carry it (issue 36, item 16).
+    hashcodes = [line.rsplit(": ", 1)[1] for line in output["log"] if line.startswith("CAP hashcode")]
+    assert len(hashcodes) == 1 and not any("cap_hashcode" in sample for sample in samples)
+    assert set(output["results"]) >= {"cap,none", "correct,none"} and "cap_hashcode,none" not in output["results"]
+    assert "hashcode" not in output["table"] and hashcodes[0] not in output["table"]
+    check_samples(logged, lambda sample: sample["answer"], cap_options, hashcodes)
     # lm-eval's aggregation: the task's cap and accuracy are the means of the logged samples.
     assert output["results"]["cap,none"] == pytest.approx(np.mean([s["cap"] for s in logged]), abs=MODEL_ATOL)
     assert output["results"]["correct,none"] == pytest.approx(np.mean([s["correct"] for s in logged]))
@@ -111,7 +122,7 @@ def test_lighteval_pipeline_runs_the_example_task(qa_file, tiny_causal_model, ca
                "golds": sample["golds"], "cap": sample["metric"]["cap"], "correct": bool(sample["metric"]["correct"]),
                "cap_hashcode": sample["specific"].get("cap_hashcode")} for sample in samples]
     assert sorted(sample["golds"] for sample in logged) == sorted(item["answer"] for item in QA_ITEMS)
-    check_samples(logged, lambda sample: sample["golds"], cap_options)
+    check_samples(logged, lambda sample: sample["golds"], cap_options, [sample["cap_hashcode"] for sample in logged])
     # lighteval's corpus aggregation: the means of the sample values.
     task = output["results"]["cap_open_qa:0"]
     assert task["cap"] == pytest.approx(np.mean([s["cap"] for s in logged]), abs=MODEL_ATOL)
@@ -147,18 +158,103 @@ def test_bad_harness_options_are_refused(monkeypatch):
         score_samples(["x", "y"], [["x"]], verdict="strict")
 
 
-def test_lm_eval_process_results_scores_the_documents_golds(random_nli_model, monkeypatch):
-    from capqa.harness.lm_evaluation_harness import make_process_results, single_value
+def test_lm_eval_process_results_scores_the_documents_golds(random_nli_model, monkeypatch, caplog):
+    from capqa.harness.lm_evaluation_harness import make_process_results
 
     monkeypatch.setenv("CAP_HARNESS_OPTIONS", json.dumps({"nli_model": random_nli_model, "device": "cpu",
                                                           "statement_model": "rules"}))
     process_results = make_process_results(question_field="question", answers_field="answer", verdict="strict")
     doc = QA_ITEMS[1]
-    record = process_results(doc, ["Shakespeare wrote it"])
+    with caplog.at_level(logging.INFO, logger="lm_eval.capqa"):
+        record = process_results(doc, ["Shakespeare wrote it"])
+        process_results(QA_ITEMS[0], ["Paris"])
     expected = score_samples(["Shakespeare wrote it"], [doc["answer"]], [doc["question"]], verdict="strict")[0]
-    assert record == expected and set(record) >= {"cap", "correct"}
+    # Every key is a metric to lm-eval: the hashcode is logged, once, not returned.
+    assert record == {key: value for key, value in expected.items() if key != "cap_hashcode"}
+    assert set(record) == {"cap", "correct"}
+    assert [entry.getMessage() for entry in caplog.records if entry.name == "lm_eval.capqa"] == [
+        f"CAP hashcode (what produced the cap scores; quote it with them): {expected['cap_hashcode']}"]
     with pytest.raises(KeyError, match="no field 'answers'"):
         make_process_results(verdict="strict")(doc, ["x"])
-    assert single_value(["h", "h"]) == "h"
-    with pytest.raises(ValueError, match="different CAP options"):
-        single_value(["h", "g"])
+# --- issue 35 items 6 and 11: what a harness passes is checked as the metric checks its input ------
+
+@pytest.mark.parametrize("golds, error, message", [
+    ({"text": ["Sofia"], "answer_start": [0]}, TypeError, r"`golds\[0\]` must be a string or a list of strings, got "
+                                                          r"a dict \(SQuAD-style answers\? give their 'text' list\)"),
+    (b"Sofia", TypeError, r"`golds\[0\]` must be a string, got bytes"),
+    ([None], TypeError, r"`golds\[0\]\[0\]` must be a string, got NoneType"),
+    (None, TypeError, r"`golds\[0\]` must be a string, got NoneType"),
+    ([1989], TypeError, r"`golds\[0\]\[0\]` must be a string, got int"),
+    ({"Sofia", "Plovdiv"}, TypeError, r"`golds\[0\]` is a set, which has no order"),
+    ([["Sofia"]], TypeError, r"`golds\[0\]\[0\]` must be a string, got list"),
+    ([], ValueError, r"`golds\[0\]` is an empty list"),
+    (["\u200b", " "], ValueError, r"no gold answer"),
+    ("Sofia\ud800", ValueError, r"lone surrogate"),
+])
+def test_harness_golds_are_refused_by_name_unless_they_are_text(golds, error, message):
+    with pytest.raises(error, match=message):
+        score_samples(["Sofia"], [golds], verdict="strict")
+
+
+@pytest.mark.parametrize("generation, error, message", [
+    (b"Sofia", TypeError, r"`predictions\[0\]` must be a string, got bytes"),
+    (["Sofia"], TypeError, r"`predictions\[0\]` must be a string, got list"),
+    (42, TypeError, r"`predictions\[0\]` must be a string, got int"),
+    ("So\udc00fia", ValueError, r"`predictions\[0\]` has a lone surrogate"),
+])
+def test_harness_generations_are_refused_by_name_unless_they_are_text(generation, error, message):
+    with pytest.raises(error, match=message):
+        score_samples([generation], ["Sofia"], verdict="strict")
+
+
+def test_a_generation_of_none_is_a_blank_answer_not_the_text_none(random_nli_model):
+    options = {"nli_model": random_nli_model, "device": "cpu", "verdict": "strict"}
+    none, blank = score_samples([None, ""], [["None"], ["None"]], None, **options)
+    assert none == blank and none["cap"] == 0.0 and none["correct"] is False
+
+
+def test_lm_eval_process_results_names_an_empty_generation_list_and_a_squad_gold(random_nli_model, monkeypatch):
+    from capqa.harness.lm_evaluation_harness import make_process_results
+
+    monkeypatch.setenv("CAP_HARNESS_OPTIONS", json.dumps({"nli_model": random_nli_model, "device": "cpu",
+                                                          "statement_model": "rules"}))
+    process_results = make_process_results(question_field="question", answers_field="answer", verdict="strict")
+    with pytest.raises(ValueError, match=r"`results` \(the generations lm-eval passes to process_results\) is an "
+                                         r"empty list"):
+        process_results(QA_ITEMS[0], [])
+    squad = {"question": "what is the capital of france", "answer": {"text": ["Paris"], "answer_start": [0]}}
+    with pytest.raises(TypeError, match=r"`doc\['answer'\]` must be .*SQuAD-style answers\? give their 'text' list"):
+        process_results(squad, ["Paris"])
+    assert process_results(QA_ITEMS[0], [None])["cap"] == 0.0
+
+
+def test_lighteval_metric_names_an_empty_final_text(random_nli_model):
+    from types import SimpleNamespace
+
+    from capqa.harness.lighteval_metric import CAPSampleScoring
+
+    scoring = CAPSampleScoring(nli_model=random_nli_model, device="cpu", statement_model="rules")
+    doc = SimpleNamespace(specific={"question": "what is the capital of france"}, get_golds=lambda: ["Paris"])
+    for final_text in ([], None, "Paris"):
+        with pytest.raises(ValueError, match=r"`model_response.final_text` must be a list of the model's generations"):
+            scoring.compute(doc, SimpleNamespace(final_text=final_text))
+    assert scoring.compute(doc, SimpleNamespace(final_text=["Paris"]))["cap"] > 0
+    bad_golds = SimpleNamespace(specific=doc.specific, get_golds=lambda: [None])
+    with pytest.raises(TypeError, match=r"`doc.get_golds\(\)\[0\]` must be a string, got NoneType"):
+        scoring.compute(bad_golds, SimpleNamespace(final_text=["Paris"]))
+
+
+def test_a_harness_writes_its_statements_through_the_openai_engine(random_nli_model, status_server, monkeypatch):
+    """Issue 32: the engine is chosen by name from the harness options (here ``CAP_HARNESS_OPTIONS``),
+    the statements come from the endpoint, and the hashcode names the engine and the served model."""
+    from capqa.harness.lm_evaluation_harness import make_process_results
+
+    server = status_server([])
+    monkeypatch.setenv("CAP_HARNESS_OPTIONS", json.dumps({
+        "nli_model": random_nli_model, "device": "cpu", "statement_engine": "openai",
+        "statement_model": "harness-served-model", "statement_base_url": server.base_url}))
+    record = make_process_results(question_field="question", answers_field="answer", verdict="strict")(
+        {"question": "What is the capital of France?", "answer": ["Paris"]}, ["Paris"])
+    assert set(record) == {"cap", "correct"} and server.requests >= 1
+    _, scorer = shared_scorer()
+    assert "statements=openai(model=harness-served-model," in scorer.hashcode

@@ -15,9 +15,13 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from playwright.sync_api import expect, sync_playwright
-from conftest import REPO_ROOT, SPACE_VERDICT
 
-from capqa import space
+from support.data import REPO_ROOT
+from support.lazy import lazy_module
+from support.space import SPACE_VERDICT
+
+# Imported on first use, so that collecting the tests stays fast.
+space = lazy_module("capqa.space")
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -300,3 +304,172 @@ def test_without_models_the_status_is_one_line_with_details_on_demand(browser, a
     finally:
         context.close()
     assert not outside, f"the page requested outside resources: {outside[:5]}"
+
+
+# Issue 36's walk-through: a file job and a compare, before, during and after, at both widths.
+# A box that clips what it holds (overflow other than visible) shows nothing of it outside its
+# own rectangle: the element must have a size, and lie inside every such box above it.
+ON_TOP_JS = """element => {
+  const box = element.getBoundingClientRect();
+  if (box.width < 1 || box.height < 1) return false;
+  for (let up = element.parentElement; up; up = up.parentElement) {
+    const style = getComputedStyle(up);
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+    const clip = up.getBoundingClientRect();
+    if (box.top < clip.top - 1 || box.bottom > clip.bottom + 1 || box.left < clip.left - 1
+        || box.right > clip.right + 1) return false;
+  }
+  return true;
+}"""
+JOB_ROWS = 120
+
+
+def _hold(app_root):
+    return app_root / "ready" / "hold"
+
+
+def _job_csv(folder, rows=JOB_ROWS):
+    csv = folder / "job.csv"
+    examples = space.EXAMPLES
+    pd.DataFrame([{"question": f"{examples[i % len(examples)][1]} ({i})", "gold_answer": examples[i % len(examples)][2],
+                   "answer": examples[i % len(examples)][3]} for i in range(rows)]).to_csv(csv, index=False)
+    return csv
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda viewport: f"{viewport['width']}px")
+def test_a_file_job_shows_its_progress_then_a_summary_that_fits(browser, space_apps, tmp_path, viewport):
+    """Items 1 and 10: while the job runs (held between chunks, tests/support/held_app.py), the
+    progress text is on screen in a box of real height; after, the summary table has a header
+    that names its columns and the hashcode stays inside the page."""
+    app_root, urls = space_apps
+    width = viewport["width"]
+    context, page, outside = _open(browser, urls[0], viewport)
+    hold = _hold(app_root)
+    try:
+        page.locator("#model-status").get_by_text("Models ready").wait_for()
+        _upload(page, _job_csv(tmp_path))
+        _screenshot(page, f"file_job-before-{width}")
+        hold.touch()
+        page.locator("#file-button").click()
+        progress = page.locator("#file-summary").get_by_text(re.compile(r"\d+/%d" % JOB_ROWS)).first
+        progress.wait_for()
+        summary_height = page.locator("#file-summary").evaluate("element => element.getBoundingClientRect().height")
+        assert summary_height >= 20, summary_height
+        progress.scroll_into_view_if_needed()
+        _screenshot(page, f"file_job-during-{width}")
+        assert progress.evaluate(ON_TOP_JS), "the progress text is clipped"
+        assert "Scoring rows" in page.locator("#file-summary").inner_text()
+        hold.unlink()
+        page.locator("#file-summary").get_by_text(f"{JOB_ROWS} rows").first.wait_for()
+        page.wait_for_function(IDLE_JS)
+        headers = page.locator("#file-summary table th").all_inner_texts()
+        assert headers and all(text.strip() for text in headers), headers
+        code = page.locator("#file-summary pre").first
+        right, overflow = code.evaluate("element => [element.getBoundingClientRect().right, "
+                                        "element.scrollWidth - element.clientWidth]")
+        assert right <= width and overflow <= 1, (right, overflow)
+        _screenshot(page, f"file_job-after-{width}")
+    finally:
+        hold.unlink(missing_ok=True)
+        context.close()
+    assert not outside, f"the page requested outside resources: {outside[:5]}"
+
+
+def _replace_upload(page, path):
+    """Another file in the upload box: the shown one cleared first, as a person does."""
+    page.locator("#file-upload").get_by_role("button", name=re.compile("clear|remove", re.I)).first.click()
+    _upload(page, path)
+
+
+def _toasts(page):
+    return [text.strip() for text in page.locator(".toast-body").filter(visible=True).all_inner_texts()]
+
+
+def test_a_second_refusal_stays_on_screen_until_the_next_action(page, tmp_path):
+    """Item 2: the second of two refused files joined the first message and was gone within 2 s."""
+    rows = [{"question": q, "gold_answer": g, "answer": a} for _, q, g, a in space.EXAMPLES]
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    pd.DataFrame(rows).assign(correct="x").to_csv(first, index=False)  # a column the verdict would write
+    rows[3]["gold_answer"] = " "
+    pd.DataFrame(rows).to_csv(second, index=False)
+    _upload(page, first)
+    page.locator("#file-button").click()
+    page.locator(".toast-body").first.wait_for()
+    _replace_upload(page, second)
+    page.locator("#file-button").click()
+    page.locator(".toast-body").get_by_text("Column 'gold_answer' is empty").wait_for()
+    page.wait_for_timeout(4000)  # a timed message was gone after 2 s
+    toasts = _toasts(page)
+    assert len(toasts) == 1 and "Column 'gold_answer' is empty in row" in toasts[0], toasts
+    _screenshot(page, "file_refusal_stays")
+    # The next action closes it.
+    _replace_upload(page, _examples_csv(tmp_path))
+    page.locator("#file-button").click()
+    page.locator("#file-summary").get_by_text(f"{len(space.EXAMPLES)} rows").first.wait_for()
+    assert _toasts(page) == []
+
+
+def _scored_csv(folder, name, shift):
+    """A scored file as `score` writes one, without its summary."""
+    path = folder / name
+    pd.DataFrame([{"question": q, "gold_answer": g, "answer": a, "cap": min(1.0, 0.1 * i + shift)}
+                  for i, (_, q, g, a) in enumerate(space.EXAMPLES)]).to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda viewport: f"{viewport['width']}px")
+def test_compare_says_what_the_page_has_and_labels_every_column(browser, app_urls, tmp_path, viewport):
+    """Item 11: no empty plot box before a comparison; a refusal in the page's words (the
+    checkbox, the summary not uploaded), which stays; the Pairs table's every column named; no
+    literal backticks in the Note."""
+    width = viewport["width"]
+    context, page, outside = _open(browser, app_urls[0], viewport)
+    try:
+        page.get_by_role("tab", name="Compare systems").click()
+        expect(page.locator("#compare-plot")).to_be_hidden()
+        _screenshot(page, f"compare-before-{width}")
+        files = [_scored_csv(tmp_path, "system_a.csv", 0.0), _scored_csv(tmp_path, "system_b.csv", 0.05)]
+        page.locator("#compare-upload input[type=file]").set_input_files([str(path) for path in files])
+        page.wait_for_timeout(1000)
+        page.locator("#compare-button").click()
+        message = page.locator(".toast-body").get_by_text("was not uploaded beside it")
+        message.wait_for()
+        page.wait_for_timeout(3000)
+        expect(message).to_be_visible()
+        text = message.inner_text()
+        assert "Allow mixed or unknown settings" in text and "--allow-mixed-settings" not in text, text
+        assert "before summaries existed" not in text
+        expect(page.locator("#compare-plot")).to_be_hidden()
+        _screenshot(page, f"compare-refused-{width}")
+        page.get_by_label("Allow mixed or unknown settings").check()
+        page.locator("#compare-button").click()
+        report = page.locator("#compare-report")
+        report.get_by_text("Pairs: difference").wait_for()
+        page.wait_for_function(IDLE_JS)
+        assert _toasts(page) == []
+        expect(page.locator("#compare-plot")).to_be_visible()
+        pairs = report.locator("table").nth(1)
+        headers = pairs.locator("th").all_inner_texts()
+        assert headers and all(header.strip() for header in headers), headers
+        shown = report.inner_text()
+        assert "`" not in shown and "--allow-mixed-settings" not in shown, shown[-400:]
+        assert _words_cut(page) == []
+        _screenshot(page, f"compare-after-{width}")
+    finally:
+        context.close()
+    assert not outside, f"the page requested outside resources: {outside[:5]}"
+
+
+def test_the_title_renders_in_one_font(page):
+    """Item 13: "CAP" in the title showed a small A: 26 glyphs of DejaVu Sans Bold and 6 of a
+    partial Source Sans Pro. Every heading's glyphs come from one font, asked of the browser."""
+    session = page.context.new_cdp_session(page)
+    session.send("DOM.enable")
+    session.send("CSS.enable")
+    root = session.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    for selector in ("h1", "h3", "button[role=tab]"):
+        for node in session.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"][:3]:
+            fonts = session.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+            families = {font["familyName"] for font in fonts}
+            assert len(families) <= 1, (selector, fonts)
+    _screenshot(page, "title_font")

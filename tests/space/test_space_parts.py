@@ -4,17 +4,22 @@ The served app is tested in test_app.py (through gradio_client) and test_browser
 """
 
 import os
+import re
 import subprocess
 import sys
-from pathlib import Path
 
-import gradio as gr
 import pandas as pd
 import pytest
 
-from capqa import space
-from capqa.constants import PAPER_COMET_MEAN_VIOLATIONS, PAPER_COMET_PAIRWISE_ACCURACY
+from capqa.common.constants import PAPER_COMET_MEAN_VIOLATIONS, PAPER_COMET_PAIRWISE_ACCURACY
 from capqa.space.job_folders import JobFolders
+
+from support.data import REPO_ROOT
+from support.lazy import lazy_module
+
+# Imported on first use, so that collecting the tests stays fast.
+gr = lazy_module("gradio")
+space = lazy_module("capqa.space")
 
 
 def test_user_text_is_escaped_for_markdown_and_error_popups():
@@ -94,41 +99,125 @@ def test_verdict_and_compact_attention_settings_reach_the_metric_options():
 
 
 @pytest.mark.parametrize("variable, value, message", [
-    ("CAP_VERDICT", "stricter", "CAP_VERDICT must be one of none, strict, lenient, graded"),
-    ("CAP_COMPACT_ATTENTION", "maybe", "CAP_COMPACT_ATTENTION must be one of 1, true"),
+    ("CAP_VERDICT", "stricter", "CAP_VERDICT must be 'none', one of 'strict', 'lenient', 'graded', a float in [0, 1]"),
+    ("CAP_COMPACT_ATTENTION", "maybe", "CAP_COMPACT_ATTENTION must be on or off (also 1/0, true/false, yes/no), got"),
+    ("CAP_VERDICT", '{"exact": 2}', "CAP_VERDICT: `verdict['exact']` must be a credit in [0, 1]"),
 ])
 def test_mistyped_settings_are_refused(variable, value, message):
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=re.escape(message)):
         space.SpaceSettings.from_environ({variable: value})
 
 
 def test_every_setting_is_read_from_one_variable_and_listed_in_the_about_tab_and_the_docs(tmp_path):
-    from dataclasses import fields
+    from capqa.metric.options import OPTIONS
+    from capqa.space.settings import FIXED_OPTIONS, OWN_SETTINGS, SETTINGS, settings_markdown
 
-    from capqa.space.settings import ENVIRONMENT, settings_markdown
-
-    assert sorted(variable.field for variable in ENVIRONMENT) == sorted(spec.name for spec in fields(space.SpaceSettings))
+    # Every metric option but the ones the Space fixes, from CAP_<OPTION>; then the Space's own.
+    assert [setting.name for setting in SETTINGS] == [setting.name for setting in OPTIONS
+                                                      if setting.name not in FIXED_OPTIONS] + ["benchmark_scores"]
+    assert all(setting.variable == "CAP_" + setting.name.upper() for setting in SETTINGS)
     environ = {"CAP_NLI_MODEL": str(tmp_path / "tiny-nli"), "CAP_NLI_REVISION": "r1", "CAP_STATEMENT_MODEL": "rules",
                "CAP_STATEMENT_REVISION": "r2", "CAP_DEVICE": "cpu", "CAP_BENCHMARK_SCORES": str(tmp_path / "s.csv"),
-               "CAP_VERDICT": "graded", "CAP_COMPACT_ATTENTION": "no"}
-    assert set(environ) == {variable.name for variable in ENVIRONMENT}
+               "CAP_VERDICT": "graded", "CAP_COMPACT_ATTENTION": "no", "CAP_ALPHA": "0.7", "CAP_BATCH_SIZE": "8",
+               "CAP_MAX_TOKENS": "4000", "CAP_MAX_LENGTH": "256", "CAP_SCORE_CACHE_DIR": str(tmp_path / "cache"),
+               "CAP_QUANTIZE": "off", "CAP_PRECISION": "float32", "CAP_NEUTRAL_WEIGHT": "0.2",
+               "CAP_LOCAL_FILES_ONLY": "yes", "CAP_MODEL_CACHE_DIR": str(tmp_path / "hub"),
+               "CAP_TRUST_REMOTE_CODE": "0", "CAP_MODEL_KWARGS": '{"attn_implementation": "eager"}',
+               "CAP_TOKENIZER_KWARGS": '{"model_max_length": 256}'}
+    assert set(environ) == {setting.variable for setting in SETTINGS}
     settings = space.SpaceSettings.from_environ(environ)
     assert (settings.nli_revision, settings.statement_revision, settings.verdict) == ("r1", "r2", "graded")
+    assert (settings.alpha, settings.batch_size, settings.local_files_only) == (0.7, 8, True)
+    assert settings.model_kwargs == {"attn_implementation": "eager"}
+    options = settings.metric_options()
+    assert (options.max_length, options.variant, options.tokenizer_kwargs) == (256, "plus", {"model_max_length": 256})
     about = space.about_markdown(settings)
-    for variable in ENVIRONMENT:
-        row = next(line for line in about.splitlines() if line.startswith(f"| `{variable.name}` |"))
-        assert row.endswith(f"| {variable.show(getattr(settings, variable.field))} |")
+    for setting in SETTINGS:
+        row = next(line for line in about.splitlines() if line.startswith(f"| `{setting.variable}` |"))
+        assert row.endswith(f"| {settings.shown(setting)} |") and setting.meaning.replace("|", "\\|") in row
     assert "| `graded` |" in about and "| off |" in about and str(tmp_path) not in about
+    assert [setting.name for setting in OWN_SETTINGS] == ["benchmark_scores"]
     # docs/space.md carries the same table, generated (`<!-- generated: space-settings -->`).
-    docs = (Path(__file__).resolve().parents[1] / "docs" / "space.md").read_text()
+    docs = (REPO_ROOT / "docs" / "space.md").read_text()
     block = docs.split("<!-- generated: space-settings -->\n", 1)[1].split("<!-- /generated: space-settings -->", 1)[0]
     assert block == settings_markdown()
+
+
+def test_the_about_tab_names_the_scores_file_in_use_and_every_endpoint(tmp_path):
+    """Issue 36, item 14: the benchmark file by its place in the checkout (data/paper_scores.csv),
+    a file elsewhere by its name only; the API line lists the three endpoints."""
+    about = space.about_markdown(space.SpaceSettings.from_environ({}))
+    in_use = space.DEFAULT_BENCHMARK_SCORES.relative_to(REPO_ROOT).as_posix()
+    assert in_use == "data/paper_scores.csv" and f"| `{in_use}` |" in about
+    elsewhere = space.about_markdown(space.SpaceSettings.from_environ({"CAP_BENCHMARK_SCORES": str(tmp_path / "s.csv")}))
+    assert "| `s.csv` |" in elsewhere and str(tmp_path) not in elsewhere
+    api = next(paragraph for paragraph in about.split("\n\n") if "view_api()" in paragraph)
+    assert all(f"`{endpoint}`" in api for endpoint in ("/score", "/score_file", "/compare"))
+
+
+def _settings():
+    from capqa.space.settings import SETTINGS
+
+    return SETTINGS
+
+
+@pytest.mark.parametrize("setting", _settings(), ids=[setting.variable for setting in _settings()])
+def test_every_variable_refuses_a_text_outside_its_constraints(setting):
+    """Generated from the declarations: a new option's variable is tested without a new test."""
+    wrong = next((text for text in ("maybe", "-1", "[1]", "{not json", "no such thing")
+                  if _refuses(setting, text)), None)
+    if wrong is None:  # any text is a name (a model, a revision, a folder): nothing to refuse
+        assert any(type(constraint).__name__ in ("PathText", "Text") for constraint in setting.constraints)
+        return
+    with pytest.raises(ValueError, match=re.escape(setting.variable)):
+        space.SpaceSettings.from_environ({setting.variable: wrong})
+
+
+def _refuses(setting, text):
+    try:
+        setting.parse(text)
+    except ValueError:
+        return True
+    return False
+
+
+def test_a_misspelt_variable_is_named_with_the_nearest_setting(caplog):
+    """Issue 36, item 9: ``CAP_NLI_MODLE=...`` was ignored in silence and the Space started with the
+    default model."""
+    with caplog.at_level("WARNING", logger="capqa.common.settings"):
+        settings = space.SpaceSettings.from_environ({"CAP_NLI_MODLE": "org/model", "CAP_HUB_NAMESPACE": "org",
+                                                     "CAP_HARNESS_OPTIONS": "{}", "CAPQA_TRACEBACK": "1"})
+    warnings = [record.getMessage() for record in caplog.records]
+    assert settings.nli_model is None and len(warnings) == 1, warnings
+    assert warnings[0].startswith("CAP_NLI_MODLE is not a setting, so it is ignored; did you mean CAP_NLI_MODEL?")
+
+
+def test_a_setting_that_is_not_one_is_refused_by_name():
+    with pytest.raises(TypeError, match=r"unknown Space setting 'nli_modle' \(did you mean 'nli_model'\?\)"):
+        space.SpaceSettings(nli_modle="org/model")
+    with pytest.raises(TypeError, match="unknown Space setting 'variant'"):  # the Space's own: CAP+ beside CAP
+        space.SpaceSettings(variant="cap")
 
 
 def test_verdict_none_adds_no_verdict():
     settings = space.SpaceSettings.from_environ({"CAP_VERDICT": "none", "CAP_COMPACT_ATTENTION": "0"})
     assert settings.verdict is None and settings.compact_attention is False
     assert settings.metric_options().variant == space.SPACE_VARIANT
+
+
+def test_a_graded_verdict_says_which_score_and_threshold_decided_it():
+    """Issue 36, item 17: "Verdict: incorrect, expected credit 0.562" under "likely partial" did not
+    say that CAP+ against its threshold decided, nor that the credit is another number."""
+    from capqa.space.verdicts import verdict_line
+
+    judged = {"policy": "graded", "score": "cap_plus", "threshold": 0.5893, "correct_classes": ["exact"]}
+    line = verdict_line({"correct": False, "credit": 0.5621, "cap": 0.7, "cap_plus": 0.4127, "verdict": judged},
+                        "graded")
+    assert line.startswith("- **Verdict** (`graded` policy): **incorrect**: CAP+ 0.4127 < 0.5893, its threshold; "
+                           "expected credit 0.562 (the policy's credits weighted by the relation's class"), line
+    strict = verdict_line({"correct": True, "cap": 0.9512, "verdict": {**judged, "score": "cap", "threshold": 0.8946}},
+                          "strict")
+    assert strict == "- **Verdict** (`strict` policy): **correct**: CAP 0.9512 ≥ 0.8946, its threshold"
 
 
 def test_benchmark_shows_the_papers_comet_row_as_reported_for_the_test_split_only():
@@ -216,12 +305,15 @@ def test_verdict_table_has_a_place_in_the_benchmark_tab():
 
 
 def test_the_space_uses_the_rules_until_the_statement_model_is_published(monkeypatch):
-    from capqa.constants import RULES, statement_model_id
-    from capqa.space import settings as space_settings
+    from capqa.common import constants
+    from capqa.common.constants import RULES, statement_model_id
 
-    assert space.SpaceSettings.from_environ({}).statement_model == RULES  # not published yet
+    # Not set: the metric's default, which is the rule-based converter while the model is not published.
+    assert space.SpaceSettings.from_environ({}).statement_model is None
+    assert space.SpaceSettings.from_environ({}).statement_model_name == RULES
+    assert "statements from the rule-based converter (`rules`)" in space.SpaceSettings().describe()
     assert space.SpaceSettings.from_environ({"CAP_STATEMENT_MODEL": "org/model"}).statement_model == "org/model"
-    monkeypatch.setattr(space_settings, "STATEMENT_MODEL_PUBLISHED", True)
+    monkeypatch.setattr(constants, "STATEMENT_MODEL_PUBLISHED", True)
     published = space.SpaceSettings.from_environ({})
     assert published.statement_model is None and published.statement_model_name == statement_model_id()
 
@@ -229,7 +321,7 @@ def test_the_space_uses_the_rules_until_the_statement_model_is_published(monkeyp
 # --- Hostile text (issue 27, items 8, 9 and 17) ------------------------------------------------
 
 def test_preview_cells_are_cut_whatever_the_text_dtype(tmp_path):
-    from capqa.space.file_job import PREVIEW_CELL_CHARS, _preview
+    from capqa.space.file_job import PREVIEW_CELL_CHARS, preview_table
 
     long_text = "word " * 400
     path = tmp_path / "scored.csv"
@@ -237,7 +329,7 @@ def test_preview_cells_are_cut_whatever_the_text_dtype(tmp_path):
                   "answer": [long_text]}).to_csv(path, index=False)
     scored = pd.read_csv(path)  # pandas 3 reads text as `str`, pandas 2 as `object`
     for table in (scored, scored.astype({"question": "string", "answer": object})):
-        preview = _preview(table, "question", "gold_answer", "answer", None)
+        preview = preview_table(table, "question", "gold_answer", "answer", None)
         for column in ("question", "answer"):
             cell = preview[column].iloc[0]
             assert len(cell) == PREVIEW_CELL_CHARS and cell.endswith("…"), (column, table[column].dtype)
@@ -264,7 +356,7 @@ def test_invisible_only_file_cells_are_refused_with_their_row(tmp_path):
     path = tmp_path / "invisible.csv"
     pd.DataFrame({"question": ["Name a city.", "\u200b\u200c"], "gold_answer": ["Sofia", "Iskar"],
                   "answer": ["Burgas", "Iskar"]}).to_csv(path, index=False)
-    with pytest.raises(gr.Error, match="Column 'question' holds only invisible characters .* in row 2"):
+    with pytest.raises(gr.Error, match=r"Column 'question' holds only invisible characters .* in row 2 \(line 3\);"):
         space.check_file_inputs(str(path), "question", "gold_answer", "answer", space.NO_LABEL, "")
     # An invisible-only answer is a blank answer: it is scored (CAP 0), not refused.
     pd.DataFrame({"question": ["Name a city.", "Name a river."], "gold_answer": ["Sofia", "Iskar"],
@@ -276,9 +368,52 @@ def test_invisible_only_file_cells_are_refused_with_their_row(tmp_path):
         space.check_file_inputs(str(path), "question", "gold_answer", "answer", space.NO_LABEL, "|")
 
 
+def test_the_cli_and_the_space_name_a_bad_cell_alike(tmp_path, cli_errors_raise):
+    """Issue 36, item 7: one convention for a row, the spreadsheet's: data rows counted from 1,
+    and the file line it starts on (here two lines after a question with a line break)."""
+    from capqa.cli import main as cli_main
+
+    golds = ["Sofia"] * 24 + [" "]
+    questions = ["Name a city\nin Bulgaria."] + ["Name a city in Bulgaria."] * 24
+    path = tmp_path / "rows.csv"
+    pd.DataFrame({"question": questions, "gold_answer": golds, "answer": ["Burgas"] * 25}).to_csv(path, index=False)
+    with pytest.raises(ValueError, match=r"rows.csv` row 25 \(line 27\), column 'gold_answer', is an empty") as cli:
+        cli_main(["score", str(path), "--out", str(tmp_path / "out.csv"), "--nli-model", "no-such-model"])
+    with pytest.raises(gr.Error, match=r"Column 'gold_answer' is empty in row 25 \(line 27\);") as page:
+        space.check_file_inputs(str(path), "question", "gold_answer", "answer", space.NO_LABEL, "")
+    assert "[24]" not in str(cli.value) and "[24]" not in page.value.message
+
+
+def test_the_page_shows_the_hashcode_its_result_carries(random_nli_model):
+    """Issue 30: the page's hashcode is the result's (scored without questions: statements=none),
+    with no fallback to another (the fallback called a method no options object has)."""
+    loader = space.ModelLoader(space.SpaceSettings(nli_model=random_nli_model, statement_model="rules", device="cpu"))
+    without_questions = loader.scorer().score(["Burgas"], [["Sofia"]])
+    assert "|statements=none|" in loader.hashcode(without_questions)
+    with pytest.raises(ValueError, match="a result without its hashcode cannot say what produced it"):
+        loader.hashcode({"scores": [0.5]})
+
+
+def test_a_model_that_cannot_load_is_one_line_in_the_log_with_the_trace_at_debug(tmp_path, caplog):
+    """Issue 36, item 15: an explained load failure (here no such folder) is one log line, what
+    the page says; the chained traceback is kept for debug level only."""
+    import logging
+
+    loader = space.ModelLoader(space.SpaceSettings(nli_model=str(tmp_path / "absent-nli"), statement_model="rules",
+                                                   device="cpu"))
+    with caplog.at_level(logging.DEBUG, logger="capqa.space.models"):
+        assert not loader.ready()
+    records = [record for record in caplog.records if record.name == "capqa.space.models"]
+    shown = [record for record in records if record.levelno > logging.DEBUG]
+    assert len(shown) == 1 and shown[0].exc_info is None and "\n" not in shown[0].getMessage()
+    assert "absent-nli" in shown[0].getMessage() and str(tmp_path) not in shown[0].getMessage()
+    assert shown[0].getMessage().endswith(loader.status()[0].split("**Models not loaded.** ")[1].replace("`", ""))
+    assert [record.exc_info is not None for record in records if record.levelno == logging.DEBUG] == [True]
+
+
 def test_popups_never_carry_a_huge_input(tmp_path):
-    from capqa.quoting import MAX_MESSAGE_CHARS
-    from capqa.space.file_job import MAX_FILE_COLUMNS
+    from capqa.common.quoting import MAX_MESSAGE_CHARS
+    from capqa.space.inputs import MAX_FILE_COLUMNS
 
     huge = "x" * 3_000_000
     message = space.user_error(f"Column {huge!r} is not there; choose another column.").message
@@ -322,3 +457,18 @@ def test_downloads_are_served_by_token_under_their_name_and_expire(tmp_path):
     downloads.keep_s = 0  # an hour later
     downloads.expire()
     assert client.get(download.url).status_code == 404 and not list((tmp_path / "downloads").iterdir())
+
+
+def test_the_space_writes_its_statements_through_the_engine_its_environment_names(random_nli_model, status_server):
+    """Issue 32: ``CAP_STATEMENT_ENGINE=openai`` with the endpoint's variables: the Score tab's
+    statements come from the endpoint, the details name the engine, the hashcode the served model."""
+    from capqa.space.answer import score_answer
+
+    server = status_server([])
+    settings = space.SpaceSettings.from_environ({
+        "CAP_NLI_MODEL": random_nli_model, "CAP_DEVICE": "cpu", "CAP_STATEMENT_ENGINE": "openai",
+        "CAP_STATEMENT_MODEL": "space-served-model", "CAP_STATEMENT_BASE_URL": server.base_url})
+    details = score_answer(space.ModelLoader(settings), "What is the capital of France?", "Paris", "Paris")
+    assert details["statement_engine"] == "openai" and server.requests >= 1
+    assert details["premises"] == details["hypotheses"] == "The capital of France is Paris."
+    assert "statements=openai(model=space-served-model," in details["hashcode"]

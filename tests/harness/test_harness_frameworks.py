@@ -2,24 +2,27 @@
 questions, and the per-sample CAP, verdict and relation it records equal the project's scorer on
 the same answers. Also the parts they share: async scoring in batches, and the blank-answer policy.
 
-The frameworks are installed from the registry into venvs the tests make (tests/harness_venv.py);
+The frameworks are installed from the registry into venvs the tests make (tests/support/harness_venv.py);
 the first run installs them (a minute each), later runs reuse them.
 """
 
 import asyncio
 import json
 import logging
+import re
 
 import numpy as np
 import pytest
 
-from capqa.harness import shared
+from capqa.harness import batching, shared
 from capqa.harness.batching import ScoringQueue, shared_queue
 from capqa.harness.shared import score_samples, shared_scorer
-from capqa.results import BLANK_EXPLANATION
+from capqa.records.results import BLANK_EXPLANATION
 from capqa.verdicts.judge import resolve_verdict
-from conftest import KNOWN_PROBABILITIES, MODEL_ATOL
-from harness_venv import jsonl_file, run_in_harness
+
+from support.harness_venv import jsonl_file, run_in_harness
+from support.models import KNOWN_PROBABILITIES
+from support.tolerances import MODEL_ATOL
 
 # Five questions with their gold answers and the answer scored: right, right in other words,
 # wrong, blank (a zero-width space and a space: it states nothing), wrong.
@@ -182,15 +185,80 @@ def test_a_bad_sample_fails_alone_and_statements_need_no_question(cap_options):
     assert isinstance(bad, ValueError) and "no gold answer" in str(bad)
     single = score_samples(["Paris is the capital."], ["The capital is Paris."], None, relations=True, **cap_options)
     assert good["cap"] == pytest.approx(single[0]["cap"], abs=MODEL_ATOL)
-    with pytest.raises(TypeError, match="gold answers must be"):
+    with pytest.raises(TypeError, match="`gold answers` must be a string"):
         asyncio.run(queue.score("Paris", None))
-    with pytest.raises(TypeError, match="answer to score must be a string"):
-        asyncio.run(queue.score(None, "Paris"))
+    with pytest.raises(TypeError, match="`answer` must be a string"):
+        asyncio.run(queue.score(b"Paris", "Paris"))
+    # A model that gave no answer (None) gave a blank one: CAP 0, as everywhere.
+    assert asyncio.run(queue.score(None, "Paris"))["cap"] == 0.0
     # A blank answer scores 0; a blank question is an error that names it.
     with pytest.raises(ValueError, match="`question` is an empty string"):
         asyncio.run(queue.score("Paris", "Paris", "\u200b"))
     with pytest.raises(ValueError, match=r"`questions\[1\]` is an empty string"):
         score_samples(["Paris", "Paris"], ["Paris", "Paris"], ["what is the capital of france", " "], **cap_options)
+
+
+@pytest.mark.parametrize("bad_sample, message", [
+    (("Paris", "Sofia\ud800", "what is the capital of france"), "lone surrogate"),
+    (("Paris", "\u200b", "what is the capital of france"), "no gold answer"),
+    (("Paris", ["\u200b", " "], "what is the capital of france"), "no gold answer"),
+    (("Paris", {"text": ["Paris"], "answer_start": [0]}, "what is the capital of france"), "SQuAD-style"),
+    (("Paris", b"Paris", "what is the capital of france"), "got bytes"),
+    (("Paris", [None], "what is the capital of france"), r"`gold answers\[0\]` must be a string, got NoneType"),
+    (("Pa\udc00ris", "Paris", "what is the capital of france"), "lone surrogate"),
+    (("Paris", "Paris", "what is \ud800 france"), "lone surrogate"),
+])
+def test_one_bad_sample_in_a_batch_fails_alone(cap_options, bad_sample, message):
+    """Issue 35 item 12: the bad sample's error was given to every sample of its batch."""
+    queue = ScoringQueue(**cap_options)
+    shared_scorer(**cap_options)
+
+    async def score_all():
+        shared.SCORING_LOCK.acquire()  # every request waits in the queue, then they are scored as one batch
+        rows = [(row["response"], row["answer"], row["question"]) for row in ANSWERED]
+        tasks = [asyncio.ensure_future(queue.score(*sample)) for sample in [*rows[:3], bad_sample, *rows[3:]]]
+        while len(queue._pending) < len(ANSWERED):
+            await asyncio.sleep(0)
+        await asyncio.sleep(0)  # the bad sample too, had it joined the batch
+        shared.SCORING_LOCK.release()
+        return await asyncio.gather(*tasks, return_exceptions=True)
+
+    records = asyncio.run(score_all())
+    assert isinstance(records[3], (TypeError, ValueError)) and re.search(message, str(records[3])), records[3]
+    good = records[:3] + records[4:]
+    for record, single in zip(good, expected(cap_options, None)):
+        assert record["cap"] == pytest.approx(single["cap"], abs=MODEL_ATOL)
+
+
+def test_a_sample_that_fails_inside_a_batch_fails_alone(cap_options, monkeypatch, caplog):
+    """A sample may pass every check and still fail in scoring: its batch is scored again one by one."""
+    real_score_samples = batching.score_samples
+
+    def failing_on_one(predictions, *args, **kwargs):
+        if "the one that fails" in predictions:
+            raise ValueError("this sample cannot be scored")
+        return real_score_samples(predictions, *args, **kwargs)
+
+    monkeypatch.setattr(batching, "score_samples", failing_on_one)
+    queue = ScoringQueue(**cap_options)
+    shared_scorer(**cap_options)
+
+    async def score_all():
+        shared.SCORING_LOCK.acquire()
+        tasks = [asyncio.ensure_future(queue.score(row["response"], row["answer"], row["question"]))
+                 for row in ANSWERED] + [asyncio.ensure_future(queue.score("the one that fails", "Paris", "q?"))]
+        while len(queue._pending) < len(tasks):
+            await asyncio.sleep(0)
+        shared.SCORING_LOCK.release()
+        return await asyncio.gather(*tasks, return_exceptions=True)
+
+    with caplog.at_level(logging.WARNING, logger="capqa.harness.batching"):
+        records = asyncio.run(score_all())
+    assert isinstance(records[-1], ValueError) and "cannot be scored" in str(records[-1])
+    for record, single in zip(records[:-1], expected(cap_options, None)):
+        assert record["cap"] == pytest.approx(single["cap"], abs=MODEL_ATOL)
+    assert "a batch of 6 queued samples failed (ValueError: this sample cannot be scored); scoring each alone" in (
+        caplog.text)
 
 
 @pytest.mark.parametrize("blank", ["", "   \n", "\u200b", "\ufeff\u200d "])
@@ -200,7 +268,7 @@ def test_a_blank_prediction_scores_zero_without_a_model_call(blank, cap_options,
     real_predict = scorer.nli.predict
     monkeypatch.setattr(scorer.nli, "predict",
                         lambda *args, **kwargs: calls.append(args) or real_predict(*args, **kwargs))
-    with caplog.at_level(logging.WARNING, logger="capqa.scorer"):
+    with caplog.at_level(logging.WARNING, logger="capqa.metric.scorer"):
         record, = score_samples([blank], [["Paris"]], ["what is the capital of france"], relations=True,
                                 verdict="graded", variant="plus", **cap_options)
     assert calls == []
@@ -213,10 +281,10 @@ def test_a_blank_prediction_scores_zero_without_a_model_call(blank, cap_options,
 
 
 def test_the_deepeval_threshold_defaults_to_the_shipped_strict_verdict():
-    from capqa.harness.deepeval_metric import _verdict
+    from capqa.harness.deepeval_metric import verdict_of
 
-    assert _verdict(None, None, "cap") == "strict"
-    assert _verdict(0.6, None, "cap") == 0.6
-    assert _verdict(resolve_verdict("lenient").threshold, "lenient", "cap") == "lenient"
+    assert verdict_of(None, None, "cap") == "strict"
+    assert verdict_of(0.6, None, "cap") == 0.6
+    assert verdict_of(resolve_verdict("lenient").threshold, "lenient", "cap") == "lenient"
     with pytest.raises(ValueError, match="not both"):
-        _verdict(0.5, "strict", "cap")
+        verdict_of(0.5, "strict", "cap")
