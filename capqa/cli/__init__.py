@@ -10,12 +10,13 @@ end as one ``error: ...`` line and exit status 1, Ctrl-C as one line and 130, ne
 """
 
 import argparse
+import difflib
 import importlib
 import os
 import sys
-from typing import List, Optional
+from typing import Any, List, NoReturn, Optional, Sequence
 
-from capqa.quoting import bounded_message, quote
+from capqa.common.quoting import bounded_message, quote
 
 # What a user's input can raise: validation (ValueError/TypeError), files and models (OSError),
 # a missing optional dependency (ImportError), a column or key that is not there (KeyError).
@@ -28,6 +29,7 @@ EXIT_INTERRUPTED = 130  # the shell's convention for SIGINT
 COMMANDS = {
     "score": ("capqa.cli.score", "main", "score a CSV/JSONL file of (question, gold, answer) rows"),
     "compare": ("capqa.cli.compare", "main", "compare systems' scores: CIs, paired significance, breakdowns"),
+    "agreement": ("capqa.cli.agreement", "main", "how often CAP agrees with people on real systems' judged answers"),
     "diagnose": ("capqa.cli.diagnose", "main", "monotonicity diagnostic of metric scores against labels"),
     "train-statements": ("capqa.cli.train_statements", "main", "fine-tune the statement model"),
     "eval-statements": ("capqa.cli.eval_statements", "main", "evaluate generated statements"),
@@ -37,16 +39,20 @@ COMMANDS = {
     "fit": ("capqa.cli.fit", "main", "refit CAP+ and the relation classifier"),
     "fit-verdicts": ("capqa.cli.fit_verdicts", "main", "refit the verdict thresholds on labelled scores"),
     "docs": ("capqa.cli.docs", "main", "write or check the generated tables of the docs"),
+    "tiny-model": ("capqa.cli.tiny_model", "main", "save a tiny random NLI model, to try every command offline"),
 }
 
 
 class HelpFormatter(argparse.HelpFormatter):
     """Every subcommand's help formatter: an option's help ends with its default, unless the help
-    names it already or there is none to name (None, a flag's off state)."""
+    gives it already ("(default: ...)") or there is none to name (None, an empty list, a flag's
+    off state)."""
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
-        if "default" in text.lower() or action.default in (None, argparse.SUPPRESS) or not action.option_strings:
+        nothing = action.default in (None, argparse.SUPPRESS) or (
+            isinstance(action.default, (list, tuple)) and not action.default)
+        if "(default" in text.lower() or "%(default)" in text or nothing or not action.option_strings:
             return text
         if isinstance(action, argparse.BooleanOptionalAction):  # --x / --no-x: name the one in force
             flags = [flag for flag in action.option_strings if flag.startswith("--no-") != bool(action.default)]
@@ -54,6 +60,63 @@ class HelpFormatter(argparse.HelpFormatter):
         if action.default is False or action.nargs == 0:  # a flag is off until given
             return text
         return f"{text} (default: %(default)s)"
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """Every subcommand's parser: ``HelpFormatter``, and a mistake said in two lines (what is
+    wrong, with the nearest flag for a misspelt one, and where the help is) instead of the usage
+    text, which buried the one line that mattered."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+        # Flags of the command that hands its other arguments to this parser (compare -> score).
+        self.outer_flags: List[str] = []
+
+    def parse_args(self, args: Optional[Sequence[str]] = None,
+                   namespace: Optional[argparse.Namespace] = None) -> argparse.Namespace:
+        args = list(sys.argv[1:] if args is None else args)
+        # A misspelt flag first: it is often why a required argument seems to be missing.
+        unknown = self.unknown_flags(args)
+        if unknown:
+            self.error(self.unrecognized(unknown))
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self.error(self.unrecognized(extras))
+        return parsed
+
+    def unknown_flags(self, args: Sequence[str]) -> List[str]:
+        """The ``--flags`` of ``args`` that are no flag of this parser, nor the start of one."""
+        flags, unknown = self.flags(), []
+        for arg in args:
+            if arg == "--":  # what follows is positional
+                break
+            name = arg.split("=", 1)[0]
+            if name.startswith("--") and not any(flag.startswith(name) for flag in flags):
+                unknown.append(name)
+        return unknown
+
+    def flags(self) -> List[str]:
+        """Every long flag of this parser and of its subcommands' parsers."""
+        flags = []
+        for action in self._actions:
+            flags += [flag for flag in action.option_strings if flag.startswith("--")]
+            if isinstance(action, argparse._SubParsersAction):
+                for parser in action.choices.values():
+                    flags += parser.flags() if isinstance(parser, ArgumentParser) else []
+        return list(dict.fromkeys(flags + self.outer_flags))
+
+    def unrecognized(self, extras: Sequence[str]) -> str:
+        """"unrecognized argument: --nli-modle (did you mean --nli-model?)"."""
+        words = []
+        for extra in extras:
+            flag = extra.split("=", 1)[0]
+            close = difflib.get_close_matches(flag, self.flags(), n=1, cutoff=0.6) if flag.startswith("-") else []
+            words.append(extra + (f" (did you mean {close[0]}?)" if close else ""))
+        return f"unrecognized argument{'s' if len(extras) > 1 else ''}: {' '.join(words)}"
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n(`{self.prog} --help` lists the options)\n")
 
 
 def _usage() -> str:

@@ -6,18 +6,18 @@ figures (JSON) and the chart (PNG) where asked.
 
 import argparse
 import json
-from pathlib import Path
 from typing import List, Optional
 
 import torch
 
-from capqa.cli import HelpFormatter
+from capqa.cli import ArgumentParser, HelpFormatter
+from capqa.common.files import check_outputs, write_atomically
+from capqa.common.validation import check_positive_int
 from capqa.dev.bench import SAMPLE_CSV, benchmark, format_report, plot
-from capqa.validation import check_positive_int
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m capqa bench", description=__doc__.split("\n\n")[0],
+    parser = ArgumentParser(prog="python -m capqa bench", description=__doc__.split("\n\n")[0],
                                      formatter_class=HelpFormatter)
     parser.add_argument("--size", choices=("tiny", "small", "large"), default="small",
                         help="model config; 'large' = cross-encoder/nli-deberta-v3-large's shape")
@@ -42,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[List[str]] = None) -> int:
     args = build_parser().parse_args(argv)
+    check_outputs({"--json": args.json, "--plot": args.plot}, {"--data": args.data})
     if args.threads is not None:
         torch.set_num_threads(check_positive_int(args.threads, "--threads"))
     result = benchmark(size=args.size, rows=args.rows, runs=check_positive_int(args.runs, "--runs"),
@@ -50,7 +51,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                        data=args.data)
     print(format_report(result))
     if args.json:
-        Path(args.json).write_text(json.dumps(result, indent=2))
+        write_atomically(args.json, json.dumps(result, indent=2))
     if args.plot:
         plot(result, args.plot)
     return 0

@@ -9,9 +9,12 @@ import sys
 from pathlib import Path
 from typing import List
 
-from capqa.cli import HelpFormatter
-from capqa.hub.datasets import CARDS_ROOT, record_dropped, write_correctness_repo, write_statements_repo
-from capqa.paths import DATA_DIR
+from capqa.cli import ArgumentParser, HelpFormatter
+from capqa.common.files import check_outputs
+from capqa.common.paths import DATA_DIR
+from capqa.hub.allowlist import BUILD_RECORD
+from capqa.hub.datasets import (CARDS_ROOT, CORRECTNESS_NAME, DROPPED_ROWS_FILE, STATEMENTS_NAME, record_dropped,
+                                write_correctness_repo, write_statements_repo)
 
 # The samples of the upstream CSVs this repository carries (data/README.md): --samples builds them.
 SAMPLES = {"correctness": DATA_DIR / "cap_correctness_sample.csv", "splits": DATA_DIR / "cap_correctness_splits.csv",
@@ -20,7 +23,7 @@ SAMPLE_NAMES = ", ".join(path.name for path in SAMPLES.values())
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="python -m capqa build-datasets",
         description="Validate the upstream CSVs and write the CAP-Correctness and CAP-Statements "
                     "Hub repos (card + one Parquet file per split) under --out.",
@@ -36,6 +39,18 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"build from the samples in data/ instead ({SAMPLE_NAMES}): a trial of the build, "
                              "not the published repos")
     return parser
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """No file the build writes may be one of its inputs (a card template, an upstream CSV)."""
+    given = ((CORRECTNESS_NAME, args.correctness), (STATEMENTS_NAME, args.statements))
+    repos = [name for name, source in given if source is not None]
+    outputs = {f"--out/{repo}/{name}": args.out / repo / name for repo in repos for name in ("README.md", BUILD_RECORD)}
+    if args.correctness is not None:
+        outputs[f"--out/{DROPPED_ROWS_FILE}"] = args.out / DROPPED_ROWS_FILE
+    inputs = {"--correctness": args.correctness, "--splits": args.splits, "--statements": args.statements,
+              **{f"the {repo} card template": args.cards / repo / "README.md" for repo in repos}}
+    check_outputs(outputs, inputs)
 
 
 def main(argv: List[str]) -> int:
@@ -55,6 +70,7 @@ def main(argv: List[str]) -> int:
     if args.correctness is None and args.statements is None:
         parser.error("give --correctness and --splits, --statements, or all three (the upstream CSVs); "
                      f"to try the build on the samples in data/ ({SAMPLE_NAMES}), give --samples")
+    _check_outputs(args)
     try:
         if args.correctness is not None:
             built = write_correctness_repo(args.correctness, args.splits, args.out, args.cards, args.overwrite)

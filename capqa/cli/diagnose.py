@@ -1,6 +1,6 @@
 """``python -m capqa diagnose``: the paper's monotonicity diagnostic of metric scores in a file.
 
-The command line of ``capqa.diagnostics.report``: its arguments, its errors as usage errors, and
+The command line of ``capqa.diagnose.report``: its arguments, its errors as usage errors, and
 the line that says what was written.
 """
 
@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 from typing import Callable, List, Optional
 
-from capqa.cli import HelpFormatter, error_line
-from capqa.diagnostics import report
+from capqa.cli import ArgumentParser, HelpFormatter, error_line
+from capqa.diagnose import report
 
 # Each resample keeps about 60 statistics per metric: a million take ~0.5 GB per metric, and past
 # 100,000 the Monte-Carlo error of a 95% bound is far below the sampling error it measures. A
@@ -19,7 +19,7 @@ MAX_BOOTSTRAP = 1_000_000
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="python -m capqa diagnose",
         description="Does each metric's score respect the ordering of the correctness classes? "
                     "Pair counts, correlations, class pairs and paired bootstrap tests.",
@@ -66,6 +66,7 @@ def _verdict_section(args: argparse.Namespace) -> Optional[Callable[[List[str]],
     policy is refused now, before the long diagnostic)."""
     if not args.verdict:
         return None
+    # Deferred: scipy is heavy, imported on first use.
     from capqa.verdicts.benchmark import parse_policies, write_diagnose_report
 
     parse_policies(args.verdict)

@@ -1,6 +1,6 @@
 """``python -m capqa docs``: write or check the generated tables of README.md and docs/*.md.
 
-The command line of ``capqa.dev.doc_tables``: every table of measured figures sits between
+The command line of ``capqa.doctools.registry``: every table of measured figures sits between
 ``<!-- generated: NAME -->`` and ``<!-- /generated: NAME -->`` lines and is written by the function
 registered under NAME. ``--check`` exits 1 when a doc and its functions disagree.
 """
@@ -10,12 +10,20 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-from capqa.cli import HelpFormatter
-from capqa.dev import doc_tables
+from capqa.cli import ArgumentParser, HelpFormatter
+
+try:
+    from capqa.doctools import registry as doc_tables
+except ModuleNotFoundError as error:  # an installed wheel: the docs' tooling ships only in a checkout
+    if error.name not in ("capqa.doctools", "capqa.doctools.registry"):
+        raise
+    doc_tables = None
+NOT_IN_THE_WHEEL = ("`python -m capqa docs` writes the docs of a checkout of the repository; the installed "
+                    "package leaves the docs' tooling (capqa/doctools) out. Run it from a clone.")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m capqa docs", description=__doc__.split("\n\n")[0],
+    parser = ArgumentParser(prog="python -m capqa docs", description=__doc__.split("\n\n")[0],
                                      formatter_class=HelpFormatter)
     action = parser.add_mutually_exclusive_group(required=True)
     action.add_argument("--write", action="store_true", help="rewrite every generated table")
@@ -29,6 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    if doc_tables is None:
+        sys.exit(f"error: {NOT_IN_THE_WHEEL}")
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.list:

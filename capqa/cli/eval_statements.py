@@ -10,14 +10,18 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from capqa.cli import HelpFormatter
-from capqa.constants import STATEMENT_NUM_BEAMS, statements_dataset_id
+import pandas as pd
+
+from capqa.cli import ArgumentParser, HelpFormatter
+from capqa.common.constants import STATEMENT_NUM_BEAMS, statements_dataset_id
+from capqa.common.escaping import to_safe_csv
+from capqa.common.files import check_outputs, write_atomically
 from capqa.statements.data import add_data_arguments, rows_from_arguments
 from capqa.statements.evaluation import evaluate_statements, format_scores
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m capqa eval-statements",
+    parser = ArgumentParser(prog="python -m capqa eval-statements",
                                      description="Generate statements and score them against gold statements.",
                                      formatter_class=HelpFormatter)
     parser.add_argument("--model", default=None, help='"rules", a Hub id or a model folder '
@@ -37,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    check_outputs({"--output-json": args.output_json, "--predictions-csv": args.predictions_csv},
+                  {"--csv": args.csv_path})
     rows = rows_from_arguments(parser, args)
     try:
         scores, predictions = evaluate_statements(args.model, rows, args.revision, args.batch_size,
@@ -49,12 +55,8 @@ def main(argv: Sequence[str]) -> int:
         # What was measured, for a card made from these figures (capqa.hub.model_card); names, not paths.
         data = (f"`{args.csv_path.name}`" if args.csv_path else
                 f"the `{args.split}` split of {args.dataset or statements_dataset_id()}")
-        args.output_json.write_text(json.dumps({**scores, "evaluated_on": f"{data} ({scores['rows']:,} rows, "
-                                                f"{args.num_beams} beams)"}, indent=2) + "\n")
+        write_atomically(args.output_json, json.dumps({**scores, "evaluated_on": f"{data} ({scores['rows']:,} rows, "
+                                                      f"{args.num_beams} beams)"}, indent=2) + "\n")
     if args.predictions_csv:
-        import pandas as pd
-
-        from capqa.jobs.escaping import to_safe_csv
-
         to_safe_csv(pd.DataFrame(rows).assign(generated=predictions), args.predictions_csv)
     return 0

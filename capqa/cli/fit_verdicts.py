@@ -9,14 +9,15 @@ import json
 from pathlib import Path
 from typing import List, Optional
 
-from capqa.cli import HelpFormatter, error_line
+from capqa.cli import ArgumentParser, HelpFormatter, error_line
+from capqa.common.files import check_outputs, write_atomically
 from capqa.plus.calibration import add_cap_plus
 from capqa.plus.score_files import check_finite_columns, read_scores
 from capqa.verdicts.thresholds import SHIPPED_SCORES, fit_thresholds, plateau_note
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m capqa fit-verdicts",
+    parser = ArgumentParser(prog="python -m capqa fit-verdicts",
                                      description="Refit the verdict thresholds on your own labelled scores.",
                                      formatter_class=HelpFormatter)
     parser.add_argument("--scores", type=Path, required=True,
@@ -39,6 +40,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         if not args.scores.is_file():
             raise ValueError(f"--scores file not found: {args.scores}")
+        check_outputs({"--out": args.out}, {"--scores": args.scores})
         metrics = [name.strip() for name in args.metrics.split(",") if name.strip()]
         if not metrics:
             raise ValueError(f"--metrics names no score column, got {args.metrics!r}; e.g. --metrics cap,cap_plus")
@@ -46,13 +48,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         fitted_rows = frame
         if args.split and args.split_column in frame.columns:
             fitted_rows = frame[frame[args.split_column] == args.split]
-        check_finite_columns(fitted_rows, [metric for metric in metrics if metric in frame.columns], args.scores)
+        # The thresholds are CAP's verdict's: its scores lie in [0, 1].
+        check_finite_columns(fitted_rows, [metric for metric in metrics if metric in frame.columns], args.scores,
+                             unit_interval=True)
         frame = add_cap_plus(frame.reset_index(drop=True))
         data = fit_thresholds(frame, args.split or None, args.split_column, args.label_column, metrics)
     except (ValueError, TypeError) as error:
         parser.error(error_line(error))
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(data, indent=1) + "\n")
+    write_atomically(args.out, json.dumps(data, indent=1) + "\n")
     for name, policy in data["policies"].items():
         cuts = ", ".join(f"{score} >= {cut['threshold']:.4f} (J {cut['youden_j']:.3f}{plateau_note(cut)})"
                          for score, cut in policy["thresholds"].items())

@@ -10,11 +10,11 @@ import tempfile
 from pathlib import Path
 from typing import Any, List, Sequence, TextIO
 
-from capqa.cli import HelpFormatter
-from capqa import constants
-from capqa.hub.publish import (FROM_SOURCE_DATA, UploadPlan, assemble_space, datasets_plans, model_plan,
-                               require_token, space_plan, upload)
-from capqa.paths import REPO_ROOT
+from capqa.cli import ArgumentParser, HelpFormatter
+from capqa.common import constants
+from capqa.common.paths import REPO_ROOT
+from capqa.hub.publish import (FROM_SOURCE_DATA, UploadPlan, assemble_space, datasets_plans, model_plan, require_token,
+                               space_plan, upload)
 
 
 def run_plans(plans: Sequence[UploadPlan], yes: bool, out: TextIO = sys.stdout, api: Any = None) -> list:
@@ -34,7 +34,7 @@ def run_plans(plans: Sequence[UploadPlan], yes: bool, out: TextIO = sys.stdout, 
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="python -m capqa publish",
         description="Publish the project's artifacts to the Hugging Face Hub under CAP_HUB_NAMESPACE "
                     f"(now {constants.hub_namespace()!r}). Dry run unless --yes.",

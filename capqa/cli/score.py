@@ -1,6 +1,6 @@
 """``python -m capqa score``: CAP for every row of a CSV/JSONL file, resumable, on one or many processes.
 
-The command line of ``capqa.score_file`` (which scores a table into a resumable CSV): it checks
+The command line of ``capqa.jobs.scoring`` (which scores a table into a resumable CSV): it checks
 every row before the first model call, scores on one process or on every rank of a distributed
 launch, and prints the job's outcome on stderr.
 """
@@ -13,21 +13,19 @@ from typing import List, Optional
 
 import pandas as pd
 
-from capqa.cli import HelpFormatter
-from capqa.engine.devices import resolve_device
-from capqa.jobs.fingerprint import scoring_job
-from capqa.jobs.output import ResumableCsv, check_out_path, read_manifest
-from capqa.jobs.scoring import (TableColumns, check_no_output_columns, output_columns, output_header, score_into,
-                                split_golds)
-from capqa.metric_options import add_option_arguments, options_from_args
-from capqa.score_file import job_settings
-from capqa.tables import read_table, require_columns
-from capqa.validation import check_positive_int, check_references, check_text_list
+from capqa.cli import ArgumentParser, HelpFormatter
+from capqa.common.tables import read_table_lines
+from capqa.common.validation import check_positive_int
+from capqa.jobs.distributed import Ranks, process_group_backend, rank_device
+from capqa.jobs.output import check_out_path, read_manifest
+from capqa.jobs.scoring import check_no_output_columns, check_rows, output_header, score_table
+from capqa.metric.options import add_option_arguments, options_from_args
+from capqa.records.job import JobSettings
 from capqa.verdicts.judge import resolve_verdict
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m capqa score", description=__doc__.splitlines()[0],
+    parser = ArgumentParser(prog="python -m capqa score", description=__doc__.splitlines()[0],
                                      formatter_class=HelpFormatter)
     parser.add_argument("input", type=Path, help="a .csv or .jsonl file")
     parser.add_argument("--out", type=Path, required=True, help="the scored CSV (appended to, resumable)")
@@ -46,71 +44,50 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read_and_check(args: argparse.Namespace, columns: TableColumns) -> pd.DataFrame:
-    """The input table, every row validated before the first model call: a bad row should not
-    stop a job midway."""
-    table = read_table(args.input)
-    require_columns(table, [columns.question, columns.gold, columns.answer], f"`{args.input}`")
-    for column in (columns.question, columns.answer):
-        if column:
-            # A blank answer is an answer that states nothing (it scores 0); a blank question is an error.
-            check_text_list(list(table[column]), column, allow_blank=column == columns.answer)
-    check_references(split_golds(table[columns.gold], columns.gold_separator), columns.gold)
+def _read_and_check(args: argparse.Namespace, settings: JobSettings) -> pd.DataFrame:
+    """The input table, every row validated before the models load (``check_rows``: a bad row
+    should not stop a job midway, nor wait for a model to load before it is refused)."""
+    table, lines = read_table_lines(args.input)
+    if table.empty:
+        raise ValueError(f"`{args.input}` has no rows to score: it holds only its header line")
+    check_rows(table, settings, f"`{args.input}`", lines)
     return table
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    from capqa.jobs.distributed import Ranks, rank_device, score_distributed
-
     args = build_parser().parse_args(argv)
     check_positive_int(args.chunk_size, "--chunk-size")
-    columns = TableColumns(args.question_column or None, args.gold_column, args.answer_column, args.gold_separator)
-    table = _read_and_check(args, columns)
+    settings = JobSettings(args.question_column or None, args.gold_column, args.answer_column, args.gold_separator,
+                           args.escape_formulas)
+    table = _read_and_check(args, settings)
     ranks = Ranks.from_environment()
     if ranks.distributed:
         args.device = rank_device(args.device, ranks)
     options = options_from_args(args)
     verdict = resolve_verdict(options.verdict, options.variant)
     check_no_output_columns(table.columns, options.variant, verdict)
-    own_settings = {**job_settings(columns, args.escape_formulas), "device_type": resolve_device(options.device).type}
-    out_columns = output_header(table.columns, options.variant, verdict, args.escape_formulas)
-    check_out_path(args.out)  # a wrong --out fails in seconds, before the models load
+    output_header(table.columns, options.variant, verdict, args.escape_formulas)  # clashing names fail now
+    check_out_path(args.out, {"input": args.input})  # a wrong --out fails in seconds, before the models load
     started = time.perf_counter()
     where = f"rank {ranks.rank} of {ranks.world_size}: " if ranks.distributed else ""
     try:
-        # The job is what the loaded scorer is (capqa.identity), not what the options asked for.
-        scorer = options.build_scorer()
-        identity = scorer.identity_for(columns.question is not None)  # its hashcode is the scored file's
-        job = scoring_job(table, identity, own_settings)
-        if ranks.distributed:
-            added = score_distributed(table, scorer, args.out, job, out_columns, columns,
-                                      args.chunk_size, args.escape_formulas, ranks)
-        else:
-            with ResumableCsv.open(args.out, job, out_columns) as output:
-                added = (score_into(table, scorer, output, columns, args.chunk_size, args.escape_formulas)
-                         if not output.complete else 0)
+        # The job is what the loaded scorer is (capqa.records.identity), not what the options asked for.
+        scored = score_table(table, options.build_scorer(), args.out, settings, args.chunk_size, ranks,
+                             process_group_backend(args.device), source=f"`{args.input}`")
     except KeyboardInterrupt:
         # Committed chunks are safe and verified on resume: a traceback would only alarm.
         print(f"{where}interrupted: {_kept_rows(args.out, ranks.distributed)}; rerun the same command to resume",
               file=sys.stderr)
         return 130
     seconds = time.perf_counter() - started  # models loaded and rows scored (and merged), not imports
-    print(f"{where}scored {added} new rows in {seconds:.1f} s; {args.out} has {len(table)} rows", file=sys.stderr)
-    if not ranks.distributed or ranks.rank == 0:
-        _print_summary(args, identity.hashcode(), output_columns(options.variant, verdict))
+    print(f"{where}scored {scored.added} new rows in {seconds:.1f} s; {args.out} has {len(table)} rows",
+          file=sys.stderr)
+    if scored.summary is not None:  # the process that holds the output
+        print(f"summary written to {scored.summary_file}", file=sys.stderr)
+        print(scored.summary.to_text())
         if verdict is not None:
             print(f"correct ({options.verdict}): {verdict.describe()['meaning']}", file=sys.stderr)
     return 0
-
-
-def _print_summary(args: argparse.Namespace, hashcode: str, scored_columns: List[str]) -> None:
-    """The whole output's summary (mean CAP with its CI, ..., the hashcode of the loaded scorer)
-    on stdout, and as OUT.summary.json beside it for `compare`."""
-    from capqa.diagnostics.summary import summarise_scored_file, write_summary
-
-    summary = summarise_scored_file(args.out, hashcode, args.answer_column, scored_columns)
-    print(f"summary written to {write_summary(summary, args.out)}", file=sys.stderr)
-    print(summary.to_text())
 
 
 def _kept_rows(out: Path, distributed: bool) -> str:

@@ -9,15 +9,16 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from capqa.cli import HelpFormatter
-from capqa.constants import STATEMENT_BASE_MODEL, STATEMENT_BASE_REVISION, STATEMENT_TRAIN_MAX_LENGTH
+from capqa.cli import ArgumentParser, HelpFormatter
+from capqa.common.constants import STATEMENT_BASE_MODEL, STATEMENT_BASE_REVISION, STATEMENT_TRAIN_MAX_LENGTH
+from capqa.common.files import check_outputs
 from capqa.statements.data import add_data_arguments, load_statement_rows, rows_from_arguments
 from capqa.statements.training import (DEFAULT_BATCH_SIZE, DEFAULT_EPOCHS, DEFAULT_LEARNING_RATE, DEFAULT_SEED,
                                        LOSS_PLOT, TRAINING_SUMMARY, train_statement_model)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m capqa train-statements",
+    parser = ArgumentParser(prog="python -m capqa train-statements",
                                      description="Fine-tune the statement model on CAP-Statements.",
                                      formatter_class=HelpFormatter)
     parser.add_argument("--output-dir", type=Path, required=True, help="folder for the trained model")
@@ -41,6 +42,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    check_outputs({f"--output-dir/{name}": args.output_dir / name for name in (TRAINING_SUMMARY, LOSS_PLOT)},
+                  {"--csv": args.csv_path, "--eval-csv": args.eval_csv})
     rows = rows_from_arguments(parser, args)
     try:
         eval_rows = load_statement_rows(args.eval_csv) if args.eval_csv else None

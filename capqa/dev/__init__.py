@@ -1,1 +1,2 @@
-"""Developer tools: the engine benchmark and tiny offline models for tests and benchmarks."""
+"""Developer tools: the engine benchmark, measurement helpers and tiny offline models for tests and
+benchmarks."""

@@ -25,15 +25,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
+import pandas as pd
 import torch
 
-from capqa.paths import DATA_DIR
+from capqa.common.extras import import_extra
+from capqa.common.files import save_figure
+from capqa.common.paths import DATA_DIR
+from capqa.common.validation import check_positive_int
 from capqa.dev.measure import machine_description, run_scorers, timed
-from capqa.formula import cap_from_probabilities
-from capqa.validation import check_positive_int
+from capqa.dev.offline_models import build_nli_model, build_seq2seq_model, build_tokenizer
+from capqa.metric.formula import cap_from_probabilities
+from capqa.statements.generator import StatementGenerator
 
 if TYPE_CHECKING:
-    import pandas as pd
     from transformers import PreTrainedModel
 
     from capqa.engine.nli import NLIScorer
@@ -50,8 +54,6 @@ STATEMENT_MODEL_LIMIT = 64
 def load_sample(path: Union[str, os.PathLike] = SAMPLE_CSV, rows: Optional[int] = None) -> "pd.DataFrame":
     """The sample's rows as a DataFrame; ``rows`` picks that many, evenly spread over the file
     (the file is five dataset blocks, so the first rows alone would be one dataset)."""
-    import pandas as pd
-
     frame = pd.read_csv(path, keep_default_na=False)
     if rows is not None and rows < len(frame):
         positions = np.linspace(0, len(frame) - 1, check_positive_int(rows, "rows")).round().astype(int)
@@ -63,8 +65,6 @@ def build_bench_model(folder: Union[str, os.PathLike], texts: Sequence[str], siz
     """Save a random-weight DeBERTa-v2 NLI model of ``size`` with a BPE tokenizer trained on
     ``texts`` to ``folder`` (reused when already there: building "large" takes a while; the
     model and tokenizer depend only on ``size`` and the sample file)."""
-    from capqa.dev.offline_models import build_nli_model, build_tokenizer
-
     folder = Path(folder) / f"nli-{size}"
     if not (folder / "config.json").exists():
         tokenizer = build_tokenizer(corpus=texts, vocab_size=BENCH_VOCAB_SIZE)
@@ -159,9 +159,6 @@ def statement_throughput(frame: "pd.DataFrame", models_dir: Union[str, os.PathLi
     """Statements per second of the rule-based converter (on the sample's distinct (question,
     answer) pairs, gold and predicted answers) and of a tiny random seq2seq model (on the first
     ``model_limit`` of them: with random weights it never stops before max_new_tokens)."""
-    from capqa.dev.offline_models import build_seq2seq_model
-    from capqa.statements.generator import StatementGenerator
-
     pairs = sorted(set(zip(list(frame["question"]) * 2, list(frame["gold_answer"]) + list(frame["answer"]))))
     folder = Path(models_dir) / "t5-tiny"
     if not (folder / "config.json").exists():
@@ -184,6 +181,7 @@ def benchmark(size: str = "small", rows: Optional[int] = None, runs: int = 3, ba
               statements: bool = True, ablation: bool = False,
               data: Union[str, os.PathLike] = SAMPLE_CSV) -> Dict[str, Any]:
     """Run the benchmark; return a JSON-able dict of settings, machine and figures."""
+    # Deferred: torch is heavy, imported on first use.
     from capqa.engine.nli import NLIScorer
 
     corpus, frame = load_sample(data), load_sample(data, rows)
@@ -214,6 +212,7 @@ def benchmark(size: str = "small", rows: Optional[int] = None, runs: int = 3, ba
 def stock_model(engine: "NLIScorer", folder: str) -> "PreTrainedModel":
     """The engine's weights and dtype in a model of its own, exactly as ``from_pretrained`` returns
     it: the engine changes its model's attention code, the reference keeps transformers' own."""
+    # Deferred: transformers is heavy, imported on first use.
     from transformers import AutoModelForSequenceClassification
 
     return AutoModelForSequenceClassification.from_pretrained(
@@ -224,6 +223,7 @@ def build_scorers(engine: "NLIScorer", folder: str, premises: List[str], hypothe
                   max_tokens: Optional[int] = None, quantize: bool = False, bf16: bool = False,
                   ablation: bool = False) -> Tuple[Dict[str, Callable[[], np.ndarray]], Dict[str, Tuple[float, int]]]:
     """{name: function scoring the workload} and {name: (padding fraction, tokens computed)}."""
+    # Deferred: torch is heavy, imported on first use.
     from capqa.engine.nli import NLIScorer
 
     def engine_like(scorer: "NLIScorer") -> Callable[[], np.ndarray]:
@@ -306,8 +306,6 @@ def format_report(result: dict) -> str:
 
 
 def plot(result: Mapping[str, Any], path: Union[str, os.PathLike]) -> None:
-    from capqa.extras import import_extra
-
     import_extra("matplotlib", "plots", "bench --plot").use("Agg")
     plt = import_extra("matplotlib.pyplot", "plots", "bench --plot")
 
@@ -323,5 +321,5 @@ def plot(result: Mapping[str, Any], path: Union[str, os.PathLike]) -> None:
     axis.set_title(f"CAP NLI engine, DeBERTa-v2 {result['model_size']}, {result['pairs']} pairs, "
                    f"{result['machine']['device']}")
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
+    save_figure(figure, path, dpi=120)
     plt.close(figure)

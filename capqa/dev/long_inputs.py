@@ -5,7 +5,7 @@
 returns words, tokens kept, seconds, and the peak resident memory of the process.
 ``measure_in_subprocess`` runs it in a fresh interpreter (``benchmarks/long_input_probe.py``, which
 prints it as one JSON line), so that the peak belongs to that size.
-Used by ``benchmarks/bench_long_inputs.py`` and ``tests/test_long_inputs.py``.
+Used by ``benchmarks/bench_long_inputs.py`` and ``tests/engine/test_long_inputs.py``.
 """
 
 import json
@@ -15,7 +15,8 @@ import sys
 import time
 from typing import Optional
 
-from capqa.paths import REPO_ROOT
+from capqa.common.paths import REPO_ROOT
+from capqa.statements.generator import StatementGenerator
 
 # The script that runs one measurement in its own process and prints it (benchmarks/ may print).
 PROBE_SCRIPT = REPO_ROOT / "benchmarks" / "long_input_probe.py"
@@ -31,6 +32,7 @@ def _peak_rss_mb() -> float:
 
 
 def _score_pair(nli_model: str, words: int, max_length: int) -> dict:
+    # Deferred: torch is heavy, imported on first use.
     from capqa.engine.nli import NLIScorer
 
     scorer = NLIScorer(nli_model, device="cpu", max_length=max_length, show_progress=False)
@@ -45,7 +47,6 @@ def _score_pair(nli_model: str, words: int, max_length: int) -> dict:
 
 
 def _make_statement(statement_model: str, words: int) -> dict:
-    from capqa.statements.generator import StatementGenerator
 
     generator = StatementGenerator(model=statement_model, device="cpu")
     loaded_mb = _peak_rss_mb()

@@ -1,12 +1,16 @@
 """Measuring whole runs for the benchmarks: wall time, peak memory (CUDA or the process's
 resident set) and a description of the machine, so every benchmark reports the same figures."""
 
+import ctypes
+import ctypes.util
+import gc
 import platform
 import statistics
 import threading
 import time
 from typing import Callable, Mapping
 
+import psutil
 import torch
 from tqdm.auto import tqdm
 
@@ -27,8 +31,6 @@ class PeakMemory:
             torch.cuda.reset_peak_memory_stats(self.device)
             self._base = torch.cuda.memory_allocated(self.device)
         else:
-            import psutil
-
             _release_free_memory()
             self._process, self._stop = psutil.Process(), threading.Event()
             self._base = self.peak_bytes = self._process.memory_info().rss
@@ -54,10 +56,6 @@ class PeakMemory:
 def _release_free_memory():
     """Hand memory freed by earlier scorers back to the OS (glibc keeps it otherwise), so that each
     scorer's resident-set growth is its own."""
-    import ctypes
-    import ctypes.util
-    import gc
-
     gc.collect()
     libc_name = ctypes.util.find_library("c")
     if platform.system() == "Linux" and libc_name:
@@ -92,8 +90,6 @@ def run_scorers(scorers: Mapping[str, Callable[[], object]], runs: int, device: 
 
 
 def machine_description(device: torch.device) -> dict:
-    import psutil
-
     described = {"cpu": platform.processor() or platform.machine(), "cores": psutil.cpu_count(logical=True),
                  "memory_gib": round(psutil.virtual_memory().total / 2**30, 1), "torch_threads": torch.get_num_threads(),
                  "torch": torch.__version__, "device": str(device)}

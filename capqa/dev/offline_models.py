@@ -10,11 +10,17 @@ the metric then loads them through exactly the same ``from_pretrained`` code as 
 - ``build_seq2seq_model``: a T5 encoder-decoder for the statement model. Its generation config
   ends each statement after ``STATEMENT_TOKENS`` tokens: random weights never choose the
   end-of-sequence token, so without it every statement runs to ``max_new_tokens`` (128).
+- ``build_causal_lm``: a tiny Llama with a chat template, the model an OpenAI-compatible server
+  (``transformers serve``) answers chat requests with in the tests of the ``openai`` engine; its
+  random weights write nonsense, which is what the engine's guard must catch.
 """
 
 import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Mapping, Optional, Sequence
+
+from capqa.common.constants import NLI_LABELS
+from capqa.engine.model_checks import nli_label_indices
 
 if TYPE_CHECKING:
     from transformers import DebertaV2Config, PreTrainedTokenizerBase, PreTrainedTokenizerFast
@@ -42,7 +48,9 @@ def build_tokenizer(corpus: Optional[Sequence[str]] = None, vocab_size: int = 40
                     pair_template: str = "cls") -> "PreTrainedTokenizerFast":
     """A fast tokenizer; ``pair_template`` is "cls" (``<s> A </s> B </s>``, cross-encoders) or
     "eos" (``A </s>``, T5-style seq2seq)."""
+    # Deferred: tokenizers is heavy, imported on first use.
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
+    # Deferred: transformers is heavy, imported on first use.
     from transformers import PreTrainedTokenizerFast
 
     specials = list(SPECIAL_TOKENS.values())
@@ -65,6 +73,7 @@ def build_tokenizer(corpus: Optional[Sequence[str]] = None, vocab_size: int = 40
 def deberta_config(tokenizer: "PreTrainedTokenizerBase", id2label: Mapping[int, str],
                    size: str = "tiny") -> "DebertaV2Config":
     """A DeBERTa-v2 config: "tiny" for tests, "large" = cross-encoder/nli-deberta-v3-large's shape."""
+    # Deferred: transformers is heavy, imported on first use.
     from transformers import DebertaV2Config
 
     shapes = {
@@ -93,7 +102,9 @@ def build_nli_model(folder: Path, probabilities: Optional[Mapping[str, float]] =
     probabilities: optional {"entailment": p, "neutral": p, "contradiction": p}. When given, the classifier's weights are zero and its
     bias is log(p), so the model outputs exactly these probabilities for every pair.
     """
+    # Deferred: torch is heavy, imported on first use.
     import torch
+    # Deferred: transformers is heavy, imported on first use.
     from transformers import DebertaV2ForSequenceClassification
 
     id2label = dict(id2label or CROSS_ENCODER_ID2LABEL)
@@ -101,9 +112,6 @@ def build_nli_model(folder: Path, probabilities: Optional[Mapping[str, float]] =
     torch.manual_seed(seed)
     model = DebertaV2ForSequenceClassification(deberta_config(tokenizer, id2label, size)).eval()
     if probabilities is not None:
-        from capqa.constants import NLI_LABELS
-        from capqa.engine.nli import nli_label_indices
-
         bias = torch.zeros(len(id2label))
         for label, index in zip(NLI_LABELS, nli_label_indices(id2label)):
             bias[index] = math.log(probabilities[label])
@@ -124,7 +132,9 @@ def build_seq2seq_model(folder: Path, seed: int = 0, tokenizer: Optional["PreTra
         token more at most); None leaves a random model generating up to ``max_new_tokens``, as
         ``capqa.dev.bench`` measures it.
     """
+    # Deferred: torch is heavy, imported on first use.
     import torch
+    # Deferred: transformers is heavy, imported on first use.
     from transformers import T5Config, T5ForConditionalGeneration
 
     tokenizer = tokenizer or build_tokenizer(corpus, pair_template="eos")
@@ -134,6 +144,36 @@ def build_seq2seq_model(folder: Path, seed: int = 0, tokenizer: Optional["PreTra
                       decoder_start_token_id=tokenizer.pad_token_id, initializer_factor=initializer_factor)
     torch.manual_seed(seed)
     model = T5ForConditionalGeneration(config).eval()
+    if statement_tokens is not None:
+        model.generation_config.exponential_decay_length_penalty = (statement_tokens, _EOS_GROWTH)
+    return _save(model, tokenizer, folder)
+
+
+# A chat template of the usual shape (one turn per message, then the assistant's turn).
+CHAT_TEMPLATE = ("{% for message in messages %}<s>{{ message['role'] }}: {{ message['content'] }}</s>{% endfor %}"
+                 "{% if add_generation_prompt %}<s>assistant:{% endif %}")
+
+
+def build_causal_lm(folder: Path, seed: int = 0, tokenizer: Optional["PreTrainedTokenizerBase"] = None,
+                    statement_tokens: Optional[int] = STATEMENT_TOKENS) -> Path:
+    """Save a tiny Llama causal LM with random weights, a tokenizer and a chat template to
+    ``folder``; return the folder. Like the seq2seq model, its generation config ends an output
+    after ``statement_tokens`` tokens (random weights never choose the end-of-sequence token)."""
+    # Deferred: torch is heavy, imported on first use.
+    import torch
+    # Deferred: transformers is heavy, imported on first use.
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    tokenizer = tokenizer or build_tokenizer(pair_template="eos")
+    tokenizer.chat_template = CHAT_TEMPLATE
+    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                         num_attention_heads=2, num_key_value_heads=2, max_position_embeddings=512,
+                         pad_token_id=tokenizer.pad_token_id, eos_token_id=tokenizer.eos_token_id,
+                         bos_token_id=tokenizer.convert_tokens_to_ids("<s>"))
+    torch.manual_seed(seed)
+    model = LlamaForCausalLM(config).eval()
+    model.generation_config.pad_token_id = tokenizer.pad_token_id
+    model.generation_config.eos_token_id = tokenizer.eos_token_id
     if statement_tokens is not None:
         model.generation_config.exponential_decay_length_penalty = (statement_tokens, _EOS_GROWTH)
     return _save(model, tokenizer, folder)

@@ -17,6 +17,7 @@ peak dense bf16/fp16 rate, combined with the rule statements' rate measured on t
 import datetime
 import json
 import os
+import platform
 import statistics
 import tempfile
 import time
@@ -25,9 +26,10 @@ from typing import Any, Dict, Optional, Sequence, Union
 
 import torch
 
+from capqa.common.paths import REPO_ROOT
 from capqa.dev.bench import SAMPLE_CSV, build_bench_model, load_sample
 from capqa.dev.measure import machine_description, timed
-from capqa.paths import REPO_ROOT
+from capqa.statements.generator import StatementGenerator
 
 COST_FIGURES = REPO_ROOT / "docs" / "cost_figures.json"
 # Peak dense tensor-core rates (TFLOP/s, no sparsity) from the vendors' data sheets: bf16, and
@@ -71,8 +73,8 @@ def measure_cost(rows: int = 120, runs: int = 3, size: str = "large", precisions
                  data: Union[str, os.PathLike] = SAMPLE_CSV) -> Dict[str, Any]:
     """Time ``CAPScorer.score`` on ``rows`` sample rows (median of ``runs``) per CPU precision;
     return a JSON-able record with the machine, the rates and the GPU projection."""
-    from capqa.metric_options import MetricOptions
-    from capqa.statements.generator import StatementGenerator
+    # Deferred: scipy is heavy, imported on first use.
+    from capqa.metric.options import MetricOptions
 
     corpus, frame = load_sample(data), load_sample(data, rows)
     folder = build_bench_model(models_dir or tempfile.mkdtemp(prefix="cap-cost-"),
@@ -116,8 +118,6 @@ def measure_cost(rows: int = 120, runs: int = 3, size: str = "large", precisions
 
 def cpu_model() -> str:
     """The CPU's model name and its vector extensions that matter to torch (Linux), else the platform's."""
-    import platform
-
     try:
         text = Path("/proc/cpuinfo").read_text()
     except OSError:

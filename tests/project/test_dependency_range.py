@@ -1,9 +1,9 @@
 """The metric works at both ends of the Hugging Face versions pyproject.toml declares.
 
-Two venvs over the project's (tests/harness_venv.py): the oldest, with every floor of the range
+Two venvs over the project's (tests/support/harness_venv.py): the oldest, with every floor of the range
 (``transformers==4.56`` for ``transformers>=4.56,<6``, and so on), and the newest, where pip
 upgrades each to the newest release the registry has within the range. torch stays the project's.
-In each, tests/harness_runs/version_range_run.py scores rule statements through ``CAPScorer.score``
+In each, tests/support/harness_runs/version_range_run.py scores rule statements through ``CAPScorer.score``
 (compact attention on and off) and ``evaluate.load("cap_metric.py").compute``, with a model saved
 by the project's transformers; the scores must be the project's own. Compact attention must be
 installed exactly on the verified releases, and elsewhere the stock code runs with one info line.
@@ -18,11 +18,16 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
-from capqa.engine.relative_attention import VERIFIED_TRANSFORMERS
-from capqa.metric_options import MetricOptions
-from conftest import MODEL_ATOL, REPO_ROOT
-from harness_runs.version_range_run import GOLDS, PREDICTIONS, QUESTIONS
-from harness_venv import overlay_python, run_script
+from capqa.metric.options import MetricOptions
+
+from support.data import REPO_ROOT
+from support.harness_runs.version_range_run import GOLDS, PREDICTIONS, QUESTIONS
+from support.harness_venv import overlay_python, run_script
+from support.lazy import lazy_module
+from support.tolerances import MODEL_ATOL
+
+# Imported on first use, so that collecting the tests stays fast.
+relative_attention = lazy_module("capqa.engine.relative_attention")
 
 PYPROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())
 # The packages whose range this is about; the others (numpy, pandas, torch, ...) are the project's.
@@ -58,7 +63,7 @@ def test_every_package_of_the_stack_has_a_floor_and_the_range_allows_newer_trans
     transformers = requirements["transformers"].specifier
     assert "5.24.0" in transformers and "5.99.0" in transformers and "6.0.0" not in transformers
     # The patch is verified on a part of the range only: the rest runs the stock attention.
-    assert floor(requirements["transformers"]) in SpecifierSet(VERIFIED_TRANSFORMERS)
+    assert floor(requirements["transformers"]) in SpecifierSet(relative_attention.VERIFIED_TRANSFORMERS)
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +98,7 @@ def test_the_metric_at_each_end_of_the_range(end, portable_nli_model, project_sc
         assert versions[name] in requirement.specifier, (name, versions[name])
         if end == "oldest":
             assert versions[name] in SpecifierSet(f"=={floor(requirement)}"), (name, versions[name])
-    verified = versions["transformers"] in SpecifierSet(VERIFIED_TRANSFORMERS)
+    verified = versions["transformers"] in SpecifierSet(relative_attention.VERIFIED_TRANSFORMERS)
     assert ran["compact"]["installed"] is verified and ran["stock"]["installed"] is False
     # The identity records compact attention as installed, not as asked for.
     assert f"compact_attention={verified}" in ran["compact"]["hashcode"]

@@ -7,7 +7,8 @@ import sys
 import pytest
 
 from capqa.cli import COMMANDS, main
-from conftest import REPO_ROOT
+
+from support.data import REPO_ROOT
 
 TABLE = "question,gold_answer,answer\nName a city in Bulgaria.,Sofia,Burgas\nWhat is 2+2?,4,five\n"
 
@@ -40,11 +41,14 @@ def assert_one_error_line(status, lines, expected):
 BAD_INPUTS = {
     "score": [(["missing.csv", "--out", "out.csv"], "`missing.csv`: no such file"),
               (["rows.csv", "--out", "out.csv", "--gold-column", "gold"], "has no column 'gold'"),
-              (["rows.csv", "--out", "out.csv", "--alpha", "2"], "`alpha` must be in [0, 1]"),
-              (["rows.csv", "--out", "out.csv", "--nli-modle", "x"], "unrecognized arguments: --nli-modle")],
+              (["rows.csv", "--out", "out.csv", "--alpha", "2"],
+               "argument --alpha: must be a float in [0, 1], got '2'"),
+              (["rows.csv", "--out", "out.csv", "--nli-modle", "x"],
+               "unrecognized argument: --nli-modle (did you mean --nli-model?)")],
     "compare": [(["missing.csv", "rows.csv"], "`missing.csv`: no such file"),
                 (["rows.csv"], "compare needs at least two input files"),
-                (["rows.csv", "rows.csv", "--nli-modle", "x"], "unrecognized arguments: --nli-modle")],
+                (["rows.csv", "rows.csv", "--nli-modle", "x"],
+                 "unrecognized argument: --nli-modle (did you mean --nli-model?)")],
     "diagnose": [(["missing.csv", "--metrics", "cap", "--out", "diag"], "not found"),
                  (["rows.csv", "--metrics", "cap", "--label-column", "question", "--out", "diag"], "cap")],
     "train-statements": [(["--csv", "missing.csv", "--output-dir", "model"], "missing.csv")],
@@ -55,8 +59,14 @@ BAD_INPUTS = {
               (["--size", "tiny", "--data", "missing.csv"], "missing.csv")],
     "fit": [(["--scores", "missing.csv", "--out", "params"], "missing.csv")],
     "fit-verdicts": [(["--scores", "missing.csv", "--out", "thresholds.json"], "missing.csv")],
+    "agreement": [(["--data", "missing.csv"], "`missing.csv`: no such file"),
+                  (["--questions", "0"], "must be a positive integer, got 0"),
+                  (["--sources", "nosuch"], "names 'nosuch'"),
+                  (["--folds", "1"], "must be an integer from 2")],
     "docs": [(["--check", "--only", "no-such-table"], "--only must name registered tables"),
              (["--check", "--root", "missing"], "missing")],
+    "tiny-model": [(["rows.csv"], "`rows.csv` already exists and is not an empty folder"),
+                   (["model", "--seed", "0"], "`--seed` must be a positive integer")],
 }
 
 
@@ -99,3 +109,50 @@ def test_a_real_process_prints_no_traceback(tmp_path):
                             env={**os.environ, "PYTHONPATH": str(REPO_ROOT), "HF_HUB_OFFLINE": "1"})
     assert result.returncode == 1
     assert result.stderr.strip().splitlines()[-1].startswith("error: ") and "Traceback" not in result.stderr
+
+
+def test_tiny_model_builds_a_model_that_the_printed_command_scores_with(workdir, capsys):
+    """Issue 36, item 18: the README's way to try every command with no model downloaded."""
+    assert main(["tiny-model", "tiny-nli"]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert "random" in printed[0] and "say nothing" in printed[0]
+    score = next(line.split() for line in printed if " score " in line)
+    (workdir / "answers.csv").write_text(TABLE, encoding="utf-8")
+    assert main(score[3:]) == 0  # `python -m capqa` ... as printed
+    scored = (workdir / "answers-cap.csv").read_text(encoding="utf-8").splitlines()
+    assert len(scored) == 3 and scored[0].split(",")[3] == "cap"
+
+
+def _misspelt(flag):
+    """``--nli-model`` -> ``--lni-model``: the first two different letters swapped (the last two
+    would make ``--thresholds`` as near ``--threshold`` as itself)."""
+    i = min(i for i in range(3, len(flag)) if flag[i] != flag[i - 1])
+    return flag[:i - 1] + flag[i] + flag[i - 1] + flag[i + 1:]
+
+
+def _long_flags(parser):
+    """The parser's own long flags, and those of its subcommands (``publish space --repo``, ...)."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                yield from _long_flags(child)
+        yield from (flag for flag in action.option_strings if flag.startswith("--") and flag != "--help")
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_a_misspelt_flag_is_two_lines_with_the_nearest_flag(workdir, capsys, command):
+    """Issue 36, item 8: ``--nli-modle`` printed 22 lines of usage and no "did you mean". Every
+    subcommand's every flag, misspelt, is now two lines that name the flag meant, whatever else
+    of the command line is missing."""
+    import importlib
+
+    parser = importlib.import_module(COMMANDS[command][0]).build_parser()
+    flags = sorted(set(_long_flags(parser)))
+    assert flags, command
+    for flag in flags:
+        status, lines = run_cli([command, _misspelt(flag), "value"], capsys)
+        assert status == 2 and len(lines) <= 2, (flag, lines)
+        assert f"unrecognized argument: {_misspelt(flag)} (did you mean {flag}?)" in lines[0], (flag, lines)
+        assert "--help" in lines[-1]

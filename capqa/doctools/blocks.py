@@ -1,6 +1,6 @@
 """The code blocks of the docs, and an offline Hugging Face home in which they run.
 
-``tests/test_docs.py`` runs every code block of ``README.md`` and ``docs/*.md``. This module finds
+``tests/doctools/test_docs.py`` runs every code block of ``README.md`` and ``docs/*.md``. This module finds
 them and builds what they need without the Hub:
 
 * ``code_blocks``: each fenced block with its language, its line and the directive of the
@@ -8,7 +8,7 @@ them and builds what they need without the Hub:
   cannot run here (a GPU, the Hub, minutes of work); the reason is required. Blocks in
   ``TEXT_LANGUAGES`` (formulas, diagrams, data) are not code.
 * ``offline_hub``: a Hugging Face home with tiny models (``capqa.dev.offline_models``) under the
-  real Hub ids and the pinned revision of ``capqa.constants``, and the metric module in evaluate's
+  real Hub ids and the pinned revision of ``capqa.common.constants``, and the metric module in evaluate's
   module cache, so that with ``HF_HUB_OFFLINE=1`` the docs' own calls
   (``evaluate.load("cap-eval/cap", ...)``, the default NLI model) go through the real loading
   code and find them.
@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from capqa.paths import REPO_ROOT
+from capqa.common.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, metric_space_id
+from capqa.common.paths import REPO_ROOT
+from capqa.dev.offline_models import build_nli_model
 
 # Languages whose blocks run; any other block (no language, text, bibtex, yaml, json) is not code.
 CODE_LANGUAGES = ("python", "bash", "sh", "shell", "sql")
@@ -62,7 +64,7 @@ def code_blocks(doc: Path) -> List[CodeBlock]:
         language = match["language"].lower()
         if language not in CODE_LANGUAGES + TEXT_LANGUAGES:
             raise ValueError(f"{doc}:{line}: a ```{language} block: add the language to CODE_LANGUAGES or "
-                             "TEXT_LANGUAGES in capqa/dev/doc_blocks.py")
+                             "TEXT_LANGUAGES in capqa/doctools/blocks.py")
         reason = None
         if directive and directive["action"] == "skip":
             reason = (directive["reason"] or "").strip()
@@ -79,9 +81,6 @@ def code_blocks(doc: Path) -> List[CodeBlock]:
 def offline_hub(home: Path, metric_source: Path = REPO_ROOT / "cap_metric.py") -> Dict[str, str]:
     """Build the offline Hugging Face home under ``home``; returns the environment variables that
     point the Hub, transformers and evaluate at it, offline."""
-    from capqa.constants import DEFAULT_NLI_MODEL, DEFAULT_NLI_REVISION, metric_space_id
-    from capqa.dev.offline_models import build_nli_model
-
     hub_cache = home / "hub"
     repo = hub_cache / f"models--{DEFAULT_NLI_MODEL.replace('/', '--')}"
     snapshot = repo / "snapshots" / DEFAULT_NLI_REVISION

@@ -3,7 +3,7 @@ report gives measured and extrapolated rows."""
 
 import importlib.util
 
-from conftest import REPO_ROOT
+from support.data import REPO_ROOT
 
 
 def load_benchmark():

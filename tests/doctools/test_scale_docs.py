@@ -5,12 +5,17 @@ import json
 
 import pandas as pd
 import pytest
-import torch
-from torch.utils.flop_counter import FlopCounterMode
 
-from capqa.dev.cost import ASSUMED_UTILISATION, cost_table_markdown, forward_flops, gpu_projection
-from capqa.statements.generator import StatementGenerator
-from capqa.statements.paper_agreement import rules_vs_paper, rules_vs_paper_line, rules_vs_paper_markdown
+from capqa.doctools.paper_agreement import (calibration_statements_line, calibration_statements_markdown,
+                                            rules_vs_paper, rules_vs_paper_line, rules_vs_paper_markdown)
+
+from support.lazy import lazy_module
+
+# Imported on first use, so that collecting the tests stays fast.
+torch = lazy_module("torch")
+flop_counter = lazy_module("torch.utils.flop_counter")
+cost = lazy_module("capqa.doctools.cost")
+generator = lazy_module("capqa.statements.generator")
 
 
 def test_the_projected_flops_are_the_flops_torch_counts(random_nli_model):
@@ -23,11 +28,11 @@ def test_the_projected_flops_are_the_flops_torch_counts(random_nli_model):
              ("Sofia is a city in Bulgaria.", "Burgas is a city.")] * 20
     features, batches = nli.plan(sorted(set(pairs)) + [(p, h + " Indeed.") for p, h in pairs[:6]])
     lengths = [len(feature["input_ids"]) for feature in features]
-    with torch.no_grad(), FlopCounterMode(display=False) as counter:
+    with torch.no_grad(), flop_counter.FlopCounterMode(display=False) as counter:
         for batch in batches:
             nli.model(**nli.tokenizer.pad([features[i] for i in batch], return_tensors="pt"))
     # The classifier head is left out of the formula: a few per cent of this tiny model, <1 % of "large".
-    assert forward_flops(nli.model.config, batches, lengths) == pytest.approx(counter.get_total_flops(), rel=0.05)
+    assert cost.forward_flops(nli.model.config, batches, lengths) == pytest.approx(counter.get_total_flops(), rel=0.05)
 
 
 def test_the_cost_table_says_which_rows_are_measured_and_which_projected(tmp_path):
@@ -38,13 +43,13 @@ def test_the_cost_table_says_which_rows_are_measured_and_which_projected(tmp_pat
               "statements": {"answers_per_hour": 3.6e6},
               "cpu": {"float32": {"answers_per_hour": 1000.0}, "int8": {"answers_per_hour": 2000.0}},
               "work": {"flops": 1000 * 60e9, "distinct_pairs": 1900, "mean_tokens": 48, "rows": 1000}}
-    record["gpu_projection"] = gpu_projection(record)
+    record["gpu_projection"] = cost.gpu_projection(record)
     a100 = record["gpu_projection"]["NVIDIA A100 SXM (bf16)"]
-    assert a100["nli_answers_per_hour"] == pytest.approx(3600 * ASSUMED_UTILISATION * 312e12 / 60e9)
+    assert a100["nli_answers_per_hour"] == pytest.approx(3600 * cost.ASSUMED_UTILISATION * 312e12 / 60e9)
     assert a100["answers_per_hour"] < min(a100["nli_answers_per_hour"], 3.6e6)
     path = tmp_path / "cost.json"
     path.write_text(json.dumps(record))
-    table = cost_table_markdown(path)
+    table = cost.cost_table_markdown(path)
     assert "| this CPU (2 threads) | measured, float32, statements included | 1,000 | 1,000 h (42 days) |" in table
     assert "| this CPU (2 threads) | measured, int8, statements included | 2,000 | 500 h (21 days) |" in table
     assert table.count("**projected**") == len(record["gpu_projection"])
@@ -56,7 +61,7 @@ def tiny_sample(tmp_path):
     """Three rows whose gold statements are the rules' own and whose predicted ones are not."""
     questions = ["What is the capital of France?", "Name a city in Bulgaria.", "Who wrote Hamlet?"]
     golds, answers = ["Paris", "Sofia", "Shakespeare"], ["Lyon", "Burgas", "Marlowe"]
-    made = StatementGenerator("rules", show_progress=False).generate(questions, golds)
+    made = generator.StatementGenerator("rules", show_progress=False).generate(questions, golds)
     path = tmp_path / "sample.csv"
     pd.DataFrame({"question": questions, "gold_answer": golds, "answer": answers, "premise": made,
                   "hypothesis": ["Something else entirely."] * 3,
@@ -74,3 +79,9 @@ def test_rules_against_the_papers_statements_per_class(tiny_sample):
     # Classes in the taxonomy's order, only those present.
     assert [line.split("|")[1].strip() for line in table[3:]] == ["alternative_correct", "invalid"]
     assert "3 CAP-Correctness sample rows" in rules_vs_paper_line(scores=scores).replace("\n  ", " ")
+    # Both statements of a row: none of the three rows has both (the predicted ones all differ).
+    both = calibration_statements_markdown(scores=scores).splitlines()
+    assert both[2] == "| **all** | 3 | 0.0 % | 0.0 % | 100.0 % | 0.0 % |"
+    line = calibration_statements_line(scores=scores).replace("\n", " ")
+    assert "both statements of a row are that model's on 0.0 % of the 3 CAP-Correctness sample rows" in line
+    assert "calibration_statements" in line and "77.70 %" in line

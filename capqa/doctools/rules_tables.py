@@ -1,10 +1,11 @@
 """Generated doc tables measured with the rules' own code and the test suite: docs/rules.md,
-docs/statements.md and docs/testing.md (registered in ``capqa.dev.doc_tables``).
+docs/statements.md and docs/testing.md (registered in ``capqa.doctools.registry``).
 
 The rule converter and its measures (``capqa.statements.rules.quality``) belong to their room;
 these functions only call them and lay the result out.
 """
 
+import os
 import re
 import subprocess
 import sys
@@ -13,7 +14,11 @@ from typing import Dict
 
 import pandas as pd
 
-from capqa.paths import DATA_DIR, REPO_ROOT
+from capqa.common.paths import DATA_DIR, REPO_ROOT
+from capqa.statements.evaluation import evaluate_statements
+from capqa.statements.rules import naive_statement, rule_statement
+from capqa.statements.rules.quality import FALLBACK_OPENING, quality_table, score_converter
+from capqa.statements.text_metrics import token_f1
 
 SAMPLE = DATA_DIR / "cap_statements_sample.csv"
 QUICK_SUBSET = "not slow and not browser"
@@ -22,9 +27,6 @@ QUICK_SUBSET = "not slow and not browser"
 @lru_cache(maxsize=1)
 def _sample_quality() -> pd.DataFrame:
     """The rules beside the naive baseline on the CAP-Statements sample, per question type."""
-    from capqa.statements.rules import naive_statement, rule_statement
-    from capqa.statements.rules.quality import quality_table, score_converter
-
     frame = pd.read_csv(SAMPLE, keep_default_na=False)
     return quality_table(score_converter(frame, rule_statement), score_converter(frame, naive_statement),
                          "label_question_type")
@@ -44,8 +46,6 @@ def statements_rules_table() -> str:
 @lru_cache(maxsize=1)
 def _rules_evaluation() -> dict:
     """What ``eval-statements --model rules --csv data/cap_statements_sample.csv`` measures."""
-    from capqa.statements.evaluation import evaluate_statements
-
     rows = pd.read_csv(SAMPLE, keep_default_na=False).to_dict("records")
     return evaluate_statements("rules", rows, show_progress=False)[0]
 
@@ -60,10 +60,6 @@ def statements_rules_metrics() -> str:
 
 def statements_premises() -> str:
     """docs/statements.md: the rules against the premises the paper's statement model made."""
-    from capqa.statements.rules import rule_statement
-    from capqa.statements.rules.quality import FALLBACK_OPENING
-    from capqa.statements.text_metrics import token_f1
-
     sample = pd.read_csv(DATA_DIR / "cap_correctness_sample.csv", keep_default_na=False)
     pairs = sample.drop_duplicates(["question", "gold_answer"])
     made = [rule_statement(question, answer) for question, answer in zip(pairs["question"], pairs["gold_answer"])]
@@ -85,8 +81,6 @@ def _collected(marker: str) -> tuple:
 
 
 def _environment() -> Dict[str, str]:
-    import os
-
     return {**os.environ, "PYTHONPATH": str(REPO_ROOT), "HF_HUB_OFFLINE": "1"}
 
 
