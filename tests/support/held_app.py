@@ -1,4 +1,4 @@
-"""``python tests/held_app.py``: ``python app.py`` whose file jobs can be held between chunks.
+"""``python tests/support/held_app.py``: ``python app.py`` whose file jobs can be held between chunks.
 
 A test of what the Space does *while* a file job runs (a single score is not queued behind it)
 cannot count on the job being slow: a fast machine ends it first. Here, while the file named by
@@ -12,13 +12,14 @@ import sys
 import time
 from pathlib import Path
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+# Run as a script (tests/support on sys.path, not tests/): the repo is two folders up.
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def hold_file_jobs(hold: Path) -> None:
     from capqa.space import file_job
 
-    report = file_job._ReportingScorer.score
+    report = file_job.ReportingScorer.score
 
     def score_then_hold(self, *args, **kwargs):
         result = report(self, *args, **kwargs)
@@ -26,7 +27,7 @@ def hold_file_jobs(hold: Path) -> None:
             time.sleep(0.05)
         return result
 
-    file_job._ReportingScorer.score = score_then_hold
+    file_job.ReportingScorer.score = score_then_hold
 
 
 if __name__ == "__main__":

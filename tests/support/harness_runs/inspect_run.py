@@ -1,6 +1,6 @@
 """Run a 5-sample task through inspect-ai's own ``eval()``, CAP as its scorer.
 
-Run by tests/test_harness_frameworks.py with the inspect-ai venv's python:
+Run by tests/harness/test_harness_frameworks.py with the inspect-ai venv's python:
     python inspect_run.py WORKDIR EXAMPLES_JSONL VERDICT_JSON
 Each example has a question, its gold answers and the ``response`` that the model under
 evaluation gives: inspect's mock provider (``mockllm/model``), answering each question from that
@@ -13,12 +13,11 @@ import json
 import sys
 from pathlib import Path
 
+from batch_log import BatchSizes  # beside this script
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import generate
-
-from batch_log import BatchSizes  # beside this script
 
 from capqa.harness.inspect_scorer import cap_scorer
 

@@ -1,6 +1,6 @@
 """Run the shipped example task through lighteval's own ``Pipeline`` on local data and models.
 
-Run by tests/test_harness.py with the harness venv's python:
+Run by tests/harness/test_harness.py with the harness venv's python:
     python lighteval_run.py WORKDIR EXAMPLES_JSONL CAUSAL_MODEL_DIR
 CAP's options (local NLI model, rule statements) come from CAP_HARNESS_OPTIONS. Writes
 WORKDIR/lighteval_output.json: the task's aggregated results and each sample's details.

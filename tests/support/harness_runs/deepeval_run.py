@@ -1,6 +1,6 @@
 """Run CAP through DeepEval's own ``evaluate()`` and ``assert_test``, with no LLM and no API key.
 
-Run by tests/test_harness_frameworks.py with the DeepEval venv's python:
+Run by tests/harness/test_harness_frameworks.py with the DeepEval venv's python:
     python deepeval_run.py WORKDIR EXAMPLES_JSONL KNOWN_NLI_MODEL
 Each example has a question, its gold answers (an LLMTestCase has one expected output: the first)
 and the ``actual_output`` to score. evaluate() runs every example under CAP_HARNESS_OPTIONS (a
@@ -35,12 +35,12 @@ def assert_outcome(test_case, metric):
 def main():
     workdir, examples, known_model = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
     os.chdir(workdir)  # DeepEval keeps its test-run files in the working directory
+    from batch_log import BatchSizes  # beside this script
     from deepeval import evaluate
     from deepeval.evaluate.configs import DisplayConfig
 
-    from batch_log import BatchSizes  # beside this script
+    from capqa.common.validation import is_blank
     from capqa.harness.deepeval_metric import CAPMetric
-    from capqa.harness.shared import is_blank
 
     rows = [json.loads(line) for line in examples.read_text().splitlines()]
     cases = test_cases(rows)

@@ -3,7 +3,7 @@
 They live apart from the test modules so that a spawned child imports only what it needs.
 """
 
-# A cache identity as capqa.identity.cache_key gives one, for caches filled by hand.
+# A cache identity as capqa.records.identity.cache_key gives one, for caches filled by hand.
 TEST_IDENTITY = {"cap-eval": "0.1.0", "transformers": "5.24.0", "torch": "2.13.0", "nli_model": "org/model",
                  "nli_revision": "abc123", "nli_dtype": "float32", "quantization": "none", "max_length": 512,
                  "compact_attention": True}

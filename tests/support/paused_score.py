@@ -1,4 +1,4 @@
-"""``python tests/paused_score.py score ...``: ``python -m capqa score ...`` that stops after its
+"""``python tests/support/paused_score.py score ...``: ``python -m capqa score ...`` that stops after its
 first committed chunk, for the tests that interrupt or kill a scoring job mid-run.
 
 Without the pause such a test races the job: on a fast machine (or with a warm cache) the whole

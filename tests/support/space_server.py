@@ -3,7 +3,7 @@
 Host and port come from GRADIO_SERVER_NAME / GRADIO_SERVER_PORT, models from the CAP_*
 variables; HF_HUB_OFFLINE and an empty HF_HOME make sure nothing reaches for the network. Each app
 gets its own TMPDIR (``<folder>/tmp``), so that tests can see what its jobs leave behind. An app
-given ``CAP_TEST_HOLD`` runs as ``python tests/held_app.py``: the same app, whose file jobs wait
+given ``CAP_TEST_HOLD`` runs as ``python tests/support/held_app.py``: the same app, whose file jobs wait
 between chunks while that file exists.
 """
 
@@ -15,13 +15,13 @@ import time
 import urllib.error
 import urllib.request
 from contextlib import ExitStack, contextmanager
-from pathlib import Path
 
-from capqa.space.settings import ENVIRONMENT
+from capqa.space.settings import SETTINGS
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+from support.data import REPO_ROOT
+
 # Every variable the Space reads: an app gets only those a test gives it.
-_CAP_VARIABLES = tuple(variable.name for variable in ENVIRONMENT)
+_CAP_VARIABLES = tuple(setting.variable for setting in SETTINGS)
 
 
 def free_port():
@@ -67,7 +67,7 @@ def serve_apps(*configurations):
             env = app_environment(folder, **variables)
             log_path = folder / "app.log"
             log = stack.enter_context(open(log_path, "w"))
-            program = "tests/held_app.py" if "CAP_TEST_HOLD" in variables else "app.py"
+            program = "tests/support/held_app.py" if "CAP_TEST_HOLD" in variables else "app.py"
             process = subprocess.Popen([sys.executable, program], cwd=REPO_ROOT, env=env,
                                        stdout=log, stderr=subprocess.STDOUT)
             stack.callback(_stop, process)

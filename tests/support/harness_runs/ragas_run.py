@@ -1,6 +1,6 @@
 """Run CAP through RAGAS's own ``evaluate()`` on a 5-row dataset, with no LLM and no API key.
 
-Run by tests/test_harness_frameworks.py with the RAGAS venv's python:
+Run by tests/harness/test_harness_frameworks.py with the RAGAS venv's python:
     python ragas_run.py WORKDIR EXAMPLES_JSONL
 Each example has a question, its gold answers (RAGAS takes one reference: the first) and the
 ``response`` to score. CAP's options (local NLI model, rule statements) come from

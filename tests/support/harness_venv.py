@@ -1,5 +1,5 @@
 """Venvs made by the tests beside the project's own: one per evaluation harness, and one per end
-of the version range pyproject.toml declares (tests/test_dependency_range.py).
+of the version range pyproject.toml declares (tests/project/test_dependency_range.py).
 
 The harnesses pin or pull versions that the project's venv must not take (lighteval wants an older
 nltk), so each gets its own venv. It sees the project's venv through a ``.pth`` line placed after
@@ -20,7 +20,8 @@ from typing import Any, Callable, Sequence
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+from support.data import REPO_ROOT
+
 # The versions verified in docs/harnesses.md. lighteval 0.13.0 breaks on two of the project's
 # versions without pip noticing: it calls HfApi.list_models(model_name=...) when its task registry
 # loads, an argument huggingface_hub 2.0 removed (the project pins 2.4.0), and it hashes str with
@@ -68,13 +69,13 @@ def overlay_python(root: Path, pip_arguments: Sequence[str], on_failure: Callabl
 
 
 def run_in_harness(name: str, script: str, *args: str, env: dict, timeout: int = 900) -> None:
-    """Run ``tests/harness_runs/SCRIPT`` with the harness venv's python; fail with its output."""
+    """Run ``tests/support/harness_runs/SCRIPT`` with the harness venv's python; fail with its output."""
     run_script(harness_python(name), f"the {name} venv", script, *args, env=env, timeout=timeout)
 
 
 def run_script(python: Path, where: str, script: str, *args: str, env: dict, timeout: int = 900) -> str:
-    """Run ``tests/harness_runs/SCRIPT`` with ``python``, offline; its stdout, or a failure with its output."""
-    done = subprocess.run([str(python), str(REPO_ROOT / "tests" / "harness_runs" / script), *args],
+    """Run ``tests/support/harness_runs/SCRIPT`` with ``python``, offline; its stdout, or a failure with its output."""
+    done = subprocess.run([str(python), str(REPO_ROOT / "tests" / "support" / "harness_runs" / script), *args],
                           capture_output=True, text=True, timeout=timeout, cwd=REPO_ROOT,
                           env={**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1",
                                "TOKENIZERS_PARALLELISM": "false", **env})

@@ -1,4 +1,4 @@
-"""The metric in a venv at one end of the declared version range (tests/test_dependency_range.py).
+"""The metric in a venv at one end of the declared version range (tests/project/test_dependency_range.py).
 
 Run with that venv's python from the repository root: ``version_range_run.py NLI_MODEL OUT.json``.
 It scores answered questions with rule statements through ``CAPScorer.score``, with compact
@@ -30,7 +30,7 @@ class Lines(logging.Handler):
 
 
 def score_with_the_scorer(nli_model, compact):
-    from capqa.metric_options import MetricOptions
+    from capqa.metric.options import MetricOptions
 
     scorer = MetricOptions(nli_model=nli_model, statement_model="rules", device="cpu", variant="plus",
                            compact_attention=compact).build_scorer()
