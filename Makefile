@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 .PHONY: setup app test browser
 
 # requirements-dev.txt: the Space's pins and the test tools; then the package with the extras the
-# tests use (capqa.extras), held to requirements.txt's pins.
+# tests use (capqa.common.extras), held to requirements.txt's pins.
 $(VENV)/.installed: requirements.txt requirements-dev.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip

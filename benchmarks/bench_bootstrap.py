@@ -15,8 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from capqa.diagnostics import bootstrap as boot
-from capqa.diagnostics import monotonicity as mono
+from capqa.monotonicity import bootstrap as boot, measures as mono
 
 DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 METRICS = "cap,bleu,rouge_l,meteor,bertscore"

@@ -30,8 +30,8 @@ from tqdm import tqdm
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))
 
+from capqa.common.validation import check_positive_int  # noqa: E402
 from capqa.engine.cache import ScoreCache  # noqa: E402
-from capqa.validation import check_positive_int  # noqa: E402
 
 MODEL, REVISION = "cap-bench/nli-model", "0123456789abcdef0123456789abcdef01234567"
 # NLIScorer's default batch size: it stores each finished batch in one call to put.

@@ -1,6 +1,6 @@
 """Answers per hour of the whole metric (rule statements + both NLI directions) with
 cross-encoder/nli-deberta-v3-large's architecture: measured on this CPU in float32 and int8,
-projected from FLOPs for GPUs (``capqa.dev.cost``). Prints the cost table of docs/scale.md;
+projected from FLOPs for GPUs (``capqa.doctools.cost``). Prints the cost table of docs/scale.md;
 ``--write`` saves the figures to docs/cost_figures.json, which the table is generated from
 (generated name ``cost-table``).
 
@@ -16,7 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 
-from capqa.dev.cost import COST_FIGURES, cost_table_markdown, measure_cost  # noqa: E402
+from capqa.doctools.cost import COST_FIGURES  # noqa: E402
+from capqa.doctools.cost import cost_table_markdown, measure_cost
 
 
 def main() -> int:

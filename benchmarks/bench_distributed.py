@@ -79,8 +79,8 @@ def main(argv=None) -> int:
     import pandas as pd
     import torch
 
+    from capqa.common.tables import read_table
     from capqa.dev.offline_models import build_nli_model
-    from capqa.tables import read_table
 
     args = parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="cap-bench-distributed-"))

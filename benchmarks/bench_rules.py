@@ -4,22 +4,29 @@ Prints, for every corpus in tests/data and the CAP-Statements sample:
 
 - per group (category, question type, style and split, source and system): rows, exact match
   against the gold statement (where the corpus has one) and the share of statements with any
-  issue of ``statement_issues`` and with the most frequent ones (``capqa.statements.rules.corpora``);
+  issue of ``statement_issues`` and with the most frequent ones (``capqa.doctools.rules_corpora``);
 - for the probe set and the sample, the rules beside the naive baseline (blank filled or answer
   appended) with token F1 and "one sentence that contains the answer" (1-sent);
-- the throughput in statements per second of CPU time, the parse cache empty (each distinct
-  question and answer parsed once, in batches) and warm, and the memory of the loaded parser;
+- the throughput in statements per second of CPU time, the parses in memory dropped (each
+  distinct question and answer parsed once, in batches) and warm, the median of ``--repeats``
+  passes, and the memory of the loaded parser; for the speed corpus also the same measure with
+  each of thinc's ops in turn (issue 33: the parser multiplies with blis or with numpy's OpenBLAS
+  on one thread, whichever was faster at load), and which ops the load chose;
 - each target of docs/rules.md with a verdict (exit status 1 if one is missed).
 
-    .venv/bin/python benchmarks/bench_rules.py [--show-misses N] [--only NAME] [--write-docs]
+    .venv/bin/python benchmarks/bench_rules.py [--show-misses N] [--only NAME] [--speed] [--repeats N]
+                                               [--write-docs]
+
+``--speed`` prints the throughput figures only (no quality tables), for every corpus or ``--only``.
 
 ``--write-docs`` rewrites the ``<!-- generated: NAME -->`` tables of docs/rules.md from
-``capqa.statements.rules.corpora.DOC_TABLES`` (until ``python -m capqa docs --write`` does).
+``capqa.doctools.rules_corpora.DOC_TABLES`` (until ``python -m capqa docs --write`` does).
 """
 
 import argparse
 import os
 import sys
+import statistics
 import time
 from pathlib import Path
 
@@ -28,10 +35,13 @@ sys.path.insert(0, str(REPO_ROOT))
 
 import pandas as pd  # noqa: E402
 
-from capqa.statements.rules import naive_statement, rule_statement, rule_statements  # noqa: E402
+from capqa.doctools.rules_corpora import CORPORA, group_table, markdown, scored_corpus  # noqa: E402
+from capqa.statements.rules import naive_statement  # noqa: E402
 from capqa.statements.rules import parser  # noqa: E402
-from capqa.statements.rules.corpora import CORPORA, group_table, markdown, scored_corpus  # noqa: E402
-from capqa.statements.rules.quality import quality_table, score_converter  # noqa: E402
+from capqa.statements.rules import rule_statement, rule_statements  # noqa: E402
+from capqa.statements.rules.queries import clear_parses  # noqa: E402
+from capqa.statements.rules.quality import quality_table  # noqa: E402
+from capqa.statements.rules.quality import score_converter
 
 # (corpus, group, measure) -> the least acceptable value; the issue shares the most acceptable.
 TARGETS = {
@@ -42,7 +52,8 @@ TARGETS = {
     ("gold", "tuned", "EM"): 0.95,
 }
 MAX_ISSUE_SHARE = {"real": 0.02, "gold": 0.02, "probes": 0.02, "sample": 0.02}
-MIN_STATEMENTS_PER_SECOND = 1_000
+# Issue 33's target (issue 21's was 1,000): the converter keeps up with an NLI model on a GPU.
+MIN_STATEMENTS_PER_SECOND = 1_300
 # The speed target is measured where evaluation spends its time: several systems' answers to each
 # question (each distinct question is parsed once). A set of one-off questions costs one parse per
 # row, about 1 ms on this machine's CPUs; the other corpora's figures are printed too.
@@ -64,19 +75,59 @@ def parser_memory_mb() -> float:
     return _rss_mb() - before
 
 
-def throughput(name: str) -> tuple:
-    """(cold, warm) statements per second of CPU time over corpus ``name``: cold with the parse
-    cache emptied (the other caches warm), warm on a second pass."""
-    corpus = CORPORA[name]
-    frame = pd.read_csv(REPO_ROOT / corpus.path, keep_default_na=False)
+def _rate(questions, answers) -> float:
+    start = time.process_time()
+    rule_statements(questions, answers)
+    return len(questions) / (time.process_time() - start)
+
+
+def throughput(name: str, repeats: int = 1) -> tuple:
+    """(cold, warm) statements per second of CPU time over corpus ``name``, each the median of
+    ``repeats`` passes: cold with the parses in memory dropped (the parser's cache and the
+    questions' parses; the other caches warm), warm on a second pass."""
+    frame = pd.read_csv(REPO_ROOT / CORPORA[name].path, keep_default_na=False)
     questions, answers = list(frame.question), list(frame.answer)
-    parser._CACHE.clear()
-    start = time.process_time()
-    rule_statements(questions, answers)
-    cold = len(frame) / (time.process_time() - start)
-    start = time.process_time()
-    rule_statements(questions, answers)
-    return cold, len(frame) / (time.process_time() - start)
+    cold, warm = [], []
+    for _ in range(repeats):
+        clear_parses()
+        cold.append(_rate(questions, answers))
+        warm.append(_rate(questions, answers))
+    return statistics.median(cold), statistics.median(warm)
+
+
+def ops_throughput(name: str, repeats: int) -> dict:
+    """Cold statements per second of CPU time over corpus ``name`` with each of thinc's ops the
+    parser can use here, passes interleaved so that the machine's load weighs on each alike (the
+    median of ``repeats`` each); the ops chosen at load is put back."""
+    frame = pd.read_csv(REPO_ROOT / CORPORA[name].path, keep_default_na=False)
+    questions, answers = list(frame.question), list(frame.answer)
+    chosen = parser.ops_in_use()
+    rates = {ops: [] for ops in parser.usable_ops()}
+    try:
+        for _ in range(repeats):
+            for ops in rates:
+                parser.use_ops(ops)
+                clear_parses()
+                rates[ops].append(_rate(questions, answers))
+    finally:
+        parser.use_ops(chosen)
+    return {ops: statistics.median(values) for ops, values in rates.items()}
+
+
+def print_speed(name: str, repeats: int) -> bool:
+    """The throughput figures of corpus ``name``; whether its target (if it has one) is met."""
+    cold, warm = throughput(name, repeats)
+    print(f"\nthroughput: {cold:,.0f} statements/s of CPU time (parses dropped), {warm:,.0f} warm "
+          f"(median of {repeats})")
+    if name != SPEED_CORPUS:
+        return True
+    rates = ops_throughput(name, repeats)
+    print(f"thinc's ops chosen at load: {parser.ops_in_use()}; cold with each: "
+          + ", ".join(f"{ops} {rate:,.0f}/s" for ops, rate in rates.items())
+          + (f" (numpy/blis {rates['numpy'] / rates['blis']:.2f}x)" if "numpy" in rates else ""))
+    print(f"target >= {MIN_STATEMENTS_PER_SECOND:,} statements/s (parses dropped): "
+          f"{'met' if cold >= MIN_STATEMENTS_PER_SECOND else 'NOT met'}")
+    return cold >= MIN_STATEMENTS_PER_SECOND
 
 
 def _naive_tables():
@@ -95,23 +146,23 @@ def main(argv=None) -> int:
                            help="print N statements per corpus that miss the gold or have an issue "
                                 "(of the gold corpus, only rows tuned on)")
     arguments.add_argument("--only", choices=sorted(CORPORA), help="one corpus only")
+    arguments.add_argument("--speed", action="store_true", help="the throughput figures only, no quality tables")
+    arguments.add_argument("--repeats", type=_positive, default=3, metavar="N",
+                           help="passes per throughput figure, the median printed (default 3)")
     arguments.add_argument("--write-docs", action="store_true", help="rewrite the tables of docs/rules.md and stop")
     args = arguments.parse_args(argv)
     if args.write_docs:
         return write_doc_tables()
     memory = parser_memory_mb()
     names = [args.only] if args.only else list(CORPORA)
+    if args.speed:
+        return _speed_only(names, args.repeats, memory)
     met = True
     for name in names:
         scored = scored_corpus(name)
         print(f"\n## {name}: `{CORPORA[name].path}`, {len(scored)} rows\n")
         print(markdown(group_table(scored, DETAIL.get(name, GROUPS[name]))))
-        cold, warm = throughput(name)
-        print(f"\nthroughput: {cold:,.0f} statements/s of CPU time (parse cache empty), {warm:,.0f} warm")
-        if name == SPEED_CORPUS:
-            met &= cold >= MIN_STATEMENTS_PER_SECOND
-            print(f"target >= {MIN_STATEMENTS_PER_SECOND:,} statements/s (cache empty): "
-                  f"{'met' if cold >= MIN_STATEMENTS_PER_SECOND else 'NOT met'}")
+        met &= print_speed(name, args.repeats)
         _show_misses(scored, args.show_misses)
         table = group_table(scored, GROUPS[name])
         for (corpus, group, measure), target in TARGETS.items():
@@ -132,11 +183,27 @@ def main(argv=None) -> int:
     return 0 if met else 1
 
 
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number >= 1; got {text!r}")
+    return value
+
+
+def _speed_only(names, repeats: int, memory: float) -> int:
+    met = True
+    for name in names:
+        print(f"\n## {name}: `{CORPORA[name].path}`")
+        met &= print_speed(name, repeats)
+    print(f"\nparser: {parser.parser_identity()['parser']}, {memory:,.0f} MB of resident memory once loaded")
+    return 0 if met else 1
+
+
 def write_doc_tables() -> int:
     """The generated sections of docs/rules.md rewritten through the docs' one registry
     (``python -m capqa docs --write`` rewrites them with every other table)."""
-    from capqa.dev import doc_tables
-    from capqa.statements.rules.corpora import DOC_TABLES
+    from capqa.doctools import registry as doc_tables
+    from capqa.doctools.rules_corpora import DOC_TABLES
 
     changed = doc_tables.write(only=DOC_TABLES)
     print("rewritten: " + (", ".join(str(path.relative_to(REPO_ROOT)) for path in changed) or "nothing (up to date)"))

@@ -3,7 +3,7 @@
 Rows come from two public, human-judged open-QA evaluation sets (see tests/data/README.md):
 
 - NQ301 of Kamalloo et al. 2023 (github.com/ehsk/OpenQA-eval, MIT): every row of
-  ``data/NQ301_human.tsv`` (301 NQ-open questions, 1,489 answers, the human judgement), the
+  ``data/NQ301_human.tsv`` (301 NQ-open questions, 1,490 answers, the human judgement), the
   gold answers and the system's name taken from ``data/model_outputs/*.jsonl``;
 - EVOUNA of Wang et al. 2023 (github.com/wangcunxiang/QA-Eval, Apache-2.0): the five systems'
   answers to a fixed sample of the questions of ``EVOUNA/NQ.json`` and ``EVOUNA/TQ.json``.
@@ -30,6 +30,7 @@ OUT = REPO_ROOT / "tests" / "data" / "real_qa_answers.csv"
 EVOUNA_QUESTIONS = {"NQ": 260, "TQ": 200}
 EVOUNA_SYSTEMS = ("fid", "gpt35", "chatgpt", "gpt4", "newbing")
 COLUMNS = ("id", "source", "system", "question", "gold", "answer", "judgement")
+GOLD_SEPARATOR = " / "
 
 
 def git_show(git_dir: str, path: str) -> str:
@@ -53,7 +54,7 @@ def nq301_rows(git_dir: str) -> Iterator[Dict[str, str]]:
         for line in git_show(git_dir, path).splitlines():
             record = json.loads(line)
             question = record["question"].strip()
-            gold.setdefault(question, " / ".join(record["answer"]))
+            gold.setdefault(question, GOLD_SEPARATOR.join(record["answer"]))
             systems.setdefault((question, str(record["prediction"]).strip()), system)
     lines = git_show(git_dir, "data/NQ301_human.tsv").splitlines()
     for number, line in enumerate(lines[1:], 1):
@@ -77,9 +78,14 @@ def evouna_rows(git_dir: str, name: str, count: int) -> Iterator[Dict[str, str]]
                 continue
             judged = record.get(f"judge_{system}")
             yield {"id": f"EVOUNA-{name}-{number:03d}-{system}", "source": f"EVOUNA-{name}", "system": system,
-                   "question": record["question"].strip(), "gold": record["golden_answer"].strip(),
+                   "question": record["question"].strip(), "gold": evouna_golds(record["golden_answer"]),
                    "answer": " ".join(answer.split()),
                    "judgement": "" if judged is None else ("correct" if judged else "incorrect")}
+
+
+def evouna_golds(cell: str) -> str:
+    """EVOUNA's gold answers, which its README says are split with '/', joined by " / " as NQ301's."""
+    return GOLD_SEPARATOR.join(part.strip() for part in cell.split("/") if part.strip())
 
 
 def main(argv: List[str] = None) -> int:

@@ -1,6 +1,6 @@
 """Test-split figures of CAP+ and the relation diagnosis (models fitted on validation only).
 
-Prints the tables of docs/plus.md (the functions of ``capqa.plus.doc_tables``, which
+Prints the tables of docs/plus.md (the functions of ``capqa.doctools.plus_tables``, which
 ``python -m capqa docs --write`` puts into the doc): the monotonicity guarantees, the ordering of
 CAP, the old CAP+ and CAP+ with bootstrap CIs and paired differences, the hard pairs, the class
 pairs where CAP+ orders worse than CAP, and the relation diagnosis. Saves the class-pair accuracy
@@ -12,8 +12,8 @@ matrices of the three side by side.
 import argparse
 from pathlib import Path
 
-from capqa.diagnostics.plots import class_pair_heatmap
-from capqa.plus import doc_tables
+from capqa.doctools import plus_tables as doc_tables
+from capqa.monotonicity.plots import class_pair_heatmap
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
