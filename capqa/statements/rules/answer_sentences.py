@@ -108,6 +108,7 @@ def _introduced_lists(text: str) -> str:
     and Padres." Items that are sentences (steps) stay lines of their own."""
     lines = text.split("\n")
     out: List[str] = []
+    intro = None  # the last line of ``out`` with text, kept as lines come: a search back is quadratic
     index = 0
     while index < len(lines):
         end = index
@@ -115,7 +116,6 @@ def _introduced_lists(text: str) -> str:
                 lines) and _BULLET.match(lines[end + 1]))):
             end += 1
         items = [_BULLET.sub("", line).strip().rstrip(";,") for line in lines[index:end] if line.strip()]
-        intro = next((position for position in range(len(out) - 1, -1, -1) if out[position].strip()), None)
         if len(items) >= 2 and intro is not None and out[intro].rstrip().endswith(":") and all(
                 0 < len(item.split()) <= _LIST_ITEM_WORDS and item[-1:] not in ".!?" for item in items):
             opening = out[intro].rstrip()
@@ -125,7 +125,10 @@ def _introduced_lists(text: str) -> str:
             del out[intro + 1:]
             index = end
             continue
-        out.extend(lines[index:max(end, index + 1)])  # a run not joined is passed over whole: linear
+        for line in lines[index:max(end, index + 1)]:  # a run not joined is passed over whole: linear
+            if line.strip():
+                intro = len(out)
+            out.append(line)
         index = max(end, index + 1)
     return "\n".join(out)
 
