@@ -28,7 +28,8 @@ def test_model_and_tokenizer_kwargs_reach_both_models_and_the_hashcode(random_nl
     assert scorer.nli.model.config._attn_implementation == "eager" and scorer.nli.tokenizer.model_max_length == 1000
     statements = scorer.statements
     statements.identity  # loads the statement model, which loads on first use
-    assert statements.model.config._attn_implementation == "eager" and statements.tokenizer.model_max_length == 1000
+    assert statements.model.config._attn_implementation == "eager"
+    assert statements.engine.tokenizer.model_max_length == 1000
     load = 'model_kwargs={"attn_implementation":"eager"},tokenizer_kwargs={"model_max_length":1000}'
     assert scorer.nli.identity.load == load and dict(statements.identity.details)["load"] == load
     assert f"nli_load={load}" in scorer.hashcode.split("|")

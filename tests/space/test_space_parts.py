@@ -111,6 +111,7 @@ def test_mistyped_settings_are_refused(variable, value, message):
 def test_every_setting_is_read_from_one_variable_and_listed_in_the_about_tab_and_the_docs(tmp_path):
     from capqa.metric.options import OPTIONS
     from capqa.space.settings import FIXED_OPTIONS, OWN_SETTINGS, SETTINGS, settings_markdown
+    from capqa.statements import openai_engine
 
     # Every metric option but the ones the Space fixes, from CAP_<OPTION>; then the Space's own.
     assert [setting.name for setting in SETTINGS] == [setting.name for setting in OPTIONS
@@ -124,7 +125,9 @@ def test_every_setting_is_read_from_one_variable_and_listed_in_the_about_tab_and
                "CAP_LOCAL_FILES_ONLY": "yes", "CAP_MODEL_CACHE_DIR": str(tmp_path / "hub"),
                "CAP_TRUST_REMOTE_CODE": "0", "CAP_MODEL_KWARGS": '{"attn_implementation": "eager"}',
                "CAP_TOKENIZER_KWARGS": '{"model_max_length": 256}'}
-    assert set(environ) == {setting.variable for setting in SETTINGS}
+    # The openai engine's own settings go with CAP_STATEMENT_ENGINE=openai (the test of that engine below).
+    engine_variables = {"CAP_" + name.upper() for name in ("statement_engine", *openai_engine.SPEC.options)}
+    assert set(environ) | engine_variables == {setting.variable for setting in SETTINGS}
     settings = space.SpaceSettings.from_environ(environ)
     assert (settings.nli_revision, settings.statement_revision, settings.verdict) == ("r1", "r2", "graded")
     assert (settings.alpha, settings.batch_size, settings.local_files_only) == (0.7, 8, True)
@@ -472,3 +475,16 @@ def test_the_space_writes_its_statements_through_the_engine_its_environment_name
     assert details["statement_engine"] == "openai" and server.requests >= 1
     assert details["premises"] == details["hypotheses"] == "The capital of France is Paris."
     assert "statements=openai(model=space-served-model," in details["hashcode"]
+
+
+def test_cancel_says_when_the_visitor_runs_no_file_job():
+    from capqa.space.file_job import CANCELS
+
+    assert space.cancel_file_job(None) == "No file job of yours is running."
+    switch = CANCELS.arm("visitor")
+    try:
+        assert space.cancel_file_job(type("Request", (), {"session_hash": "visitor"})()).startswith("Cancelling")
+        assert switch.is_set()
+    finally:
+        CANCELS.release("visitor", switch)
+    assert space.cancel_file_job(type("Request", (), {"session_hash": "visitor"})()) == "No file job of yours is running."

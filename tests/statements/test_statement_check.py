@@ -109,7 +109,7 @@ def test_bad_input_names_the_argument(call, error, name):
     ("Paris is the\u200b the capital of France.", ["doubled_word"]),
     ("Paris is the capital of the\u00ad the country.", ["doubled_word"]),
     ("\ufeffIs Paris the capital of France?", ["auxiliary_start", "question_mark"]),
-    ("\u200bWhat is the capital of France? Paris.", ["wh_start", "question_mark", "echoed_question"]),
+    ("\u200bWhat is the capital of France? Paris.", ["wh_start", "question_mark", "echoed_question", "fragment"]),
     ("Pa\u200bris is the capital of France.", []),
 ])
 def test_invisible_characters_are_read_as_the_statement_shows(statement, codes):
