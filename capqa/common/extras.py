@@ -17,6 +17,16 @@ capqa imports without it and the missing package is named with the command that 
 import importlib
 from types import ModuleType
 
+# What an extra must leave as it is when it is installed into a venv that scores: a core that moves
+# changes the hashcode, and compare then refuses the files scored before.
+CORE_PACKAGES = ("transformers", "torch", "datasets", "evaluate")
+# The extras whose framework forces the resolver to move the core, and why (measured with
+# `pip install --dry-run --report` into the project's venv; tests/project/test_packaging.py checks
+# both ways). docs/harnesses.md gives them a venv of their own.
+CORE_CONFLICTS = {
+    "deepeval": "deepeval caps click below 8.4, so pip takes an older huggingface_hub, datasets and transformers",
+}
+
 
 def import_extra(module: str, extra: str, purpose: str) -> ModuleType:
     """``importlib.import_module(module)``; when its package is not installed, an ImportError

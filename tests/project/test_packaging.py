@@ -310,3 +310,28 @@ def test_the_release_builds_checks_and_installs_a_wheel_that_scores_offline(tmp_
     docs = subprocess.run([python, "-m", "capqa", "docs", "--check"], cwd=tmp_path, capture_output=True, text=True,
                           env=env)
     assert docs.returncode == 1 and "checkout" in docs.stderr and "Traceback" not in docs.stderr, docs.stderr
+
+
+HARNESS_EXTRAS = sorted(set(PARTS.values()) - {"space"})
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("extra_name", HARNESS_EXTRAS)
+def test_a_harness_extra_leaves_the_core_of_the_scoring_venv_alone_or_says_why_not(extra_name, tmp_path):
+    """Issue 36, item 4: what ``pip install "cap-eval[EXTRA]"`` would change in the venv the tests run
+    in (the project's pins), from pip's own resolver (``--dry-run --report``): no package of the core
+    moves, unless ``CORE_CONFLICTS`` declares why (and docs/harnesses.md sends the extra to a venv of
+    its own); a declared conflict that no longer happens fails too, so the declaration stays true."""
+    from capqa.common.extras import CORE_CONFLICTS, CORE_PACKAGES
+
+    report = tmp_path / "report.json"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--disable-pip-version-check",
+                    "--report", str(report), f"{REPO_ROOT}[{extra_name}]"], check=True, capture_output=True)
+    moved = sorted(f"{item['metadata']['name']}=={item['metadata']['version']}"
+                   for item in json.loads(report.read_text())["install"]
+                   if normalised(item["metadata"]["name"]) in CORE_PACKAGES)
+    if extra_name in CORE_CONFLICTS:
+        assert moved, f"[{extra_name}] no longer moves the core: remove it from CORE_CONFLICTS"
+        assert f"cap-eval[{extra_name}]" in (REPO_ROOT / "docs" / "harnesses.md").read_text()
+    else:
+        assert not moved, f"installing [{extra_name}] would replace {moved}: widen its ranges or declare why"
