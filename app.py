@@ -125,7 +125,10 @@ def build_file_tab(loader):
         label_column = gr.Dropdown(label="Label column (optional)", choices=[space.NO_LABEL],
                                    value=space.NO_LABEL, allow_custom_value=True)
         separator = space.text_field(label="Gold answer separator (optional)", placeholder="e.g. |", max_lines=1)
-    file_button = gr.Button("Score file", variant="primary", elem_id="file-button", interactive=False)
+    with gr.Row():
+        file_button = gr.Button("Score file", variant="primary", elem_id="file-button", interactive=False)
+        # Stops the job before its next chunk; what it scored is kept for the next run of the same job.
+        cancel_button = gr.Button("Cancel", variant="secondary", elem_id="file-cancel", scale=0, min_width=120)
     summary = gr.Markdown(label="Summary", elem_id="file-summary")
     # Hidden until a file is scored: before, they would be an empty table and two large empty boxes.
     with gr.Column(visible=False, elem_id="file-results") as results:
@@ -149,9 +152,14 @@ def build_file_tab(loader):
         return space.score_file(loader, file, question_column, gold_column, answer_column, label_column,
                                 separator, progress, request)
 
-    def show_results(label_column):
+    def show_results(label_column, summary_text):
+        if summary_text.startswith(space.CANCELLED_HEADLINE):  # a cancelled job has no results to show
+            return gr.Column(visible=False), gr.Plot(visible=False)
         labelled = label_column not in (None, "", space.NO_LABEL)
         return gr.Column(visible=True), gr.Plot(visible=labelled)
+
+    def cancel_file_job(request: gr.Request):
+        gr.Info(space.cancel_file_job(request))
 
     columns = [question_column, gold_column, answer_column, label_column]
     upload.upload(choose_columns, inputs=upload, outputs=columns, api_visibility="private")
@@ -175,8 +183,10 @@ def build_file_tab(loader):
     scored = checked.success(score_file, inputs=[upload, *columns, separator],
                              outputs=[summary, table, download, report, report_plot], show_progress_on=summary,
                              api_name="score_file", concurrency_id="file", concurrency_limit=1)
-    scored.success(show_results, inputs=label_column, outputs=[results, report_plot], api_visibility="private",
-                   concurrency_id="check", concurrency_limit=None)
+    scored.success(show_results, inputs=[label_column, summary], outputs=[results, report_plot],
+                   api_visibility="private", concurrency_id="check", concurrency_limit=None)
+    # Not in the file job's group: it must run while the job holds that group.
+    cancel_button.click(cancel_file_job, api_name="cancel_file_job", concurrency_id="check", concurrency_limit=None)
     return file_button
 
 
@@ -259,6 +269,8 @@ def build_demo(settings, loader):
                            api_visibility="undocumented", concurrency_id="status", concurrency_limit=None)
         loaded.then(enable_buttons(loader, buttons), outputs=buttons, api_visibility="private",
                     concurrency_id="status", concurrency_limit=None)
+        # A visitor who closes the page stops their file job (it keeps what it scored, as on Cancel).
+        demo.unload(space.cancel_file_job)
     return space.name_missing_inputs(demo)
 
 

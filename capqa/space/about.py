@@ -44,8 +44,8 @@ Running with: {settings.describe()}. The Space reads these environment variables
 
 {settings_markdown(settings)}
 The scoring endpoints are also an API: `gradio_client.Client(url).view_api()` lists
-`/score` (one answer), `/score_file` (a file) and `/compare` (scored files) with their named
-inputs and outputs.
+`/score` (one answer), `/score_file` (a file), `/cancel_file_job` (stops the caller's running file job;
+scoring the same file again resumes it) and `/compare` (scored files) with their named inputs and outputs.
 
 ## Citation
 

@@ -3,11 +3,18 @@
 Every cell is checked before any scoring (empty, too long, not valid Unicode, unknown label),
 each job works in its own folder, removed when it ends, and the scored CSV is served under a
 neutral address that expires (``DOWNLOAD_KEEP_S``, see ``capqa.space.downloads``).
+
+A job can be cancelled (the Cancel button, or the visitor closing the page): it stops before its
+next chunk, and its folder, named by what it scores, keeps the committed rows for
+``DOWNLOAD_KEEP_S``, so that scoring the same file with the same columns again resumes there,
+as an interrupted ``python -m capqa score`` does.
 """
 
+import hashlib
 import logging
 import math
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -153,18 +160,70 @@ def _check_labels(labels):
                          f"the monotonicity report (it holds only {', '.join(rows.classes)}).")
 
 
-class ReportingScorer:
-    """The scorer, reporting the rows scored so far after each chunk ``score_table`` sends."""
+class JobCancelled(Exception):
+    """The visitor cancelled the file job; raised before the next chunk, after ``rows`` rows."""
 
-    def __init__(self, scorer: "CAPScorer", report: Callable[[int], None]) -> None:
+    def __init__(self, rows: int) -> None:
+        super().__init__(f"the file job was cancelled after {rows} rows")
+        self.rows = rows
+
+
+class CancelSwitches:
+    """One cancel switch per visitor (gradio's session hash): the Cancel button and closing the
+    page set it, and that visitor's running file job reads it between chunks."""
+
+    def __init__(self) -> None:
+        self._switches: Dict[str, threading.Event] = {}
+        self._lock = threading.Lock()
+
+    def arm(self, session: str) -> threading.Event:
+        with self._lock:
+            self._switches[session] = switch = threading.Event()
+        return switch
+
+    def cancel(self, session: Optional[str]) -> bool:
+        """Set ``session``'s switch; False when it runs no file job."""
+        with self._lock:
+            switch = self._switches.get(session or "")
+        if switch is not None:
+            switch.set()
+        return switch is not None
+
+    def release(self, session: str, switch: threading.Event) -> None:
+        with self._lock:
+            if self._switches.get(session) is switch:
+                del self._switches[session]
+
+
+CANCELS = CancelSwitches()
+CANCELLED_HEADLINE = "**Cancelled.**"
+
+
+def cancel_file_job(request: Optional[gr.Request] = None) -> str:
+    """Cancel the visitor's running file job (it stops before its next chunk); returns what the
+    page says (the job's own summary says where it stopped)."""
+    if CANCELS.cancel(getattr(request, "session_hash", None)):
+        return "Cancelling: the job stops after the chunk it is scoring."
+    return "No file job of yours is running."
+
+
+class ReportingScorer:
+    """The scorer, reporting the rows scored so far after each chunk ``score_table`` sends, and
+    stopping before a chunk once ``cancelled`` is set."""
+
+    def __init__(self, scorer: "CAPScorer", report: Callable[[int], None],
+                 cancelled: Optional[threading.Event] = None) -> None:
         self._scorer = scorer
         self._report = report
+        self._cancelled = cancelled or threading.Event()
         self._rows = 0
 
     def __getattr__(self, name):
         return getattr(self._scorer, name)
 
     def score(self, predictions: Sequence[str], *args: Any, **kwargs: Any) -> Dict[str, Any]:
+        if self._cancelled.is_set():
+            raise JobCancelled(self._rows)
         result = self._scorer.score(predictions, *args, **kwargs)
         self._rows += len(predictions)
         self._report(self._rows)
@@ -211,18 +270,28 @@ def score_file(loader: "ModelLoader", path: Any, question_column: Any, gold_colu
         if progress is not None else (lambda rows: None)
     report(0)
     name = f"{Path(path).stem}-cap.csv"
+    settings = JobSettings(question_column, gold_column, answer_column, separator)
+    session = getattr(request, "session_hash", None) or ""
+    switch = CANCELS.arm(session)
     started = time.perf_counter()
-    with JOB_FOLDERS.job() as folder:
-        job = score_table(table, ReportingScorer(scorer, report), folder / name,
-                          JobSettings(question_column, gold_column, answer_column, separator),
-                          chunk_size=_chunk_rows(len(table)), source=f"`{Path(path).name}`")
-        seconds = time.perf_counter() - started
-        # The header escapes a name a spreadsheet would run (`=x` is written `'=x`): read it back by position.
-        scored = pd.read_csv(folder / name, dtype={escape_formula(column): str for column in table.columns},
-                             keep_default_na=False)
-        scored.columns = list(table.columns) + list(scored.columns[len(table.columns):])
-        download = DOWNLOADS.add(folder / name, request)
-    summary = (f"Scored **{len(scored):,} rows** in {seconds:.1f} s: mean CAP "
+    JOB_FOLDERS.expire(DOWNLOAD_KEEP_S)  # cancelled jobs nobody resumed
+    try:
+        with JOB_FOLDERS.resumable(job_key(path, settings, scorer.hashcode), keep=(JobCancelled,)) as folder:
+            job = score_table(table, ReportingScorer(scorer, report, switch), folder / name, settings,
+                              chunk_size=_chunk_rows(len(table)), source=f"`{Path(path).name}`")
+            seconds = time.perf_counter() - started
+            # The header escapes a name a spreadsheet would run (`=x` is written `'=x`): read it back by position.
+            scored = pd.read_csv(folder / name, dtype={escape_formula(column): str for column in table.columns},
+                                 keep_default_na=False)
+            scored.columns = list(table.columns) + list(scored.columns[len(table.columns):])
+            download = DOWNLOADS.add(folder / name, request)
+    except JobCancelled as cancelled:
+        return cancelled_summary(cancelled.rows, len(table)), None, None, "", None
+    finally:
+        CANCELS.release(session, switch)
+    resumed = len(scored) - job.added
+    summary = (f"Scored **{len(scored):,} rows** in {seconds:.1f} s"
+               + (f" ({resumed:,} of them kept from the cancelled run)" if resumed else "") + ": mean CAP "
                f"**{scored['cap'].mean():.4f}**. The table shows the first "
                f"{min(len(scored), PREVIEW_ROWS):,} rows; download the file for all of them."
                + _verdict_summary(scored, policy) + "\n\n" + scored_file_summary(job.summary, loader))
@@ -231,6 +300,21 @@ def score_file(loader: "ModelLoader", path: Any, question_column: Any, gold_colu
     if label_column:
         report_text, figure = file_report(scored["cap"].to_numpy(), scored[label_column].to_numpy())
     return summary, preview, download, report_text, figure
+
+
+def cancelled_summary(rows: int, total: int) -> str:
+    """What the page says of a cancelled job (``CANCELLED_HEADLINE`` first: the results stay hidden)."""
+    return (f"{CANCELLED_HEADLINE} The job stopped after scoring {rows:,} more of its {total:,} rows. The rows "
+            f"scored so far are kept for {DOWNLOAD_KEEP_S // 60} minutes: press Score file again with the same "
+            "file and columns to go on from where it stopped.")
+
+
+def job_key(path: Any, settings: JobSettings, hashcode: str) -> str:
+    """A name for the job: the file's bytes, the columns and the scorer, so that only the same
+    job finds a cancelled run's rows (the scored file itself refuses another job's rows too)."""
+    digest = hashlib.sha256(Path(path).read_bytes())
+    digest.update(repr((settings, hashcode)).encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()[:24]
 
 
 def _verdict_summary(scored: pd.DataFrame, policy: Optional[str]) -> str:

@@ -1,5 +1,8 @@
 """Folders of the Space's file jobs: one per job, removed when the job ends and at start.
 
+A cancelled job's folder is kept (``resumable``), named by what the job scores, so that the same
+job started again resumes from the rows it committed; ``expire`` removes it after a while.
+
 Each folder is named ``<pid>-<random>`` under a root shared by every app process on the
 machine, so that a starting app removes what dead processes left behind (a crash, a kill)
 without touching a job that another live app is running.
@@ -12,7 +15,7 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Tuple, Type
 
 from capqa.common.validation import parse_count
 
@@ -47,6 +50,23 @@ class JobFolders:
             yield folder
         finally:
             shutil.rmtree(folder, ignore_errors=True)
+
+    @contextmanager
+    def resumable(self, key: str, keep: Tuple[Type[BaseException], ...]) -> Iterator[Path]:
+        """This process's folder for the job named ``key``, with what an earlier run of the same
+        job left there. Removed when the block ends, unless it ends by an exception in ``keep``
+        (a cancelled job), when it stays for the next run (and ``expire``) to find."""
+        folder = self.root / f"{os.getpid()}-job-{key}"
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            yield folder
+        except keep:
+            os.utime(folder)  # its age counts from now
+            raise
+        except BaseException:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise
+        shutil.rmtree(folder, ignore_errors=True)
 
     def clean_stale(self) -> int:
         """Remove the folders of processes that no longer run; returns how many."""

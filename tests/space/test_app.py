@@ -488,6 +488,34 @@ def test_file_job_shows_progress_and_does_not_block_single_scores(client, app_ro
     assert f"{n_rows} rows" in summary and len(preview["data"]) == n_rows
 
 
+def test_a_cancelled_file_job_stops_keeps_its_rows_and_resumes(client, app_root, tmp_path):
+    """Issue 36, item 3: Cancel (``/cancel_file_job``, the caller's session) stops the job before its
+    next chunk; its folder keeps the committed rows, and the same job again resumes from them."""
+    n_rows = 64  # 4 chunks of 16 rows
+    table = pd.DataFrame({"question": [f"Name river number {i} in Bulgaria." for i in range(n_rows)],
+                          "gold_answer": [f"Iskar {i}" for i in range(n_rows)],
+                          "answer": [f"Maritsa {i}" for i in range(n_rows)]})
+    jobs, hold = app_root / "ready" / "tmp" / "cap-space-jobs", app_root / "ready" / "hold"
+    inputs = (_write(tmp_path, "rivers.csv", table), "question", "gold_answer", "answer", NO_LABEL, "")
+    hold.touch()
+    try:
+        job = client.submit(*inputs, api_name="/score_file")
+        assert _wait_for_progress(job), f"the file job reported no progress: {job.status()}"
+        client.predict(api_name="/cancel_file_job")
+    finally:
+        hold.unlink()
+    summary, preview, download, *_ = job.result(timeout=SINGLE_SCORE_WAIT_S)
+    assert summary.startswith("**Cancelled.** The job stopped after scoring 16 more of its 64 rows.")
+    assert download is None and (preview is None or not preview.get("data"))
+    kept = [folder.name for folder in jobs.iterdir()]
+    assert len(kept) == 1 and "-job-" in kept[0]
+    summary, preview, *_ = client.predict(*inputs, api_name="/score_file")
+    assert "Scored **64 rows**" in summary and "(16 of them kept from the cancelled run)" in summary
+    assert len(preview["data"]) == n_rows and list(jobs.iterdir()) == []
+    client.predict(api_name="/cancel_file_job")  # nothing runs: nothing to stop, and no error
+    assert list(jobs.iterdir()) == []
+
+
 def _wait_for_progress(job):
     """Wait until the job reports progress (True) or ends without any (False): however long a
     loaded machine takes, since a job that ends, fails included, ends the wait."""

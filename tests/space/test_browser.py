@@ -375,6 +375,35 @@ def test_a_file_job_shows_its_progress_then_a_summary_that_fits(browser, space_a
     assert not outside, f"the page requested outside resources: {outside[:5]}"
 
 
+def test_cancel_stops_a_running_file_job_and_says_how_to_resume(browser, space_apps, tmp_path):
+    """Item 3: the Cancel button beside Score file stops a running job before its next chunk; the
+    page says so where the summary goes, shows no results, and the next Score file resumes."""
+    app_root, urls = space_apps
+    context, page, outside = _open(browser, urls[0], VIEWPORTS[0])
+    hold = _hold(app_root)
+    try:
+        page.locator("#model-status").get_by_text("Models ready").wait_for()
+        _upload(page, _job_csv(tmp_path))
+        hold.touch()
+        page.locator("#file-button").click()
+        page.locator("#file-summary").get_by_text(re.compile(r"\d+/%d" % JOB_ROWS)).first.wait_for()
+        page.locator("#file-cancel").click()
+        hold.unlink()
+        page.locator("#file-summary").get_by_text("Cancelled.").wait_for()
+        page.wait_for_function(IDLE_JS)
+        _screenshot(page, "file_job-cancelled-1366")
+        assert "press Score file again" in page.locator("#file-summary").inner_text()
+        expect(page.locator("#file-results")).to_be_hidden()
+        page.locator("#file-button").click()
+        page.locator("#file-summary").get_by_text("kept from the cancelled run").wait_for()
+        expect(page.locator("#file-results")).to_be_visible()
+        _screenshot(page, "file_job-resumed-1366")
+    finally:
+        hold.unlink(missing_ok=True)
+        context.close()
+    assert not outside, f"the page requested outside resources: {outside[:5]}"
+
+
 def _replace_upload(page, path):
     """Another file in the upload box: the shown one cleared first, as a person does."""
     page.locator("#file-upload").get_by_role("button", name=re.compile("clear|remove", re.I)).first.click()
