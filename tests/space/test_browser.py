@@ -10,6 +10,7 @@ nothing. Marked ``browser``: ``pytest -m "not browser"`` skips them.
 import os
 import re
 import shutil
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -401,6 +402,37 @@ def test_cancel_stops_a_running_file_job_and_says_how_to_resume(browser, space_a
     finally:
         hold.unlink(missing_ok=True)
         context.close()
+    assert not outside, f"the page requested outside resources: {outside[:5]}"
+
+
+def test_closing_the_page_stops_its_file_job(browser, space_apps, tmp_path):
+    """Item 3: the server ran a job to its end after its page was closed. Now the page's unload
+    cancels it: the job (held between chunks) sees its switch set, and the same file sent again
+    resumes from the rows the stopped job kept (the queue runs one file job at a time, so the
+    second waits for the first to end)."""
+    import gradio_client
+
+    app_root, urls = space_apps
+    context, page, outside = _open(browser, urls[0], VIEWPORTS[0])
+    hold = _hold(app_root)
+    cancelled = hold.with_name(hold.name + ".cancelled")
+    csv = _job_csv(tmp_path, rows=48)
+    try:
+        page.locator("#model-status").get_by_text("Models ready").wait_for()
+        _upload(page, csv)
+        hold.touch()
+        page.locator("#file-button").click()
+        page.locator("#file-summary").get_by_text(re.compile(r"\d+/48")).first.wait_for()
+        context.close()
+        while not cancelled.exists():  # however long the server takes to see the page go
+            time.sleep(0.05)
+    finally:
+        hold.unlink(missing_ok=True)
+        cancelled.unlink(missing_ok=True)
+    summary = gradio_client.Client(urls[0], verbose=False).predict(
+        gradio_client.handle_file(str(csv)), "question", "gold_answer", "answer", space.NO_LABEL, "",
+        api_name="/score_file")[0]
+    assert "Scored **48 rows**" in summary and "(16 of them kept from the cancelled run)" in summary
     assert not outside, f"the page requested outside resources: {outside[:5]}"
 
 

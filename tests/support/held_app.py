@@ -3,7 +3,8 @@
 A test of what the Space does *while* a file job runs (a single score is not queued behind it)
 cannot count on the job being slow: a fast machine ends it first. Here, while the file named by
 ``CAP_TEST_HOLD`` exists, a file job waits after each chunk it has scored and reported; removing
-the file lets it go on. Without that file the app is ``python app.py``, run as its main module.
+the file lets it go on. A held job whose cancel switch is set says so by a file beside it
+(``<hold>.cancelled``). Without that file the app is ``python app.py``, run as its main module.
 """
 
 import os
@@ -24,6 +25,8 @@ def hold_file_jobs(hold: Path) -> None:
     def score_then_hold(self, *args, **kwargs):
         result = report(self, *args, **kwargs)
         while hold.exists():
+            if self._cancelled.is_set():  # tells a test that the cancel (or the closed page) arrived
+                hold.with_name(hold.name + ".cancelled").touch()
             time.sleep(0.05)
         return result
 
