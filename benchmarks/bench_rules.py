@@ -25,8 +25,8 @@ Prints, for every corpus in tests/data and the CAP-Statements sample:
 
 import argparse
 import os
-import sys
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -39,9 +39,9 @@ from capqa.doctools.rules_corpora import CORPORA, group_table, markdown, scored_
 from capqa.statements.rules import naive_statement  # noqa: E402
 from capqa.statements.rules import parser  # noqa: E402
 from capqa.statements.rules import rule_statement, rule_statements  # noqa: E402
-from capqa.statements.rules.queries import clear_parses  # noqa: E402
 from capqa.statements.rules.quality import quality_table  # noqa: E402
 from capqa.statements.rules.quality import score_converter
+from capqa.statements.rules.queries import clear_parses  # noqa: E402
 
 # (corpus, group, measure) -> the least acceptable value; the issue shares the most acceptable.
 TARGETS = {

@@ -18,8 +18,8 @@ import numpy as np
 from capqa.agreement.judged import GOLD_SEPARATOR, JudgedRows
 from capqa.common.tables import read_score_table
 from capqa.jobs.scoring import score_table
-from capqa.records.job import JobSettings
 from capqa.records.identity import NLIIdentity
+from capqa.records.job import JobSettings
 
 if TYPE_CHECKING:
     from capqa.metric.scorer import CAPScorer

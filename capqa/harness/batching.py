@@ -15,8 +15,8 @@ import logging
 import threading
 from typing import Any, Awaitable, Callable, Dict, List, Optional, Sequence, Union
 
-from capqa.common.validation import check_text
 from capqa.common.quoting import bounded_message
+from capqa.common.validation import check_text
 from capqa.harness.shared import SCORING_LOCK, generation_text, gold_list, options_key, score_samples, shared_scorer
 
 logger = logging.getLogger(__name__)

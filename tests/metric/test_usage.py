@@ -10,8 +10,8 @@ from dataclasses import fields
 import pytest
 
 from capqa.common.constants import statement_model_id
-from capqa.loading import pretrained as loading
 from capqa.common.settings import help_text
+from capqa.loading import pretrained as loading
 from capqa.metric.options import EVALUATE_INIT_ARGUMENTS, OPTIONS, MetricOptions, option_names, options_markdown_table
 
 from support.data import REPO_ROOT, data_path
