@@ -145,7 +145,8 @@ def build_compare_tab() -> None:
     gr.Markdown("Upload two or more scored files of the same examples (from *Score a file* or "
                 "`python -m capqa score`), and the `.summary.json` beside each if you have it: it holds the "
                 "hashcode of what scored the file, so that only systems scored alike are compared. Rows are "
-                "matched by an id column, or by question and gold answer.")
+                "matched by an id column, or by question and gold answer. A second upload adds its files to "
+                "the list: clear the list (×) to compare other systems.")
     uploads = gr.File(label="Scored files (and their .summary.json)", file_count="multiple",
                       file_types=[*TABLE_SUFFIXES, ".json"], type="filepath", elem_id="compare-upload")
     with gr.Row():
