@@ -34,6 +34,8 @@ NOT_SCORED = "not scored yet"
 # verdict table's eleven columns fit a 1366 px screen at 12 px.
 CSS = """
 .prose table th, .prose table td { word-break: normal !important; overflow-wrap: normal !important; }
+/* An id or a value in a table (cross-encoder/nli-deberta-v3-large) stays on one line: the table scrolls. */
+.prose table td code { white-space: nowrap; }
 .prose:has(> table) { overflow-x: auto; }
 #verdict-table table { font-size: 12px; }
 #verdict-table th, #verdict-table td { padding: 5px 7px !important; }
