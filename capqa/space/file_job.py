@@ -10,7 +10,6 @@ next chunk, and its folder, named by what it scores, keeps the committed rows fo
 as an interrupted ``python -m capqa score`` does.
 """
 
-import hashlib
 import logging
 import math
 import tempfile
@@ -28,7 +27,9 @@ from capqa.common.quoting import quote
 from capqa.common.tables import require_columns, row_place
 from capqa.common.validation import is_blank
 from capqa.jobs.chunks import split_golds
+from capqa.jobs.fingerprint import JobSpec, job_identity
 from capqa.jobs.scoring import check_no_output_columns, score_table
+from capqa.records.identity import canonical_hash
 from capqa.records.job import JobSettings
 from capqa.records.results import verdict_columns as columns_of_verdict
 from capqa.space.answer import shown_score
@@ -276,7 +277,7 @@ def score_file(loader: "ModelLoader", path: Any, question_column: Any, gold_colu
     started = time.perf_counter()
     JOB_FOLDERS.expire(DOWNLOAD_KEEP_S)  # cancelled jobs nobody resumed
     try:
-        with JOB_FOLDERS.resumable(job_key(path, settings, scorer.hashcode), keep=(JobCancelled,)) as folder:
+        with JOB_FOLDERS.resumable(job_key(table, scorer, settings), keep=(JobCancelled,)) as folder:
             job = score_table(table, ReportingScorer(scorer, report, switch), folder / name, settings,
                               chunk_size=_chunk_rows(len(table)), source=f"`{Path(path).name}`")
             seconds = time.perf_counter() - started
@@ -309,12 +310,10 @@ def cancelled_summary(rows: int, total: int) -> str:
             "file and columns to go on from where it stopped.")
 
 
-def job_key(path: Any, settings: JobSettings, hashcode: str) -> str:
-    """A name for the job: the file's bytes, the columns and the scorer, so that only the same
-    job finds a cancelled run's rows (the scored file itself refuses another job's rows too)."""
-    digest = hashlib.sha256(Path(path).read_bytes())
-    digest.update(repr((settings, hashcode)).encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()[:24]
+def job_key(table: pd.DataFrame, scorer: "CAPScorer", settings: JobSettings) -> str:
+    """A name for the job's folder: a hash of what its scored file's resume check compares (the
+    job's identity record), so that only the same job finds a cancelled run's rows."""
+    return canonical_hash(JobSpec.of(job_identity(table, scorer, settings)).to_json())
 
 
 def _verdict_summary(scored: pd.DataFrame, policy: Optional[str]) -> str:

@@ -33,7 +33,7 @@ def _process_alive(pid: int) -> bool:
 
 
 class JobFolders:
-    """Per-job folders under ``root``; ``clean_stale`` at start, ``job`` or ``expire`` after."""
+    """Per-job folders under ``root``; ``clean_stale`` at start, ``resumable`` or ``expire`` after."""
 
     def __init__(self, root: Path):
         self.root = Path(root)
@@ -41,15 +41,6 @@ class JobFolders:
     def new(self) -> Path:
         self.root.mkdir(parents=True, exist_ok=True)
         return Path(tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=self.root))
-
-    @contextmanager
-    def job(self) -> Iterator[Path]:
-        """A new folder that is removed when the block ends, whether the job worked or not."""
-        folder = self.new()
-        try:
-            yield folder
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
 
     @contextmanager
     def resumable(self, key: str, keep: Tuple[Type[BaseException], ...]) -> Iterator[Path]:

@@ -59,14 +59,26 @@ def _dead_pid():
     return int(finished.stdout)
 
 
+class Cancelled(Exception):
+    pass
+
+
 def test_job_folders_are_removed_when_the_job_ends_and_at_start(tmp_path):
+    """A job's folder goes when it ends, worked or failed; a cancelled one stays for the same job."""
     folders = JobFolders(tmp_path / "jobs")
-    with folders.job() as folder:
+    with folders.resumable("done", keep=(Cancelled,)) as folder:
         (folder / "scored.csv").write_text("cap\n0.5\n")
     assert not folder.exists()
-    with pytest.raises(RuntimeError), folders.job() as failed:
+    with pytest.raises(RuntimeError), folders.resumable("failed", keep=(Cancelled,)) as failed:
         raise RuntimeError("the job failed")
     assert not failed.exists()
+    with pytest.raises(Cancelled), folders.resumable("cancelled", keep=(Cancelled,)) as cancelled:
+        (cancelled / "scored.csv").write_text("cap\n0.5\n")
+        raise Cancelled
+    assert (cancelled / "scored.csv").exists()  # kept for the same job to resume
+    with folders.resumable("cancelled", keep=()) as resumed:
+        assert resumed == cancelled and (resumed / "scored.csv").exists()
+    assert not resumed.exists()
     stale = tmp_path / "jobs" / f"{_dead_pid()}-crashed"
     stale.mkdir()
     live = folders.new()  # this process's folder: a running job, kept
