@@ -73,7 +73,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     try:
         # The job is what the loaded scorer is (capqa.records.identity), not what the options asked for.
         scored = score_table(table, options.build_scorer(), args.out, settings, args.chunk_size, ranks,
-                             process_group_backend(args.device), source=f"`{args.input}`")
+                             process_group_backend(args.device, ranks), source=f"`{args.input}`")
     except KeyboardInterrupt:
         # Committed chunks are safe and verified on resume: a traceback would only alarm.
         print(f"{where}interrupted: {_kept_rows(args.out, ranks.distributed)}; rerun the same command to resume",

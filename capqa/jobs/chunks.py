@@ -19,6 +19,10 @@ from capqa.records.results import file_columns
 if TYPE_CHECKING:
     from capqa.metric.scorer import CAPScorer
 
+# Chunks whose statements are on their way while one is scored: enough to keep the workers busy
+# through a chunk's NLI, few enough that a stopped job wasted little.
+CHUNKS_AHEAD = 2
+
 
 def split_golds(cells: Sequence[str], separator: Optional[str] = None) -> List[List[str]]:
     """Each cell's gold answers: the cell split on ``separator``, or the cell itself."""
@@ -28,10 +32,17 @@ def split_golds(cells: Sequence[str], separator: Optional[str] = None) -> List[L
 def score_into(table: pd.DataFrame, scorer: "CAPScorer", output: ResumableCsv, settings: JobSettings,
                chunk_size: int, description: str = "CAP") -> int:
     """Score the rows of ``table`` that ``output`` lacks, one committed chunk at a time; returns
-    how many rows were scored."""
+    how many rows were scored. The statements of the next ``CHUNKS_AHEAD`` chunks are started
+    before a chunk is scored (``CAPScorer.prefetch``): a statement engine with workers makes them
+    while the NLI model scores."""
     done = output.rows_done
+    starts = list(range(done, len(table), chunk_size))
+    sent = 0  # chunks whose statements were started
     with tqdm(total=len(table), initial=done, desc=description, unit="row", dynamic_ncols=True) as progress:
-        for start in range(done, len(table), chunk_size):
+        for number, start in enumerate(starts):
+            for ahead in starts[sent:number + CHUNKS_AHEAD + 1]:
+                _prefetch(table.iloc[ahead:ahead + chunk_size], scorer, settings)
+            sent = max(sent, number + CHUNKS_AHEAD + 1)
             chunk = table.iloc[start:start + chunk_size]
             scored = _score_chunk(chunk, scorer, settings)
             if settings.escape_formulas:
@@ -39,6 +50,13 @@ def score_into(table: pd.DataFrame, scorer: "CAPScorer", output: ResumableCsv, s
             output.append(scored.to_csv(header=False, index=False, lineterminator=LINE_END), len(chunk))
             progress.update(len(chunk))
     return len(table) - done
+
+
+def _prefetch(chunk: pd.DataFrame, scorer, settings: JobSettings) -> None:
+    if settings.question_column:
+        scorer.prefetch(list(chunk[settings.answer_column]), split_golds(chunk[settings.gold_column],
+                                                                         settings.gold_separator),
+                        list(chunk[settings.question_column]))
 
 
 def _score_chunk(chunk: pd.DataFrame, scorer, settings: JobSettings) -> pd.DataFrame:

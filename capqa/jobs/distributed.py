@@ -7,7 +7,8 @@ rank's device: NCCL between CUDA devices, Gloo otherwise); the job's fingerprint
 output is, never how the ranks talk.
 
 Shards balance the work by character length (a cheap proxy for token length) so that ranks
-finish together. Part files live in ``OUT.parts/`` beside ``OUT`` (a folder every node must see,
+finish together, and keep each question's rows on one rank: its statements' parse of the
+question is then made once, not once per rank that has one of its answers. Part files live in ``OUT.parts/`` beside ``OUT`` (a folder every node must see,
 for multi-node jobs); each has its own manifest, so rerunning the same command resumes every rank,
 and the merge itself resumes too. The parts are removed once ``OUT`` is complete.
 """
@@ -64,13 +65,15 @@ class Ranks:
     rank: int = 0
     world_size: int = 1
     local_rank: int = 0
+    local_world_size: int = 1  # the ranks on this node
 
     @classmethod
     def from_environment(cls) -> "Ranks":
         """The ranks the launcher set, refused at once when no job could have them (a rank
         outside 0..WORLD_SIZE-1 would wait in rendezvous for ranks that do not exist)."""
-        ranks = cls(_count("RANK", 0), _count("WORLD_SIZE", 1), _count("LOCAL_RANK", 0))
-        local_world_size = _count("LOCAL_WORLD_SIZE", ranks.world_size)
+        world_size = _count("WORLD_SIZE", 1)
+        local_world_size = _count("LOCAL_WORLD_SIZE", world_size)
+        ranks = cls(_count("RANK", 0), world_size, _count("LOCAL_RANK", 0), max(1, min(local_world_size, world_size)))
         if ranks.world_size < 1:
             raise ValueError("environment variable WORLD_SIZE must be at least 1 (the number of ranks), got 0")
         if ranks.distributed and "RANK" not in os.environ:
@@ -140,20 +143,39 @@ def join_job(backend: str, ranks: Ranks):
 
 
 def rank_device(requested: str, ranks: Ranks) -> str:
-    """The device of this rank: its LOCAL_RANK GPU where CUDA is asked for (or auto), else as asked."""
+    """The device of this rank: where CUDA is asked for (or auto), GPU LOCAL_RANK, or, with more
+    ranks on the node than GPUs, GPU LOCAL_RANK modulo their number (ranks then share a GPU:
+    ``cuda_index``); else as asked."""
     # Deferred: torch is heavy, imported on first use.
     import torch
 
     if requested in ("auto", "cuda") and torch.cuda.is_available():
-        torch.cuda.set_device(ranks.local_rank)
-        return f"cuda:{ranks.local_rank}"
+        index = cuda_index(ranks.local_rank, torch.cuda.device_count())
+        torch.cuda.set_device(index)
+        if ranks.local_world_size > torch.cuda.device_count() and ranks.local_rank == 0:
+            logger.info("%d ranks share this node's %d GPU(s)", ranks.local_world_size, torch.cuda.device_count())
+        return f"cuda:{index}"
     return "cpu" if requested == "auto" else requested
 
 
-def process_group_backend(device: str) -> str:
+def cuda_index(local_rank: int, gpus: int) -> int:
+    """The GPU of the rank ``local_rank`` among ``gpus``: its own while there are enough, else
+    shared round-robin (several ranks per GPU: each makes its statements on its own cores while
+    the GPU runs whichever rank's NLI batch is ready)."""
+    return local_rank % max(1, gpus)
+
+
+def process_group_backend(device: str, ranks: Optional[Ranks] = None) -> str:
     """The process group's backend for ranks on ``device`` (``rank_device``'s answer): NCCL between
-    CUDA devices, Gloo for CPU (and MPS) ranks."""
-    return "nccl" if str(device).startswith("cuda") else "gloo"
+    CUDA devices, each rank on a GPU of its own; Gloo for CPU (and MPS) ranks and for ranks that
+    share a GPU, which NCCL refuses (the group only waits at barriers, never moves tensors)."""
+    if not str(device).startswith("cuda"):
+        return "gloo"
+    # Deferred: torch is heavy, imported on first use.
+    import torch
+
+    shared = ranks is not None and ranks.local_world_size > torch.cuda.device_count()
+    return "gloo" if shared else "nccl"
 
 
 def row_costs(table: pd.DataFrame, settings: JobSettings) -> np.ndarray:
@@ -164,16 +186,37 @@ def row_costs(table: pd.DataFrame, settings: JobSettings) -> np.ndarray:
     return lengths + ROW_OVERHEAD_CHARS
 
 
-def shard_rows(costs: Sequence[int], world_size: int) -> List[np.ndarray]:
-    """Row indices per rank, ascending, with totals as equal as greedy allows (longest row first,
-    each to the least loaded rank). Deterministic: the same costs give the same shards."""
+def question_groups(table: pd.DataFrame, settings: JobSettings) -> Optional[np.ndarray]:
+    """Per row, a number for its question (the rows of one question share it), or None for a job
+    without questions."""
+    if not settings.question_column:
+        return None
+    return pd.factorize(table[settings.question_column])[0]
+
+
+def shard_rows(costs: Sequence[int], world_size: int, groups: Optional[Sequence[int]] = None) -> List[np.ndarray]:
+    """Row indices per rank, ascending, with totals as equal as greedy allows (largest group
+    first, each to the least loaded rank). ``groups``: per row a group number, whose rows go to
+    one rank (``question_groups``: a question's statement parse is then made by one rank, not by
+    each rank that has one of its answers); None: each row its own group. Deterministic: the
+    same costs and groups give the same shards."""
+    costs = np.asarray(costs, dtype=np.int64)
+    group_of_row = np.arange(len(costs)) if groups is None else np.asarray(groups, dtype=np.int64)
+    group_costs = np.zeros(group_of_row.max() + 1 if len(costs) else 0, dtype=np.int64)
+    np.add.at(group_costs, group_of_row, costs)
     loads = [(0, rank) for rank in range(world_size)]
-    shards: List[List[int]] = [[] for _ in range(world_size)]
-    for row in np.argsort(-np.asarray(costs), kind="stable"):
+    rank_of_group = np.zeros(len(group_costs), dtype=np.int64)
+    for group in np.argsort(-group_costs, kind="stable"):
         load, rank = heapq.heappop(loads)
-        shards[rank].append(int(row))
-        heapq.heappush(loads, (load + int(costs[row]), rank))
-    return [np.sort(np.asarray(shard, dtype=np.int64)) for shard in shards]
+        rank_of_group[group] = rank
+        heapq.heappush(loads, (load + int(group_costs[group]), rank))
+    rank_of_row = rank_of_group[group_of_row]
+    return [np.flatnonzero(rank_of_row == rank).astype(np.int64) for rank in range(world_size)]
+
+
+def job_shards(table: pd.DataFrame, settings: JobSettings, world_size: int) -> List[np.ndarray]:
+    """The rows each rank of a job scores: balanced by characters, a question's rows together."""
+    return shard_rows(row_costs(table, settings), world_size, question_groups(table, settings))
 
 
 def parts_folder(out: Path) -> Path:
@@ -209,7 +252,7 @@ def score_shards(table: pd.DataFrame, scorer: "CAPScorer", out: Path, job: JobSp
     try:
         # Rank 0 holds OUT from the start: a wrong or locked --out fails before any scoring.
         merged = ResumableCsv.open(out, job, out_columns) if ranks.rank == 0 else None
-        shards = shard_rows(row_costs(table, settings), ranks.world_size)
+        shards = job_shards(table, settings, ranks.world_size)
         shard = table.iloc[shards[ranks.rank]]
         part_job = JobSpec.for_table(shard, {**job.settings, "rank": ranks.rank, "world_size": ranks.world_size})
         with ResumableCsv.open(part_path(out, ranks), part_job, out_columns) as part:

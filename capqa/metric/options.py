@@ -29,6 +29,7 @@ from capqa.loading.pretrained import KWARGS_SET_BY_OPTIONS, LoadArguments
 from capqa.metric.scorer import CAPScorer
 from capqa.statements.generator import StatementGenerator
 from capqa.statements.registry import ENGINES, engine_names, engine_options, resolve_engine_name
+from capqa.statements.workers import MAX_AUTO_WORKERS
 from capqa.verdicts.judge import resolve_verdict
 from capqa.verdicts.policies import POLICIES, policy_credits
 
@@ -95,6 +96,12 @@ class MetricOptions:
         4, (Interval(numbers.Integral, 0, None),),
         "retries of a request that got 408/409/429/5xx or lost its connection, with exponential backoff",
         affects_scores=False)
+    statement_workers: Optional[int] = option(
+        None, (Interval(numbers.Integral, 0, None), None),
+        "processes making the rule statements ahead of the NLI model (0: made in this process, between NLI "
+        "batches); the statements are the same whatever the number", affects_scores=False,
+        default_text=f"0 beside an NLI model on the CPU, else the cores the process has less one, at most "
+                     f"{MAX_AUTO_WORKERS}")
     alpha: float = option(ALPHA, (_UNIT,), "weight of the forward direction D(gold -> prediction)")
     neutral_weight: float = option(NEUTRAL_WEIGHT, (_UNIT,), "lambda, the weight of P(neutral) in D")
     batch_size: int = option(32, (Interval(numbers.Integral, 1, None),), "pairs per NLI batch (at most)",

@@ -32,6 +32,7 @@ from capqa.verdicts.judge import judge
 
 if TYPE_CHECKING:
     from capqa.engine.nli import NLIScorer
+    from capqa.statements.generator import MadeStatements
     from capqa.verdicts.judge import Verdict
 
 logger = logging.getLogger(__name__)
@@ -47,10 +48,14 @@ class StatementEngine(Protocol):
     def identity(self) -> StatementIdentity:
         """The engine as loaded, for the hashcode."""
 
-    def make(self, questions: Sequence[str], answers: Sequence[str],
-             check_input: bool = True) -> Tuple[List[str], List[str], List[bool]]:
-        """(one statement per pair, the engine that wrote each, whether each is a rule statement
-        standing in for one the engine's guard refused)."""
+    def make(self, questions: Sequence[str], answers: Sequence[str], check_input: bool = True,
+             with_issues: bool = False) -> "MadeStatements":
+        """One statement per pair, the engine that wrote each, whether each is a rule statement
+        standing in for one the engine's guard refused, and their issue codes when the engine
+        checked them (``capqa.statements.generator.MadeStatements``)."""
+
+    def prefetch(self, questions: Sequence[str], answers: Sequence[str], with_issues: bool = False) -> None:
+        """Start writing these statements ahead of ``make`` (a no-op for an engine that cannot)."""
 
 
 class CAPScorer:
@@ -133,8 +138,8 @@ class CAPScorer:
         example_of_row = np.repeat(np.arange(len(golds)), [len(g) for g in golds])
         gold_rows = [gold for example_golds in golds for gold in example_golds]
         prediction_rows = [predictions[i] for i in example_of_row]
-        premises, hypotheses, fallback_rows, engine_rows = self._statements(gold_rows, prediction_rows, questions,
-                                                                            example_of_row)
+        premises, hypotheses, fallback_rows, engine_rows, issue_rows = self._statements(
+            gold_rows, prediction_rows, questions, example_of_row, return_details)
         self._warn_if_calibration_is_elsewhere(return_details)
 
         # Forward (gold -> prediction) and reverse pairs in one call: shared batches, shared dedup.
@@ -161,22 +166,42 @@ class CAPScorer:
             lists.update(_details(chosen, example_of_row, premises, hypotheses, forward, reverse,
                                   forward_probs, reverse_probs, fallback_rows, engine_rows))
             lists["statement_issues"] = _statement_issues(chosen, example_of_row, questions, gold_rows,
-                                                          predictions, premises, hypotheses)
+                                                          predictions, premises, hypotheses, issue_rows)
             # Why the answer scored as it did, against the gold that counted.
             lists["relation"] = diagnose_relation(*chosen_inputs())
         return lists
 
-    def _statements(self, gold_rows, prediction_rows, questions, example_of_row):
+    def _statements(self, gold_rows, prediction_rows, questions, example_of_row, with_issues):
         """(premises, hypotheses, per row whether a rule statement stood in for a refused one, per
-        row which engines wrote its two statements)."""
+        row which engines wrote its two statements, per row the two statements' issue codes when
+        the engine checked them, else None)."""
         if questions is None:
-            return list(gold_rows), list(prediction_rows), [False] * len(gold_rows), [NONE] * len(gold_rows)
+            return (list(gold_rows), list(prediction_rows), [False] * len(gold_rows), [NONE] * len(gold_rows),
+                    None)
         question_rows = [questions[i] for i in example_of_row]
-        made, engines, fallback = self.statements.make(question_rows + question_rows, gold_rows + prediction_rows,
-                                                       check_input=False)
+        made = self.statements.make(question_rows + question_rows, gold_rows + prediction_rows, check_input=False,
+                                    with_issues=with_issues)
         n_rows = len(gold_rows)
-        return (made[:n_rows], made[n_rows:], [a or b for a, b in zip(fallback[:n_rows], fallback[n_rows:])],
-                [statement_engines(gold, prediction) for gold, prediction in zip(engines[:n_rows], engines[n_rows:])])
+        fallback, engines = made.fallback, made.engines
+        issue_rows = None if made.issues is None else list(zip(made.issues[:n_rows], made.issues[n_rows:]))
+        return (made.statements[:n_rows], made.statements[n_rows:],
+                [a or b for a, b in zip(fallback[:n_rows], fallback[n_rows:])],
+                [statement_engines(gold, prediction) for gold, prediction in zip(engines[:n_rows], engines[n_rows:])],
+                issue_rows)
+
+    def prefetch(self, predictions: Sequence[str], golds: Sequence[Sequence[str]], questions: Sequence[str],
+                 with_issues: bool = True) -> None:
+        """Start writing the statements of examples that ``score`` will get next (their texts
+        checked, golds as lists), so that an engine with workers makes them while the NLI model
+        scores what came before (``capqa.jobs.chunks``). Blank predictions make no statement."""
+        if self.statements is None:
+            return
+        question_rows, answers = [], []
+        for prediction, example_golds, question in zip(predictions, golds, questions):
+            texts = list(example_golds) + ([] if is_blank(prediction) else [prediction])
+            question_rows.extend([question] * len(texts))
+            answers.extend(texts)
+        self.statements.prefetch(question_rows, answers, with_issues)
 
     def _warn_if_calibration_is_elsewhere(self, return_details):
         """Once per scorer: CAP+, the relation and the verdict thresholds were fitted on one NLI
@@ -231,18 +256,23 @@ def _details(chosen, example_of_row, premises, hypotheses, forward, reverse, for
     return details
 
 
-def _statement_issues(chosen, example_of_row, questions, gold_rows, predictions, premises, hypotheses):
+def _statement_issues(chosen, example_of_row, questions, gold_rows, predictions, premises, hypotheses, issue_rows):
     """Per example, the issues of the two statements of its chosen gold ("gold:CODE",
-    "prediction:CODE"), all statements checked in one batch (one batch for the parser); none
-    without questions, where the answers are compared as they are."""
+    "prediction:CODE"): as the statement engine found them when it wrote them, or all checked
+    here in one batch (one batch for the parser); none without questions, where the answers are
+    compared as they are."""
     if questions is None:
         return [[] for _ in chosen]
-    rows = [(questions[example_of_row[row]], gold_rows[row], premises[row], predictions[example], hypotheses[row])
-            for example, row in enumerate(chosen)]
-    found = statements_issues([row[0] for row in rows] * 2, [row[1] for row in rows] + [row[3] for row in rows],
-                              [row[2] for row in rows] + [row[4] for row in rows])
+    if issue_rows is not None:
+        found = [issue_rows[row] for row in chosen]
+    else:
+        rows = [(questions[example_of_row[row]], gold_rows[row], premises[row], predictions[example],
+                 hypotheses[row]) for example, row in enumerate(chosen)]
+        codes = statements_issues([row[0] for row in rows] * 2, [row[1] for row in rows] + [row[3] for row in rows],
+                                  [row[2] for row in rows] + [row[4] for row in rows])
+        found = list(zip(codes[:len(rows)], codes[len(rows):]))
     return [[f"gold:{code}" for code in gold] + [f"prediction:{code}" for code in prediction]
-            for gold, prediction in zip(found[:len(rows)], found[len(rows):])]
+            for gold, prediction in found]
 
 
 def check_variant(variant: str) -> str:

@@ -45,12 +45,15 @@ def say_rules_are_the_default():
 
 
 class MadeStatements(NamedTuple):
-    """One statement per pair, which engine wrote each, and whether it is the rules' statement
-    standing in for one the engine's guard refused."""
+    """One statement per pair, which engine wrote each, whether it is the rules' statement
+    standing in for one the engine's guard refused, and each statement's ``statement_issues``
+    codes where the engine checked them as it wrote them (asked for with ``with_issues``; None
+    otherwise, and the caller checks what it needs)."""
 
     statements: List[str]
     engines: List[str]
     fallback: List[bool]
+    issues: Optional[List[List[str]]] = None
 
 
 class StatementGenerator:
@@ -115,15 +118,27 @@ class StatementGenerator:
         made = self.make(questions, answers, check_input)
         return made.statements, made.fallback
 
-    def make(self, questions: Sequence[str], answers: Sequence[str], check_input: bool = True) -> MadeStatements:
+    def prefetch(self, questions: Sequence[str], answers: Sequence[str], with_issues: bool = False) -> None:
+        """Start writing these pairs' statements ahead of ``make`` (an engine with workers, as the
+        rules' with ``statement_workers``; nothing for the others). The texts must be checked."""
+        prefetch = getattr(self.engine, "prefetch", None)
+        if prefetch is not None:
+            prefetch(list(zip(questions, answers)), with_issues)
+
+    def make(self, questions: Sequence[str], answers: Sequence[str], check_input: bool = True,
+             with_issues: bool = False) -> MadeStatements:
         """The statements, the engine that wrote each and the fallbacks (``MadeStatements``).
-        check_input: False for a caller that checked the texts."""
+        check_input: False for a caller that checked the texts. with_issues: have an engine
+        that can check its statements as it writes them (the rules' workers) do so."""
         if check_input:
             questions, answers = check_text_list(questions, "questions"), check_text_list(answers, "answers")
             check_same_length(questions, "questions", answers, "answers")
         pairs = list(zip(questions, answers))
         unique = sorted(set(pairs))
-        written = self.engine.write(unique)
+        # An engine may also check what it writes (``write_checked``: the rules in their workers).
+        write_checked = getattr(self.engine, "write_checked", None)
+        written, checked = (write_checked(unique, with_issues) if write_checked is not None
+                            else (self.engine.write(unique), None))
         refused = {}
         for pair, statement in zip(unique, written):
             reason = self.engine.guard(pair, statement)
@@ -136,6 +151,16 @@ class StatementGenerator:
                            "'rules', statement_fallback True)", self.engine.name, len(refused), len(unique), reasons)
         statements = dict(zip(unique, written))
         statements.update(zip(refused, write_rule_statements(list(refused))))
+        issues = None
+        if checked is not None and not refused:
+            issues_of = dict(zip(unique, checked))
+            issues = [issues_of[pair] for pair in pairs]
         return MadeStatements([statements[pair] for pair in pairs],
                               [RULES_ENGINE if pair in refused else self.engine.name for pair in pairs],
-                              [pair in refused for pair in pairs])
+                              [pair in refused for pair in pairs], issues)
+
+    def close(self) -> None:
+        """Stop the engine's workers and close its cache (an engine without either has nothing to do)."""
+        close = getattr(self.engine, "close", None)
+        if close is not None:
+            close()

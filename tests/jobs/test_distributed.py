@@ -14,7 +14,7 @@ import pytest
 
 from capqa.common.tables import read_table
 from capqa.compare.summary import read_summary
-from capqa.jobs.distributed import row_costs, shard_rows
+from capqa.jobs.distributed import Ranks, cuda_index, job_shards, process_group_backend, shard_rows
 from capqa.jobs.output import read_manifest
 from capqa.records.job import JobSettings
 
@@ -78,6 +78,20 @@ def test_shards_balance_characters_and_cover_every_row_once():
     assert [sum(costs[row] for row in shard) for shard in shards] == [530, 520]
     # More ranks than rows: the extra ranks get nothing, and the rows are still covered once.
     assert sorted(len(shard) for shard in shard_rows([5, 7], 4)) == [0, 0, 1, 1]
+
+
+def test_a_questions_rows_go_to_one_rank():
+    table = pd.DataFrame({"question": ["q1", "q2", "q1", "q3", "q2", "q1", "q4"],
+                          "gold": ["a"] * 7, "answer": ["bb", "b", "bbbb", "bbbbbbbbbbbbbbbbbbbbbbbb", "b", "b", "bb"]})
+    shards = job_shards(table, JobSettings("question", "gold", "answer"), 2)
+    assert sorted(np.concatenate(shards).tolist()) == list(range(7))
+    rank_of_question = {}
+    for rank, shard in enumerate(shards):
+        for row in shard:
+            assert rank_of_question.setdefault(table["question"][row], rank) == rank
+    # Without questions every row is a group of its own.
+    assert shard_rows([3, 3, 3, 3], 2, groups=[0, 0, 0, 1])[0].tolist() == [0, 1, 2]
+    assert shard_rows([3, 3, 3, 3], 2)[0].tolist() == [0, 2]
 
 
 @pytest.fixture(scope="module")
@@ -195,7 +209,7 @@ def test_a_killed_rank_resumes_with_every_row_once(id_rows, random_nli_model, si
     output, _ = launcher.communicate(timeout=PROCESS_WAIT_S)
     assert launcher.returncode != 0, output
     kept = committed_rows(part)
-    shard = shard_rows(row_costs(read_table(id_rows), JobSettings(None, "premise", "hypothesis")), 2)[1]
+    shard = job_shards(read_table(id_rows), JobSettings(None, "premise", "hypothesis"), 2)[1]
     assert kept == 2 < len(shard), "the rank was to be killed after its first chunk of 2 rows"
     assert not out.exists() or committed_rows(out) == 0
 
@@ -204,3 +218,12 @@ def test_a_killed_rank_resumes_with_every_row_once(id_rows, random_nli_model, si
     scored = pd.read_csv(out, dtype=str, keep_default_na=False)
     assert list(scored["row_id"]) == list(read_table(id_rows)["row_id"])  # each row once, in order
     assert_same_scored_file(out, single_process_output)
+
+
+def test_ranks_share_the_gpus_when_there_are_more_ranks_than_gpus():
+    """Issue 33: eight ranks on a node of one GPU all use it (each making its own statements),
+    and wait for each other over Gloo, since NCCL refuses two ranks on one device."""
+    assert [cuda_index(rank, 1) for rank in range(4)] == [0, 0, 0, 0]
+    assert [cuda_index(rank, 2) for rank in range(4)] == [0, 1, 0, 1]
+    assert [cuda_index(rank, 8) for rank in range(4)] == [0, 1, 2, 3]
+    assert process_group_backend("cpu", Ranks(0, 8, 0, 8)) == "gloo"

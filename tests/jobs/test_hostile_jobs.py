@@ -322,7 +322,7 @@ def test_an_impossible_rank_is_refused_at_once(rows, tmp_path, monkeypatch, caps
 def test_ranks_a_launcher_sets_are_accepted(monkeypatch):
     for name, value in {"RANK": "3", "WORLD_SIZE": "4", "LOCAL_RANK": "1", "LOCAL_WORLD_SIZE": "2"}.items():
         monkeypatch.setenv(name, value)
-    assert Ranks.from_environment() == Ranks(3, 4, 1)
+    assert Ranks.from_environment() == Ranks(3, 4, 1, 2)
 
 
 def test_the_rendezvous_timeout_is_minutes_and_can_be_set(monkeypatch):

@@ -10,7 +10,7 @@ from capqa.jobs.scoring import score_table
 from capqa.metric.options import MetricOptions
 from capqa.records.job import JobSettings
 
-from support.data import data_path
+from support.data import TEST_DATA_DIR, data_path
 from support.jobs import InterruptedScorer
 from support.lazy import lazy_module
 from support.tolerances import MODEL_ATOL
@@ -130,3 +130,24 @@ def test_bad_job_settings_fail_before_scoring(statement_rows, random_nli_model, 
     with pytest.raises(ValueError, match="already has column\\(s\\) 'cap'"):
         cli_main(score_args(scored_before, tmp_path / "c.csv", random_nli_model))
     assert not any((tmp_path / name).exists() and (tmp_path / name).stat().st_size for name in ("a.csv", "b.csv", "c.csv"))
+
+
+def test_statement_workers_change_neither_statements_nor_scores(random_nli_model, tmp_path):
+    """Issue 33: the same file whatever the number of statement workers and the chunk size (the
+    statements and their issue codes exactly; the scores up to the float rounding of other NLI
+    batches), the workers making the next chunks' statements while a chunk is scored."""
+    rows = read_table(TEST_DATA_DIR / "real_qa_answers.csv").head(36)
+    rows = rows[["question", "gold", "answer"]].iloc[::-1].reset_index(drop=True)  # questions' rows apart
+    settings = JobSettings("question", "gold", "answer")
+    scored = {}
+    for workers, chunk_size in ((0, 36), (2, 5), (1, 11)):
+        scorer = MetricOptions(nli_model=random_nli_model, device="cpu", statement_workers=workers).build_scorer()
+        out = tmp_path / f"scored-{workers}-{chunk_size}.csv"
+        score_table(rows, scorer, out, settings, chunk_size=chunk_size)
+        scorer.statements.close()
+        scored[workers] = pd.read_csv(out, dtype=str, keep_default_na=False)
+    for workers in (1, 2):
+        for column in ("premises", "hypotheses", "statement_issues"):
+            assert list(scored[workers][column]) == list(scored[0][column]), column
+        np.testing.assert_allclose(scored[workers]["cap"].astype(float), scored[0]["cap"].astype(float),
+                                   rtol=0, atol=MODEL_ATOL)
