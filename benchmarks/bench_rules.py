@@ -17,13 +17,21 @@ Prints, for every corpus in tests/data and the CAP-Statements sample:
     .venv/bin/python benchmarks/bench_rules.py [--show-misses N] [--only NAME] [--speed] [--repeats N]
                                                [--write-docs]
 
-``--speed`` prints the throughput figures only (no quality tables), for every corpus or ``--only``.
+``--speed`` prints the throughput figures only (no quality tables), for every corpus or ``--only``;
+with each corpus's cold rate also the rate of what ``python -m capqa score`` does per statement
+(the statement and its ``statement_issues`` check).
+
+``--pipeline`` times the whole scoring job (``score_table``) on the real systems' answers with 0,
+1, 2 and as many statement workers as the cores allow, against a stand-in NLI stage of
+``--nli-pairs-per-second`` (``capqa.dev.pipeline``); with ``--write`` it saves the figures to
+docs/pipeline_figures.json, which docs/scale.md's cost table reads.
 
 ``--write-docs`` rewrites the ``<!-- generated: NAME -->`` tables of docs/rules.md from
 ``capqa.doctools.rules_corpora.DOC_TABLES`` (until ``python -m capqa docs --write`` does).
 """
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -35,6 +43,8 @@ sys.path.insert(0, str(REPO_ROOT))
 
 import pandas as pd  # noqa: E402
 
+from capqa.dev.pipeline import PIPELINE_FIGURES, measure_pipeline, statement_seconds  # noqa: E402
+from capqa.doctools.cost import pipeline_table  # noqa: E402
 from capqa.doctools.rules_corpora import CORPORA, group_table, markdown, scored_corpus  # noqa: E402
 from capqa.statements.rules import naive_statement  # noqa: E402
 from capqa.statements.rules import parser  # noqa: E402
@@ -119,6 +129,7 @@ def print_speed(name: str, repeats: int) -> bool:
     cold, warm = throughput(name, repeats)
     print(f"\nthroughput: {cold:,.0f} statements/s of CPU time (parses dropped), {warm:,.0f} warm "
           f"(median of {repeats})")
+    print_checked_speed(name)
     if name != SPEED_CORPUS:
         return True
     rates = ops_throughput(name, repeats)
@@ -128,6 +139,27 @@ def print_speed(name: str, repeats: int) -> bool:
     print(f"target >= {MIN_STATEMENTS_PER_SECOND:,} statements/s (parses dropped): "
           f"{'met' if cold >= MIN_STATEMENTS_PER_SECOND else 'NOT met'}")
     return cold >= MIN_STATEMENTS_PER_SECOND
+
+
+def print_checked_speed(name: str) -> None:
+    """Cold statements per CPU-second with the check ``score`` runs on each (issue 33)."""
+    frame = pd.read_csv(REPO_ROOT / CORPORA[name].path, keep_default_na=False)
+    seconds = statement_seconds(list(dict.fromkeys(zip(frame.question, frame.answer))))
+    total = seconds["statements"] + seconds["issues"]
+    print(f"with statement_issues, as `score` computes them: {seconds['pairs'] / total:,.0f} statements/s of CPU time "
+          f"(the check {100 * seconds['issues'] / seconds['statements']:.0f} % on top of the statements)")
+
+
+def print_pipeline(pairs_per_second: int, write: bool) -> int:
+    """The scoring job's throughput with 0, 1, 2, ... statement workers (``capqa.dev.pipeline``)."""
+    table = pd.read_csv(REPO_ROOT / CORPORA[SPEED_CORPUS].path, keep_default_na=False)
+    counts = sorted({0, 1, 2, max(1, (os.cpu_count() or 1) - 1)})
+    record = measure_pipeline(table, counts, pairs_per_second)
+    print(pipeline_table(record))
+    if write:
+        PIPELINE_FIGURES.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+        print(f"saved {PIPELINE_FIGURES.relative_to(REPO_ROOT)}")
+    return 0
 
 
 def _naive_tables():
@@ -150,9 +182,16 @@ def main(argv=None) -> int:
     arguments.add_argument("--repeats", type=_positive, default=3, metavar="N",
                            help="passes per throughput figure, the median printed (default 3)")
     arguments.add_argument("--write-docs", action="store_true", help="rewrite the tables of docs/rules.md and stop")
+    arguments.add_argument("--pipeline", action="store_true",
+                           help="the scoring job's rows per second with 0, 1, 2, ... statement workers, and stop")
+    arguments.add_argument("--nli-pairs-per-second", type=_positive, default=2000, metavar="N",
+                           help="the stand-in NLI stage's throughput for --pipeline (default 2000: about a GPU's)")
+    arguments.add_argument("--write", action="store_true", help="with --pipeline: save docs/pipeline_figures.json")
     args = arguments.parse_args(argv)
     if args.write_docs:
         return write_doc_tables()
+    if args.pipeline:
+        return print_pipeline(args.nli_pairs_per_second, args.write)
     memory = parser_memory_mb()
     names = [args.only] if args.only else list(CORPORA)
     if args.speed:

@@ -8,6 +8,7 @@ import platform
 import statistics
 import threading
 import time
+from pathlib import Path
 from typing import Callable, Mapping
 
 import psutil
@@ -96,3 +97,16 @@ def machine_description(device: torch.device) -> dict:
     if device.type == "cuda":
         described["gpu"] = torch.cuda.get_device_name(device)
     return described
+
+
+def cpu_model() -> str:
+    """The CPU's model name and its vector extensions that matter to torch (Linux), else the platform's."""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return platform.processor() or platform.machine()
+    name = next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("model name")),
+                platform.machine())
+    flags = next((line.split(":", 1)[1].split() for line in text.splitlines() if line.startswith("flags")), [])
+    extensions = [flag for flag in ("avx2", "avx512f", "avx512_bf16", "amx_bf16") if flag in flags]
+    return f"{name} ({', '.join(extensions) or 'no AVX2'})"

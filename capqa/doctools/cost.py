@@ -10,14 +10,14 @@ data/cap_correctness_sample.csv (question, gold answer, predicted answer), score
 
 The GPU figures are a projection, not a measurement: the FLOPs of the forward passes the engine
 actually runs (its own batches, padding included) divided by an assumed share of each GPU's
-peak dense bf16/fp16 rate, combined with the rule statements' rate measured on this CPU.
-``cost_table_markdown`` renders the figures the benchmark saved (docs/cost_figures.json).
+peak dense bf16/fp16 rate, combined with the rule statements' rate per CPU core that the pipeline
+benchmark measured (``capqa.dev.pipeline``, docs/pipeline_figures.json). ``cost_table_markdown``
+renders the figures the two benchmarks saved.
 """
 
 import datetime
 import json
 import os
-import platform
 import statistics
 import tempfile
 import time
@@ -28,8 +28,9 @@ import torch
 
 from capqa.common.paths import REPO_ROOT
 from capqa.dev.bench import SAMPLE_CSV, build_bench_model, load_sample
-from capqa.dev.measure import machine_description, timed
-from capqa.statements.generator import StatementGenerator
+from capqa.dev.measure import cpu_model, machine_description, timed
+from capqa.dev.pipeline import PIPELINE_FIGURES
+from capqa.statements.workers import MAX_AUTO_WORKERS
 
 COST_FIGURES = REPO_ROOT / "docs" / "cost_figures.json"
 # Peak dense tensor-core rates (TFLOP/s, no sparsity) from the vendors' data sheets: bf16, and
@@ -82,16 +83,11 @@ def measure_cost(rows: int = 120, runs: int = 3, size: str = "large", precisions
     questions, golds, answers = list(frame["question"]), list(frame["gold_answer"]), list(frame["answer"])
     cpu = torch.device("cpu")
     started_load = os.getloadavg()[0]
-    rules = StatementGenerator("rules", show_progress=False)
-    rules.generate(questions[:2], answers[:2])  # warm-up: the converter's lexicons load on first use
-    _, rule_seconds, _ = timed(lambda: rules.generate(questions + questions, golds + answers), cpu)
     shape = " (cross-encoder/nli-deberta-v3-large's shape)" if size == "large" else ""
     record = {"measured": datetime.date.today().isoformat(),
               "machine": {**machine_description(cpu), "cpu": cpu_model()},
               "model": f"DeBERTa-v2 '{size}' config{shape}, random weights",
-              "rows": len(frame), "runs": runs, "batch_size": 32,
-              "statements": {"engine": "rules", "seconds": rule_seconds,
-                             "answers_per_hour": 3600 * len(frame) / rule_seconds}, "cpu": {}}
+              "rows": len(frame), "runs": runs, "batch_size": 32, "cpu": {}}
     for precision in precisions:
         options = MetricOptions(nli_model=folder, statement_model="rules", device="cpu", quantize=precision == "int8")
         scorer = options.build_scorer()
@@ -110,36 +106,34 @@ def measure_cost(rows: int = 120, runs: int = 3, size: str = "large", precisions
         if "work" not in record:  # the FLOPs of the whole sample: a large file is batched as tightly
             record["work"] = {**_nli_flops(scorer, list(corpus["question"]), list(corpus["gold_answer"]),
                                            list(corpus["answer"])), "rows": len(corpus)}
-    record["gpu_projection"] = gpu_projection(record)
     # Other processes slow a shared machine: say how busy it was (1-minute load at start and end).
     record["load_average"] = [started_load, os.getloadavg()[0]]
     return record
 
 
-def cpu_model() -> str:
-    """The CPU's model name and its vector extensions that matter to torch (Linux), else the platform's."""
-    try:
-        text = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return platform.processor() or platform.machine()
-    name = next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("model name")),
-                platform.machine())
-    flags = next((line.split(":", 1)[1].split() for line in text.splitlines() if line.startswith("flags")), [])
-    extensions = [flag for flag in ("avx2", "avx512f", "avx512_bf16", "amx_bf16") if flag in flags]
-    return f"{name} ({', '.join(extensions) or 'no AVX2'})"
-
-
-def gpu_projection(record: Dict[str, Any], utilisation: float = ASSUMED_UTILISATION) -> Dict[str, Dict[str, float]]:
-    """Answers per hour per GPU at ``utilisation`` of its peak, NLI alone and with the rule
-    statements (one CPU process, as measured) run before it in the same process."""
+def gpu_projection(record: Dict[str, Any], pipeline: Dict[str, Any],
+                   utilisation: float = ASSUMED_UTILISATION) -> Dict[str, Dict[str, float]]:
+    """Answers per hour per GPU at ``utilisation`` of its peak: the NLI model alone; with the rule
+    statements made by ``MAX_AUTO_WORKERS`` workers ahead of it (the default beside a GPU on a
+    machine of 9 cores or more), the slower of the two; and with them made in the scoring process
+    between NLI batches, the two one after the other. The statements' rate is ``pipeline``'s
+    (``capqa.dev.pipeline``): per CPU-second, parses dropped, each with its check, as ``score`` does."""
     flops_per_answer = record["work"]["flops"] / record["work"]["rows"]
-    statements_per_hour = record["statements"]["answers_per_hour"]
+    per_worker_hour = statements_answers_per_hour(pipeline)
     projection = {}
     for gpu, peak in GPU_PEAK_TFLOPS.items():
         nli_per_hour = 3600 * utilisation * peak * 1e12 / flops_per_answer
         projection[gpu] = {"nli_answers_per_hour": nli_per_hour,
-                           "answers_per_hour": 1 / (1 / nli_per_hour + 1 / statements_per_hour)}
+                           "answers_per_hour": min(nli_per_hour, MAX_AUTO_WORKERS * per_worker_hour),
+                           "one_process_answers_per_hour": 1 / (1 / nli_per_hour + 1 / per_worker_hour)}
     return projection
+
+
+def statements_answers_per_hour(pipeline: Dict[str, Any]) -> float:
+    """Answers per hour whose statements (gold and prediction, each checked) one CPU core makes,
+    from the pipeline benchmark's corpus (its distinct statements per row)."""
+    alone = pipeline["statements_alone"]
+    return 3600 * alone["checked_pairs_per_cpu_second"] * pipeline["rows"] / alone["pairs"]
 
 
 def _rate(per_hour: float) -> str:
@@ -153,19 +147,32 @@ def _hours(per_hour: float) -> str:
     return text + (f" ({hours / 24:,.0f} days)" if hours > 48 else "")
 
 
-def _statements_note(record: Dict[str, Any]) -> str:
-    """Where the statements limit a GPU: then several processes per GPU (torchrun) help."""
-    slowed = [gpu for gpu, figures in record["gpu_projection"].items()
-              if figures["answers_per_hour"] < 0.8 * figures["nli_answers_per_hour"]]
-    if not slowed:
-        return ""
-    return (f": on {', '.join(slowed)} they would cost more than a fifth of the time, so run several processes "
-            "per GPU (`torchrun --nproc-per-node`), each with its own CPU core for the statements")
+def _statements_note(projection: Dict[str, Dict[str, float]], pipeline: Dict[str, Any]) -> str:
+    """What the statements cost beside a GPU, with and without workers, and the overlap measured here."""
+    fastest = max(projection, key=lambda gpu: projection[gpu]["nli_answers_per_hour"])
+    figures = projection[fastest]
+    limit = ("the NLI model's pace" if figures["answers_per_hour"] >= figures["nli_answers_per_hour"]
+             else f"{_rate(figures['answers_per_hour'])} (the statements still set the pace: more cores, or ranks "
+                  "on several machines, help)")
+    runs = {run["workers"]: run for run in pipeline["runs"]}
+    measured = ", ".join(f"{count} worker{'s' if count > 1 else ''} {run['speedup']:.2f}x"
+                         for count, run in runs.items() if count)
+    return (f"The rule statements, each with its check, run at {_rate(statements_answers_per_hour(pipeline))} "
+            f"answers per hour per CPU core. On {fastest} the NLI model alone would score "
+            f"{_rate(figures['nli_answers_per_hour'])} answers per hour; with the statements made between its "
+            f"batches in the scoring process, {_rate(figures['one_process_answers_per_hour'])}; with "
+            f"{MAX_AUTO_WORKERS} statement workers ahead of it (`statement_workers`), {limit}. On this machine the "
+            f"job against a stand-in NLI stage of {pipeline['nli_pairs_per_second']:,} pairs/s ran at {measured} "
+            "the speed of the same job without workers (`benchmarks/bench_rules.py --pipeline`, below). ")
 
 
-def cost_table_markdown(path: Union[str, os.PathLike] = COST_FIGURES) -> str:
-    """The cost table (Markdown) of the figures ``benchmarks/bench_cost.py`` saved."""
+def cost_table_markdown(path: Union[str, os.PathLike] = COST_FIGURES,
+                        pipeline_path: Union[str, os.PathLike] = PIPELINE_FIGURES) -> str:
+    """The cost table (Markdown) of the figures ``benchmarks/bench_cost.py`` and ``benchmarks/bench_rules.py
+    --pipeline`` saved."""
     record = json.loads(Path(path).read_text(encoding="utf-8"))
+    pipeline = json.loads(Path(pipeline_path).read_text(encoding="utf-8"))
+    projection = gpu_projection(record, pipeline)
     machine, work = record["machine"], record["work"]
     lines = ["| where | how | answers per hour | 1 M answers |", "|---|---|---:|---:|"]
     for precision, figures in record["cpu"].items():
@@ -175,9 +182,9 @@ def cost_table_markdown(path: Union[str, os.PathLike] = COST_FIGURES) -> str:
             lines.append(f"| one core of this CPU | measured (process CPU time), {precision}, statements included "
                          f"| {_rate(figures['answers_per_core_hour'])} | "
                          f"{_hours(figures['answers_per_core_hour'])} |")
-    for gpu, figures in record["gpu_projection"].items():
+    for gpu, figures in projection.items():
         lines.append(f"| {gpu} | **projected** from FLOPs at {100 * ASSUMED_UTILISATION:.0f} % of peak, "
-                     f"rule statements on one CPU process included | {_rate(figures['answers_per_hour'])} | "
+                     f"rule statements by {MAX_AUTO_WORKERS} workers ahead of it | {_rate(figures['answers_per_hour'])} | "
                      f"{_hours(figures['answers_per_hour'])} |")
     lines += ["", f"Measured {record['measured']} on {machine['cpu']}, {machine['cores']} cores, "
               f"{machine['memory_gib']} GiB, torch {machine['torch']}, with {record['model']}, batch size "
@@ -189,7 +196,30 @@ def cost_table_markdown(path: Union[str, os.PathLike] = COST_FIGURES) -> str:
               f"The NLI work, counted on all {work['rows']:,} sample rows as the engine batches them, is "
               f"{work['flops'] / work['rows'] / 1e9:,.1f} GFLOPs per answer ({work['distinct_pairs']:,} distinct "
               f"pairs, {work['mean_tokens']:.0f} tokens on average). "
-              f"The rule statements alone run at {_rate(record['statements']['answers_per_hour'])} answers per hour "
-              f"on one process{_statements_note(record)}. No GPU was available: its rows are projections, "
+              f"{_statements_note(projection, pipeline)}No GPU was available: its rows are projections, "
               "not measurements."]
+    return "\n".join(lines) + "\n"
+
+
+def pipeline_table_markdown(path: Union[str, os.PathLike] = PIPELINE_FIGURES) -> str:
+    """docs/scale.md's table of the figures ``benchmarks/bench_rules.py --pipeline --write`` saved."""
+    return pipeline_table(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def pipeline_table(record: Dict[str, Any]) -> str:
+    """The scoring job's throughput per number of statement workers (``capqa.dev.pipeline``), in Markdown."""
+    alone, machine = record["statements_alone"], record["machine"]
+    lines = ["| statement workers | seconds | rows per second | the stand-in NLI stage alone, s | speed-up |",
+             "|---:|---:|---:|---:|---:|"]
+    for run in record["runs"]:
+        lines.append(f"| {run['workers']} | {run['seconds']:.1f} | {run['rows_per_second']:,.0f} | "
+                     f"{run['nli_seconds']:.1f} | {run['speedup']:.2f}x |")
+    lines += ["", f"Measured {record['measured']} on {machine['cpu']}, {machine['cores']} cores, {record['rows']:,} "
+              f"rows, {alone['pairs']:,} distinct statements, chunks of {record['chunk_size']}, a stand-in NLI stage "
+              f"of {record['nli_pairs_per_second']:,} pairs/s; 1-minute load average {record['load_average'][0]:.1f} "
+              f"at the end. The statements alone, parses dropped: {alone['pairs_per_cpu_second']:,.0f} per "
+              f"CPU-second, {alone['checked_pairs_per_cpu_second']:,.0f} with their check. The speed-up is over the "
+              f"same job without workers. Here the stand-in's busy loop holds one of the {machine['cores']} cores, "
+              "so the workers share what is left; beside a GPU the scoring process mostly waits for it, and each "
+              "worker has a core of its own."]
     return "\n".join(lines) + "\n"

@@ -130,6 +130,8 @@ TABLES: Dict[str, Table] = {
     # docs/scale.md and the README's limitations (the cost figures are measured once, on a stated
     # machine, into docs/cost_figures.json by benchmarks/bench_cost.py; the table is written from them)
     "cost-table": Table("capqa.doctools.cost:cost_table_markdown"),
+    # docs/scale.md (docs/pipeline_figures.json, by benchmarks/bench_rules.py --pipeline --write)
+    "pipeline-table": Table("capqa.doctools.cost:pipeline_table_markdown"),
     "scale-summary": Table("capqa.doctools.scale_example:summary_block", slow=True),
     "scale-compare": Table("capqa.doctools.scale_example:compare_sentence", slow=True),
     "compare-null": Table("capqa.doctools.scale_example:compare_null_line"),

@@ -15,7 +15,7 @@ CAP 0, CAP+ 0, incorrect, relation "invalid", with no model call (``capqa.record
 """
 
 import logging
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Protocol, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Optional, Protocol, Sequence, Union
 
 import numpy as np
 

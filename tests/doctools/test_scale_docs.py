@@ -40,20 +40,30 @@ def test_the_cost_table_says_which_rows_are_measured_and_which_projected(tmp_pat
               "model": "DeBERTa-v2 'large' config, random weights",
               "machine": {"cpu": "Some CPU (avx2)", "cores": 2, "memory_gib": 23.5, "torch": "2.13.0+cpu",
                           "torch_threads": 2, "device": "cpu"},
-              "statements": {"answers_per_hour": 3.6e6},
               "cpu": {"float32": {"answers_per_hour": 1000.0}, "int8": {"answers_per_hour": 2000.0}},
               "work": {"flops": 1000 * 60e9, "distinct_pairs": 1900, "mean_tokens": 48, "rows": 1000}}
-    record["gpu_projection"] = cost.gpu_projection(record)
-    a100 = record["gpu_projection"]["NVIDIA A100 SXM (bf16)"]
+    # 500 checked statements per CPU-second, 1.25 per row: 400 rows a second per core.
+    pipeline = {"rows": 1000, "nli_pairs_per_second": 2000,
+                "statements_alone": {"pairs": 1250, "checked_pairs_per_cpu_second": 500.0},
+                "runs": [{"workers": 0, "speedup": 1.0}, {"workers": 1, "speedup": 1.5}, {"workers": 2, "speedup": 1.75}]}
+    assert cost.statements_answers_per_hour(pipeline) == pytest.approx(3600 * 400)
+    projection = cost.gpu_projection(record, pipeline)
+    a100 = projection["NVIDIA A100 SXM (bf16)"]
     assert a100["nli_answers_per_hour"] == pytest.approx(3600 * cost.ASSUMED_UTILISATION * 312e12 / 60e9)
-    assert a100["answers_per_hour"] < min(a100["nli_answers_per_hour"], 3.6e6)
-    path = tmp_path / "cost.json"
+    # Eight workers make 11.5 M answers' statements an hour: the A100's NLI (5.6 M/h) sets the pace.
+    assert a100["answers_per_hour"] == a100["nli_answers_per_hour"]
+    assert a100["one_process_answers_per_hour"] == pytest.approx(1 / (1 / a100["nli_answers_per_hour"] + 1 / 1.44e6))
+    path, pipeline_path = tmp_path / "cost.json", tmp_path / "pipeline.json"
     path.write_text(json.dumps(record))
-    table = cost.cost_table_markdown(path)
+    pipeline_path.write_text(json.dumps(pipeline))
+    table = cost.cost_table_markdown(path, pipeline_path)
     assert "| this CPU (2 threads) | measured, float32, statements included | 1,000 | 1,000 h (42 days) |" in table
     assert "| this CPU (2 threads) | measured, int8, statements included | 2,000 | 500 h (21 days) |" in table
-    assert table.count("**projected**") == len(record["gpu_projection"])
+    assert table.count("**projected**") == len(projection)
     assert "60.0 GFLOPs per answer" in table and "No GPU was available" in table and "Some CPU" in table
+    assert "1.44 M answers per hour per CPU core" in table and "1 worker 1.50x, 2 workers 1.75x" in table
+    # The H100's NLI model (18 M/h) outruns eight workers (11.5 M/h): the table says the statements set the pace.
+    assert "11.52 M (the statements still set the pace" in table
 
 
 @pytest.fixture
