@@ -89,6 +89,7 @@ CHANGES = {
     "verdict": lambda models: {"verdict": "strict"},
     "verdict threshold": lambda models: {"verdict": 0.5},
     "batch_size": lambda models: {"batch_size": 3},
+    "statement_workers": lambda models: {"statement_workers": 2},
     "max_tokens": lambda models: {"max_tokens": 400},
     "score_cache_dir": lambda models: {"score_cache_dir": models["cache_dir"]},
     "device": lambda models: {} if torch.cuda.is_available() else {"device": "auto"},
