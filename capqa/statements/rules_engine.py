@@ -72,19 +72,20 @@ class RuleEngine:
         if self.workers is None:
             return self._write_here(pairs), None
         self.prefetch([pair for pair in pairs if pair not in self._ahead], with_issues)
-        results: Dict[int, Written] = {}
-        statements, issues, fresh = [], [], {}
-        for pair in pairs:
+        results: Dict["Future[Written]", Written] = {}  # by the future itself: an id could be reused
+        found: Dict[Pair, Tuple[str, Optional[List[str]]]] = {}
+        fresh = {}
+        for pair in dict.fromkeys(pairs):
             future, task, place, checked = self._ahead.pop(pair)
-            if id(future) not in results:
-                results[id(future)] = self.workers.collect(future, task, checked)
-            written = results[id(future)]
-            statements.append(written.statements[place])
-            issues.append(written.issues[place] if written.issues is not None else None)
+            if future not in results:
+                results[future] = self.workers.collect(future, task, checked)
+            written = results[future]
+            found[pair] = (written.statements[place], written.issues[place] if written.issues is not None else None)
             if task[place][2] is None:
-                fresh[pair] = statements[-1]
+                fresh[pair] = written.statements[place]
         if self.cache is not None:
             self.cache.put(fresh)
+        statements, issues = [found[pair][0] for pair in pairs], [found[pair][1] for pair in pairs]
         return statements, (issues if with_issues and None not in issues else None)
 
     def _write_here(self, pairs: Sequence[Pair]) -> List[str]:
