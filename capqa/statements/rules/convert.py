@@ -28,7 +28,7 @@ from capqa.statements.rules.answer_cleaning import (clean_answer, elliptical_pol
                                                     lower_article, without_elliptical_sentences)
 from capqa.statements.rules.answer_sentences import answer_sentences, code_case_kept
 from capqa.statements.rules.blanks import complete, fill_blanks
-from capqa.statements.rules.casing import cased_statement
+from capqa.statements.rules.casing import cased_statement, casing_texts
 from capqa.statements.rules.context import questioner_swapped, resolve_pronoun, split_question
 from capqa.statements.rules.declarative import embedded_question
 from capqa.statements.rules.howto import code_sentences, goal_of, may_name_goal, steps_statement, steps_texts
@@ -147,6 +147,11 @@ def texts_to_parse(prepared: Prepared) -> List[str]:
     in for it; a text read besides is parsed in the batch's next round (``batch_statements``)."""
     if prepared.done is not None:
         return []
+    return _builder_texts(prepared) + casing_texts(prepared.question, prepared.proper)
+
+
+def _builder_texts(prepared: Prepared) -> List[str]:
+    """The texts of ``texts_to_parse`` that the statement's builders parse (``_steps``, ``_main``)."""
     form, content = prepared.form, prepared.content
     if form.kind == "blank":
         return []
