@@ -163,7 +163,7 @@ def _builder_texts(prepared: Prepared) -> List[str]:
     polar = bool(_ASKS_YES_NO.match(prepared.proper))
     texts = [question_text(prepared.proper)] + sentence_texts(content, prepared.first, polar)
     if form.kind in _GOAL_FORMS:
-        texts += steps_texts(prepared.proper, [content] + prepared.extra)
+        texts += steps_texts(prepared.proper, [content] + prepared.extra, prepared.answer)
     if form.kind == "statement":
         # A sentence to complete: the texts ``stems.continues`` reads
         texts += continuation_texts(strip_trailing(prepared.proper), content)
