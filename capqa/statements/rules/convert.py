@@ -33,7 +33,7 @@ from capqa.statements.rules.context import questioner_swapped, resolve_pronoun, 
 from capqa.statements.rules.declarative import embedded_question
 from capqa.statements.rules.howto import code_sentences, goal_of, may_name_goal, steps_statement, steps_texts
 from capqa.statements.rules.lexicon import WHITESPACE, strip_trailing
-from capqa.statements.rules.morphology import capitalize, lemmas_of
+from capqa.statements.rules.morphology import capitalize, clause_texts, lemmas_of
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, bounded, parse_into
 from capqa.statements.rules.polar import polar
 from capqa.statements.rules.prompt_statements import (claim_statement, claim_texts, embedded_statement,
@@ -159,9 +159,13 @@ def _builder_texts(prepared: Prepared) -> List[str]:
         return claim_texts(form.text, content)
     if form.kind in ("imperative", "embedded"):
         texts = sentence_texts(content, content, polar=False) if _keeps_answer_sentence(form) else []
+        if form.kind == "imperative":  # the answer as ``imperative_statement`` reads it
+            texts += clause_texts(lower_article(elliptical_subject(content)))
         return texts + ([form.text] if form.kind == "embedded" else [])
     polar = bool(_ASKS_YES_NO.match(prepared.proper))
     texts = [question_text(prepared.proper)] + sentence_texts(content, prepared.first, polar)
+    # The answer as the builders of a frame read it (``_main``): whether two words are a clause
+    texts += clause_texts(lower_article(elliptical_subject(_sentence_case_dropped(content))))
     if form.kind in _GOAL_FORMS:
         texts += steps_texts(prepared.proper, [content] + prepared.extra, prepared.answer)
     if form.kind == "statement":
