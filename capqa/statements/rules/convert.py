@@ -41,7 +41,8 @@ from capqa.statements.rules.prompt_statements import (claim_statement, claim_tex
 from capqa.statements.rules.queries import parse_question, question_text
 from capqa.statements.rules.question_forms import Form, normalised, read_form
 from capqa.statements.rules.sentences import denial, ends_in_situ, full_sentence, in_situ, sentence_texts
-from capqa.statements.rules.stems import continuation_texts, ends_open, is_stem, stem_statement, subordinate_stem
+from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, stem_statement, subordinate_stem,
+                                         subordinate_stem_texts)
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
@@ -171,6 +172,8 @@ def _builder_texts(prepared: Prepared) -> List[str]:
     if form.kind == "statement":
         # A sentence to complete: the texts ``stems.continues`` reads
         texts += continuation_texts(strip_trailing(prepared.proper), content)
+    else:  # a question that may prove to open a sentence to complete ("When X, this is")
+        texts += subordinate_stem_texts(prepared.proper, content)
     return texts
 
 
