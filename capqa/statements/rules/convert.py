@@ -77,6 +77,10 @@ _TITLE_FORMS = ("statement", "imperative")
 _TOPIC = re.compile(r"^(?P<topic>[^:?!.\n—–-]{1,80}?)\s*+(?::|--|—|–)\s*+(?P<question>(?:what|which|who|whom|whose|when|"
                     r"where|why|how|is|are|was|were|do|does|did|can|could|will|would|should|has|have|had)\b[^\n?]*+\?)$",
                     re.IGNORECASE)
+# A phrase, then a wh-word and its inverted auxiliary: "In which county is", "under article 1 what is".
+_PHRASE_THEN_WH = re.compile(r"^(?:in|on|at|under|during|for|from|of|by|with|after|before)\s[^,?]{0,60}?\b(?:what|which|"
+                             r"who|whom|whose|where|when|why|how)\s++(?:\S+\s+){0,3}?(?:is|are|was|were|do|does|did|"
+                             r"can|could|will|would|should|has|have|had)\b", re.IGNORECASE)
 _TOPIC_PRONOUN = re.compile(r"\b(?:they|them|it|he|she|him|her)\b")
 _MAX_TOPIC_WORDS = 6
 _DASHED_HEAD = re.compile(r"^(?P<head>\(?[A-E]\)?|(?:no one|nobody|nothing|none|neither)(?: of (?:these|them|those|the "
@@ -169,8 +173,9 @@ def _builder_texts(prepared: Prepared) -> List[str]:
     texts += clause_texts(lower_article(elliptical_subject(_sentence_case_dropped(content))))
     if form.kind in _GOAL_FORMS:
         texts += steps_texts(prepared.proper, [content] + prepared.extra, prepared.answer)
-    if form.kind == "statement":
-        # A sentence to complete: the texts ``stems.continues`` reads
+    if form.kind == "statement" and not _PHRASE_THEN_WH.match(prepared.proper):
+        # A sentence to complete: the texts ``stems.continues`` reads. A prompt that opens like a
+        # question after a phrase ("In which county is X") is read as its frame, never continued.
         texts += continuation_texts(strip_trailing(prepared.proper), content)
     else:  # a question that may prove to open a sentence to complete ("When X, this is")
         texts += subordinate_stem_texts(prepared.proper, content)
