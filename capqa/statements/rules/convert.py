@@ -31,7 +31,8 @@ from capqa.statements.rules.blanks import complete, fill_blanks
 from capqa.statements.rules.casing import cased_statement, casing_texts
 from capqa.statements.rules.context import questioner_swapped, resolve_pronoun, split_question
 from capqa.statements.rules.declarative import embedded_question
-from capqa.statements.rules.howto import code_sentences, goal_of, may_name_goal, steps_statement, steps_texts
+from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
+                                          steps_texts)
 from capqa.statements.rules.lexicon import WHITESPACE, strip_trailing
 from capqa.statements.rules.morphology import capitalize, clause_texts, lemmas_of
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, bounded, parse_into
@@ -158,8 +159,8 @@ def texts_to_parse(prepared: Prepared) -> List[str]:
 def _builder_texts(prepared: Prepared) -> List[str]:
     """The texts of ``texts_to_parse`` that the statement's builders parse (``_steps``, ``_main``)."""
     form, content = prepared.form, prepared.content
-    if form.kind == "blank":
-        return []
+    if form.kind == "blank" or (form.kind in _TITLE_FORMS and code_sentences([content] + prepared.extra)):
+        return []  # a blank is filled, code's own sentences kept (``_steps``): nothing is parsed
     if form.kind == "claim":
         return claim_texts(form.text, content)
     if form.kind in ("imperative", "embedded"):
@@ -167,6 +168,11 @@ def _builder_texts(prepared: Prepared) -> List[str]:
         if form.kind == "imperative":  # the answer as ``imperative_statement`` reads it
             texts += clause_texts(lower_article(elliptical_subject(content)))
         return texts + ([form.text] if form.kind == "embedded" else [])
+    if form.kind in _GOAL_FORMS and steps_decide(prepared.proper, [content] + prepared.extra, prepared.answer):
+        # The steps make the statement (``_steps``): the question and the steps are parsed, not
+        # what ``_main`` would read (a wrong guess only has those parsed in a later round)
+        return [question_text(prepared.proper)] + steps_texts(prepared.proper, [content] + prepared.extra,
+                                                               prepared.answer)
     polar = bool(_ASKS_YES_NO.match(prepared.proper))
     texts = [question_text(prepared.proper)] + sentence_texts(content, prepared.first, polar)
     # The answer as the builders of a frame read it (``_main``): whether two words are a clause

@@ -116,6 +116,18 @@ def steps_texts(proper: str, sentences: Sequence[str], answer: str) -> List[str]
     return [text for sentence in sentences for text in _split_texts(sentence)]
 
 
+def steps_decide(proper: str, sentences: Sequence[str], answer: str) -> bool:
+    """Whether the answer's steps (``steps_statement``) are likely to make the statement, so that
+    what the other builders would parse is not parsed, as far as can be told before a parse: a
+    goal seen without its parse ("How do I", "To X", "convert int to string") and an answer
+    that is code or opens with a verb a step can open with."""
+    text = _END.sub("", proper.strip())
+    goal = _HOW.match(text) or _TO.match(text) or (not proper.rstrip().endswith("?") and _verb_query(text))
+    if not goal or not sentences:
+        return False
+    return _code_answer(sentences, answer) or _may_be_step(_step_text(sentences[0]))
+
+
 def _split_texts(sentence: str) -> List[str]:
     """The texts ``_split_steps(sentence)`` and the steps it makes parse: the sentence's own when
     it is not split, and, when a break may split it, its two parts' and those of the rest's
@@ -133,10 +145,16 @@ def _split_texts(sentence: str) -> List[str]:
 
 
 def _may_be_step(text: str) -> bool:
-    """Whether ``text`` may parse as a step, before it is parsed: a verb in its base form among
-    its first two words (``is_imperative`` wants one first, after adverbs)."""
-    return any(word == "be" or _base_verb(word) for word in (word.strip(",.;:!?\"'()").lower()
-                                                            for word in text.split()[:2]))
+    """Whether ``text`` may parse as a step, before it is parsed: a verb in its base form first,
+    or after an adverb ("just cut"), as ``is_imperative`` wants it."""
+    words = [word.strip(",.;:!?\"'()").lower() for word in text.split()[:2]]
+    if words and (words[0].endswith("ly") or words[0] in _STEP_ADVERBS):
+        words = words[1:]
+    return bool(words) and (words[0] == "be" or _base_verb(words[0]))
+
+
+# Adverbs a step may open with before its verb ("just cut", "also add"), besides those in -ly.
+_STEP_ADVERBS = frozenset("just also only always never still even first then now again".split())
 
 
 def _step_text(sentence: str) -> str:
