@@ -231,17 +231,19 @@ def batch_statements(pairs: Sequence[Tuple[str, str]]) -> List[str]:
     """The statement of each (question, answer) pair (both checked), every text parsed in a
     batch: a text's parse does not depend on the batch, so the statements are ``statement``'s."""
     made = []
-    with _collector_paused():
+    with collector_paused():
         for start in range(0, len(pairs), CHUNK_PAIRS):
             made += _chunk_statements(pairs[start:start + CHUNK_PAIRS])
     return made
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Python's cycle collector off for the block (and back on after it, unless it was off
     before): a batch makes hundreds of thousands of small objects, most of them live until it ends,
-    and the collector's passes over them cost about 5 % of the converter's CPU for nothing."""
+    and the collector's passes over them cost about 5 % of the converter's CPU for nothing. A full
+    pass also walks every parse the parser keeps (``parser.CACHE``), so ``rule_statements`` holds
+    it off from its first step (its pairs made distinct), not only for the batch."""
     enabled = gc.isenabled()
     gc.disable()
     try:
