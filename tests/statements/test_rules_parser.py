@@ -1,9 +1,12 @@
 """Issue 33: the rule converter's parser at the machine's speed: thinc's ops chosen at load, numpy's
 OpenBLAS held to one thread only while it parses, and the same statements whichever ops parse."""
 
+import gc
+
 import pandas as pd
 import pytest
 
+import capqa.statements.rules as rules
 from capqa.statements.rules import convert, openblas, parser, rule_statements
 from capqa.statements.rules.queries import clear_parses, parse_question
 
@@ -119,3 +122,25 @@ def test_a_question_is_parsed_into_its_parts_once_for_all_its_answers():
     clear_parses()
     rule_statements(["who wrote the play hamlet"] * 3, ["Shakespeare", "William Shakespeare", "Marlowe"])
     assert parse_question.cache_info().misses == 1
+
+
+def test_the_collector_is_paused_for_the_whole_call_and_left_as_it_was(monkeypatch):
+    """The language checks and the batch run with the cycle collector off (a full pass walks every
+    kept parse); it is on again after, unless it was off before."""
+    seen = []
+    language = rules.not_english
+
+    def checked(question, answer):
+        seen.append(gc.isenabled())
+        return language(question, answer)
+
+    monkeypatch.setattr(rules, "not_english", checked)
+    assert gc.isenabled()
+    assert rule_statements(["Who wrote Hamlet?"], ["Shakespeare"]) == ["Shakespeare wrote Hamlet."]
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        rule_statements(["Who wrote Hamlet?"], ["Marlowe"])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
