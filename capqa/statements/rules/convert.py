@@ -149,8 +149,10 @@ def prepare(question: str, answer: str) -> Prepared:
 def texts_to_parse(prepared: Prepared) -> List[str]:
     """The texts ``finish`` parses, as far as they are known before a parse, so that a batch can
     parse them together first; each comes from the function of the reader that parses it. Where
-    the question's parse decides (whether the frame has a wh-word), the question's opening stands
-    in for it; a text read besides is parsed in the batch's next round (``batch_statements``)."""
+    the question's parse decides (whether the frame has a wh-word, whether the steps make the
+    statement), the question's opening and the answer's stand in for it: a wrong guess only has a
+    text parsed for nothing, or read besides and parsed in the batch's next round
+    (``batch_statements``)."""
     if prepared.done is not None:
         return []
     return _builder_texts(prepared) + casing_texts(prepared.question, prepared.proper)
@@ -179,10 +181,11 @@ def _builder_texts(prepared: Prepared) -> List[str]:
     texts += clause_texts(lower_article(elliptical_subject(_sentence_case_dropped(content))))
     if form.kind in _GOAL_FORMS:
         texts += steps_texts(prepared.proper, [content] + prepared.extra, prepared.answer)
-    if form.kind == "statement" and not _PHRASE_THEN_WH.match(prepared.proper):
+    if form.kind == "statement":
         # A sentence to complete: the texts ``stems.continues`` reads. A prompt that opens like a
         # question after a phrase ("In which county is X") is read as its frame, never continued.
-        texts += continuation_texts(strip_trailing(prepared.proper), content)
+        if not _PHRASE_THEN_WH.match(prepared.proper):
+            texts += continuation_texts(strip_trailing(prepared.proper), content)
     else:  # a question that may prove to open a sentence to complete ("When X, this is")
         texts += subordinate_stem_texts(prepared.proper, content)
     return texts
