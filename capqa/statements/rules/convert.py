@@ -167,7 +167,7 @@ def _builder_texts(prepared: Prepared) -> List[str]:
         return claim_texts(form.text, content)
     if form.kind in ("imperative", "embedded"):
         texts = sentence_texts(content, content, polar=False) if _keeps_answer_sentence(form) else []
-        if form.kind == "imperative":  # the answer as ``imperative_statement`` reads it
+        if form.kind == "imperative" and _two_words(content):  # the answer as ``imperative_statement`` reads it
             texts += clause_texts(lower_article(elliptical_subject(content)))
         return texts + ([form.text] if form.kind == "embedded" else [])
     if form.kind in _GOAL_FORMS and steps_decide(prepared.proper, [content] + prepared.extra, prepared.answer):
@@ -177,8 +177,8 @@ def _builder_texts(prepared: Prepared) -> List[str]:
                                                                prepared.answer)
     polar = bool(_ASKS_YES_NO.match(prepared.proper))
     texts = [question_text(prepared.proper)] + sentence_texts(content, prepared.first, polar)
-    # The answer as the builders of a frame read it (``_main``): whether two words are a clause
-    texts += clause_texts(lower_article(elliptical_subject(_sentence_case_dropped(content))))
+    if _two_words(content):  # the answer as the builders of a frame read it (``_main``)
+        texts += clause_texts(lower_article(elliptical_subject(_sentence_case_dropped(content))))
     if form.kind in _GOAL_FORMS:
         texts += steps_texts(prepared.proper, [content] + prepared.extra, prepared.answer)
     if form.kind == "statement":
@@ -189,6 +189,12 @@ def _builder_texts(prepared: Prepared) -> List[str]:
     else:  # a question that may prove to open a sentence to complete ("When X, this is")
         texts += subordinate_stem_texts(prepared.proper, content)
     return texts
+
+
+def _two_words(content: str) -> bool:
+    """Whether the answer has two words, the only answers whose test for a clause parses
+    (``morphology.clause_texts``): checked first, as the answer's readings cost more."""
+    return content.count(" ") == 1
 
 
 def _keeps_answer_sentence(form: Form) -> bool:

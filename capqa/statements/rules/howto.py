@@ -15,6 +15,7 @@ reads "You can VP with CODE". The questioner's "my" in the goal becomes "your". 
 (a full clause: "Dryer sheets work well") are left to the other builders.
 """
 
+import functools
 import re
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
@@ -89,6 +90,7 @@ def _verb_query(text: str) -> bool:
         second in _DETERMINERS or not lemmas or bool({"NOUN", "ADJ"} & set(lemmas)))  # "json": a name
 
 
+@functools.lru_cache(maxsize=65536)
 def may_name_goal(proper: str) -> bool:
     """Whether ``proper`` may name a goal, before it is parsed (so that the answer's steps are
     parsed in the batch)."""
@@ -121,11 +123,17 @@ def steps_decide(proper: str, sentences: Sequence[str], answer: str) -> bool:
     what the other builders would parse is not parsed, as far as can be told before a parse: a
     goal seen without its parse ("How do I", "To X", "convert int to string") and an answer
     that is code or opens with a verb a step can open with."""
-    text = _END.sub("", proper.strip())
-    goal = _HOW.match(text) or _TO.match(text) or (not proper.rstrip().endswith("?") and _verb_query(text))
-    if not goal or not sentences:
+    if not sentences or not _goal_seen(proper):
         return False
     return _code_answer(sentences, answer) or _may_be_step(_step_text(sentences[0]))
+
+
+@functools.lru_cache(maxsize=65536)
+def _goal_seen(proper: str) -> bool:
+    """Whether ``goal_of(proper, words)`` finds a goal whatever the parse ``words`` (kept by
+    question: a question has many answers)."""
+    text = _END.sub("", proper.strip())
+    return bool(_HOW.match(text) or _TO.match(text) or (not proper.rstrip().endswith("?") and _verb_query(text)))
 
 
 def _split_texts(sentence: str) -> List[str]:
