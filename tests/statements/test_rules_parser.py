@@ -1,9 +1,12 @@
 """Issue 33: the rule converter's parser at the machine's speed: thinc's ops chosen at load, numpy's
 OpenBLAS held to one thread only while it parses, and the same statements whichever ops parse."""
 
+import gc
+
 import pandas as pd
 import pytest
 
+import capqa.statements.rules as rules
 from capqa.statements.rules import convert, openblas, parser, rule_statements
 from capqa.statements.rules.queries import clear_parses, parse_question
 
@@ -94,7 +97,9 @@ def test_a_batch_makes_the_statements_made_one_at_a_time(rounds):
     """Texts read late are parsed in a later round of the batch, not one by one, and the
     statements are those of ``statement`` called pair by pair (each text parsed on its own)."""
     frame = pd.read_csv(TEST_DATA_DIR / "statement_gold.csv", dtype=str, keep_default_na=False)
-    pairs = list(zip(frame.question, frame.answer))
+    # A search query's clause is parsed alone only once its parse shows a wh-word subject
+    # (``convert._main``): a text no batch can name before the question's parse.
+    pairs = list(zip(frame.question, frame.answer)) + [("why dry ether is used in woods reaction", "low flash points")]
     clear_parses()
     batched = rule_statements([question for question, _ in pairs], [answer for _, answer in pairs])
     assert len(rounds) >= 3 and rounds[1] > 0 and rounds[-1] == 0  # a late round, then nothing left
@@ -117,3 +122,25 @@ def test_a_question_is_parsed_into_its_parts_once_for_all_its_answers():
     clear_parses()
     rule_statements(["who wrote the play hamlet"] * 3, ["Shakespeare", "William Shakespeare", "Marlowe"])
     assert parse_question.cache_info().misses == 1
+
+
+def test_the_collector_is_paused_for_the_whole_call_and_left_as_it_was(monkeypatch):
+    """The language checks and the batch run with the cycle collector off (a full pass walks every
+    kept parse); it is on again after, unless it was off before."""
+    seen = []
+    language = rules.not_english
+
+    def checked(question, answer):
+        seen.append(gc.isenabled())
+        return language(question, answer)
+
+    monkeypatch.setattr(rules, "not_english", checked)
+    assert gc.isenabled()
+    assert rule_statements(["Who wrote Hamlet?"], ["Shakespeare"]) == ["Shakespeare wrote Hamlet."]
+    assert seen == [False] and gc.isenabled()
+    gc.disable()
+    try:
+        rule_statements(["Who wrote Hamlet?"], ["Marlowe"])
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -27,7 +27,7 @@ from typing import List
 
 from capqa.common.validation import check_same_length, check_text, check_text_list
 from capqa.statements.rules.answer_cleaning import lower_article
-from capqa.statements.rules.convert import batch_statements
+from capqa.statements.rules.convert import batch_statements, collector_paused
 from capqa.statements.rules.language import not_english
 from capqa.statements.rules.lexicon import BLANK, WHITESPACE, strip_trailing
 from capqa.statements.rules.morphology import as_sentence
@@ -58,11 +58,12 @@ def rule_statements(questions: List[str], answers: List[str]) -> List[str]:
     questions = check_text_list(questions, "questions")
     answers = check_text_list(answers, "answers")
     check_same_length(questions, "questions", answers, "answers")
-    pairs = list(dict.fromkeys(zip(questions, answers)))
-    made = {pair: pair[1].strip() for pair in pairs if _passed_through(*pair)}
-    pairs = [pair for pair in pairs if pair not in made]
-    made.update(zip(pairs, batch_statements(pairs)))
-    return [made[pair] for pair in zip(questions, answers)]
+    with collector_paused():  # the batch's own pause, over the language checks too (see there)
+        pairs = list(dict.fromkeys(zip(questions, answers)))
+        made = {pair: pair[1].strip() for pair in pairs if _passed_through(*pair)}
+        pairs = [pair for pair in pairs if pair not in made]
+        made.update(zip(pairs, batch_statements(pairs)))
+        return [made[pair] for pair in zip(questions, answers)]
 
 
 def _passed_through(question: str, answer: str) -> bool:

@@ -17,6 +17,7 @@ unambiguous and from the lexicon (``lemminflect``) where the parse is unsure (``
 Contractions are read in full ("ca n't" -> "can not", "What 's" -> "What is").
 """
 
+import functools
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.contractions import WH_WORDS, expanded
@@ -68,8 +69,11 @@ def _is_auxiliary(word: Word) -> bool:
     return word.lower in AUXILIARIES and word.tag != "POS"
 
 
-def analyse(words: Sequence[Word]) -> Optional[Frame]:
-    """The ``Frame`` of a question (a wh- or yes/no question), or None."""
+@functools.lru_cache(maxsize=65536)
+def analyse(words: Tuple[Word, ...]) -> Optional[Frame]:
+    """The ``Frame`` of a question (a wh- or yes/no question), or None. Kept by parse (a frame is
+    a tuple, never changed): a question has many answers, and its frame is read for each;
+    ``queries.clear_parses`` empties it with the parses."""
     words = expanded(words)
     if not words:
         return None

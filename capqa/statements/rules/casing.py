@@ -15,7 +15,7 @@ import re
 from typing import Dict, Iterable, List
 
 from capqa.statements.rules.morphology import lemmas_of
-from capqa.statements.rules.queries import COMMON_ENDINGS, may_be_name, parse_question
+from capqa.statements.rules.queries import COMMON_ENDINGS, may_be_name, parse_question, question_text
 
 _TITLE_NOUNS = frozenset("book film movie song album novel show series play poem opera musical painting "
                          "single sitcom".split())
@@ -36,6 +36,13 @@ _WORD = re.compile(r"[^\W\d_][\w'’.-]*")
 def is_search_style(question: str) -> bool:
     """A question written all in lower case, with at least three words."""
     return question == question.lower() and len(question.split()) >= 3 and any(c.isalpha() for c in question)
+
+
+def casing_texts(question: str, proper: str = "") -> List[str]:
+    """The texts ``cased_statement(..., question, ..., proper)`` parses (the question proper as
+    a query, when the question is written in lower case), so that a batch can parse them with
+    the rest: a claim or an instruction does not parse its question otherwise."""
+    return [question_text(proper or question)] if is_search_style(question) else []
 
 
 def cased_statement(statement: str, question: str, answer: str, proper: str = "") -> str:

@@ -28,12 +28,13 @@ from capqa.statements.rules.answer_cleaning import (clean_answer, elliptical_pol
                                                     lower_article, without_elliptical_sentences)
 from capqa.statements.rules.answer_sentences import answer_sentences, code_case_kept
 from capqa.statements.rules.blanks import complete, fill_blanks
-from capqa.statements.rules.casing import cased_statement
+from capqa.statements.rules.casing import cased_statement, casing_texts
 from capqa.statements.rules.context import questioner_swapped, resolve_pronoun, split_question
 from capqa.statements.rules.declarative import embedded_question
-from capqa.statements.rules.howto import code_sentences, goal_of, may_name_goal, steps_statement, steps_texts
+from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
+                                          steps_texts)
 from capqa.statements.rules.lexicon import WHITESPACE, strip_trailing
-from capqa.statements.rules.morphology import capitalize, lemmas_of
+from capqa.statements.rules.morphology import capitalize, clause_texts, lemmas_of
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, bounded, parse_into
 from capqa.statements.rules.polar import polar
 from capqa.statements.rules.prompt_statements import (claim_statement, claim_texts, embedded_statement,
@@ -41,7 +42,8 @@ from capqa.statements.rules.prompt_statements import (claim_statement, claim_tex
 from capqa.statements.rules.queries import parse_question, question_text
 from capqa.statements.rules.question_forms import Form, normalised, read_form
 from capqa.statements.rules.sentences import denial, ends_in_situ, full_sentence, in_situ, sentence_texts
-from capqa.statements.rules.stems import continuation_texts, ends_open, is_stem, stem_statement, subordinate_stem
+from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, stem_statement, subordinate_stem,
+                                         subordinate_stem_texts)
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
@@ -76,6 +78,10 @@ _TITLE_FORMS = ("statement", "imperative")
 _TOPIC = re.compile(r"^(?P<topic>[^:?!.\n—–-]{1,80}?)\s*+(?::|--|—|–)\s*+(?P<question>(?:what|which|who|whom|whose|when|"
                     r"where|why|how|is|are|was|were|do|does|did|can|could|will|would|should|has|have|had)\b[^\n?]*+\?)$",
                     re.IGNORECASE)
+# A phrase, then a wh-word and its inverted auxiliary: "In which county is", "under article 1 what is".
+_PHRASE_THEN_WH = re.compile(r"^(?:in|on|at|under|during|for|from|of|by|with|after|before)\s[^,?]{0,60}?\b(?:what|which|"
+                             r"who|whom|whose|where|when|why|how)\s++(?:\S+\s+){0,3}?(?:is|are|was|were|do|does|did|"
+                             r"can|could|will|would|should|has|have|had)\b", re.IGNORECASE)
 _TOPIC_PRONOUN = re.compile(r"\b(?:they|them|it|he|she|him|her)\b")
 _MAX_TOPIC_WORDS = 6
 _DASHED_HEAD = re.compile(r"^(?P<head>\(?[A-E]\)?|(?:no one|nobody|nothing|none|neither)(?: of (?:these|them|those|the "
@@ -143,26 +149,52 @@ def prepare(question: str, answer: str) -> Prepared:
 def texts_to_parse(prepared: Prepared) -> List[str]:
     """The texts ``finish`` parses, as far as they are known before a parse, so that a batch can
     parse them together first; each comes from the function of the reader that parses it. Where
-    the question's parse decides (whether the frame has a wh-word), the question's opening stands
-    in for it; a text read besides is parsed in the batch's next round (``batch_statements``)."""
+    the question's parse decides (whether the frame has a wh-word, whether the steps make the
+    statement), the question's opening and the answer's stand in for it: a wrong guess only has a
+    text parsed for nothing, or read besides and parsed in the batch's next round
+    (``batch_statements``)."""
     if prepared.done is not None:
         return []
+    return _builder_texts(prepared) + casing_texts(prepared.question, prepared.proper)
+
+
+def _builder_texts(prepared: Prepared) -> List[str]:
+    """The texts of ``texts_to_parse`` that the statement's builders parse (``_steps``, ``_main``)."""
     form, content = prepared.form, prepared.content
-    if form.kind == "blank":
-        return []
+    if form.kind == "blank" or (form.kind in _TITLE_FORMS and code_sentences([content] + prepared.extra)):
+        return []  # a blank is filled, code's own sentences kept (``_steps``): nothing is parsed
     if form.kind == "claim":
         return claim_texts(form.text, content)
     if form.kind in ("imperative", "embedded"):
         texts = sentence_texts(content, content, polar=False) if _keeps_answer_sentence(form) else []
+        if form.kind == "imperative" and _two_words(content):  # the answer as ``imperative_statement`` reads it
+            texts += clause_texts(lower_article(elliptical_subject(content)))
         return texts + ([form.text] if form.kind == "embedded" else [])
+    if form.kind in _GOAL_FORMS and steps_decide(prepared.proper, [content] + prepared.extra, prepared.answer):
+        # The steps make the statement (``_steps``): the question and the steps are parsed, not
+        # what ``_main`` would read (a wrong guess only has those parsed in a later round)
+        return [question_text(prepared.proper)] + steps_texts(prepared.proper, [content] + prepared.extra,
+                                                               prepared.answer)
     polar = bool(_ASKS_YES_NO.match(prepared.proper))
     texts = [question_text(prepared.proper)] + sentence_texts(content, prepared.first, polar)
+    if _two_words(content):  # the answer as the builders of a frame read it (``_main``)
+        texts += clause_texts(lower_article(elliptical_subject(_sentence_case_dropped(content))))
     if form.kind in _GOAL_FORMS:
-        texts += steps_texts(prepared.proper, [content] + prepared.extra)
+        texts += steps_texts(prepared.proper, [content] + prepared.extra, prepared.answer)
     if form.kind == "statement":
-        # A sentence to complete: the texts ``stems.continues`` reads
-        texts += continuation_texts(strip_trailing(prepared.proper), content)
+        # A sentence to complete: the texts ``stems.continues`` reads. A prompt that opens like a
+        # question after a phrase ("In which county is X") is read as its frame, never continued.
+        if not _PHRASE_THEN_WH.match(prepared.proper):
+            texts += continuation_texts(strip_trailing(prepared.proper), content)
+    else:  # a question that may prove to open a sentence to complete ("When X, this is")
+        texts += subordinate_stem_texts(prepared.proper, content)
     return texts
+
+
+def _two_words(content: str) -> bool:
+    """Whether the answer has two words, the only answers whose test for a clause parses
+    (``morphology.clause_texts``): checked first, as the answer's readings cost more."""
+    return content.count(" ") == 1
 
 
 def _keeps_answer_sentence(form: Form) -> bool:
@@ -208,17 +240,19 @@ def batch_statements(pairs: Sequence[Tuple[str, str]]) -> List[str]:
     """The statement of each (question, answer) pair (both checked), every text parsed in a
     batch: a text's parse does not depend on the batch, so the statements are ``statement``'s."""
     made = []
-    with _collector_paused():
+    with collector_paused():
         for start in range(0, len(pairs), CHUNK_PAIRS):
             made += _chunk_statements(pairs[start:start + CHUNK_PAIRS])
     return made
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused() -> Iterator[None]:
     """Python's cycle collector off for the block (and back on after it, unless it was off
     before): a batch makes hundreds of thousands of small objects, most of them live until it ends,
-    and the collector's passes over them cost about 5 % of the converter's CPU for nothing."""
+    and the collector's passes over them cost about 5 % of the converter's CPU for nothing. A full
+    pass also walks every parse the parser keeps (``parser.CACHE``), so ``rule_statements`` holds
+    it off from its first step (its pairs made distinct), not only for the batch."""
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -15,6 +15,7 @@ reads "You can VP with CODE". The questioner's "my" in the goal becomes "your". 
 (a full clause: "Dryer sheets work well") are left to the other builders.
 """
 
+import functools
 import re
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
@@ -89,6 +90,7 @@ def _verb_query(text: str) -> bool:
         second in _DETERMINERS or not lemmas or bool({"NOUN", "ADJ"} & set(lemmas)))  # "json": a name
 
 
+@functools.lru_cache(maxsize=65536)
 def may_name_goal(proper: str) -> bool:
     """Whether ``proper`` may name a goal, before it is parsed (so that the answer's steps are
     parsed in the batch)."""
@@ -106,10 +108,80 @@ def code_sentences(sentences: Sequence[str]) -> Optional[List[str]]:
     return list(sentences) if sentences and _CODE_SUBJECT.match(sentences[0]) else None
 
 
-def steps_texts(proper: str, sentences: Sequence[str]) -> List[str]:
-    """The texts ``steps_statement`` parses first (the heads of the answer's sentences), when
-    ``proper`` may name a goal; a step's parts after a dash are parsed in a later round."""
-    return [sentence_head(sentence) for sentence in sentences] if may_name_goal(proper) else []
+def steps_texts(proper: str, sentences: Sequence[str], answer: str) -> List[str]:
+    """The texts ``steps_statement(goal, sentences, answer)`` parses, when ``proper`` may name a
+    goal: the head of each sentence as a step reads it (after its lead adverb and its "don't"),
+    and of the parts a dash or a semicolon may split it into (so that a batch parses them with
+    the rest, not round by round); none for an answer that is code."""
+    if not may_name_goal(proper) or not sentences or _code_answer(sentences, answer):
+        return []
+    return [text for sentence in sentences for text in _split_texts(sentence)]
+
+
+def steps_decide(proper: str, sentences: Sequence[str], answer: str) -> bool:
+    """Whether the answer's steps (``steps_statement``) are likely to make the statement, so that
+    what the other builders would parse is not parsed, as far as can be told before a parse: a
+    goal seen without its parse ("How do I", "To X", "convert int to string") and an answer
+    that is code or opens with a verb a step can open with."""
+    if not sentences or not _goal_seen(proper):
+        return False
+    return _code_answer(sentences, answer) or _may_be_step(_step_text(sentences[0]))
+
+
+@functools.lru_cache(maxsize=65536)
+def _goal_seen(proper: str) -> bool:
+    """Whether ``goal_of(proper, words)`` finds a goal whatever the parse ``words`` (kept by
+    question: a question has many answers)."""
+    text = _END.sub("", proper.strip())
+    return bool(_HOW.match(text) or _TO.match(text) or (not proper.rstrip().endswith("?") and _verb_query(text)))
+
+
+def _split_texts(sentence: str) -> List[str]:
+    """The texts ``_split_steps(sentence)`` and the steps it makes parse: the sentence's own when
+    it is not split, and, when a break may split it, its two parts' and those of the rest's
+    split (which of them are read depends on the parses)."""
+    texts = [_step_text(sentence)]
+    parts = _STEP_BREAK.split(sentence, maxsplit=1)
+    if len(parts) == 2:
+        texts.append(_step_text(parts[1]))
+        # The first part is read only after a step, the rest split only after two (``_split_steps``)
+        if _may_be_step(_step_text(parts[1])):
+            texts.append(_step_text(parts[0]))
+            if _may_be_step(_step_text(parts[0])):
+                texts += _split_texts(parts[1][:1].upper() + parts[1][1:])
+    return texts
+
+
+def _may_be_step(text: str) -> bool:
+    """Whether ``text`` may parse as a step, before it is parsed: a verb in its base form first,
+    or after an adverb ("just cut"), as ``is_imperative`` wants it."""
+    words = [word.strip(",.;:!?\"'()").lower() for word in text.split()[:2]]
+    if words and (words[0].endswith("ly") or words[0] in _STEP_ADVERBS):
+        words = words[1:]
+    return bool(words) and (words[0] == "be" or _base_verb(words[0]))
+
+
+# Adverbs a step may open with before its verb ("just cut", "also add"), besides those in -ly.
+_STEP_ADVERBS = frozenset("just also only always never still even first then now again".split())
+
+
+def _step_text(sentence: str) -> str:
+    """The text ``_as_step(sentence)`` parses: the head of the sentence after its lead adverbs,
+    or of what follows its "don't"."""
+    text = sentence.strip()
+    adverb = _LEAD_ADVERB.match(text)
+    if adverb:
+        return _step_text(adverb.group("rest"))
+    negative = _NEGATIVE_STEP.match(text)
+    return sentence_head(negative.group("rest") if negative else text)
+
+
+def _code_answer(sentences: Sequence[str], answer: str) -> bool:
+    """Whether the answer is code, or code after a short lead, which ``steps_statement`` states
+    without reading steps."""
+    lead = _CODE_LEAD.match(sentences[0])
+    return bool(_CODE_ONLY.match(answer) or (len(sentences) == 1 and _is_bare_code(sentences[0])) or (
+        lead and "`" in answer and len(sentences) == 1))
 
 
 def steps_statement(goal: Goal, sentences: Sequence[str], answer: str) -> Optional[List[str]]:
@@ -160,8 +232,8 @@ def _as_step(sentence: str) -> Optional[Tuple[str, str]]:
     negative = _NEGATIVE_STEP.match(text)
     if negative:
         rest = negative.group("rest")
-        return ("", f"should not {rest[:1].lower()}{rest[1:]}") if is_imperative(parse(sentence_head(rest))) else None
-    if not is_imperative(parse(sentence_head(text))):
+        return ("", f"should not {rest[:1].lower()}{rest[1:]}") if is_imperative(parse(_step_text(text))) else None
+    if not is_imperative(parse(_step_text(text))):
         return None
     first = text.split(" ", 1)[0]
     lowered = first.lower() if first[1:].islower() or len(first) == 1 else first

@@ -4,6 +4,7 @@ Everything here is cached: the same words recur across a corpus."""
 
 import functools
 import re
+from typing import List, Optional
 
 from capqa.statements.rules.lexicon import (AUXILIARIES, CLAUSE_WORDS, COUNT_EXCEPTIONS, DEFINITE_HEADS, DETERMINERS,
                                             LIST_ANSWER, MASS_NOUNS, MASS_SUFFIXES, NOUN_OF, PREDICATE_ADJECTIVES,
@@ -154,18 +155,36 @@ def is_adverb(word):
     return lowered.endswith("ly") and "NOUN" not in lemmas_of(lowered) and "ADJ" not in lemmas_of(lowered)
 
 
-def looks_like_clause(text):
-    """Whether ``text`` is a clause with a subject and a finite verb rather than a noun phrase."""
+def clause_texts(text: str) -> List[str]:
+    """The texts ``looks_like_clause(text)`` parses (so that a batch can parse them first)."""
     words = text.lower().split()
+    return [text] if _clause_by_words(words) is None and _tagger_decides(words) else []
+
+
+def _clause_by_words(words: List[str]) -> Optional[bool]:
+    """Whether the words of ``looks_like_clause`` are a clause, where a word tells; else None."""
     if len(words) < 2:
         return False
     if words[0] in PRONOUNS - {"this", "these", "those"} or "=" in words:
         return True
     if any(word in CLAUSE_WORDS for word in words[1:]):
         return True
-    if len(words) == 2 and is_plural_noun(words[1]) and ({"NOUN", "ADJ"} & set(lemmas_of(words[0]))):
-        # "animal products" or "pH decreases": a modifier and a plural noun, or a subject and a
-        # verb; the tagger tells them apart.
+    return None
+
+
+def _tagger_decides(words: List[str]) -> bool:
+    """"animal products" or "pH decreases": a modifier and a plural noun, or a subject and a verb;
+    the tagger tells them apart."""
+    return len(words) == 2 and is_plural_noun(words[1]) and bool({"NOUN", "ADJ"} & set(lemmas_of(words[0])))
+
+
+def looks_like_clause(text):
+    """Whether ``text`` is a clause with a subject and a finite verb rather than a noun phrase."""
+    words = text.lower().split()
+    read = _clause_by_words(words)
+    if read is not None:
+        return read
+    if _tagger_decides(words):
         return parse(text)[-1].tag == "VBZ"
     first_nouns = lemmas_of(words[0]).get("NOUN", ())
     if len(words) > 2 and first_nouns and words[0] not in first_nouns and is_base_verb(words[1]) and (

@@ -17,6 +17,7 @@ as the question wrote them, so the statement keeps the question's own text:
 
 import functools
 
+from capqa.statements.rules.analysis import analyse
 from capqa.statements.rules.lexicon import (AUXILIARIES, DETERMINERS, NEGATIONS, PREPOSITIONS, PRONOUNS, QUESTION_START,
                                             WH_START, strip_trailing)
 from capqa.statements.rules.morphology import lemmas_of
@@ -83,6 +84,8 @@ def parse_question(question: str) -> Parse:
 
 
 def clear_parses() -> None:
-    """Every parse kept in memory dropped: the parser's cache and the questions' parses."""
+    """Every parse kept in memory dropped: the parser's cache, the questions' parses and their
+    frames."""
     CACHE.clear()
     parse_question.cache_clear()
+    analyse.cache_clear()

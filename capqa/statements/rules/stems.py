@@ -24,7 +24,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from capqa.statements.rules.analysis import Frame, agrees_as_verb
 from capqa.statements.rules.blanks import complete
-from capqa.statements.rules.lexicon import AUXILIARIES
+from capqa.statements.rules.lexicon import AUXILIARIES, strip_trailing
 from capqa.statements.rules.morphology import lemmas_of
 from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.sentences import is_clause
@@ -161,6 +161,16 @@ def _joined_head_is_verb(before: Sequence[Word], stem_words: Parse, word: Word) 
     if not stem_words[head.i].tag.startswith("VB") and (head.i != before[-1].i or head.dep == "conj"):
         return False  # a verb only once the answer follows: unless it ends the stem ("Pulse rate increases")
     return not any(other.head == head.i and other.dep in _OBJECT_DEPS and other.tag != "PRP" for other in before)
+
+
+def subordinate_stem_texts(proper: str, answer: str) -> List[str]:
+    """The texts a prompt read as a wh-question parses once ``subordinate_stem`` finds it opens a
+    sentence to complete (``stem_statement``'s), where that can be told before its parse: "when",
+    "where" or "whenever" first, a comma and no "?" ("When there is little contact, this is")."""
+    first = proper.split(" ", 1)[0].lower()
+    if proper.rstrip().endswith("?") or first not in _SUBORDINATE_WH or "," not in proper:
+        return []
+    return continuation_texts(strip_trailing(proper), answer)
 
 
 def subordinate_stem(frame: Frame, words: Parse, proper: str, answer: str) -> bool:
