@@ -19,8 +19,8 @@ import unicodedata
 from typing import Dict, List, NamedTuple, Optional, Sequence, Set
 
 from capqa.common.validation import check_same_length, check_text, check_text_list, visible_text
-from capqa.statements.check_content import (code_altered, code_tokens, fence_tag_left, label_left, lines_joined,
-                                            markup_left, options_left, question_missing)
+from capqa.statements.check_content import (code_altered, code_tokens, fence_tag_left, frame_lost, label_left,
+                                            lines_joined, markup_left, options_left, question_missing)
 from capqa.statements.check_grammar import grammar_issues, is_imperative
 from capqa.statements.rules.answer_sentences import answer_sentences, split_sentences
 from capqa.statements.rules.context import split_question
@@ -77,6 +77,10 @@ ISSUES: Dict[str, str] = {
     "person_not_swapped": "the questioner's 'I' or 'my' is left in the statement, where the reader is 'you'",
     "auxiliary_misplaced": "the question's fronted auxiliary is put back in the wrong place ('... banned was 4 years "
                            "long', '(who died was in 1979) most associated')",
+    "frame_lost": "the statement is the answer's own words with none of the question's: what it answers is left "
+                  "out ('The band was formed in Philadelphia.' for the band that made a named album)",
+    "split_possessive": "a possessive 's set apart from its name ('Radcliffe College 's liberal arts college'): "
+                        "the answer put where the question's possessive phrase was",
 }
 MAX_CODE_CHARS = 8000
 MAX_WORDS = 400
@@ -109,6 +113,11 @@ _UNCLAIMED = frozenset(
     "pretty quite certain confident positive likely definitely most if remember recall correctly mistaken would "
     "do does did will can could should has have had am none nobody nothing never neither nor".split())
 _POLARITY = frozenset("yes no true false correct incorrect right wrong yeah yep nope".split())
+# A rate said twice, in two ways, in one clause: "about $294 a week on eggs per week".
+_DOUBLED_RATE = re.compile(r"\ba (second|minute|hour|day|week|month|year)\b[^.,;!?]{0,60}?\bper \1\b|"
+                           r"\bper (second|minute|hour|day|week|month|year)\b[^.,;!?]{0,60}?\ba \2\b", re.IGNORECASE)
+# A name, a space, then "'s": the possessive of a phrase the answer replaced ("College 's").
+_SPLIT_POSSESSIVE = re.compile(r"(?<![^\s(])[A-Z][\w.-]*+ [’']s\b")
 _OPTION = re.compile(r"^\(?([a-hA-H])\)?[.):]?(?:\s+(.*))?$")
 
 
@@ -349,7 +358,7 @@ def _surface_issues(question: str, answer: str, text: str, parts, proper: str, c
     if _BLANK.search(text):
         found.add("blank_left")
     found |= _word_issues(words, f"{question} {answer}")
-    if _doubled_phrase(text, question, answer):
+    if _doubled_phrase(text, question, answer) or _DOUBLED_RATE.search(text):
         found.add("doubled_word")
     if _answer_in_frame(text, claims, proper):
         found.add("answer_in_frame")
@@ -371,6 +380,10 @@ def _content_issues(question: str, answer: str, text: str, parts, proper: str, c
         found.add("code_altered")
     if question_missing(proper, rest, claims):
         found.add("question_missing")
+    if not parts.context and not parts.options and frame_lost(proper, rest, claims):
+        found.add("frame_lost")
+    if _SPLIT_POSSESSIVE.search(text):
+        found.add("split_possessive")
     if lines_joined(answer, text):
         found.add("lines_joined")
     if markup_left(text) or fence_tag_left(answer, text):
@@ -379,7 +392,7 @@ def _content_issues(question: str, answer: str, text: str, parts, proper: str, c
         found.add("label_left")
     sentences = split_sentences(" ".join(question.split()[:400]))
     listed = sentences[-1] if len(sentences) > 1 and "_" not in sentences[-1] else ""
-    if options_left(text, parts.options, listed):
+    if options_left(text, parts.options, listed, proper):
         found.add("options_left")
     return found
 

@@ -6,6 +6,8 @@ the string half of ``statement_issues`` added for issue 31.
   statement as written, case included ("sklearn" is not "Sklearn", ``COUNT(*)`` not ``COUNT()``);
 - ``question_missing``: the question's own words (its conditions and frame: "If she works 50
   weeks a year, ...") are mostly absent from what the statement says after the question's context;
+- ``frame_lost``: the statement is the answer's own sentence and none of the question's words
+  ("The film was shot in Canada." to "where was the film coming home for christmas filmed");
 - ``lines_joined``: lines of the answer run together with no sentence break ("... 5 hours a day
   There are 7 days ..."); a code block's lines may be joined;
 - ``markup_left``: a markdown table, a code fence or its language tag, bold marks, a heading;
@@ -128,6 +130,25 @@ _NEGATION = re.compile(r"\b(?:not|no|never|none|neither|nor|without|cannot|nothi
                        re.IGNORECASE)
 
 
+def frame_lost(question: str, statement_rest: str, answer: str) -> bool:
+    """Whether the statement is only the answer's own words, the question's frame left out ("The
+    band was formed in Philadelphia." to "Not Richard, But Dick was an album by the band formed in
+    what city?"): three or more of the question's content words, and three in four of them, absent
+    from the statement, and none of the question's words there that the answer did not have. Read
+    for a question without context or options (an exam's "Which statement describes ..." is
+    answered by its option alone)."""
+    asked = _content_keys(question, numbers=True)
+    said = _content_keys(statement_rest, numbers=True)
+    given = _content_keys(answer, numbers=True)
+    missing = [key for key in asked if key not in said]
+    added = [key for key in asked if key in said and key not in given]
+    return not added and len(missing) >= _FRAME_MISSING and len(missing) >= _FRAME_SHARE * len(asked)
+
+
+_FRAME_MISSING = 3
+_FRAME_SHARE = 0.75
+
+
 def _content_keys(text: str, numbers: bool = False) -> Set[str]:
     """The lemmas of the text's content words (and its numbers, with ``numbers``)."""
     words = _WORD.findall(text.lower())[:MAX_WORDS]
@@ -190,10 +211,11 @@ def label_left(statement: str) -> bool:
         _OPTION_LETTER.search(statement))
 
 
-def options_left(statement: str, options: Dict[str, str], last_sentence: str) -> bool:
+def options_left(statement: str, options: Dict[str, str], last_sentence: str, question: str = "") -> bool:
     """Whether the statement lists the question's options: two or more list markers ("i) OLS ii)
     ILS", "(A) ... (B)"), three or more of its lettered options, or its closing list of choices
-    ("972; 451; 100; or 25?")."""
+    ("972; 451; 100; or 25?"), or the choice between two that ends ``question`` (the question
+    proper: "..., Leonotis or Psychopsis?")."""
     if len(_LIST_MARKER.findall(statement)) >= 2:
         return True
     said = " " + " ".join(_WORD.findall(statement.lower())) + " "
@@ -201,6 +223,9 @@ def options_left(statement: str, options: Dict[str, str], last_sentence: str) ->
     choices = [choice for choice in choices if len(choice) > 2 and not choice.replace(" ", "").isdigit()]
     if sum(f" {choice} " in said for choice in choices) >= 3:
         return True
+    alternatives = _ALTERNATIVES.search(question[-200:])
+    if alternatives and f" {' '.join(_WORD.findall(alternatives.group(1).lower()))} " in said:
+        return True  # "Which genus has 5 known species, Leonotis or Psychopsis?": the choice left in
     items = [item for item in _CHOICE_SEPARATOR.split(last_sentence.strip(" ?.")) if item.strip()]
     if len(items) < 3 or not all(len(item.split()) <= 4 for item in items):
         return False
@@ -208,4 +233,6 @@ def options_left(statement: str, options: Dict[str, str], last_sentence: str) ->
     return bool(listed) and f" {listed} " in said
 
 
+# The question's closing choice between two: ", Tom Hanks or Leonardo DiCaprio?"
+_ALTERNATIVES = re.compile(r",\s*+([^,?;]{1,80}?\s++or\s++[^,?;]{1,80}?)\s*+\?\s*+$")
 _CHOICE_SEPARATOR = re.compile(r"\s*+[;,]\s*+(?:or\s++)?|\s++or\s++")

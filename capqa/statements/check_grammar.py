@@ -13,7 +13,7 @@ the statement, of which the parser reads at most ``MAX_PARSED_CHARS``.
 
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from capqa.statements.rules.lexicon import PREPOSITIONS
+from capqa.statements.rules.lexicon import NUMBER_WORDS, PREPOSITIONS
 from capqa.statements.rules.morphology import inflect, is_finite_verb, is_mass_noun, lemmas_of
 from capqa.statements.rules.parser import Parse, Word
 
@@ -124,6 +124,8 @@ def _is_fragment(words: Parse, children: Dict[int, List[Word]]) -> bool:
     ..."). A verb inside a relative clause after a comma is not the sentence's own; a past form the
     tagger read as a participle, a base form or a noun ("Time magazine named ...", "Pandas eat
     bamboo", "A compass points to ...") may be, and an equation's sign is one."""
+    if _participle_root(words, children):
+        return True
     part: List[Word] = []
     for word in list(words) + [None]:
         if word is not None and word.text != ";":
@@ -136,7 +138,18 @@ def _is_fragment(words: Parse, children: Dict[int, List[Word]]) -> bool:
     for position, word in enumerate(words[:8]):
         if word.text in DASHES and 0 < position < len(words) - 2:
             return not any(other.tag.startswith("VB") or other.tag == "MD" for other in words[:position])
-    return False
+    # A count before a colon opening the sentence ("Four: Generations, First Contact ..."): the
+    # answer's label, not the question's statement of it.
+    return len(words) > 3 and words[1].text == ":" and (words[0].tag == "CD" or words[0].lower in NUMBER_WORDS)
+
+
+def _participle_root(words: Parse, children: Dict[int, List[Word]]) -> bool:
+    """The sentence's main verb is a participle with no subject and no auxiliary ("Often described
+    as bitter almonds, though not everyone can smell it."): the answer's "It's" dropped, a finite
+    verb in its subordinate clause notwithstanding."""
+    root = next((word for word in words if word.dep == "ROOT"), None)
+    return root is not None and root.tag in ("VBN", "VBG") and root.text.islower() and not any(
+        child.dep in SUBJECTS or child.dep in ("aux", "auxpass") for child in children.get(root.i, []))
 
 
 def _own_finite(word: Word, words: Parse, children: Dict[int, List[Word]]) -> bool:
@@ -183,7 +196,28 @@ def _do_inverted(words: Parse, children: Dict[int, List[Word]], quoted: List[boo
         subject = next((child for child in children.get(word.head, []) if child.dep in ("nsubj", "nsubjpass")), None)
         if subject is not None and subject.i > word.i and words[word.i - 1].lower not in ("so", "nor", "neither"):
             return True
+    return _perfect_inverted(words, quoted)
+
+
+def _perfect_inverted(words: Parse, quoted: List[bool]) -> bool:
+    """"has" or "have" before a name and "been" ("Adelaide has Gary Ayres and Neil Craig both been
+    head coach"): the question's fronted perfect auxiliary left before its subject."""
+    for word in words[1:]:
+        if word.lower not in ("has", "have", "had") or quoted[word.i] or word.i + 2 >= len(words):
+            continue
+        following = words[word.i + 1]
+        if following.tag not in ("NNP", "NNPS") or not following.text[:1].isupper():
+            continue
+        for later in words[word.i + 2:word.i + 10]:
+            if later.lower == "been":
+                return True
+            if not (later.tag in ("NNP", "NNPS", "CC", "HYPH") or later.lower in _BETWEEN_SUBJECT_AND_BEEN):
+                break
     return False
+
+
+# Words a subject may have between it and "been": "Gary Ayres and Neil Craig both been".
+_BETWEEN_SUBJECT_AND_BEEN = frozenset("both all each ever never also always".split())
 
 
 def _wh_in_place(words: Parse, quoted: List[bool]) -> bool:
@@ -200,6 +234,8 @@ def _wh_in_place(words: Parse, quoted: List[bool]) -> bool:
                 word.lower == "how" and word.dep == "advmod"):
             return True
         previous = words[word.i - 1]
+        if word.lower == "what" and previous.tag in ("DT", "JJ", "JJS", "PRP$"):
+            return True  # "... made the first what in 1928": a determiner or an adjective opens no clause
         if word.dep == "det" and (previous.tag.startswith("VB") or previous.tag == "IN") and (
                 previous.lower not in _EMBEDDING):
             return True  # "... won what award in 2011": a wh-phrase in situ

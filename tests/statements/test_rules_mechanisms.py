@@ -42,7 +42,7 @@ def test_how_to_goals_are_stated_with_the_readers_steps(question, answer, statem
     ("count the rows per city", "SELECT city, COUNT(*) FROM users GROUP BY city",
      "You can count the rows per city with SELECT city, COUNT(*) FROM users GROUP BY city."),
     ("save list to file", "```python\nwith open('out.txt', 'w') as f:\n    f.write('\\n'.join(items))\n```",
-     "You can save list to file with: with open('out.txt', 'w') as f: f.write('\\n'.join(items))."),
+     "You can save a list to a file with: with open('out.txt', 'w') as f: f.write('\\n'.join(items))."),
     ("serialise a dictionary", "With the json module: `json.dumps(d)`.",
      "You can serialise a dictionary with the json module: json.dumps(d)."),
     ("find the square root", "`math.sqrt(x)` returns the square root of x.",
@@ -185,3 +185,47 @@ def test_the_questioners_first_person_is_the_readers(question, answer, statement
 ])
 def test_a_question_after_its_topic_is_read_with_the_topic_in_place(question, answer, statement):
     assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # The answer's pronoun stands for the question's phrase in the same role at the same verb.
+    ("The Amazon river flows into which ocean?", "It flows into the Atlantic Ocean.",
+     "The Amazon river flows into the Atlantic Ocean."),
+    ("Who painted the Mona Lisa in the early 1500s?", "Leonardo da Vinci painted it in the early 1500s.",
+     "Leonardo da Vinci painted the Mona Lisa in the early 1500s."),
+])
+def test_an_answers_pronoun_is_the_questions_phrase_at_the_same_verb(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer", [
+    # A full-sentence answer that says the question's whole frame again is the statement as it is.
+    ("In Norse mythology, who was the father of Thor?", "In Norse mythology, the father of Thor was Odin."),
+    ("What is the Eiffel Tower called in French?", "In French the Eiffel Tower is called la tour Eiffel."),
+])
+def test_an_answer_that_restates_the_question_is_kept(question, answer):
+    assert rule_statement(question, answer) == answer
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A telegraphic title's bare singular count nouns get their articles; "the" when one of a kind.
+    ("save image to disk", "`img.save('out.png')`", "You can save an image to a disk with img.save('out.png')."),
+    ("Fix squeaky door hinge.", "Rub a bar of soap on the hinge.",
+     "To fix a squeaky door hinge, you rub a bar of soap on the hinge."),
+    ("how to get current time", "datetime.now()", "You can get the current time with datetime.now()."),
+    # Mass nouns, plurals, formats and "line by line" take none.
+    ("Remove rust from old tools.", "Soak them in white vinegar overnight.",
+     "To remove rust from old tools, you soak them in white vinegar overnight."),
+    ("convert decimal to binary", "bin(10)", "You can convert decimal to binary with bin(10)."),
+    # A word the lexicon knows only as a verb opens a task of two words.
+    ("decode url", "urllib.parse.unquote(s)", "You can decode url with urllib.parse.unquote(s)."),
+])
+def test_a_telegraphic_titles_nouns_get_their_articles(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+def test_articles_go_only_where_a_title_has_none():
+    from capqa.statements.rules.howto import with_articles
+    assert with_articles("read text file line by line") == "read a text file line by line"
+    assert with_articles("extend life of flowers in vase") == "extend the life of flowers in a vase"
+    assert with_articles("wrap up an extension cord") == "wrap up an extension cord"

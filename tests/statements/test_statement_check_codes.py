@@ -63,6 +63,12 @@ CASES = {
     "echoed_question": ("convert int to string", "`str(42)` gives '42'.", "The convert int to string is str(42).",
                         "str(42) converts an int to a string."),
     "pronoun_start": ("What do bees make?", "They make honey.", "They make honey.", "Bees make honey."),
+    "frame_lost": ("Where was Harry Potter and the Philosopher's Stone shot?", "The film was shot in England.",
+                   "The film was shot in England.",
+                   "The film Harry Potter and the Philosopher's Stone was shot in England."),
+    "split_possessive": ("Which university's medical school did she attend?", "Johns Hopkins University",
+                         "She attended Johns Hopkins University 's medical school.",
+                         "She attended Johns Hopkins University's medical school."),
 }
 
 

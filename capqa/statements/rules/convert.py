@@ -41,7 +41,8 @@ from capqa.statements.rules.prompt_statements import (claim_statement, claim_tex
                                                       fragment_statement, imperative_statement)
 from capqa.statements.rules.queries import parse_question, question_text
 from capqa.statements.rules.question_forms import Form, normalised, read_form
-from capqa.statements.rules.sentences import denial, ends_in_situ, full_sentence, in_situ, sentence_texts
+from capqa.statements.rules.sentences import (denial, ends_in_situ, full_sentence, in_situ, restates_question,
+                                              sentence_texts)
 from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, stem_statement, subordinate_stem,
                                          subordinate_stem_texts)
 from capqa.statements.rules.tails import with_tail
@@ -371,6 +372,8 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         if embedded:
             return f"it is unknown {embedded}", []
     kept = full_sentence(frame, words, content, first)
+    if not kept and form.kind == "question" and (frame is None or frame.wh) and restates_question(words, content, first):
+        kept = content  # the answer says the whole question's frame over again: it is the statement
     if kept:
         return (with_lead(frame, kept) if frame is not None and _CONDITION.match(render(frame.lead)) and render(
             frame.lead).endswith(",") else kept), []

@@ -19,7 +19,8 @@ import functools
 import re
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from capqa.statements.rules.morphology import is_finite_verb, lemmas_of
+from capqa.statements.rules.lexicon import ABSTRACT_SUFFIXES, DEFINITE_ADJECTIVES, DETERMINERS, MASS_NOUNS, PRONOUNS
+from capqa.statements.rules.morphology import indefinite_article, is_finite_verb, lemmas_of
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.sentences import sentence_head
 
@@ -65,14 +66,68 @@ def goal_of(proper: str, words: Optional[Parse]) -> Optional[Goal]:
     text = _END.sub("", proper.strip())
     how = _HOW.match(text)
     if how:
-        return Goal(_questioner_swapped(how.group("goal")))
+        goal = _questioner_swapped(how.group("goal"))
+        return Goal(with_articles(goal) if text == text.lower() else goal)  # "how to get current date"
     to = _TO.match(text)
     if to:
         modal = " ".join((to.group("modal") or "").split())
         return Goal(_questioner_swapped(to.group("goal")), modal, stem=True)
     if words and not proper.rstrip().endswith("?") and (is_imperative(words) or _verb_query(text)):
-        return Goal(_questioner_swapped(text[:1].lower() + text[1:]))
+        return Goal(with_articles(_questioner_swapped(text[:1].lower() + text[1:])))
     return None
+
+
+def with_articles(goal: str) -> str:
+    """A telegraphic goal ("save list to file", "Make outdoor pillow", "get current date") with the
+    articles English needs: before each bare singular count noun phrase after the verb or a
+    preposition, "the" when it is one of a kind ("the current date", "the name of ...") and "a" or
+    "an" otherwise ("save a list to a file"). A goal that has a determiner anywhere is written
+    with its articles and stays as it is; mass and abstract nouns ("soap scum", "encryption"),
+    plurals, names the lexicon does not know ("json", "sql") and "line by line" take none."""
+    words = goal.split(" ")
+    if len(words) < 2 or any(word.lower() in DETERMINERS or word.lower() in PRONOUNS for word in words):
+        return goal
+    out, index = words[:1], 1
+    while index < len(words):
+        end = index
+        while end < len(words) and _noun_phrase_word(words[end], first=end == index):
+            end += 1
+        if end > index:
+            following = words[end].lower() if end < len(words) else ""
+            # "line by line", "step by step": the repeated noun takes no article, nor ends the phrase before it
+            twice = end + 1 < len(words) and following in _PREPOSITIONS and words[end + 1].lower() == words[end - 1]
+            phrase = words[index:end - 1] if twice else words[index:end]
+            if phrase and (index == 1 or words[index - 1].lower() in _PREPOSITIONS) and _count_singular(phrase[-1]):
+                definite = (following == "of" and not twice) or phrase[0].lower() in DEFINITE_ADJECTIVES
+                out.append("the" if definite else indefinite_article(" ".join(phrase)))
+            out += phrase
+            if twice:
+                out += words[end - 1:end + 2]
+                index = end + 2
+            else:
+                index = end
+            continue
+        out.append(words[index])
+        index += 1
+    return " ".join(out)
+
+
+def _noun_phrase_word(word: str, first: bool) -> bool:
+    """A lower-case word that can stand in a noun phrase: a noun or an adjective the lexicon knows,
+    or a word it does not know (a name such as "json"), not a preposition nor an adverb."""
+    if not word.isalpha() or not word.islower() or word in _PREPOSITIONS:
+        return False
+    lemmas = lemmas_of(word)
+    if not lemmas:
+        return True
+    return bool({"NOUN", "ADJ"} & set(lemmas)) and not (first and set(lemmas) == {"ADJ", "ADV"} and word.endswith("ly"))
+
+
+def _count_singular(word: str) -> bool:
+    nouns = lemmas_of(word).get("NOUN")
+    gerund = word.endswith("ing") and lemmas_of(word).get("VERB", (word,))[0] != word  # "clustering", not "string"
+    return bool(nouns) and nouns[0] == word and word not in MASS_NOUNS and not word.endswith(ABSTRACT_SUFFIXES) and (
+        not gerund)
 
 
 def _verb_query(text: str) -> bool:
@@ -80,13 +135,17 @@ def _verb_query(text: str) -> bool:
     "set working directory"), which the tagger, reading telegraphic words, often takes for a
     noun phrase: a base-form verb, then a noun, an adjective, a determiner or a word the lexicon
     does not know (a name: "json"), not a verb form of its own, nor a preposition
-    ("string to date", "group by count" are noun phrases); three words at least ("scatter plot")."""
+    ("string to date", "group by count" are noun phrases); three words at least ("scatter plot"),
+    unless the lexicon knows the first word only as a verb ("encode url", "connect to sql")."""
     words = text.split()
-    if text != text.lower() or len(words) < 3 or not _base_verb(words[0]):
+    if text != text.lower() or len(words) < 2 or not _base_verb(words[0]):
         return False
     second = words[1]
+    if set(lemmas_of(words[0])) == {"VERB"} and not is_finite_verb(second):
+        return True  # a word the lexicon knows only as a verb opens a task: "encode url", "connect to sql"
     lemmas = lemmas_of(second)
-    return second not in _PREPOSITIONS and not is_finite_verb(second) and (
+    finite = is_finite_verb(second) and "NOUN" not in lemmas  # "string" in "convert string to number" is a noun
+    return len(words) >= 3 and second not in _PREPOSITIONS and not finite and (
         second in _DETERMINERS or not lemmas or bool({"NOUN", "ADJ"} & set(lemmas)))  # "json": a name
 
 

@@ -6,6 +6,8 @@ import re
 DETERMINERS = frozenset("a an the this that these those its their his her our my your some any "
                          "each every all both no one".split())
 PRONOUNS = frozenset("it they he she we you i there this these those".split())
+OBJECT_PRONOUNS = frozenset("it them him her".split())
+RELATIVE_PRONOUNS = frozenset("that who whom which whose".split())
 PREPOSITIONS = frozenset("of to as for with by from in on at into onto about like than over under "
                           "between through during after before without within across".split())
 AUXILIARIES = frozenset("is are was were am be been being do does did can could will would shall "
@@ -39,7 +41,18 @@ MASS_NOUNS = frozenset("ice water oil air steam smoke sand soil mud clay dirt du
                         "steel iron copper gold silver lead tin zinc aluminum aluminium brass bronze wood "
                         "glass plastic rubber paper cotton wool silk rain snow hail sleet fog frost wind "
                         "heat light sound electricity gravity lava magma soap milk blood sweat "
-                        "summer winter autumn cancer malaria drift erosion weathering".split())
+                        "summer winter autumn cancer malaria drift erosion weathering "
+                        "scum grease grime mold mould rust lint hair fur wax glue paint foil tape toast bread rice "
+                        "flour butter cheese meat food money furniture equipment software hardware data "
+                        "information advice weight fat traffic homework "
+                        # formats and number systems, uncountable as a conversion's ends: "convert decimal to hex"
+                        "decimal hex hexadecimal binary octal text html xml json csv pdf ascii unicode".split())
+# The suffixes of abstract nouns, uncountable in a task's title ("improve performance"); the
+# longer list above is for science answers and takes "file", "bed", "date" for substances.
+ABSTRACT_SUFFIXES = ("tion", "sion", "sis", "ism", "ity", "ment", "ness", "ance", "ence", "ogy", "ics", "ship",
+                     "dom", "hood")
+# Adjectives that make a noun phrase one of a kind: "get the current date", "the default value".
+DEFINITE_ADJECTIVES = frozenset("current same first last next previous main whole entire default".split())
 COUNT_EXCEPTIONS = ("reaction", "cation", "anion", "mirror", "motor", "lens", "circuit", "cell",
                      "molecule")
 VOWEL_SOUND = re.compile(r"^(?:[aeioAEIO]|[uU](?!ni|se|su|ra|ro|re|ti)|[hH](?:our|onest|onor|eir)|"

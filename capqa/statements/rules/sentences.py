@@ -17,8 +17,10 @@ from typing import List, Optional, Sequence, Tuple
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.declarative import join, negative
-from capqa.statements.rules.lexicon import AUXILIARIES, MODALS, strip_trailing
-from capqa.statements.rules.morphology import inflect, is_adjective, is_base_verb, is_finite_verb, plural_phrase
+from capqa.statements.rules.lexicon import (AUXILIARIES, MODALS, OBJECT_PRONOUNS, PRONOUNS, RELATIVE_PRONOUNS,
+                                            strip_trailing)
+from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_finite_verb, lemmas_of,
+                                              plural_phrase)
 from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.polar import affirmed, polarity
 from capqa.statements.rules.subjects import subtree_edges
@@ -28,6 +30,9 @@ _CONTRACTIONS = {"'s": "is", "'re": "are", "'ll": "will", "'ve": "have", "'d": "
 _TOPIC = re.compile(r"\b(?:about|regarding|concerning) (.+)$", re.IGNORECASE)
 _QUOTES = frozenset(('"', "“", "”", "'", "‘", "’"))
 _SUBJECT_PRONOUNS = {"it": False, "they": True, "he": False, "she": False}
+# A referent is a noun phrase of its own, not another pronoun or a relative clause's opening.
+_NOT_REFERENTS = PRONOUNS | OBJECT_PRONOUNS | RELATIVE_PRONOUNS
+_MAX_REFERENT_WORDS = 12
 _DENIAL = re.compile(r"^(?:it|they|he|she|this|that|there)\s+(?:is|are|was|were|does|do|did|has|have|had|can|could|"
                      r"will|would)(?:\s+not|n[’']t)\b[\s.,;:!-]*(?P<rest>.*)$", re.IGNORECASE)
 _YES_OPENING = re.compile(r"^(?:yes|yeah|yep|sure|of course|certainly)\s*[,.;:!-]\s*(?P<rest>\S.*)$", re.IGNORECASE)
@@ -121,6 +126,35 @@ def full_sentence(frame: Optional[Frame], question: Parse, content: str, first: 
     return _resolved(content, answer_words, frame, question)
 
 
+def restates_question(question: Parse, content: str, first: str) -> bool:
+    """Whether the answer is a sentence that says the question's frame over again ("In Polish the
+    Saxon Garden is called Ogród Saski." to "What is the Saxon Garden in Polish?"): a sentence by
+    its words (``may_be_sentence``) holding nearly all of the question's content words (nouns,
+    adjectives, numbers, main verbs; three at least). Such an answer is the statement as it
+    stands: put into the question's frame it says the frame twice, and the small parser often
+    misses its clause (a long fronted adverbial, no comma after it)."""
+    if not may_be_sentence(content, first):
+        return False
+    wanted = [_lemmas(word.lower) for word in question if word.tag.startswith(_CONTENT_TAGS)
+              and word.lower not in AUXILIARIES and word.lower not in WH_WORDS and word.text[:1].isalnum()]
+    if len(wanted) < _MIN_RESTATED_WORDS:
+        return False
+    have = set().union(*(_lemmas(word) for word in _WORD.findall(content.lower())))
+    return sum(bool(lemmas & have) for lemmas in wanted) >= _RESTATED_SHARE * len(wanted)
+
+
+_CONTENT_TAGS = ("NN", "JJ", "VB", "CD", "FW")
+_MIN_RESTATED_WORDS = 3
+_RESTATED_SHARE = 0.8
+_WORD = re.compile(r"\w+")
+
+
+def _lemmas(word: str) -> frozenset:
+    """The word and its lemmas as any part of speech ("starred" -> star), to match a question's
+    word with the answer's form of it."""
+    return frozenset((word, *(lemma for lemmas in lemmas_of(word).values() for lemma in lemmas)))
+
+
 def _mistagged_verb(words: Parse) -> bool:
     """"Limburger cheese originates from Belgium": a noun phrase, then a word the lexicon knows
     as a finite verb agreeing with it, then a preposition or a determiner."""
@@ -160,8 +194,9 @@ def _resolved(content: str, answer_words: Parse, frame: Optional[Frame], questio
     refers to (the subject, else the first noun phrase after the verb)."""
     first = answer_words[0]
     if first.lower not in _SUBJECT_PRONOUNS or first.dep not in _CLAUSE_DEPS or len(answer_words) < 2:
-        return content
-    referent = _referent(frame, question, _SUBJECT_PRONOUNS[first.lower], first.lower in ("he", "she"))
+        return _object_resolved(content, answer_words, question)
+    referent = _referent(frame, question, _SUBJECT_PRONOUNS[first.lower], first.lower in ("he", "she")) or (
+        _verb_referent(answer_words, first, question))
     if not referent:
         return content
     rest = content[len(first.text):]
@@ -169,6 +204,70 @@ def _resolved(content: str, answer_words: Parse, frame: Optional[Frame], questio
     if contraction:  # "It's located in Peru" -> "Machu Picchu is located in Peru"
         rest = " " + _CONTRACTIONS[contraction.group(1).replace("’", "'").lower()] + rest[contraction.end():]
     return referent + rest
+
+
+def _object_resolved(content: str, answer_words: Parse, question: Parse) -> str:
+    """``content`` with the object pronoun of its main verb replaced by the question's noun phrase
+    in that role ("Polonia Warsaw won it in 2000." to "Who won the Ekstraklasa Championship in
+    2000?" -> "... won the Ekstraklasa Championship in 2000."): the pronoun's referent is lost once
+    the statement stands without the question."""
+    root = next((word for word in answer_words if word.dep == "ROOT"), None)
+    pronoun = next((word for word in answer_words if root is not None and word.head == root.i and word.dep == "dobj"
+                    and word.lower in OBJECT_PRONOUNS), None)
+    if pronoun is None:
+        return content
+    referent = _verb_referent(answer_words, pronoun, question)
+    if not referent:
+        return content
+    start = len("".join(word.text + (" " if word.space else "") for word in answer_words[:pronoun.i - answer_words[0].i]))
+    if content[start:start + len(pronoun.text)] != pronoun.text:
+        return content  # the parse's text is not the content's prefix: leave it as written
+    return content[:start] + referent + content[start + len(pronoun.text):]
+
+
+def _verb_referent(answer_words: Parse, pronoun: Word, question: Parse) -> str:
+    """The question's noun phrase that ``pronoun`` (a subject or object pronoun of the answer)
+    stands for: the phrase in the same role at the same verb in the question ("It flows into the
+    Black Sea." to "The river Danube flows into which sea?"; "nominated her" to "... was Annie
+    Caputo nominated by ...": an active object is a passive subject), agreeing with the pronoun in
+    number (and a name for "he", "she"); "" when the question has no such phrase, or it holds a
+    wh-word or another pronoun."""
+    offset = answer_words[0].i
+    verb = answer_words[pronoun.head - offset] if 0 <= pronoun.head - offset < len(answer_words) else None
+    if verb is None or not verb.tag.startswith("VB"):
+        return ""
+    role = _role(pronoun.dep)
+    lemma = _verb_lemma(verb.lower)
+    if role is None or not question:
+        return ""
+    start = question[0].i
+    for candidate in question:
+        if not candidate.tag.startswith("VB") or _verb_lemma(candidate.lower) != lemma:
+            continue
+        for child in question:
+            if child.head != candidate.i or child.i == candidate.i or _role(child.dep) != role:
+                continue
+            left, right = subtree_edges(question, child.i - start)
+            phrase = question[left:right + 1]
+            if right - left >= _MAX_REFERENT_WORDS or any(
+                    word.lower in WH_WORDS or word.lower in _NOT_REFERENTS for word in phrase):
+                return ""
+            text = render(phrase)
+            plural = pronoun.lower in ("they", "them")
+            if pronoun.lower in ("he", "she", "him", "her"):
+                lower_case = all(word.text == word.lower for word in question)
+                return text if (text[:1].isupper() or lower_case) and not plural_phrase(text) else ""
+            return text if plural_phrase(text) == plural else ""
+    return ""
+
+
+def _role(dep: str) -> Optional[str]:
+    """The role a dependent plays at its verb, active or passive alike: the doer or the done-to."""
+    return "agent" if dep == "nsubj" else "patient" if dep in ("dobj", "nsubjpass") else None
+
+
+def _verb_lemma(word: str) -> str:
+    return lemmas_of(word).get("VERB", (word,))[0]
 
 
 def _referent(frame: Optional[Frame], question: Parse, plural: bool, person: bool) -> str:

@@ -22,7 +22,11 @@ from capqa.statements.rules.parser import parser_identity
 # list after a colon joined into its line, fronted clauses before an inverted auxiliary, dash heads,
 # "Topic: question" titles and the questioner's "I" as "you"; code answering an English question is never
 # read as another language.
-RULES_VERSION = "6"
+# 7: an answer's pronoun resolved to the question's phrase in the same role at the same verb ("It
+# flows into ...", "won it"), an answer that restates the whole question kept as it is, a telegraphic
+# title's bare singular count nouns given articles ("save a list to a file"), two-word tasks whose first
+# word is only a verb ("encode url").
+RULES_VERSION = "7"
 
 
 def engine_identity() -> Dict[str, str]:
