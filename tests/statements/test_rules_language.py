@@ -29,6 +29,8 @@ def test_another_script_is_not_english_with_or_without_the_detector(question, an
     ("¿Quién pintó la Mona Lisa?", "Leonardo da Vinci"),
     ("Qui a écrit Les Misérables ?", "Victor Hugo"),
     ("Wie hoch ist der Mount Everest?", "8849 m"),
+    ("Wer wohnt in Berlin?", "Viele Menschen"),
+    ("Quel est le plus grand pays du monde ?", "La Russie"),
 ])
 def test_a_latin_script_language_is_recognised_by_the_detector(question, answer):
     pytest.importorskip("pycld2")
@@ -44,6 +46,8 @@ def test_a_latin_script_language_is_recognised_by_the_detector(question, answer)
     ("What does carpe diem mean?", "seize the day"),
     ("who sang la vie en rose", "Édith Piaf"),
     ("Which Japanese film won the 2020 Oscar for best international feature?", "Drive My Car (ドライブ・マイ・カー)"),
+    # Words English's lexicon knows, which the detector alone reads as Latin.
+    ("Reverse a string in Python", "s[::-1]"),
 ])
 def test_english_questions_with_foreign_names_and_titles_stay_english(question, answer):
     assert language.not_english(question, answer) is None
