@@ -44,7 +44,7 @@ from capqa.statements.rules.question_forms import Form, normalised, read_form
 from capqa.statements.rules.sentences import (denial, ends_in_situ, full_sentence, in_situ, restates_question,
                                               sentence_texts)
 from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, stem_statement, subordinate_stem,
-                                         subordinate_stem_texts)
+                                          subordinate_stem_texts)
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted

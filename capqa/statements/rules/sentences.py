@@ -20,7 +20,7 @@ from capqa.statements.rules.declarative import join, negative
 from capqa.statements.rules.lexicon import (AUXILIARIES, MODALS, OBJECT_PRONOUNS, PRONOUNS, RELATIVE_PRONOUNS,
                                             strip_trailing)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_finite_verb, lemmas_of,
-                                              plural_phrase)
+                                               plural_phrase)
 from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.polar import affirmed, polarity
 from capqa.statements.rules.subjects import subtree_edges
