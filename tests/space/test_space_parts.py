@@ -136,13 +136,14 @@ def test_every_setting_is_read_from_one_variable_and_listed_in_the_about_tab_and
                "CAP_QUANTIZE": "off", "CAP_PRECISION": "float32", "CAP_NEUTRAL_WEIGHT": "0.2",
                "CAP_LOCAL_FILES_ONLY": "yes", "CAP_MODEL_CACHE_DIR": str(tmp_path / "hub"),
                "CAP_TRUST_REMOTE_CODE": "0", "CAP_MODEL_KWARGS": '{"attn_implementation": "eager"}',
-               "CAP_TOKENIZER_KWARGS": '{"model_max_length": 256}'}
+               "CAP_TOKENIZER_KWARGS": '{"model_max_length": 256}', "CAP_STATEMENT_WORKERS": "1"}
     # The openai engine's own settings go with CAP_STATEMENT_ENGINE=openai (the test of that engine below).
     engine_variables = {"CAP_" + name.upper() for name in ("statement_engine", *openai_engine.SPEC.options)}
     assert set(environ) | engine_variables == {setting.variable for setting in SETTINGS}
     settings = space.SpaceSettings.from_environ(environ)
     assert (settings.nli_revision, settings.statement_revision, settings.verdict) == ("r1", "r2", "graded")
     assert (settings.alpha, settings.batch_size, settings.local_files_only) == (0.7, 8, True)
+    assert settings.statement_workers == 1
     assert settings.model_kwargs == {"attn_implementation": "eager"}
     options = settings.metric_options()
     assert (options.max_length, options.variant, options.tokenizer_kwargs) == (256, "plus", {"model_max_length": 256})
