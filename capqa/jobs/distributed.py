@@ -8,7 +8,8 @@ output is, never how the ranks talk.
 
 Shards balance the work by character length (a cheap proxy for token length) so that ranks
 finish together, and keep each question's rows on one rank: its statements' parse of the
-question is then made once, not once per rank that has one of its answers. Part files live in ``OUT.parts/`` beside ``OUT`` (a folder every node must see,
+question is then made once, not once per rank that has one of its answers. Part files live in
+``OUT.parts/`` beside ``OUT`` (a folder every node must see,
 for multi-node jobs); each has its own manifest, so rerunning the same command resumes every rank,
 and the merge itself resumes too. The parts are removed once ``OUT`` is complete.
 """
@@ -152,7 +153,7 @@ def rank_device(requested: str, ranks: Ranks) -> str:
     if requested in ("auto", "cuda") and torch.cuda.is_available():
         index = cuda_index(ranks.local_rank, torch.cuda.device_count())
         torch.cuda.set_device(index)
-        if ranks.local_world_size > torch.cuda.device_count() and ranks.local_rank == 0:
+        if share_gpus(ranks) and ranks.local_rank == 0:
             logger.info("%d ranks share this node's %d GPU(s)", ranks.local_world_size, torch.cuda.device_count())
         return f"cuda:{index}"
     return "cpu" if requested == "auto" else requested
@@ -171,11 +172,15 @@ def process_group_backend(device: str, ranks: Optional[Ranks] = None) -> str:
     share a GPU, which NCCL refuses (the group only waits at barriers, never moves tensors)."""
     if not str(device).startswith("cuda"):
         return "gloo"
+    return "gloo" if ranks is not None and share_gpus(ranks) else "nccl"
+
+
+def share_gpus(ranks: Ranks) -> bool:
+    """Whether this node runs more ranks than it has GPUs (so that ranks share them)."""
     # Deferred: torch is heavy, imported on first use.
     import torch
 
-    shared = ranks is not None and ranks.local_world_size > torch.cuda.device_count()
-    return "gloo" if shared else "nccl"
+    return ranks.local_world_size > torch.cuda.device_count()
 
 
 def row_costs(table: pd.DataFrame, settings: JobSettings) -> np.ndarray:
