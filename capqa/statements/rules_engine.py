@@ -7,6 +7,7 @@ of a benchmark are the same for every system scored on it, and a resumed job has
 """
 
 import os
+from collections import Counter
 from concurrent.futures import Future
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -37,6 +38,9 @@ class RuleEngine:
         # Pairs sent to the workers and not collected yet: (the piece's future, its task, the
         # pair's place in it, whether its issues were asked for).
         self._ahead: Dict[Pair, Tuple["Future[Written]", Task, int, bool]] = {}
+        # How many prefetched batches still want each pair: a question's gold rows can fall in two
+        # chunks, and the second must find its statement ahead, not be sent behind the queue.
+        self._wanted: Counter = Counter()
 
     def __repr__(self) -> str:
         return str(self.identity)
@@ -54,6 +58,7 @@ class RuleEngine:
         """Start making the statements of ``pairs`` in the workers (nothing without workers)."""
         if self.workers is None:
             return
+        self._wanted.update(set(pairs))
         new = sorted(set(pairs).difference(self._ahead))
         known = self.cache.get(new) if self.cache is not None and new else {}
         for piece in pieces(new, self.workers.count):
@@ -76,7 +81,10 @@ class RuleEngine:
         found: Dict[Pair, Tuple[str, Optional[List[str]]]] = {}
         fresh = {}
         for pair in dict.fromkeys(pairs):
-            future, task, place, checked = self._ahead.pop(pair)
+            future, task, place, checked = self._ahead[pair]
+            self._wanted[pair] -= 1
+            if self._wanted[pair] <= 0:
+                del self._ahead[pair], self._wanted[pair]
             if future not in results:
                 results[future] = self.workers.collect(future, task, checked)
             written = results[future]

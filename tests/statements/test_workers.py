@@ -47,6 +47,18 @@ def test_workers_make_the_same_statements_and_issues_in_any_order(pairs, made_he
     assert two_workers.in_flight == 0  # everything sent was collected
 
 
+def test_a_pair_two_chunks_want_stays_ahead_for_the_second(pairs, made_here, two_workers):
+    # A question's gold rows can fall in two chunks: both are sent ahead before the first is
+    # collected, and the second must still find the shared pairs ahead (not send them again,
+    # behind everything queued).
+    two_workers.prefetch(pairs[:10])
+    two_workers.prefetch(pairs[5:15])
+    assert two_workers.write_checked(pairs[:10])[0] == made_here[0][:10]
+    assert two_workers.in_flight == 10
+    assert two_workers.write_checked(pairs[5:15])[0] == made_here[0][5:15]
+    assert two_workers.in_flight == 0
+
+
 def test_one_worker_and_statements_without_issues(pairs, made_here):
     engine = RuleEngine(1)
     try:
