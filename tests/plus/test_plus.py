@@ -53,6 +53,16 @@ def test_every_sample_row_is_joined_to_its_published_scores():
     assert np.isclose(np.round(bleu, 10), sample["bleu"].to_numpy(), rtol=0, atol=1e-10).mean() > 0.98
 
 
+def test_remembered_rouge_tokens_are_rouge_scores_own(joined_sample):
+    from rouge_score.tokenizers import DefaultTokenizer
+
+    from capqa.plus.features import RememberedRougeTokens
+
+    texts = joined_sample["gold_answer"].tolist() + joined_sample["answer"].tolist() + ["Größe: 3,5 m!", ""]
+    remembered, default = RememberedRougeTokens(), DefaultTokenizer(use_stemmer=True)
+    assert [remembered.tokenize(text) for text in texts * 2] == [default.tokenize(text) for text in texts * 2]
+
+
 def test_overlap_of_identical_answers_is_one_and_order_matters_only_for_bleu():
     bleu, rouge_l = answer_overlap(["the formation of acid rain", "Paris"],
                                    ["the formation of acid rain", "It is Paris, France."])
