@@ -13,6 +13,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from capqa.common.constants import RULES
 from capqa.records.identity import StatementIdentity
+from capqa.statements.question_parses import with_question_parses
 from capqa.statements.engine_spec import EngineRequest, EngineSpec, Pair
 from capqa.statements.rules import rule_statements
 from capqa.statements.rules.version import rules_identity
@@ -35,6 +36,7 @@ class RuleEngine:
     def __init__(self, workers: int = 0, cache_dir: Optional[str] = None) -> None:
         self.workers = StatementWorkers(workers) if workers > 0 else None
         self.cache = None if cache_dir is None else StatementCache(cache_dir, self.identity)
+        self.cache_dir = cache_dir  # where the questions' parses are kept too
         # Pairs sent to the workers and not collected yet: (the piece's future, its task, the
         # pair's place in it, whether its issues were asked for).
         self._ahead: Dict[Pair, Tuple["Future[Written]", Task, int, bool]] = {}
@@ -63,7 +65,7 @@ class RuleEngine:
         known = self.cache.get(new) if self.cache is not None and new else {}
         for piece in pieces(new, self.workers.count):
             task = [(question, answer, known.get((question, answer))) for question, answer in piece]
-            future = self.workers.submit(task, with_issues)
+            future = self.workers.submit(task, with_issues, self.cache_dir)
             for place, pair in enumerate(piece):
                 self._ahead[pair] = (future, task, place, with_issues)
 
@@ -86,7 +88,7 @@ class RuleEngine:
             if self._wanted[pair] <= 0:
                 del self._ahead[pair], self._wanted[pair]
             if future not in results:
-                results[future] = self.workers.collect(future, task, checked)
+                results[future] = self.workers.collect(future, task, checked, self.cache_dir)
             written = results[future]
             found[pair] = (written.statements[place], written.issues[place] if written.issues is not None else None)
             if task[place][2] is None:
@@ -99,7 +101,8 @@ class RuleEngine:
     def _write_here(self, pairs: Sequence[Pair]) -> List[str]:
         known = self.cache.get(pairs) if self.cache is not None else {}
         todo = [pair for pair in pairs if pair not in known]
-        written = dict(zip(todo, write_rule_statements(todo)))
+        written = dict(zip(todo, with_question_parses(self.cache_dir, [question for question, _ in todo],
+                                                      lambda: write_rule_statements(todo))))
         if self.cache is not None:
             self.cache.put(written)
         return [known[pair] if pair in known else written[pair] for pair in pairs]

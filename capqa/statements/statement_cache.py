@@ -7,37 +7,39 @@ its own, ``DIRECTORY/cap-statements.sqlite3``, usually beside the NLI scores (th
 ``score_cache_dir``). An entry's key is the sha256 of the engine's identity (its name and every
 detail the hashcode records: model, prompt version and hash, sampling settings) and the exact
 (question, answer); its value is the statement (UTF-8) with a checksum over key and value, so an
-edited or moved entry is treated as missing and asked for again.
+edited or moved entry is treated as missing and asked for again. The rules engine keeps its
+questions' parses in the same file (``capqa.statements.question_parses``), under the parser's
+identity.
 """
 
 import hashlib
 import json
 import os
-from typing import Dict, Iterable, Mapping, Union
+from typing import Dict, Iterable, List, Mapping, Tuple, Union
 
 from capqa.engine.cache import check_cache_dir, row_checksum
 from capqa.engine.cache_database import ScoreDatabase
 from capqa.records.identity import StatementIdentity
-from capqa.statements.engine_spec import Pair
 
 STATEMENT_DATABASE = "cap-statements.sqlite3"
 
 
-class StatementCache:
-    """{(question, answer): statement} on disk, for one engine identity."""
+class TextCache:
+    """{a tuple of texts: a text} on disk, for one identity (a list of [name, value] pairs: what
+    decides the values)."""
 
-    def __init__(self, directory: Union[str, os.PathLike], identity: StatementIdentity) -> None:
+    def __init__(self, directory: Union[str, os.PathLike], identity_key: List[List[str]]) -> None:
         check_cache_dir(directory)
         self.database = ScoreDatabase(directory, name=STATEMENT_DATABASE)
-        self._identity_key = [["engine", identity.engine], *[[key, value] for key, value in identity.details]]
+        self._identity_key = identity_key
         self.hits = self.writes = 0
 
-    def key(self, pair: Pair) -> bytes:
+    def key(self, pair: Tuple[str, ...]) -> bytes:
         canonical = json.dumps(self._identity_key + list(pair), ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(canonical.encode("utf-8")).digest()
 
-    def get(self, pairs: Iterable[Pair]) -> Dict[Pair, str]:
-        """{pair: statement} for the pairs with a sound entry."""
+    def get(self, pairs: Iterable[Tuple[str, ...]]) -> Dict[Tuple[str, ...], str]:
+        """{pair: text} for the pairs with a sound entry."""
         keys = {self.key(pair): pair for pair in dict.fromkeys(pairs)}
         stored = self.database.lookup(list(keys)) or {}
         found = {}
@@ -47,8 +49,8 @@ class StatementCache:
         self.hits += len(found)
         return found
 
-    def put(self, written: Mapping[Pair, str]) -> None:
-        """Store {pair: statement} in one transaction (nothing is raised when it cannot be written)."""
+    def put(self, written: Mapping[Tuple[str, ...], str]) -> None:
+        """Store {pair: text} in one transaction (nothing is raised when it cannot be written)."""
         rows = []
         for pair, statement in written.items():
             key, value = self.key(pair), statement.encode("utf-8")
@@ -58,3 +60,10 @@ class StatementCache:
 
     def close(self) -> None:
         self.database.close()
+
+
+class StatementCache(TextCache):
+    """{(question, answer): statement} on disk, for one engine identity."""
+
+    def __init__(self, directory: Union[str, os.PathLike], identity: StatementIdentity) -> None:
+        super().__init__(directory, [["engine", identity.engine], *[[key, value] for key, value in identity.details]])

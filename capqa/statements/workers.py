@@ -28,6 +28,7 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.check import statements_issues
 from capqa.statements.engine_spec import Pair
+from capqa.statements.question_parses import with_question_parses
 from capqa.statements.rules import rule_statements
 from capqa.statements.rules.parser import pipeline
 
@@ -69,10 +70,14 @@ def default_statement_workers(nli_on_gpu: bool, cores: Optional[int] = None, pro
     return max(0, min(MAX_AUTO_WORKERS, share - 1))
 
 
-def write_piece(task: Task, with_issues: bool) -> Written:
-    """In a worker: the statements of ``task`` (made where not known) and, if asked, their issues."""
+def write_piece(task: Task, with_issues: bool, cache_dir: Optional[str] = None) -> Written:
+    """In a worker: the statements of ``task`` (made where not known, with the questions' parses
+    kept in ``cache_dir``) and, if asked, their issues."""
     todo = [(question, answer) for question, answer, known in task if known is None]
-    made = iter(rule_statements([question for question, _ in todo], [answer for _, answer in todo]) if todo else ())
+    questions = [question for question, _ in todo]
+    made = iter(with_question_parses(cache_dir, questions, lambda: rule_statements(questions,
+                                                                                   [answer for _, answer in todo]))
+                if todo else ())
     statements = [known if known is not None else next(made) for _, _, known in task]
     issues = None
     if with_issues:
@@ -113,8 +118,8 @@ class StatementWorkers:
     def __repr__(self) -> str:
         return f"StatementWorkers({self.count})"
 
-    def submit(self, task: Task, with_issues: bool) -> "Future[Written]":
-        """Send one piece to the pool; its result is a ``Written``."""
+    def submit(self, task: Task, with_issues: bool, cache_dir: Optional[str] = None) -> "Future[Written]":
+        """Send one piece to the pool (``write_piece``'s arguments); its result is a ``Written``."""
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(self.count, mp_context=context, initializer=load_parser_in_worker)
@@ -123,14 +128,15 @@ class StatementWorkers:
                         self.count)
         if not self.broken:
             try:
-                return self._pool.submit(write_piece, list(task), with_issues)
+                return self._pool.submit(write_piece, list(task), with_issues, cache_dir)
             except BrokenProcessPool:
                 pass
         future: "Future[Written]" = Future()  # made here by ``collect``
         future.set_exception(BrokenProcessPool("the statement workers' pool is broken"))
         return future
 
-    def collect(self, future: "Future[Written]", task: Task, with_issues: bool) -> Written:
+    def collect(self, future: "Future[Written]", task: Task, with_issues: bool,
+                cache_dir: Optional[str] = None) -> Written:
         """A piece's result. A pool that broke (a worker killed or out of memory; a main module
         that a spawned process cannot import, such as a script read from stdin) costs time, not
         the job: what is left is made in this process, with the same statements, said once."""
@@ -141,7 +147,7 @@ class StatementWorkers:
                 self.broken = True
                 logger.warning("the statement workers stopped (%s); the statements are made in this process instead",
                                error)
-            return write_piece(task, with_issues)
+            return write_piece(task, with_issues, cache_dir)
 
     def pids(self) -> List[int]:
         """The process ids of the workers running now (none before the first piece)."""

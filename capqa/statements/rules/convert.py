@@ -29,7 +29,7 @@ from capqa.statements.rules.answer_cleaning import (clean_answer, elliptical_pol
 from capqa.statements.rules.answer_sentences import answer_sentences, code_case_kept
 from capqa.statements.rules.blanks import complete, fill_blanks
 from capqa.statements.rules.casing import cased_statement, casing_texts
-from capqa.statements.rules.context import questioner_swapped, resolve_pronoun, split_question
+from capqa.statements.rules.context import QuestionParts, questioner_swapped, resolve_pronoun, split_question
 from capqa.statements.rules.declarative import embedded_question
 from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
                                           steps_texts)
@@ -108,15 +108,13 @@ class Prepared(NamedTuple):
     working: Tuple[str, ...] = ()  # a worked answer's steps, before its final answer ("A: 18")
 
 
-def prepare(question: str, answer: str) -> Prepared:
-    """Everything about ``question`` and ``answer`` that needs no parse (steps 1 and 2)."""
+def read_question(question: str) -> Tuple[QuestionParts, List[str], str]:
+    """(the question's parts, its context sentences, the question proper normalised): what the
+    converter reads of a question whatever its answer."""
     parts = split_question(_topic_read(WHITESPACE.sub(" ", question).strip()))
-    raw_answer = WHITESPACE.sub(" ", answer).strip()
-    context = list(parts.context)
-    if not parts.question:
-        done = fallback_statement(question, answer)
-        return Prepared(question, answer, context, "", Form("statement", ""), raw_answer, raw_answer, [], {}, done)
-    proper = parts.question
+    context, proper = list(parts.context), parts.question
+    if not proper:
+        return parts, context, proper
     if context and _VERDICT_PROMPT.match(context[-1]):
         proper = f"True or false: {proper}"  # "True or false? Bats are blind."
         context.pop()
@@ -125,6 +123,24 @@ def prepare(question: str, answer: str) -> Prepared:
         # A question's asker is the reader; a sentence to complete ("I can use a stopwatch to") is
         # the exam's narrator, and a request ("Tell me ...") keeps its "me".
         context, proper = [questioner_swapped(sentence) for sentence in context], questioner_swapped(proper)
+    return parts, context, proper
+
+
+def question_parse_text(question: str) -> Optional[str]:
+    """The text parsed for ``question`` whatever its answer (``parse_question``'s normal form of
+    the question proper, as ``bounded`` cuts it), or None when none is: the text whose parse a
+    second system's answers to the same question reuse."""
+    proper = read_question(question)[2]
+    return bounded(question_text(proper)) if proper and len(proper) <= MAX_PARSED_CHARS else None
+
+
+def prepare(question: str, answer: str) -> Prepared:
+    """Everything about ``question`` and ``answer`` that needs no parse (steps 1 and 2)."""
+    parts, context, proper = read_question(question)
+    raw_answer = WHITESPACE.sub(" ", answer).strip()
+    if not proper:
+        done = fallback_statement(question, answer)
+        return Prepared(question, answer, context, "", Form("statement", ""), raw_answer, raw_answer, [], {}, done)
     if len(proper) > MAX_PARSED_CHARS:  # no structure to read in a question that long: the safe form
         done = _sentences(context + [_fallback(proper, raw_answer)])
         return Prepared(question, answer, context, proper, Form("statement", proper), raw_answer, raw_answer, [], {},

@@ -29,6 +29,7 @@ import dataclasses
 import functools
 import importlib
 import importlib.metadata
+import json
 import logging
 import threading
 import time
@@ -280,6 +281,30 @@ def parse_into(parsed: Dict[str, Parse], texts: Iterable[str]) -> None:
 def _cached(texts: List[str]) -> Dict[str, Parse]:
     with _lock:
         return {text: CACHE[text] for text in texts if text in CACHE}
+
+
+def known_parses(texts: Iterable[str]) -> Dict[str, Parse]:
+    """The parses in memory of ``texts`` (each as ``bounded`` cuts it), by text."""
+    return _cached(list(dict.fromkeys(bounded(text) for text in texts)))
+
+
+def remember(parsed: Dict[str, Parse]) -> None:
+    """Keep ``parsed`` (bounded texts and their parses, e.g. read back from disk) in memory, as if
+    parsed here: a text's parse does not depend on where or with what it was parsed."""
+    with _lock:
+        CACHE.update(parsed)
+        while len(CACHE) > _CACHE_SIZE:
+            CACHE.popitem(last=False)
+
+
+def encode_parse(words: Parse) -> str:
+    """A parse as JSON text (a list of each word's fields)."""
+    return json.dumps([list(word) for word in words], ensure_ascii=False, separators=(",", ":"))
+
+
+def decode_parse(text: str) -> Parse:
+    """The parse ``encode_parse`` wrote."""
+    return tuple(Word(*fields) for fields in json.loads(text))
 
 
 def parse(text: str) -> Parse:
