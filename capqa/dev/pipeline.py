@@ -15,7 +15,7 @@ import os
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
@@ -24,6 +24,7 @@ import torch
 from capqa.common.constants import RULES
 from capqa.common.paths import REPO_ROOT
 from capqa.dev.measure import cpu_model, machine_description
+from capqa.jobs.distributed import job_shards
 from capqa.jobs.scoring import score_table
 from capqa.metric.scorer import CAPScorer
 from capqa.records.identity import NLIIdentity
@@ -32,8 +33,12 @@ from capqa.statements.check import statements_issues
 from capqa.statements.generator import StatementGenerator
 from capqa.statements.rules import rule_statements
 from capqa.statements.rules.queries import clear_parses
+from capqa.statements.rules_engine import RuleEngine
 
 ANSWERS = JobSettings("question", "gold", "answer")
+NLI_PAIRS_PER_ROW = 2  # a row's statements are scored gold -> answer and answer -> gold
+# Two systems of tests/data/real_qa_answers.csv that answered the same 460 EVOUNA questions.
+TWO_SYSTEMS = ("chatgpt", "gpt4")
 # Where ``benchmarks/bench_rules.py --pipeline --write`` saves its figures (docs/scale.md's cost table reads them).
 PIPELINE_FIGURES = REPO_ROOT / "docs" / "pipeline_figures.json"
 
@@ -77,6 +82,59 @@ def statement_seconds(pairs: Sequence[Tuple[str, str]]) -> Dict[str, float]:
     return {"pairs": len(pairs), "statements": made - started, "issues": time.process_time() - made}
 
 
+def engine_seconds(engine: RuleEngine, pairs: Sequence[Tuple[str, str]]) -> float:
+    """CPU seconds ``engine`` takes to write the statements of ``pairs`` in this process, parses
+    dropped first (as a new job starts)."""
+    clear_parses()
+    started = time.process_time()
+    engine.write(list(pairs))
+    return time.process_time() - started
+
+
+def second_system_ratio(table: pd.DataFrame, first: str, second: str, system_column: str = "system",
+                        repeats: int = 3) -> Dict[str, Any]:
+    """Statement CPU of scoring system ``second`` on the questions both answered, with the
+    statement cache (statements and question parses) system ``first`` left behind, over
+    ``first``'s own (issue 33: ≤ 0.5); the run of median ratio of ``repeats``."""
+    questions = set(table.loc[table[system_column] == first, "question"])
+    questions &= set(table.loc[table[system_column] == second, "question"])
+    tries = sorted((_after_first(table, first, second, system_column, questions) for _ in range(repeats)),
+                   key=lambda runs: runs[second]["cpu_seconds"] / runs[first]["cpu_seconds"])
+    runs = tries[len(tries) // 2]
+    return {"first": first, "second": second, "questions": len(questions), "runs": runs,
+            "ratio": runs[second]["cpu_seconds"] / runs[first]["cpu_seconds"]}
+
+
+def _after_first(table, first, second, system_column, questions):
+    """One try of ``second_system_ratio``: the two systems in turn, each a new job on a fresh cache."""
+    runs = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for system in (first, second):
+            rows = table[(table[system_column] == system) & table["question"].isin(questions)]
+            engine = RuleEngine(0, cache_dir=folder)
+            runs[system] = {"rows": len(rows), "cpu_seconds": engine_seconds(engine, job_pairs(rows)),
+                            "from_cache": engine.cache.hits}
+            engine.close()
+    return runs
+
+
+def ranks_ratio(table: pd.DataFrame, world_size: int) -> Dict[str, Any]:
+    """Statement CPU of a job split over ``world_size`` ranks (``job_shards``: each rank a cold
+    process of its own, run here one after the other), over the same job in one process
+    (issue 33: within 1.1)."""
+    engine = RuleEngine(0)
+    one = engine_seconds(engine, job_pairs(table))
+    ranks = sum(engine_seconds(engine, job_pairs(table.iloc[shard])) for shard in job_shards(table, ANSWERS,
+                                                                                              world_size))
+    return {"world_size": world_size, "one_rank_cpu_seconds": one, "ranks_cpu_seconds": ranks, "ratio": ranks / one}
+
+
+def matched_pairs_per_second(alone: Dict[str, float], rows: int) -> float:
+    """A stand-in NLI stage as fast as the statements: a row's two NLI pairs (forward and reverse)
+    in the time its statements and their checks take in one process."""
+    return NLI_PAIRS_PER_ROW * rows / (alone["statements"] + alone["issues"])
+
+
 def pipeline_seconds(table: pd.DataFrame, workers: int, pairs_per_second: float, chunk_size: int) -> Dict[str, float]:
     """Wall seconds of scoring ``table`` into a fresh file with ``workers`` statement workers and
     the stand-in NLI stage (the parses dropped first), and the stand-in's own busy seconds."""
@@ -84,7 +142,10 @@ def pipeline_seconds(table: pd.DataFrame, workers: int, pairs_per_second: float,
     nli = StandInNLI(pairs_per_second)
     statements = StatementGenerator(RULES, settings={"statement_workers": workers})
     scorer = CAPScorer(nli, statements)
-    if workers:  # the workers' start (a process and a parser each) is paid once per job, not per row
+    # Paid once per job, not per row, so left out of the rows' rate: the workers' start (a process
+    # and a parser each) and the identity the job records (the parser loaded in this process).
+    scorer.identity_for(True)
+    if workers:
         statements.make(["Who wrote Hamlet?"], ["Shakespeare"])
     with tempfile.TemporaryDirectory() as folder:
         started = time.perf_counter()
@@ -95,13 +156,18 @@ def pipeline_seconds(table: pd.DataFrame, workers: int, pairs_per_second: float,
     return {"seconds": seconds, "nli_seconds": nli.busy_seconds}
 
 
-def measure_pipeline(table: pd.DataFrame, workers: Sequence[int], pairs_per_second: float,
-                     chunk_size: int = 500) -> Dict[str, Any]:
+def measure_pipeline(table: pd.DataFrame, workers: Sequence[int], pairs_per_second: Optional[float] = None,
+                     chunk_size: int = 500, systems: Tuple[str, str] = TWO_SYSTEMS,
+                     world_size: int = 8) -> Dict[str, Any]:
     """The job's rows per second for each number of ``workers`` (0 first, the baseline) against a
-    stand-in NLI stage of ``pairs_per_second``, beside the statements alone (one process, CPU
-    time). A JSON-able record."""
+    stand-in NLI stage of ``pairs_per_second`` (None: as fast as the statements, issue 33's
+    setting), beside the statements alone (one process, CPU time); then the statement CPU of a
+    second of ``systems`` after the first, and of ``world_size`` ranks over one. A JSON-able record."""
     counts = sorted(set(workers) | {0})
     alone = statement_seconds(job_pairs(table))
+    matched = pairs_per_second is None
+    if matched:
+        pairs_per_second = round(matched_pairs_per_second(alone, len(table)))
     runs: List[Dict[str, float]] = []
     for count in counts:
         run = pipeline_seconds(table, count, pairs_per_second, chunk_size)
@@ -113,4 +179,39 @@ def measure_pipeline(table: pd.DataFrame, workers: Sequence[int], pairs_per_seco
             "statements_alone": {**alone, "pairs_per_cpu_second": alone["pairs"] / alone["statements"],
                                  "checked_pairs_per_cpu_second":
                                      alone["pairs"] / (alone["statements"] + alone["issues"])},
-            "runs": runs, "load_average": list(os.getloadavg())}
+            "stand_in_matched": matched, "runs": runs, "second_system": second_system_ratio(table, *systems),
+            "ranks": ranks_ratio(table, world_size), "load_average": list(os.getloadavg())}
+
+
+class Target(NamedTuple):
+    """One of issue 33's targets: a measured ratio against its bound."""
+
+    name: str
+    what: str
+    bound: float
+    at_most: bool  # the ratio must stay at or under the bound (else reach it)
+
+    def met(self, ratio: float) -> bool:
+        return ratio <= self.bound if self.at_most else ratio >= self.bound
+
+
+WORKERS_SPEEDUP = Target("workers", "the job with 2 workers over the job without, against a stand-in NLI stage "
+                         "as fast as the statements", 1.7, False)
+SECOND_SYSTEM = Target("second system", "a second system's statement CPU on the same benchmark over the first's, "
+                       "the statement cache shared", 0.5, True)
+EIGHT_RANKS = Target("8 ranks", "the statement CPU of 8 ranks over one", 1.1, True)
+
+
+def target_lines(record: Dict[str, Any]) -> List[Tuple[str, bool]]:
+    """Each target the record measured: (a line with its figure and verdict, whether it is met)."""
+    figures = []
+    runs = {run["workers"]: run for run in record.get("runs", [])}
+    if 2 in runs:
+        figures.append((WORKERS_SPEEDUP, runs[2]["speedup"]))
+    if "second_system" in record:
+        figures.append((SECOND_SYSTEM, record["second_system"]["ratio"]))
+    if "ranks" in record:
+        figures.append((EIGHT_RANKS, record["ranks"]["ratio"]))
+    return [(f"target {target.name}: {target.what} {'<=' if target.at_most else '>='} {target.bound:g}: "
+             f"{ratio:.2f} ({'met' if target.met(ratio) else 'NOT met'})", target.met(ratio))
+            for target, ratio in figures]

@@ -22,14 +22,14 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import torch
 
 from capqa.common.paths import REPO_ROOT
 from capqa.dev.bench import SAMPLE_CSV, build_bench_model, load_sample
 from capqa.dev.measure import cpu_model, machine_description, timed
-from capqa.dev.pipeline import PIPELINE_FIGURES
+from capqa.dev.pipeline import PIPELINE_FIGURES, target_lines
 from capqa.statements.workers import MAX_AUTO_WORKERS
 
 COST_FIGURES = REPO_ROOT / "docs" / "cost_figures.json"
@@ -214,12 +214,37 @@ def pipeline_table(record: Dict[str, Any]) -> str:
     for run in record["runs"]:
         lines.append(f"| {run['workers']} | {run['seconds']:.1f} | {run['rows_per_second']:,.0f} | "
                      f"{run['nli_seconds']:.1f} | {run['speedup']:.2f}x |")
+    stand_in = f"{record['nli_pairs_per_second']:,} pairs/s"
+    if record.get("stand_in_matched"):
+        stand_in += " (as fast as the statements with their checks)"
     lines += ["", f"Measured {record['measured']} on {machine['cpu']}, {machine['cores']} cores, {record['rows']:,} "
               f"rows, {alone['pairs']:,} distinct statements, chunks of {record['chunk_size']}, a stand-in NLI stage "
-              f"of {record['nli_pairs_per_second']:,} pairs/s; 1-minute load average {record['load_average'][0]:.1f} "
+              f"of {stand_in}; 1-minute load average {record['load_average'][0]:.1f} "
               f"at the end. The statements alone, parses dropped: {alone['pairs_per_cpu_second']:,.0f} per "
               f"CPU-second, {alone['checked_pairs_per_cpu_second']:,.0f} with their check. The speed-up is over the "
               f"same job without workers. Here the stand-in's busy loop holds one of the {machine['cores']} cores, "
               "so the workers share what is left; beside a GPU the scoring process mostly waits for it, and each "
               "worker has a core of its own."]
+    lines += _statement_cpu_notes(record)
     return "\n".join(lines) + "\n"
+
+
+def _statement_cpu_notes(record: Dict[str, Any]) -> List[str]:
+    """The statement CPU a second system and a job's ranks cost, and each target with its figure."""
+    lines = []
+    if "second_system" in record:
+        second = record["second_system"]
+        runs = second["runs"]
+        lines += ["", f"Statement CPU, parses dropped before each: `{second['first']}` on {second['questions']} "
+                  f"questions {runs[second['first']]['cpu_seconds']:.2f} s, then `{second['second']}` on the same "
+                  f"questions with the statement cache the first left {runs[second['second']]['cpu_seconds']:.2f} s "
+                  f"({second['ratio']:.2f}x)."]
+    if "ranks" in record:
+        ranks = record["ranks"]
+        lines += ["", f"The whole job's statements in one process {ranks['one_rank_cpu_seconds']:.1f} CPU-s; split "
+                  f"over {ranks['world_size']} ranks by question, {ranks['ranks_cpu_seconds']:.1f} CPU-s in all "
+                  f"({ranks['ratio']:.2f}x)."]
+    targets = target_lines(record)
+    if targets:
+        lines += [""] + [f"- {line}" for line, _ in targets]
+    return lines
