@@ -30,7 +30,8 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))  # run from a checkout without installing
 
-NLI_PAIRS_PER_ROW = 2  # a statement pair is scored forward and reverse
+from capqa.dev.pipeline import NLI_PAIRS_PER_ROW  # noqa: E402
+
 SCORED = re.compile(r"scored \d+ new rows in ([0-9.]+) s")
 
 
