@@ -39,8 +39,8 @@ import os
 import statistics
 import sys
 import time
-from typing import Optional
 from pathlib import Path
+from typing import Optional
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO_ROOT))

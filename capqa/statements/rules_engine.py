@@ -13,8 +13,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from capqa.common.constants import RULES
 from capqa.records.identity import StatementIdentity
-from capqa.statements.question_parses import with_question_parses
 from capqa.statements.engine_spec import EngineRequest, EngineSpec, Pair
+from capqa.statements.question_parses import with_question_parses
 from capqa.statements.rules import rule_statements
 from capqa.statements.rules.version import rules_identity
 from capqa.statements.statement_cache import StatementCache
