@@ -43,7 +43,7 @@ ISSUES: Dict[str, str] = {
     "answer_missing": "the statement leaves out the words of the answer",
     "blank_left": "a blank marker (___) is left in the statement",
     "doubled_word": "a word, unit or phrase is written twice ('metres metres', 'the the', 'In Greek mythology, in "
-                    "Greek mythology')",
+                    "Greek mythology'), or a relative 'that' ('the agronomist that that worked')",
     "article_mismatch": "'a' before a vowel sound or 'an' before a consonant sound",
     "copula_before_verb": "a copula or 'include' right before a finite or modal verb ('is can', 'are help', "
                           "'include are'): a sentence to complete given a verb it did not need",
@@ -53,8 +53,9 @@ ISSUES: Dict[str, str] = {
     "empty": "the statement is empty",
     "not_english": "the question or the answer is not English: the statement is not checked (the rule converter "
                    "passes such an answer through as it is)",
-    "fragment": "a sentence has no finite verb of its own: a noun phrase, a label, or a phrase before a dash "
-                "('Father Brown — the priest-detective who ...', 'None — ...')",
+    "fragment": "a sentence has no finite verb of its own: a noun phrase (its only verb in its relative or 'that' "
+                "clause: 'The view that honesty is ...'), a lone 'Because ...' clause, a label, or a phrase before a "
+                "dash ('Father Brown — the priest-detective who ...', 'None — ...')",
     "imperative_sentence": "a sentence is an instruction (a bare verb and no subject), not a statement",
     "inverted_order": "an auxiliary stands before its subject inside the statement: a question's word order left "
                       "('... does she need to walk')",
@@ -694,8 +695,9 @@ def _answer_text(answer: str, options: Dict[str, str]) -> str:
     """The answer's claims (fillers, disclaimers and offers left out) with an option letter read
     as its option's text ("B" -> "Mars")."""
     option = _OPTION.match(answer.strip())
-    if option and option.group(1).lower() in options and not (option.group(2) or "").strip():
-        return options[option.group(1).lower()]
+    if option and option.group(1).lower() in options and normalize_statement(option.group(2) or "") in (
+            "", normalize_statement(options[option.group(1).lower()])):
+        return options[option.group(1).lower()]  # "B" or "B. Mars": the letter and its own text
     return " ".join(answer_sentences(answer)) or answer
 
 
