@@ -14,9 +14,11 @@ versions).
 """
 
 
+import collections
+import functools
 import re
 import unicodedata
-from typing import Dict, List, NamedTuple, Optional, Sequence, Set
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set
 
 from capqa.common.validation import check_same_length, check_text, check_text_list, visible_text
 from capqa.statements.check_content import (code_altered, code_tokens, fence_tag_left, frame_lost, label_left,
@@ -28,7 +30,7 @@ from capqa.statements.rules.language import not_english
 from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, MODALS, PREPOSITIONS, PRONOUNS, strip_trailing
 from capqa.statements.rules.morphology import (indefinite_article, inflect, is_bare_noun_phrase, is_base_verb,
                                                is_finite_verb, is_participle, lemmas_of)
-from capqa.statements.rules.parser import MAX_PARSED_CHARS, parse_many
+from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, parse, parse_into
 from capqa.statements.text_metrics import normalize_statement
 
 ISSUES: Dict[str, str] = {
@@ -41,7 +43,7 @@ ISSUES: Dict[str, str] = {
     "answer_missing": "the statement leaves out the words of the answer",
     "blank_left": "a blank marker (___) is left in the statement",
     "doubled_word": "a word, unit or phrase is written twice ('metres metres', 'the the', 'In Greek mythology, in "
-                    "Greek mythology')",
+                    "Greek mythology'), or a relative 'that' ('the agronomist that that worked')",
     "article_mismatch": "'a' before a vowel sound or 'an' before a consonant sound",
     "copula_before_verb": "a copula or 'include' right before a finite or modal verb ('is can', 'are help', "
                           "'include are'): a sentence to complete given a verb it did not need",
@@ -51,8 +53,9 @@ ISSUES: Dict[str, str] = {
     "empty": "the statement is empty",
     "not_english": "the question or the answer is not English: the statement is not checked (the rule converter "
                    "passes such an answer through as it is)",
-    "fragment": "a sentence has no finite verb of its own: a noun phrase, a label, or a phrase before a dash "
-                "('Father Brown — the priest-detective who ...', 'None — ...')",
+    "fragment": "a sentence has no finite verb of its own: a noun phrase (its only verb in its relative or 'that' "
+                "clause: 'The view that honesty is ...'), a lone 'Because ...' clause, a label, or a phrase before a "
+                "dash ('Father Brown — the priest-detective who ...', 'None — ...')",
     "imperative_sentence": "a sentence is an instruction (a bare verb and no subject), not a statement",
     "inverted_order": "an auxiliary stands before its subject inside the statement: a question's word order left "
                       "('... does she need to walk')",
@@ -158,15 +161,26 @@ class _Reading(NamedTuple):
 def _issues(questions: List[str], answers: List[str], statements: List[str]) -> List[List[str]]:
     triples = list(dict.fromkeys(zip(questions, answers, statements)))
     readings = {triple: _read(*triple) for triple in triples}
-    texts = list(dict.fromkeys(text for reading in readings.values() if reading.checked
-                               for text in [reading.proper] + reading.sentences))
-    parses = dict(zip(texts, parse_many(texts)))  # one batch for the parser
-    codes = {}
-    for triple, reading in readings.items():
-        found = set(reading.found)
-        if reading.checked:
-            found |= _parsed_issues(reading, parses)
-        codes[triple] = [code for code in ISSUES if code in found]
+    checked = {triple: reading for triple, reading in readings.items() if reading.checked}
+    parsed: Dict[str, Parse] = {}
+    parse_into(parsed, (sentence for reading in checked.values() for sentence in reading.sentences))  # one batch
+    found = {triple: set(reading.found) for triple, reading in readings.items()}
+    grammar = {triple: _grammar_issues(reading, parsed) for triple, reading in checked.items()}
+    # Most statements need no parse of their question (its tests read the strings first): those
+    # that do raise NotParsedYet, and their questions are parsed in a second batch.
+    waiting = []
+    with batched(parsed):
+        for triple, reading in checked.items():
+            try:
+                found[triple] |= _question_issues(reading, grammar[triple])
+            except NotParsedYet:
+                waiting.append(triple)
+    if waiting:
+        parse_into(parsed, [checked[triple].proper for triple in waiting])
+        with batched(parsed):
+            for triple in waiting:
+                found[triple] |= _question_issues(checked[triple], grammar[triple])
+    codes = {triple: [code for code in ISSUES if code in found[triple]] for triple in triples}
     return [codes[triple] for triple in zip(questions, answers, statements)]
 
 
@@ -179,7 +193,7 @@ def _read(question: str, answer: str, statement: str) -> _Reading:
         return _Reading(question, answer, text, "", "", False, [], {"empty"}, False)
     if not_english(question, answer):
         return _Reading(question, answer, text, "", "", False, [], {"not_english"}, False)
-    parts = split_question(question)
+    parts = _split_question(question)
     proper = parts.question or " ".join(question.split())
     claims = _answer_text(answer, parts.options)
     rest = _after_context(text, parts.context)
@@ -187,6 +201,10 @@ def _read(question: str, answer: str, statement: str) -> _Reading:
     found |= _content_issues(question, answer, text, parts, proper, claims, rest)
     return _Reading(question, answer, text, proper, claims, rest != text, _bounded_sentences(rest), found,
                     "fallback_form" not in found)
+
+
+# A question has many answers: its parts are found once (the parts are read, never changed).
+_split_question = functools.lru_cache(maxsize=16384)(split_question)
 
 
 def _bounded_sentences(text: str) -> List[str]:
@@ -201,14 +219,21 @@ def _bounded_sentences(text: str) -> List[str]:
     return sentences
 
 
-def _parsed_issues(reading: _Reading, parses) -> Set[str]:
-    """The codes that need the parses: the statement's grammar, a verb-led query echoed."""
-    found = grammar_issues([parses[sentence] for sentence in reading.sentences],
-                           {word.lower() for word in _WORD.findall(reading.question)},
-                           _bare_answer_words(reading.claims), reading.has_context,
-                           _inner_capitals(f"{reading.question} {reading.answer}", reading.answer),
-                           _word_pairs(reading.question))
-    question = parses[reading.proper]
+def _grammar_issues(reading: _Reading, parsed: Dict[str, Parse]) -> Set[str]:
+    """The codes of the statement's own parse (``grammar_issues``)."""
+    return grammar_issues([parsed[sentence] for sentence in reading.sentences],
+                          {word.lower() for word in _WORD.findall(reading.question)},
+                          _bare_answer_words(reading.claims), reading.has_context,
+                          _inner_capitals(f"{reading.question} {reading.answer}", reading.answer),
+                          _word_pairs(reading.question))
+
+
+def _question_issues(reading: _Reading, grammar: Set[str]) -> Set[str]:
+    """``grammar`` with the codes that read the question's parse too: an instruction the question
+    asked to complete, a verb-led query or a prompt echoed, a fronted "be" misplaced. The question
+    is parsed (``parse``) only when a test's strings leave it to decide."""
+    found = set(grammar)
+    question = functools.partial(parse, reading.proper)
     if "imperative_sentence" in found and _completes_instruction(reading.proper, question, reading.text):
         found.discard("imperative_sentence")
     if "echoed_question" not in reading.found and _echoes_query(reading.proper, question, reading.text, reading.claims):
@@ -216,7 +241,7 @@ def _parsed_issues(reading: _Reading, parses) -> Set[str]:
     if "echoed_question" not in reading.found and _echoes_prompt(reading.proper, question, reading.text,
                                                                  reading.claims):
         found.add("echoed_question")
-    if _auxiliary_misplaced(question, reading.text):
+    if _auxiliary_misplaced(reading.proper, question, reading.text):
         found.add("auxiliary_misplaced")
     return found
 
@@ -227,35 +252,40 @@ def _word_pairs(text: str) -> Set[tuple]:
     return set(zip(words, words[1:]))
 
 
-def _completes_instruction(proper: str, words, text: str) -> bool:
+def _completes_instruction(proper: str, words: Callable[[], Parse], text: str) -> bool:
     """An exam stem that is itself an instruction, completed ("To help a seedling grow, give it" ->
     "To help a seedling grow, give it sunlight."): the statement's instruction is the question's."""
     stem = normalize_statement(strip_trailing(proper))
     return proper.rstrip()[-1:] not in ".?!" and bool(stem) and normalize_statement(text).startswith(
-        stem) and is_imperative(words)
+        stem) and is_imperative(words())
 
 
-def _echoes_prompt(proper: str, words, text: str, claims: str) -> bool:
+def _echoes_prompt(proper: str, question: Callable[[], Parse], text: str, claims: str) -> bool:
     """A prompt that is a full clause before its colon ("These goods are ... purchase risk:") with
     the answer tacked on: not one that ends open, in a preposition, a determiner or a verb that
     wants its object ("... depictions of:", "... once every:", "... resembled:")."""
-    if not proper.rstrip().endswith(":") or len(words) < 4:
-        return False
-    last = next((word for word in reversed(words) if word.tag not in (":", ".", ",")), None)
-    if last is None or last.lower in _OPEN_ENDINGS or last.tag in ("IN", "DT", "TO", "VB", "VBD", "VBP", "VBZ", "MD",
-                                                                   "PDT", "PRP$", "WDT", "CC"):
+    if not proper.rstrip().endswith(":"):
         return False
     asked = normalize_statement(strip_trailing(proper))
     answered = " ".join(normalize_statement(claims).split()[:3])
-    return bool(answered) and f" {asked} {answered} " in f" {normalize_statement(text)} "
+    if not answered or f" {asked} {answered} " not in f" {normalize_statement(text)} ":
+        return False
+    words = question()
+    last = next((word for word in reversed(words) if word.tag not in (":", ".", ",")), None)
+    return len(words) >= 4 and not (last is None or last.lower in _OPEN_ENDINGS or last.tag in (
+        "IN", "DT", "TO", "VB", "VBD", "VBP", "VBZ", "MD", "PDT", "PRP$", "WDT", "CC"))
 
 
-def _auxiliary_misplaced(question, text: str) -> bool:
+def _auxiliary_misplaced(proper: str, question: Callable[[], Parse], text: str) -> bool:
     """The question fronts "be" before its subject and a participle or adjective after it ("How
     long was swimmer Michelle Smith-de Bruin banned ...?", "What are BSkyB's broadcasts compliant
     with?"); in the statement that predicate word must follow a form of "be" (or an adverb after
     one): "... banned was 4 years long" and "broadcasts compliant are with" do not."""
-    predicate = _fronted_be_predicate(question)
+    # The parse's first six tokens lie in the first six words: without a form of "be" written
+    # in them (as a part of a word, as "isn't" is) the question fronts none.
+    if not any(be in word for word in proper.lower().split()[:6] for be in _BE_STEMS):
+        return False
+    predicate = _fronted_be_predicate(question())
     if predicate is None:
         return False
     said = [word.strip(_PUNCTUATION).lower() for word in text.split()][:MAX_WORDS * 2]
@@ -294,6 +324,7 @@ def _fronted_be_predicate(words) -> Optional[str]:
 
 
 _BE_FORMS = frozenset(("is", "are", "was", "were", "be", "been", "being", "am"))
+_BE_STEMS = ("is", "are", "was", "were", "be", "am")  # every form of _BE_FORMS has one of them in it
 _ADVERBS_BEFORE_PREDICATE = frozenset("most more least less not no never longer also first still already often usually "
                                       "best well very only so too as".split())
 
@@ -323,18 +354,19 @@ def _bare_answer_words(claims: str) -> Set[str]:
     return {words[cut - 1]} if cut else set()
 
 
-def _echoes_query(proper: str, words, text: str, claims: str) -> bool:
+def _echoes_query(proper: str, question: Callable[[], Parse], text: str, claims: str) -> bool:
     """A query or goal led by a verb ("convert int to string", "Make outdoor pillow.", "Kill fruit
     flies easily.") repeated at the statement's start, after "the" or "one": a statement says
     "You can convert ..." or "To make ..., you ..."."""
+    asked = normalize_statement(strip_trailing(proper))
+    said = normalize_statement(text)
+    if not any(said.startswith(f"{opening}{asked} ") or said == f"{opening}{asked}" for opening in ("", "the ", "one ")):
+        return False
+    words = question()
     verb = next((word for word in words if word.tag not in ("RB", "``", "''", ":")), None)
     if verb is None or verb.head != verb.i or verb.tag not in ("VB", "VBD", "VBP") or verb.i > 1:
         return False
-    if verb.tag != "VB" and not any(word.head == verb.i and word.dep == "dobj" for word in words):
-        return False
-    asked = normalize_statement(strip_trailing(proper))
-    said = normalize_statement(text)
-    return any(said.startswith(f"{opening}{asked} ") or said == f"{opening}{asked}" for opening in ("", "the ", "one "))
+    return verb.tag == "VB" or any(word.head == verb.i and word.dep == "dobj" for word in words)
 
 
 def _surface_issues(question: str, answer: str, text: str, parts, proper: str, claims: str, rest: str) -> Set[str]:
@@ -465,14 +497,13 @@ def _doubled_phrase(text: str, question: str, answer: str) -> bool:
     answer has them (a full-sentence answer put into the question's frame: "In the UK series
     'Doctor Who', the name ... is in the UK series 'Doctor Who', the name ..."); or three words of
     content twice, more often than the question and the answer together have them."""
-    given = [normalize_statement(part).split() for part in (question, answer)]
-    given_text = [" ".join(words) for words in given]
-    long_given = [_ngrams(words, 5) for words in given]
-    short_given = [_ngrams(words, 3) for words in given]
+    given_text, long_given, short_given = zip(*(_phrases(part) for part in (question, answer)))
     for sentence in split_sentences(text[:MAX_PARSED_CHARS * 2]):
         words = normalize_statement(sentence).split()
         for size in (2, 3, 4, 5):
             for start in range(len(words) - 2 * size + 1):
+                if words[start] != words[start + size]:
+                    continue  # the cheap test first: a run repeated starts with its first word repeated
                 run = words[start:start + size]
                 if run == words[start + size:start + 2 * size] and any(
                         word not in _UNCLAIMED and len(word) > 2 for word in run):
@@ -487,12 +518,17 @@ def _doubled_phrase(text: str, question: str, answer: str) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=16384)
+def _phrases(text: str) -> tuple:
+    """(normalised text, its 5-gram counts, its 3-gram counts), kept by text: the question's are
+    read for each of its answers."""
+    words = normalize_statement(text).split()
+    return " ".join(words), _ngrams(words, 5), _ngrams(words, 3)
+
+
 def _ngrams(words: List[str], size: int) -> Dict[tuple, int]:
-    counts: Dict[tuple, int] = {}
-    for index in range(len(words) - size + 1):
-        key = tuple(words[index:index + size])
-        counts[key] = counts.get(key, 0) + 1
-    return counts
+    """Each run of ``size`` words, counted, in the order first met."""
+    return collections.Counter(zip(*(words[start:] for start in range(size))))
 
 
 def _after_context(text: str, context: List[str]) -> str:
@@ -659,8 +695,9 @@ def _answer_text(answer: str, options: Dict[str, str]) -> str:
     """The answer's claims (fillers, disclaimers and offers left out) with an option letter read
     as its option's text ("B" -> "Mars")."""
     option = _OPTION.match(answer.strip())
-    if option and option.group(1).lower() in options and not (option.group(2) or "").strip():
-        return options[option.group(1).lower()]
+    if option and option.group(1).lower() in options and normalize_statement(option.group(2) or "") in (
+            "", normalize_statement(options[option.group(1).lower()])):
+        return options[option.group(1).lower()]  # "B" or "B. Mars": the letter and its own text
     return " ".join(answer_sentences(answer)) or answer
 
 

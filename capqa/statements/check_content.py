@@ -18,8 +18,9 @@ Each test is one pass over its strings, with sets for membership (never a search
 linear in the inputs.
 """
 
+import functools
 import re
-from typing import Dict, List, Set
+from typing import Dict, FrozenSet, List, Tuple
 
 from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, PREPOSITIONS, PRONOUNS
 from capqa.statements.rules.morphology import lemmas_of
@@ -51,10 +52,11 @@ _UNFRAMING = frozenset(
     DETERMINERS) | PRONOUNS
 
 
-def code_tokens(answer: str) -> List[str]:
+@functools.lru_cache(maxsize=16384)
+def code_tokens(answer: str) -> Tuple[str, ...]:
     """The answer's code, as the tokens that must reach the statement verbatim: every token of a
     code block or of backticks, and the code-only tokens of its prose (operators between numbers
-    as "2 * 9")."""
+    as "2 * 9"). Kept by answer: two tests read them."""
     tokens: List[str] = []
     prose = answer
     for match in _FENCE.finditer(answer):
@@ -70,7 +72,7 @@ def code_tokens(answer: str) -> List[str]:
         elif word in _OPERATOR and 0 < index < len(words) - 1 and _NUMBER.match(words[index - 1].rstrip(",;:")) and (
                 _NUMBER.match(words[index + 1].rstrip(",;:.")) or words[index + 1][:1] in "$(€£"):
             tokens.append(f"{words[index - 1]} {word} {words[index + 1]}")
-    return [_trimmed(token) for token in tokens if _trimmed(token)]
+    return tuple(_trimmed(token) for token in tokens if _trimmed(token))
 
 
 def _is_prose_token(word: str) -> bool:
@@ -149,13 +151,16 @@ _FRAME_MISSING = 3
 _FRAME_SHARE = 0.75
 
 
-def _content_keys(text: str, numbers: bool = False) -> Set[str]:
-    """The lemmas of the text's content words (and its numbers, with ``numbers``)."""
+@functools.lru_cache(maxsize=16384)
+def _content_keys(text: str, numbers: bool = False) -> FrozenSet[str]:
+    """The lemmas of the text's content words (and its numbers, with ``numbers``); kept by text,
+    since the question's and the answer's are read by two tests for each statement."""
     words = _WORD.findall(text.lower())[:MAX_WORDS]
-    return {_key(word) for word in words if word not in _UNFRAMING and "'" not in word and "’" not in word and (
-        (numbers and word.isdigit()) or (len(word) > 2 and not word.isdigit()))}
+    return frozenset(_key(word) for word in words if word not in _UNFRAMING and "'" not in word and "’" not in word and (
+        (numbers and word.isdigit()) or (len(word) > 2 and not word.isdigit())))
 
 
+@functools.lru_cache(maxsize=65536)
 def _key(word: str) -> str:
     """A word's lemma (the first the lexicon gives, any part of speech), or the word."""
     lemmas = lemmas_of(word.replace("’", "'"))

@@ -114,7 +114,20 @@ def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List
         found.add("determiner_missing")
     if _year_without_preposition(words, question_pairs):
         found.add("missing_preposition")
+    if _relative_doubled(words):
+        found.add("doubled_word")
     return found
+
+
+def _relative_doubled(words: Parse) -> bool:
+    """A relative "that" written twice after its noun and before the relative clause's verb ("the
+    agronomist that that worked on ..."); "said that that was ..." (a complementiser, then a
+    pronoun) is English."""
+    for word in words[2:-1]:
+        if word.lower == "that" and words[word.i - 1].lower == "that" and words[word.i - 2].tag in NOUN_TAGS and (
+                words[word.i + 1].tag in FINITE_TAGS):
+            return True
+    return False
 
 
 def _is_fragment(words: Parse, children: Dict[int, List[Word]]) -> bool:
@@ -124,7 +137,7 @@ def _is_fragment(words: Parse, children: Dict[int, List[Word]]) -> bool:
     ..."). A verb inside a relative clause after a comma is not the sentence's own; a past form the
     tagger read as a participle, a base form or a noun ("Time magazine named ...", "Pandas eat
     bamboo", "A compass points to ...") may be, and an equation's sign is one."""
-    if _participle_root(words, children):
+    if _participle_root(words, children) or _subordinate_only(words, children):
         return True
     part: List[Word] = []
     for word in list(words) + [None]:
@@ -141,6 +154,44 @@ def _is_fragment(words: Parse, children: Dict[int, List[Word]]) -> bool:
     # A count before a colon opening the sentence ("Four: Generations, First Contact ..."): the
     # answer's label, not the question's statement of it.
     return len(words) > 3 and words[1].text == ":" and (words[0].tag == "CD" or words[0].lower in NUMBER_WORDS)
+
+
+def _subordinate_only(words: Parse, children: Dict[int, List[Word]]) -> bool:
+    """The sentence is a noun phrase or a subordinate clause whose every finite verb is inside a
+    clause it opens ("The view that acting ethically is ...", "Because one does not know ..."):
+    a root noun with its finite verbs in its relative or "that" clauses only, or a root verb
+    introduced by a subordinating conjunction."""
+    root = next((word for word in words if word.dep == "ROOT"), None)
+    if root is None:
+        return False
+    own = children.get(root.i, [])
+    if root.tag in FINITE_TAGS:  # no comma: "Because X, Y" has a main clause the parser may have hung low
+        return not any(word.text == "," for word in words) and any(
+            child.dep == "mark" and child.i == 0 and child.lower in _SUBORDINATORS for child in own)
+    # One finite verb, in a clause of the root noun that a relative pronoun is the subject of or
+    # "that" opens: with two, or a noun subject of its own, the parser most often hung the
+    # sentence's own verb inside a clause ("The actress who played X won", "The label that Y founded is").
+    finite = [word for word in words if word.tag in FINITE_TAGS]
+    if root.tag not in NOUN_TAGS or len(finite) != 1 or any(_hidden_verb(word, words) for word in words):
+        return False
+    below = children.get(finite[0].i, [])
+    if finite[0].dep == "relcl":
+        return any(child.dep in ("nsubj", "nsubjpass") and child.tag in ("WDT", "WP") for child in below)
+    return finite[0].dep == "acl" and any(child.dep == "mark" and child.tag == "IN" for child in below)
+
+
+def _hidden_verb(word: Word, words: Parse) -> bool:
+    """A word that may be the sentence's own verb, tagged otherwise: a past participle ("The
+    band that recorded X formed in 1970"), or an -s form that the lexicon knows as a verb before
+    its "that" clause ("The law states that ...")."""
+    if word.tag == "VBN":
+        return True
+    following = words[word.i + 1] if word.i + 1 < len(words) else None
+    return (word.tag == "NNS" and following is not None and following.lower == "that"
+            and is_finite_verb(word.lower))
+
+
+_SUBORDINATORS = frozenset("because although though since unless whereas while if".split())
 
 
 def _participle_root(words: Parse, children: Dict[int, List[Word]]) -> bool:
@@ -319,7 +370,10 @@ def _year_without_preposition(words: Parse, question_pairs: Set[Tuple[str, str]]
         before = words[word.i - 1]
         if (before.lower, word.lower) in question_pairs:
             continue
-        if before.lower in _BEFORE_YEAR or before.lower in _MONTHS or before.tag in ("CD", "DT", "IN", "TO", "POS"):
+        # "(born 1995)" is a note; "was born 1995" a clause that lacks its "in".
+        passive = before.tag == "VBN" and word.i > 1 and words[word.i - 2].dep == "auxpass"
+        if (before.lower in _BEFORE_YEAR and not passive) or before.lower in _MONTHS or before.tag in (
+                "CD", "DT", "IN", "TO", "POS"):
             continue
         following = words[word.i + 1] if word.i + 1 < len(words) else None
         if following is not None and following.tag.startswith("NN"):

@@ -89,3 +89,43 @@ def test_every_code_added_for_issue_31_has_its_case():
 def test_a_non_english_pair_gets_that_code_alone():
     assert statement_issues("Кой е написал Фауст?", "Гьоте", "Гьоте") == ["not_english"]
     assert statement_issues("Who wrote Faust?", "Goethe", "Goethe wrote Faust.") == []
+
+
+# Codes widened after the tune split's unflagged bad statements were read: each case a faulty
+# statement, and a sound one close to it (None: the faulty one's look-alike that must pass).
+WIDENED = [
+    # "born" after a passive auxiliary needs its "in"; a parenthesised "(born 1921)" does not
+    ("missing_preposition", "When was the poet Anna Blake born?", "1921", "The poet Anna Blake was born 1921.",
+     "The poet Anna Blake was born in 1921."),
+    ("missing_preposition", "Who was Anna Blake?", "a poet", None, "Anna Blake (born 1921) was a poet."),
+    # a relative "that" doubled after its noun; a complementiser before a pronoun "that" is English
+    ("doubled_word", "Which chemist discovered radium?", "Marie Curie",
+     "The chemist that that discovered radium was Marie Curie.", "The chemist that discovered radium was Marie Curie."),
+    ("doubled_word", "What did she say about the cake?", "that it was enough", None,
+     "She said that that cake was enough."),
+    # a noun phrase whose one finite verb is in its own relative or "that" clause, a lone
+    # subordinate clause; a relative clause inside a sentence with a verb of its own is sound
+    ("fragment", "What is the honesty model of business?", "the view that honesty is the best policy",
+     "The view that honesty is the best policy.",
+     "The honesty model of business is the view that honesty is the best policy."),
+    ("fragment", "Which planets are the hottest?", "planets that orbit the sun closely",
+     "Planets that orbit the sun closely.", "The planets that orbit the sun closely are the hottest."),
+    ("fragment", "Why did the river flood?", "because the ice melted", "Because the ice melted.",
+     "The river flooded because the ice melted."),
+    # a verb the tagger read as a participle or a noun is the sentence's own
+    ("fragment", "When did the band that recorded the song form?", "1970", None,
+     "The band that recorded the song formed in 1970."),
+    ("fragment", "What does the rule of thirds say?", "that a picture is split into nine parts", None,
+     "The rule of thirds states that a picture is split into nine parts."),
+    # an option letter with its own text ("A. Apples.") is that option: the prompt echoed before it
+    ("echoed_question", "These fruits are picked in autumn and kept through the winter:\nA. Apples.\nB. Cherries.",
+     "A. Apples.", "These fruits are picked in autumn and kept through the winter Apples.",
+     "Apples are picked in autumn and kept through the winter."),
+]
+
+
+@pytest.mark.parametrize("code, question, answer, faulty, sound", WIDENED)
+def test_widened_codes_flag_their_fault_and_not_the_sound_statement(code, question, answer, faulty, sound):
+    if faulty is not None:
+        assert code in statement_issues(question, answer, faulty)
+    assert code not in statement_issues(question, answer, sound), sound
