@@ -229,3 +229,39 @@ def test_articles_go_only_where_a_title_has_none():
     assert with_articles("read text file line by line") == "read a text file line by line"
     assert with_articles("extend life of flowers in vase") == "extend the life of flowers in a vase"
     assert with_articles("wrap up an extension cord") == "wrap up an extension cord"
+
+
+# Code answers in several languages, each written whole, in backticks or in a fence: what reads
+# prose (citation marks, emphasis, headings, a lower-case query's capitals) must leave it as it is.
+_CODE_ANSWERS = [
+    ("sort a dict by value", "sorted(d.items(), key=lambda kv: kv[1])", "sorted(d.items(), key=lambda kv: kv[1])"),
+    ("sort a dict by value in python", "Use `sorted(d.items(), key=lambda kv: kv[1], reverse=True)`.",
+     "sorted(d.items(), key=lambda kv: kv[1], reverse=True)"),
+    ("get the second column of a numpy array", "arr[:, 1]", "arr[:, 1]"),
+    ("count users per city in sql", "```sql\nSELECT city, COUNT(*) AS n FROM users GROUP BY city ORDER BY n DESC;\n```",
+     "SELECT city, COUNT(*) AS n FROM users GROUP BY city ORDER BY n DESC;"),
+    ("select the first row in sql", "`SELECT * FROM t LIMIT 1`", "SELECT * FROM t LIMIT 1"),
+    ("sum an array in javascript", "arr.reduce((a, b) => a + b, 0)", "arr.reduce((a, b) => a + b, 0)"),
+    ("get the last item of an array in js", "```javascript\nconst last = arr[arr.length - 1];\n```",
+     "const last = arr[arr.length - 1];"),
+    ("delete all txt files in a folder", "```bash\nfind . -name '*.txt' -delete\n```", "find . -name '*.txt' -delete"),
+    ("list files by size", "Run `ls -lS **/*.log` in the folder.", "ls -lS **/*.log"),
+    ("time a block of code", "```python\nimport time\nstart = time.perf_counter()\n# ... work [1] ...\n"
+     "elapsed = time.perf_counter() - start\n```",
+     "import time start = time.perf_counter() # ... work [1] ... elapsed = time.perf_counter() - start"),
+]
+
+
+@pytest.mark.parametrize("question, answer, code", _CODE_ANSWERS)
+def test_code_in_a_statement_is_never_altered(question, answer, code):
+    assert code in rule_statement(question, answer)
+
+
+@pytest.mark.parametrize("question, answer, code", _CODE_ANSWERS)
+def test_markup_stripping_keeps_code_byte_for_byte(question, answer, code):
+    assert code in strip_markup(answer)
+
+
+def test_citation_marks_still_go_from_prose_beside_code():
+    assert strip_markup("Paris is the capital.[1] Use `xs[1]` for the second.") == (
+        "Paris is the capital. Use xs[1] for the second.")

@@ -19,6 +19,7 @@ import functools
 import re
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
+from capqa.statements.rules.code import CODE_ONLY, is_code_line
 from capqa.statements.rules.lexicon import ABSTRACT_SUFFIXES, DEFINITE_ADJECTIVES, DETERMINERS, MASS_NOUNS, PRONOUNS
 from capqa.statements.rules.morphology import indefinite_article, is_finite_verb, lemmas_of
 from capqa.statements.rules.parser import Parse, parse
@@ -38,12 +39,7 @@ _LEAD_ADVERB = re.compile(r"^(?P<adverb>(?:(?:then|next|first|finally|afterwards
                           r"\s++)(?P<rest>\S.*)$", re.IGNORECASE)  # "Then, place it", "After a shower, hang it"
 _CODE_LEAD = re.compile(r"^(?P<lead>(?:with|using|in|via)\s++[^:\n]{1,40}?)\s*+:\s*+(?P<code>\S.*)$",
                         re.IGNORECASE | re.DOTALL)
-_CODE_ONLY = re.compile(r"^\s*+(?:```[^`]*+```|`[^`\n]++`)\s*+$")
 _STEP_BREAK = re.compile(r"(?<!\s)\s*+;\s*+|(?<!\s)\s++(?:[—–]|--)\s++")
-_CALL_LINE = re.compile(r"^[\w.]++\([^\n]*\)[\w.()\[\]]*+(?:\s++#.*)?$")
-_CODE_KEYWORD = re.compile(r"^(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|import|from|def|class|var|let|const)\s")
-_CODE_MARK = re.compile(r"[()=*;\[\]{}]")
-_MAX_CODE_LINE = 400
 _JOINED_STEP = re.compile(r"(,\s++(?:and\s++)?|(?<!\s)\s++and\s++)([A-Z][a-z]++)\b")
 _PREPOSITIONS = frozenset("to by in on at of for from with into onto as via per".split())
 _DETERMINERS = frozenset("a an the my your his her its our their this that these those".split())
@@ -239,7 +235,7 @@ def _code_answer(sentences: Sequence[str], answer: str) -> bool:
     """Whether the answer is code, or code after a short lead, which ``steps_statement`` states
     without reading steps."""
     lead = _CODE_LEAD.match(sentences[0])
-    return bool(_CODE_ONLY.match(answer) or (len(sentences) == 1 and _is_bare_code(sentences[0])) or (
+    return bool(CODE_ONLY.match(answer) or (len(sentences) == 1 and is_code_line(sentences[0])) or (
         lead and "`" in answer and len(sentences) == 1))
 
 
@@ -249,7 +245,7 @@ def steps_statement(goal: Goal, sentences: Sequence[str], answer: str) -> Option
     ``answer``: the answer as written (for its code)."""
     if not sentences:
         return None
-    if _CODE_ONLY.match(answer) or (len(sentences) == 1 and _is_bare_code(sentences[0])):
+    if CODE_ONLY.match(answer) or (len(sentences) == 1 and is_code_line(sentences[0])):
         with_code = "with:" if "```" in answer else "with"  # a block of code follows a colon
         return [f"you {goal.modal or 'can'} {goal.text} {with_code} {' '.join(sentences)}"]
     lead = _CODE_LEAD.match(sentences[0])
@@ -340,14 +336,6 @@ def _base_verb(word: str) -> bool:
 # Base-form verbs that open noun phrases and statements more often than steps.
 _NOT_STEPS = frozenset("be have do is are was were will can may might must shall should would could "
                        "need dare ought".split())
-
-
-def _is_bare_code(text: str) -> bool:
-    """A line of code with no sentence around it ("KMeans(n_clusters=3).fit(X)",
-    "hex(255)  # '0xff'", "SELECT city, COUNT(*) FROM users"): a call or a keyword statement."""
-    if len(text) > _MAX_CODE_LINE:
-        return False  # a line of code is short; the call pattern backtracks over its brackets
-    return bool(_CALL_LINE.match(text) or (_CODE_KEYWORD.match(text) and _CODE_MARK.search(text)))
 
 
 def _questioner_swapped(goal: str) -> str:
