@@ -265,3 +265,35 @@ def test_markup_stripping_keeps_code_byte_for_byte(question, answer, code):
 def test_citation_marks_still_go_from_prose_beside_code():
     assert strip_markup("Paris is the capital.[1] Use `xs[1]` for the second.") == (
         "Paris is the capital. Use xs[1] for the second.")
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A title or an imperative task (a base-form verb at the root, no subject), whatever its verb
+    # and its capitals, answered with code: "You can X with CODE"; never the task echoed.
+    ("Reverse a string in Python", "s[::-1]", "You can reverse a string in Python with s[::-1]."),
+    ("Sort a dict by value", "sorted(d.items(), key=lambda kv: kv[1])",
+     "You can sort a dict by value with sorted(d.items(), key=lambda kv: kv[1])."),
+    ("Shuffle a list", "random.shuffle(xs)", "You can shuffle a list with random.shuffle(xs)."),
+    ("Merge two dictionaries in Python", "```python\nmerged = {**a, **b}\n```",
+     "You can merge two dictionaries in Python with: merged = {**a, **b}"),
+    ("get the first element of an array", "arr[0]", "You can get the first element of an array with arr[0]."),
+    # An answer that tells the reader to use code is a step, its code parsed as what it stands for.
+    ("sort a list by length", "Use `sorted(xs, key=lambda s: len(s))`.",
+     "To sort a list by length, you use sorted(xs, key=lambda s: len(s))."),
+    ("Drop a column in pandas", "Call `df.drop(columns=['a'])`.",
+     "To drop a column in pandas, you call df.drop(columns=['a'])."),
+    # A step, then a claim of its own after a semicolon; code, then a clause on what it does.
+    ("get the size of a folder", "In Linux, run `du -sh dir` and read the total; the size counts every file.",
+     "To get the size of a folder, in Linux, you run du -sh dir and read the total. The size counts every file."),
+    ("get name of selected item", "Probably `box.selected.name`, which gives 'Apple'.",
+     "You can get the name of a selected item with box.selected.name, which gives 'Apple'."),
+])
+def test_a_code_task_is_stated_as_what_its_code_does(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+def test_calls_read_as_a_pronoun_for_the_parse():
+    from capqa.statements.rules.code import calls_masked
+    assert calls_masked("Use sorted(d.items(), key=lambda kv: kv[1]).") == "Use it."
+    assert calls_masked("KMeans(n_clusters=3).fit(X).labels_ works") == "it works"
+    assert calls_masked("an unclosed f(x") == "an unclosed f(x"

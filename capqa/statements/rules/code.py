@@ -8,7 +8,7 @@ may touch it: "kv[1]" is no citation, "*.txt" no emphasis, "# ... work ..." no h
 """
 
 import re
-from typing import List
+from typing import List, Optional
 
 CODE_SPAN = re.compile(r"```[^`]*+```|`[^`\n]++`")
 # A code fence's opening line names its language ("```python"): the name is no word of the answer.
@@ -52,3 +52,39 @@ def code_chunks(answer: str) -> List[str]:
         return [answer.strip()]
     return [body for body in (span_body(match.group(0)).strip() for match in CODE_SPAN.finditer(answer)) if body]
 
+
+_CALL_START = re.compile(r"(?<![\w.])[A-Za-z_][\w.]*+[(\[]")
+_OPENING, _CLOSING = "([{", ")]}"
+
+
+def calls_masked(text: str, stand_in: str = "it") -> str:
+    """``text`` with each call or index and its chained calls ("sorted(d.items(), key=lambda kv:
+    kv[1])", "KMeans(n_clusters=3).fit(X)") replaced by ``stand_in``: the tagger reads code's
+    pieces as nouns and names ("Use/NNP sorted(d.items/NNP"), so a sentence is parsed for its
+    shape with a pronoun where its code was. One pass: each bracket is read once."""
+    out, start = [], 0
+    for match in _CALL_START.finditer(text):
+        if match.start() < start:
+            continue  # inside a call already replaced
+        end = _call_end(text, match.end() - 1)
+        if end is None:
+            continue
+        out += [text[start:match.start()], stand_in]
+        start = end
+    return "".join(out) + text[start:] if out else text
+
+
+def _call_end(text: str, opening: int) -> Optional[int]:
+    """The end of the call or index whose bracket opens at ``opening``, with the calls, indexes
+    and attributes chained to it (".fit(X)", ".name"); None when its brackets do not close."""
+    depth, index = 0, opening
+    while index < len(text):
+        char = text[index]
+        if char in _OPENING:
+            depth += 1
+        elif char in _CLOSING:
+            depth -= 1
+        elif depth == 0 and not (char.isalnum() or char == "_" or (char == "." and text[index + 1:index + 2].isalpha())):
+            return index  # the chain ends: a space, a comma, a full stop
+        index += 1
+    return index if depth == 0 else None

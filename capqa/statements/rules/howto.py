@@ -19,7 +19,7 @@ import functools
 import re
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from capqa.statements.rules.code import CODE_ONLY, is_code_line
+from capqa.statements.rules.code import CODE_ONLY, calls_masked, is_code_line
 from capqa.statements.rules.lexicon import ABSTRACT_SUFFIXES, DEFINITE_ADJECTIVES, DETERMINERS, MASS_NOUNS, PRONOUNS
 from capqa.statements.rules.morphology import indefinite_article, is_finite_verb, lemmas_of
 from capqa.statements.rules.parser import Parse, parse
@@ -44,7 +44,10 @@ _JOINED_STEP = re.compile(r"(,\s++(?:and\s++)?|(?<!\s)\s++and\s++)([A-Z][a-z]++)
 _PREPOSITIONS = frozenset("to by in on at of for from with into onto as via per".split())
 _DETERMINERS = frozenset("a an the my your his her its our their this that these those".split())
 # A sentence whose subject is code: "math.sqrt(x) returns ...", "sys.executable is ...".
-_CODE_SUBJECT = re.compile(r"^(?:[\w.]*+\([^\s)]*+\)[\w.()]*+|\w++(?:\.\w++)++)\s++[a-z]")
+_CODE_PATH = r"(?:[\w.]*+\([^\s)]*+\)[\w.()]*+|\w++(?:\.\w++)++)"
+_CODE_SUBJECT = re.compile(rf"^{_CODE_PATH}\s++[a-z]")
+# Code, then a relative clause that says what it does: "Color.RED.name, which gives 'RED'".
+_CODE_THEN_CLAUSE = re.compile(rf"^{_CODE_PATH},\s++(?:which|that)\s")
 _SUBJECTS = frozenset(("nsubj", "nsubjpass", "expl", "csubj"))
 _FINITE = frozenset(("VBZ", "VBD", "VBP", "MD"))
 
@@ -116,6 +119,8 @@ def _noun_phrase_word(word: str, first: bool) -> bool:
     lemmas = lemmas_of(word)
     if not lemmas:
         return True
+    if word.endswith("ed") and "VERB" in lemmas:
+        return True  # a participle before its noun: "an enumerated value", "a sorted list"
     return bool({"NOUN", "ADJ"} & set(lemmas)) and not (first and set(lemmas) == {"ADJ", "ADV"} and word.endswith("ly"))
 
 
@@ -198,10 +203,9 @@ def _split_texts(sentence: str) -> List[str]:
     texts = [_step_text(sentence)]
     parts = _STEP_BREAK.split(sentence, maxsplit=1)
     if len(parts) == 2:
-        texts.append(_step_text(parts[1]))
-        # The first part is read only after a step, the rest split only after two (``_split_steps``)
+        texts += [_step_text(parts[1]), _step_text(parts[0])]
+        # The rest is split only after two steps (``_split_steps``)
         if _may_be_step(_step_text(parts[1])):
-            texts.append(_step_text(parts[0]))
             if _may_be_step(_step_text(parts[0])):
                 texts += _split_texts(parts[1][:1].upper() + parts[1][1:])
     return texts
@@ -222,21 +226,22 @@ _STEP_ADVERBS = frozenset("just also only always never still even first then now
 
 def _step_text(sentence: str) -> str:
     """The text ``_as_step(sentence)`` parses: the head of the sentence after its lead adverbs,
-    or of what follows its "don't"."""
+    or of what follows its "don't", its code read as "it" (code's pieces parse as names: "Use
+    sorted(d.items())" would be no imperative)."""
     text = sentence.strip()
     adverb = _LEAD_ADVERB.match(text)
     if adverb:
         return _step_text(adverb.group("rest"))
     negative = _NEGATIVE_STEP.match(text)
-    return sentence_head(negative.group("rest") if negative else text)
+    return sentence_head(calls_masked(negative.group("rest") if negative else text))
 
 
 def _code_answer(sentences: Sequence[str], answer: str) -> bool:
-    """Whether the answer is code, or code after a short lead, which ``steps_statement`` states
-    without reading steps."""
+    """Whether the answer is code, or code after a short lead or before a clause on it, which
+    ``steps_statement`` states without reading steps."""
     lead = _CODE_LEAD.match(sentences[0])
     return bool(CODE_ONLY.match(answer) or (len(sentences) == 1 and is_code_line(sentences[0])) or (
-        lead and "`" in answer and len(sentences) == 1))
+        lead and "`" in answer and len(sentences) == 1) or ("`" in answer and _CODE_THEN_CLAUSE.match(sentences[0])))
 
 
 def steps_statement(goal: Goal, sentences: Sequence[str], answer: str) -> Optional[List[str]]:
@@ -248,6 +253,9 @@ def steps_statement(goal: Goal, sentences: Sequence[str], answer: str) -> Option
     if CODE_ONLY.match(answer) or (len(sentences) == 1 and is_code_line(sentences[0])):
         with_code = "with:" if "```" in answer else "with"  # a block of code follows a colon
         return [f"you {goal.modal or 'can'} {goal.text} {with_code} {' '.join(sentences)}"]
+    if "`" in answer and _CODE_THEN_CLAUSE.match(sentences[0]):
+        # "Color.RED.name, which gives 'RED'": the code, and what the answer says of it
+        return [f"you {goal.modal or 'can'} {goal.text} with {sentences[0]}"] + list(sentences[1:])
     lead = _CODE_LEAD.match(sentences[0])
     if lead and "`" in answer and len(sentences) == 1:
         opening = lead.group("lead")
@@ -259,7 +267,7 @@ def steps_statement(goal: Goal, sentences: Sequence[str], answer: str) -> Option
     if steps[0] is None:
         return None
     front, step = steps[0]
-    out = [f"to {goal.text}, {front.lower()}you {goal.modal + ' ' if goal.modal else ''}{step}"]
+    out = [f"to {goal.text}, {front[:1].lower()}{front[1:]}you {goal.modal + ' ' if goal.modal else ''}{step}"]
     for sentence, made in zip(sentences[1:], steps[1:]):
         out.append(f"{made[0]}you {made[1]}" if made is not None else sentence)
     return out
@@ -271,6 +279,9 @@ def _split_steps(sentence: str) -> List[str]:
     parts = _STEP_BREAK.split(sentence, maxsplit=1)
     if len(parts) == 2 and _as_step(parts[1]) is not None and _as_step(parts[0]) is not None:
         return [parts[0]] + _split_steps(parts[1][:1].upper() + parts[1][1:])
+    if len(parts) == 2 and _as_step(sentence) is None and _as_step(parts[0]) is not None:
+        # "use a BehaviorSubject and read it; a plain Observable has none": the step, then a claim
+        return [parts[0], parts[1][:1].upper() + parts[1][1:]]
     return [sentence]
 
 
@@ -308,8 +319,8 @@ def is_imperative(words: Parse) -> bool:
     subject or finite verb of its own (the tagger's "Toast/NNP" and "Chill/NNP" are verbs when
     the lexicon knows them as verbs and nothing else is the clause's verb)."""
     index = 0
-    while index < len(words) and words[index].tag in ("RB", ","):
-        index += 1
+    while index < len(words) and words[index].tag in ("RB", ",") and words[index].dep != "ROOT":
+        index += 1  # a lead adverb ("Gently fold ..."); an "adverb" that is the root is the verb
     if index >= len(words) or not words[index].text[:1].isalpha():
         return False
     first = words[index]
@@ -324,8 +335,11 @@ def is_imperative(words: Parse) -> bool:
     if any(word.tag in _FINITE for word in rest[:4]):
         return False
     following = rest[0] if rest else None
+    # The tagger reads a title's capital verb as a name or a noun ("Toast/NNP"), and as an adverb
+    # or adjective when it is the clause's root before an object ("Sort/RB a dict by value")
+    mistagged = first.tag in ("NNP", "NN", "VBP", "VBD") or (first.tag in ("RB", "JJ") and first.dep == "ROOT")
     return following is not None and following.tag in ("DT", "PRP$", "PRP", "NN", "NNS", "RP", "JJ") and (
-        first.tag in ("NNP", "NN", "VBP", "VBD") and len(words) >= 3)
+        mistagged and len(words) >= 3)
 
 
 def _base_verb(word: str) -> bool:
