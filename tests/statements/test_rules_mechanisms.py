@@ -297,3 +297,28 @@ def test_calls_read_as_a_pronoun_for_the_parse():
     assert calls_masked("Use sorted(d.items(), key=lambda kv: kv[1]).") == "Use it."
     assert calls_masked("KMeans(n_clusters=3).fit(X).labels_ works") == "it works"
     assert calls_masked("an unclosed f(x") == "an unclosed f(x"
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # "How much / many [N] COMPARATIVE ... than Y?": the difference before the comparative, the
+    # "than" phrase (which the parse leaves in the subject) after it.
+    ("How much taller is the Burj Khalifa than the Shard?", "about 518 metres",
+     "The Burj Khalifa is about 518 metres taller than the Shard."),
+    ("How many years older was Winston Churchill than Franklin Roosevelt?", "8 years",
+     "Winston Churchill was 8 years older than Franklin Roosevelt."),
+    ("How many years older is the Colosseum than the Pantheon?", "about 50",
+     "The Colosseum is about 50 years older than the Pantheon."),
+    ("How much more expensive is gold than silver?", "about 80 times",
+     "Gold is about 80 times more expensive than silver."),
+    ("How much faster does light travel than sound?", "about 880,000 times",
+     "Light travels about 880,000 times faster than sound."),
+    ("How much taller is the Eiffel Tower?", "about 30 metres", "The Eiffel Tower is about 30 metres taller."),
+    # An answer that names its own comparative keeps it, and the "than" phrase still follows.
+    ("How much heavier is an elephant than a hippo?", "It is about 3 tonnes heavier.",
+     "An elephant is about 3 tonnes heavier than a hippo."),
+    ("How much older was Cher than Sonny?", "She was 11 years younger.", "Cher was 11 years younger than Sonny."),
+    # A difference that counts a noun stays before the noun.
+    ("How many more goals did Messi score than Ronaldo in 2012?", "19", "Messi scored 19 more goals than Ronaldo in 2012."),
+])
+def test_a_difference_asked_with_than_is_stated_as_a_comparison(question, answer, statement):
+    assert rule_statement(question, answer) == statement
