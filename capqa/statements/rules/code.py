@@ -7,8 +7,9 @@ Nothing that reads prose (citation marks, emphasis, headings, the capitals of a 
 may touch it: "kv[1]" is no citation, "*.txt" no emphasis, "# ... work ..." no heading.
 """
 
+import functools
 import re
-from typing import List, Optional
+from typing import Optional, Tuple
 
 CODE_SPAN = re.compile(r"```[^`]*+```|`[^`\n]++`")
 # A code fence's opening line names its language ("```python"): the name is no word of the answer.
@@ -30,11 +31,14 @@ def is_code_line(text: str) -> bool:
     return bool(_CALL_LINE.match(text) or (_CODE_KEYWORD.match(text) and _CODE_MARK.search(text)))
 
 
+@functools.lru_cache(maxsize=65536)
 def is_code(text: str) -> bool:
     """Whether ``text`` is code as a whole: a fenced block or backticked span alone, or lines that
     are each a line of code."""
     if CODE_ONLY.match(text):
         return True
+    if not _CODE_MARK.search(text):
+        return False  # no bracket, "=" or ";": no line of code (one pass, before the lines are cut)
     lines = [line for line in text.split("\n", _MAX_CODE_LINES) if line.strip()]
     return bool(lines) and len(lines) <= _MAX_CODE_LINES and all(is_code_line(line) for line in lines)
 
@@ -45,12 +49,15 @@ def span_body(span: str) -> str:
     return FENCE_LANGUAGE.sub("", span).strip("`")
 
 
-def code_chunks(answer: str) -> List[str]:
+@functools.lru_cache(maxsize=65536)
+def code_chunks(answer: str) -> Tuple[str, ...]:
     """The answer's code, each piece as written (fences, backticks and language tags gone): the
     whole answer when it is code as a whole, else its blocks and spans."""
     if is_code(answer) and not CODE_ONLY.match(answer):
-        return [answer.strip()]
-    return [body for body in (span_body(match.group(0)).strip() for match in CODE_SPAN.finditer(answer)) if body]
+        return (answer.strip(),)
+    if "`" not in answer:
+        return ()
+    return tuple(body for body in (span_body(match.group(0)).strip() for match in CODE_SPAN.finditer(answer)) if body)
 
 
 _CALL_START = re.compile(r"(?<![\w.])[A-Za-z_][\w.]*+[(\[]")
