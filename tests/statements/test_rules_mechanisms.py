@@ -322,3 +322,19 @@ def test_calls_read_as_a_pronoun_for_the_parse():
 ])
 def test_a_difference_asked_with_than_is_stated_as_a_comparison(question, answer, statement):
     assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A query that names a topic, not a task, answered with code: "For a TOPIC, you can use CODE";
+    # never "The TOPIC include CODE".
+    ("binary search", "bisect.bisect_left(xs, x)", "For a binary search, you can use bisect.bisect_left(xs, x)."),
+    ("string reversal", "s[::-1]", "For a string reversal, you can use s[::-1]."),
+    ("priority queue", "```python\nimport heapq\nheapq.heappush(q, 1)\n```",
+     "For a priority queue, you can use: import heapq heapq.heappush(q, 1)."),
+    ("sorting an array", "arr.sort()", "For sorting an array, you can use arr.sort()."),
+    # A call that is its sentence's subject keeps the sentence; a declaration is no subject.
+    ("random sample", "`random.sample(xs, k=3)` picks 3 items without replacement.",
+     "random.sample(xs, k=3) picks 3 items without replacement."),
+])
+def test_a_topic_answered_with_code_is_what_the_code_is_for(question, answer, statement):
+    assert rule_statement(question, answer) == statement

@@ -95,3 +95,12 @@ def _call_end(text: str, opening: int) -> Optional[int]:
             return index  # the chain ends: a space, a comma, a full stop
         index += 1
     return index if depth == 0 else None
+
+
+def after_call(text: str) -> str:
+    """What follows the call or index (and its chain) that ``text`` opens with, after one space
+    ("gives the distribution" of "scipy.stats.binom(n, p) gives the distribution"); "" when
+    ``text`` opens with no call or nothing follows it."""
+    start = _CALL_START.match(text)
+    end = _call_end(text, start.end() - 1) if start else None
+    return text[end + 1:] if end is not None and text[end:end + 1] == " " else ""

@@ -33,7 +33,7 @@ from capqa.statements.rules.code import code_chunks, is_code
 from capqa.statements.rules.context import questioner_swapped, resolve_pronoun, split_question
 from capqa.statements.rules.declarative import embedded_question
 from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
-                                          steps_texts)
+                                          steps_texts, topic_code)
 from capqa.statements.rules.lexicon import WHITESPACE, strip_trailing
 from capqa.statements.rules.morphology import capitalize, clause_texts, lemmas_of
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, bounded, parse_into
@@ -229,10 +229,14 @@ def _steps(prepared: Prepared) -> Optional[List[str]]:
         kept = code_sentences([prepared.content] + prepared.extra)
         if kept:
             return kept
-    if prepared.form.kind not in _GOAL_FORMS or not may_name_goal(prepared.proper):
-        return None
-    goal = goal_of(prepared.proper, parse_question(prepared.proper))
-    return steps_statement(goal, [prepared.content] + prepared.extra, prepared.answer) if goal else None
+    sentences = [prepared.content] + prepared.extra
+    goal = None
+    if prepared.form.kind in _GOAL_FORMS and may_name_goal(prepared.proper):
+        goal = goal_of(prepared.proper, parse_question(prepared.proper))
+    if goal:
+        return steps_statement(goal, sentences, prepared.answer)
+    # Not a task: a query that names a topic ("scatter plot") may be answered with code for it
+    return topic_code(prepared.proper, sentences, prepared.answer) if prepared.form.kind == "statement" else None
 
 
 def statement(question: str, answer: str) -> str:

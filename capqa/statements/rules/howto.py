@@ -19,8 +19,9 @@ import functools
 import re
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from capqa.statements.rules.code import CODE_ONLY, calls_masked, is_code_line
-from capqa.statements.rules.lexicon import ABSTRACT_SUFFIXES, DEFINITE_ADJECTIVES, DETERMINERS, MASS_NOUNS, PRONOUNS
+from capqa.statements.rules.code import CODE_ONLY, calls_masked, is_code, is_code_line, after_call
+from capqa.statements.rules.lexicon import (ABSTRACT_SUFFIXES, AUX_START, DEFINITE_ADJECTIVES, DETERMINERS, MASS_NOUNS,
+                                            PRONOUNS, WH_START)
 from capqa.statements.rules.morphology import indefinite_article, is_finite_verb, lemmas_of
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.sentences import sentence_head
@@ -165,7 +166,36 @@ def code_sentences(sentences: Sequence[str]) -> Optional[List[str]]:
     """An answer whose first sentence has code for its subject ("`bool(n)` is False for 0"),
     kept as it is for a task or a title: it states what the code does, and the title's words
     are no subject ("One convert int to bool is that ...")."""
-    return list(sentences) if sentences and _CODE_SUBJECT.match(sentences[0]) else None
+    return list(sentences) if sentences and (_CODE_SUBJECT.match(sentences[0]) or _call_subject(sentences[0])) else None
+
+
+def _call_subject(sentence: str) -> bool:
+    """Whether a call is the sentence's subject: a finite verb follows it ("scipy.stats.binom(n,
+    p) gives ..."; "int[] a = ..." is a declaration)."""
+    rest = after_call(sentence).split(" ", 1)
+    return bool(rest[0]) and rest[0].islower() and is_finite_verb(rest[0])
+
+
+def topic_code(proper: str, sentences: Sequence[str], answer: str) -> Optional[List[str]]:
+    """A search query that names a topic, not a task ("scatter plot", "priority queue",
+    "initializing array"), answered with code as a whole: "For a scatter plot, you can use:
+    CODE" (the query is no subject: "The scatter plot include CODE" said nothing). None for a
+    question or a long query (``goal_of`` has found no task in it)."""
+    text = _END.sub("", proper.strip())
+    words = text.split()
+    if proper.rstrip().endswith("?") or not sentences or not is_code(answer) or not words or len(
+            words) > _MAX_TOPIC_WORDS or WH_START.match(text) or AUX_START.match(text):
+        return None
+    text = text[:1].lower() + text[1:]
+    first = words[0].lower()
+    gerund = first.endswith("ing") and lemmas_of(first).get("VERB", (first,))[0] != first  # not "string"
+    # A gerund's object takes its articles as a verb's ("initializing an array"), a noun phrase as one
+    topic = with_articles(text) if gerund else with_articles(f"use {text}")[len("use "):]
+    with_code = ":" if "```" in answer else ""  # a block of code follows a colon
+    return [f"for {topic}, you can use{with_code} {' '.join(sentences)}"]
+
+
+_MAX_TOPIC_WORDS = 6
 
 
 def steps_texts(proper: str, sentences: Sequence[str], answer: str) -> List[str]:
