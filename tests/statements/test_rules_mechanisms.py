@@ -297,6 +297,8 @@ def test_calls_read_as_a_pronoun_for_the_parse():
     assert calls_masked("Use sorted(d.items(), key=lambda kv: kv[1]).") == "Use it."
     assert calls_masked("KMeans(n_clusters=3).fit(X).labels_ works") == "it works"
     assert calls_masked("an unclosed f(x") == "an unclosed f(x"
+    hostile = "f(" * 200_000  # brackets matched once: linear, not a scan from every call
+    assert calls_masked(hostile) == hostile
 
 
 @pytest.mark.parametrize("question, answer, statement", [

@@ -9,7 +9,7 @@ may touch it: "kv[1]" is no citation, "*.txt" no emphasis, "# ... work ..." no h
 
 import functools
 import re
-from typing import Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 CODE_SPAN = re.compile(r"```[^`]*+```|`[^`\n]++`")
 # A code fence's opening line names its language ("```python"): the name is no word of the answer.
@@ -68,12 +68,13 @@ def calls_masked(text: str, stand_in: str = "it") -> str:
     """``text`` with each call or index and its chained calls ("sorted(d.items(), key=lambda kv:
     kv[1])", "KMeans(n_clusters=3).fit(X)") replaced by ``stand_in``: the tagger reads code's
     pieces as nouns and names ("Use/NNP sorted(d.items/NNP"), so a sentence is parsed for its
-    shape with a pronoun where its code was. One pass: each bracket is read once."""
+    shape with a pronoun where its code was. Linear: the brackets are matched in one pass."""
+    closing = _matching_brackets(text)
     out, start = [], 0
     for match in _CALL_START.finditer(text):
         if match.start() < start:
             continue  # inside a call already replaced
-        end = _call_end(text, match.end() - 1)
+        end = _call_end(text, match.end() - 1, closing)
         if end is None:
             continue
         out += [text[start:match.start()], stand_in]
@@ -81,20 +82,33 @@ def calls_masked(text: str, stand_in: str = "it") -> str:
     return "".join(out) + text[start:] if out else text
 
 
-def _call_end(text: str, opening: int) -> Optional[int]:
+def _matching_brackets(text: str) -> Dict[int, int]:
+    """Each opening bracket's position -> the position of the bracket that closes it."""
+    closing: Dict[int, int] = {}
+    opened: List[int] = []
+    for index, char in enumerate(text):
+        if char in _OPENING:
+            opened.append(index)
+        elif char in _CLOSING and opened:
+            closing[opened.pop()] = index
+    return closing
+
+
+def _call_end(text: str, opening: int, closing: Dict[int, int]) -> Optional[int]:
     """The end of the call or index whose bracket opens at ``opening``, with the calls, indexes
-    and attributes chained to it (".fit(X)", ".name"); None when its brackets do not close."""
-    depth, index = 0, opening
+    and attributes chained to it (".fit(X)", ".name"); None when its bracket does not close."""
+    if opening not in closing:
+        return None
+    index = closing[opening] + 1
     while index < len(text):
         char = text[index]
-        if char in _OPENING:
-            depth += 1
-        elif char in _CLOSING:
-            depth -= 1
-        elif depth == 0 and not (char.isalnum() or char == "_" or (char == "." and text[index + 1:index + 2].isalpha())):
-            return index  # the chain ends: a space, a comma, a full stop
-        index += 1
-    return index if depth == 0 else None
+        if char in _OPENING and index in closing:
+            index = closing[index] + 1
+        elif char.isalnum() or char == "_" or (char == "." and text[index + 1:index + 2].isalpha()):
+            index += 1
+        else:
+            break  # the chain ends: a space, a comma, a full stop, an unclosed bracket
+    return index
 
 
 def after_call(text: str) -> str:
@@ -102,5 +116,5 @@ def after_call(text: str) -> str:
     ("gives the distribution" of "scipy.stats.binom(n, p) gives the distribution"); "" when
     ``text`` opens with no call or nothing follows it."""
     start = _CALL_START.match(text)
-    end = _call_end(text, start.end() - 1) if start else None
+    end = _call_end(text, start.end() - 1, _matching_brackets(text)) if start else None
     return text[end + 1:] if end is not None and text[end:end + 1] == " " else ""
