@@ -229,3 +229,114 @@ def test_articles_go_only_where_a_title_has_none():
     assert with_articles("read text file line by line") == "read a text file line by line"
     assert with_articles("extend life of flowers in vase") == "extend the life of flowers in a vase"
     assert with_articles("wrap up an extension cord") == "wrap up an extension cord"
+
+
+# Code answers in several languages, each written whole, in backticks or in a fence: what reads
+# prose (citation marks, emphasis, headings, a lower-case query's capitals) must leave it as it is.
+_CODE_ANSWERS = [
+    ("sort a dict by value", "sorted(d.items(), key=lambda kv: kv[1])", "sorted(d.items(), key=lambda kv: kv[1])"),
+    ("sort a dict by value in python", "Use `sorted(d.items(), key=lambda kv: kv[1], reverse=True)`.",
+     "sorted(d.items(), key=lambda kv: kv[1], reverse=True)"),
+    ("get the second column of a numpy array", "arr[:, 1]", "arr[:, 1]"),
+    ("count users per city in sql", "```sql\nSELECT city, COUNT(*) AS n FROM users GROUP BY city ORDER BY n DESC;\n```",
+     "SELECT city, COUNT(*) AS n FROM users GROUP BY city ORDER BY n DESC;"),
+    ("select the first row in sql", "`SELECT * FROM t LIMIT 1`", "SELECT * FROM t LIMIT 1"),
+    ("sum an array in javascript", "arr.reduce((a, b) => a + b, 0)", "arr.reduce((a, b) => a + b, 0)"),
+    ("get the last item of an array in js", "```javascript\nconst last = arr[arr.length - 1];\n```",
+     "const last = arr[arr.length - 1];"),
+    ("delete all txt files in a folder", "```bash\nfind . -name '*.txt' -delete\n```", "find . -name '*.txt' -delete"),
+    ("list files by size", "Run `ls -lS **/*.log` in the folder.", "ls -lS **/*.log"),
+    ("time a block of code", "```python\nimport time\nstart = time.perf_counter()\n# ... work [1] ...\n"
+     "elapsed = time.perf_counter() - start\n```",
+     "import time start = time.perf_counter() # ... work [1] ... elapsed = time.perf_counter() - start"),
+]
+
+
+@pytest.mark.parametrize("question, answer, code", _CODE_ANSWERS)
+def test_code_in_a_statement_is_never_altered(question, answer, code):
+    assert code in rule_statement(question, answer)
+
+
+@pytest.mark.parametrize("question, answer, code", _CODE_ANSWERS)
+def test_markup_stripping_keeps_code_byte_for_byte(question, answer, code):
+    assert code in strip_markup(answer)
+
+
+def test_citation_marks_still_go_from_prose_beside_code():
+    assert strip_markup("Paris is the capital.[1] Use `xs[1]` for the second.") == (
+        "Paris is the capital. Use xs[1] for the second.")
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A title or an imperative task (a base-form verb at the root, no subject), whatever its verb
+    # and its capitals, answered with code: "You can X with CODE"; never the task echoed.
+    ("Reverse a string in Python", "s[::-1]", "You can reverse a string in Python with s[::-1]."),
+    ("Sort a dict by value", "sorted(d.items(), key=lambda kv: kv[1])",
+     "You can sort a dict by value with sorted(d.items(), key=lambda kv: kv[1])."),
+    ("Shuffle a list", "random.shuffle(xs)", "You can shuffle a list with random.shuffle(xs)."),
+    ("Merge two dictionaries in Python", "```python\nmerged = {**a, **b}\n```",
+     "You can merge two dictionaries in Python with: merged = {**a, **b}"),
+    ("get the first element of an array", "arr[0]", "You can get the first element of an array with arr[0]."),
+    # An answer that tells the reader to use code is a step, its code parsed as what it stands for.
+    ("sort a list by length", "Use `sorted(xs, key=lambda s: len(s))`.",
+     "To sort a list by length, you use sorted(xs, key=lambda s: len(s))."),
+    ("Drop a column in pandas", "Call `df.drop(columns=['a'])`.",
+     "To drop a column in pandas, you call df.drop(columns=['a'])."),
+    # A step, then a claim of its own after a semicolon; code, then a clause on what it does.
+    ("get the size of a folder", "In Linux, run `du -sh dir` and read the total; the size counts every file.",
+     "To get the size of a folder, in Linux, you run du -sh dir and read the total. The size counts every file."),
+    ("get name of selected item", "Probably `box.selected.name`, which gives 'Apple'.",
+     "You can get the name of a selected item with box.selected.name, which gives 'Apple'."),
+])
+def test_a_code_task_is_stated_as_what_its_code_does(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+def test_calls_read_as_a_pronoun_for_the_parse():
+    from capqa.statements.rules.code import calls_masked
+    assert calls_masked("Use sorted(d.items(), key=lambda kv: kv[1]).") == "Use it."
+    assert calls_masked("KMeans(n_clusters=3).fit(X).labels_ works") == "it works"
+    assert calls_masked("an unclosed f(x") == "an unclosed f(x"
+    hostile = "f(" * 200_000  # brackets matched once: linear, not a scan from every call
+    assert calls_masked(hostile) == hostile
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # "How much / many [N] COMPARATIVE ... than Y?": the difference before the comparative, the
+    # "than" phrase (which the parse leaves in the subject) after it.
+    ("How much taller is the Burj Khalifa than the Shard?", "about 518 metres",
+     "The Burj Khalifa is about 518 metres taller than the Shard."),
+    ("How many years older was Winston Churchill than Franklin Roosevelt?", "8 years",
+     "Winston Churchill was 8 years older than Franklin Roosevelt."),
+    ("How many years older is the Colosseum than the Pantheon?", "about 50",
+     "The Colosseum is about 50 years older than the Pantheon."),
+    ("How much more expensive is gold than silver?", "about 80 times",
+     "Gold is about 80 times more expensive than silver."),
+    ("How much faster does light travel than sound?", "about 880,000 times",
+     "Light travels about 880,000 times faster than sound."),
+    ("How much taller is the Eiffel Tower?", "about 30 metres", "The Eiffel Tower is about 30 metres taller."),
+    # An answer that names its own comparative keeps it, and the "than" phrase still follows.
+    ("How much heavier is an elephant than a hippo?", "It is about 3 tonnes heavier.",
+     "An elephant is about 3 tonnes heavier than a hippo."),
+    ("How much older was Cher than Sonny?", "She was 11 years younger.", "Cher was 11 years younger than Sonny."),
+    # A difference that counts a noun stays before the noun.
+    ("How many more goals did Messi score than Ronaldo in 2012?", "19", "Messi scored 19 more goals than Ronaldo in 2012."),
+])
+def test_a_difference_asked_with_than_is_stated_as_a_comparison(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A query that names a topic, not a task, answered with code: "For a TOPIC, you can use CODE";
+    # never "The TOPIC include CODE".
+    ("binary search", "bisect.bisect_left(xs, x)", "For a binary search, you can use bisect.bisect_left(xs, x)."),
+    ("string reversal", "s[::-1]", "For a string reversal, you can use s[::-1]."),
+    ("priority queue", "```python\nimport heapq\nheapq.heappush(q, 1)\n```",
+     "For a priority queue, you can use: import heapq heapq.heappush(q, 1)."),
+    ("sorting an array", "arr.sort()", "For sorting an array, you can use arr.sort()."),
+    # A call that is its sentence's subject keeps the sentence; a declaration is no subject.
+    ("random sample", "`random.sample(xs, k=3)` picks 3 items without replacement.",
+     "random.sample(xs, k=3) picks 3 items without replacement."),
+])
+def test_a_topic_answered_with_code_is_what_the_code_is_for(question, answer, statement):
+    assert rule_statement(question, answer) == statement

@@ -22,18 +22,21 @@ import re
 import unicodedata
 from typing import List
 
+from capqa.statements.rules.code import CODE_SPAN, FENCE_LANGUAGE, code_chunks, is_code, span_body
 from capqa.statements.rules.lexicon import WHITESPACE
 from capqa.statements.rules.morphology import lemmas_of
 
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\([^()\s]{1,500}\)")
 _CITATION = re.compile(r"\[\d{1,3}\]|\^\d{1,3}|【[^】\n]{0,40}】")
 # Emphasis marks open a word or close one: "**bold**", "*Plain toast:*". An asterisk between two
-# words or numbers, or inside brackets, is code or arithmetic ("4*20", "2 * 9", "COUNT(*)") and stays.
-_EMPHASIS = re.compile(r"(?<![^\s(\[\"'“])\*{1,3}+(?=[\w\"'“(\[$£€–−+-])|(?<=[\w.!?:;,)\]\"'”%])\*{1,3}+(?![^\s.,;:!?)\]\"'”])(?!\.\d)|"
+# words or numbers, or inside brackets, is code or arithmetic ("4*20", "2 * 9", "COUNT(*)") and stays, and
+# so does one before ".word" (a glob: "'*.txt'").
+_EMPHASIS = re.compile(r"(?<![^\s(\[\"'“])\*{1,3}+(?=[\w\"'“(\[$£€–−+-])|(?<=[\w.!?:;,)\]\"'”%])\*{1,3}+(?![^\s.,;:!?)\]\"'”])(?!\.\w)|"
                        r"(?<!\w)_{2}|_{2}(?!\w)|`+")
-# A code fence's opening line names its language ("```python"): the name is no word of the answer.
-_FENCE_LANGUAGE = re.compile(r"^[ \t]*+```[ \t]*+[\w+#.-]*+[ \t]*+$", re.MULTILINE)
-_CODE_SPAN = re.compile(r"```[^`]*+```|`[^`\n]++`")
+# A code span stands in the prose as one private-use character while the prose is cleaned.
+_HELD_CODE = 0xE000
+_MAX_HELD_CODE = 0x1800
+_HELD = re.compile("[\uE000-\uF7FF]")
 _CODE_TOKEN = re.compile(r"[^\s`]+")
 _MAX_CODE_TOKENS = 200
 _AMOUNT = re.compile(r"^[$€£]?+\d[\d,]*+\.\d++$")
@@ -82,7 +85,13 @@ _KEEP_SYMBOLS = frozenset("°©®™№℃℉µΩ←→↑↓±×÷√∞≈≠�
 
 def strip_markup(text: str) -> str:
     """``text`` without markdown, citation marks and emoji; a numbered or bulleted list becomes
-    one list ("A, B and C")."""
+    one list ("A, B and C"). Code (``code``) passes through as written, without its fences and
+    backticks: nothing of it is markup."""
+    if is_code(text) and not CODE_SPAN.search(text):
+        return WHITESPACE.sub(" ", text).strip()
+    fenced = "```" in text
+    spans: List[str] = []
+    text = CODE_SPAN.sub(lambda match: _held(match.group(0), spans), text)
     text = _MARKDOWN_LINK.sub(r"\1", text)
     text = _CITATION.sub("", text)
     text = _HEADING.sub("", text)
@@ -92,14 +101,30 @@ def strip_markup(text: str) -> str:
     if "\n" in text:
         text = _introduced_lists(text)
     text = _BULLET.sub("", text)
-    if "```" not in text and "\n" in text:  # code's lines are no sentences
+    if not fenced and "\n" in text:  # code's lines are no sentences
         text = _lines_as_sentences(text)
-    text = _FENCE_LANGUAGE.sub("", text)
+    text = FENCE_LANGUAGE.sub("", text)
     text = _EMPHASIS.sub("", text)
     if not text.isascii():
         text = "".join(char for char in text if not _is_emoji(char))
+    if spans:
+        text = _HELD.sub(lambda match: _released(match.group(0), spans), text)
     text = WHITESPACE.sub(" ", text).strip()
     return text.lstrip("”’»)]").lstrip() if text[:1] in "”’»)]" else text  # a quote left by a cut title
+
+
+def _held(span: str, spans: List[str]) -> str:
+    """The private-use character that stands for ``span`` while the prose around it is cleaned
+    (the span itself when there are too many to hold)."""
+    if len(spans) >= _MAX_HELD_CODE:
+        return span
+    spans.append(span_body(span))
+    return chr(_HELD_CODE + len(spans) - 1)
+
+
+def _released(mark: str, spans: List[str]) -> str:
+    index = ord(mark) - _HELD_CODE
+    return spans[index] if index < len(spans) else mark
 
 
 def _introduced_lists(text: str) -> str:
@@ -160,8 +185,7 @@ def code_tokens(answer: str) -> List[str]:
     """The words of the answer's code (in backticks or a fence) that have letters, whose case a
     statement must keep ("`sklearn.metrics.confusion_matrix(...)`", "`recv`", "`bool(n)`")."""
     tokens = []
-    for span in _CODE_SPAN.finditer(answer):
-        body = _FENCE_LANGUAGE.sub("", span.group(0).strip("`"))
+    for body in code_chunks(answer):
         tokens += [token.strip(".,;:") for token in _CODE_TOKEN.findall(body)]
         if len(tokens) >= _MAX_CODE_TOKENS:
             break
@@ -169,10 +193,13 @@ def code_tokens(answer: str) -> List[str]:
 
 
 def code_case_kept(statement: str, answer: str) -> str:
-    """``statement`` with every word of the answer's code written as the code writes it: a
-    capital that opened a sentence, or a name or acronym the casing rules made of it, is undone.
-    A plain word of the code (English, or capitalised: "Properties") is not, as the statement's
-    own words may be it."""
+    """``statement`` with the answer's code written as the code writes it: a piece of code the
+    statement holds whole (its spaces aside) is put back byte for byte, whatever capitals the
+    sentence or a lower-case query's casing gave it ("lambda KV: KV" -> "lambda kv: kv"); in
+    the rest, a code word's capital that opened a sentence, or a name or acronym the casing
+    rules made of it, is undone. A plain word of the code (English, or capitalised:
+    "Properties") is not, as the statement's own words may be it."""
+    statement = _code_pieces_kept(statement, answer)
     tokens = [token for token in code_tokens(answer) if token.lower() in statement.lower() and (
         not token.isalpha() or (token.islower() and not lemmas_of(token)))]
     if not tokens:
@@ -181,6 +208,20 @@ def code_case_kept(statement: str, answer: str) -> str:
     pattern = re.compile(r"(?<![\w.])(?:" + "|".join(re.escape(token) for token in sorted(
         by_lower.values(), key=len, reverse=True)) + r")(?!\w)", re.IGNORECASE)
     return pattern.sub(lambda match: by_lower.get(match.group(0).lower(), match.group(0)), statement)
+
+
+def _code_pieces_kept(statement: str, answer: str) -> str:
+    """``statement`` with each piece of the answer's code that it holds in other capitals written
+    as the code writes it (``code_case_kept``)."""
+    for chunk in code_chunks(answer):
+        code = WHITESPACE.sub(" ", chunk).strip()
+        lowered = code.lower()
+        if len(lowered) != len(code) or code in statement:
+            continue  # written as it is already (or a case change that alters the length: not searched)
+        position = statement.lower().find(lowered)
+        if position >= 0 and len(statement.lower()) == len(statement):
+            statement = statement[:position] + code + statement[position + len(code):]
+    return statement
 
 
 def _is_emoji(char: str) -> bool:
@@ -264,7 +305,10 @@ def _dash_clauses(sentence: str) -> List[str]:
 
 def answer_sentences(answer: str) -> List[str]:
     """The answer's sentences that claim something (see the module docstring); [] when it has
-    none (a refusal or a bare filler)."""
+    none (a refusal or a bare filler). An answer that is code as a whole is one claim, never cut
+    at its full stops ("# ... work ...")."""
+    if is_code(answer):
+        return [strip_markup(answer)]
     sentences = [part for sentence in split_sentences(strip_markup(answer)) for part in _dash_clauses(sentence)]
     kept: List[str] = []
     dropped_disclaimer = False

@@ -29,10 +29,11 @@ from capqa.statements.rules.answer_cleaning import (clean_answer, elliptical_pol
 from capqa.statements.rules.answer_sentences import answer_sentences, code_case_kept
 from capqa.statements.rules.blanks import complete, fill_blanks
 from capqa.statements.rules.casing import cased_statement, casing_texts
+from capqa.statements.rules.code import code_chunks, is_code
 from capqa.statements.rules.context import QuestionParts, questioner_swapped, resolve_pronoun, split_question
 from capqa.statements.rules.declarative import embedded_question
 from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
-                                          steps_texts)
+                                          steps_texts, topic_code)
 from capqa.statements.rules.lexicon import WHITESPACE, strip_trailing
 from capqa.statements.rules.morphology import capitalize, clause_texts, lemmas_of
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, bounded, parse_into
@@ -153,7 +154,9 @@ def prepare(question: str, answer: str) -> Prepared:
     first, extra = _dashed_head(sentences[0], bool(parts.options)), sentences[1:]
     if first != sentences[0]:
         extra = [sentences[0][len(first):].lstrip(" —–-")] + extra
-    content = clean_answer(first, proper, parts.options, " ".join(context)) or strip_trailing(first)
+    # Code as a whole is the answer as written: no hedge, label or article of prose to take from it
+    content = first if is_code(answer) else clean_answer(first, proper, parts.options, " ".join(context)) or (
+        strip_trailing(first))
     if not content:  # only punctuation ("?", "..."): no words to build on, the safe form quotes it
         done = _sentences(context + [_fallback(proper, f'"{first}"')] + extra)
         return Prepared(question, answer, context, proper, Form("statement", proper), first, first, extra, {}, done)
@@ -226,13 +229,13 @@ def finish(prepared: Prepared) -> str:
         return prepared.done
     steps = _steps(prepared)
     if steps:
-        text = _sentences(prepared.context + steps)
+        text = _sentences(prepared.context + steps, prepared.answer)
         return code_case_kept(cased_statement(text, prepared.question, prepared.answer, prepared.proper),
                               prepared.answer)
     main, more = _main(prepared.form, prepared.proper, prepared.content, prepared.first, prepared.options)
     if not main:
         main = _fallback(prepared.proper, lower_article(prepared.content))
-    text = _sentences(prepared.context + list(prepared.working) + [main] + more + prepared.extra)
+    text = _sentences(prepared.context + list(prepared.working) + [main] + more + prepared.extra, prepared.answer)
     return code_case_kept(cased_statement(text, prepared.question, prepared.answer, prepared.proper), prepared.answer)
 
 
@@ -242,10 +245,14 @@ def _steps(prepared: Prepared) -> Optional[List[str]]:
         kept = code_sentences([prepared.content] + prepared.extra)
         if kept:
             return kept
-    if prepared.form.kind not in _GOAL_FORMS or not may_name_goal(prepared.proper):
-        return None
-    goal = goal_of(prepared.proper, parse_question(prepared.proper))
-    return steps_statement(goal, [prepared.content] + prepared.extra, prepared.answer) if goal else None
+    sentences = [prepared.content] + prepared.extra
+    goal = None
+    if prepared.form.kind in _GOAL_FORMS and may_name_goal(prepared.proper):
+        goal = goal_of(prepared.proper, parse_question(prepared.proper))
+    if goal:
+        return steps_statement(goal, sentences, prepared.answer)
+    # Not a task: a query that names a topic ("scatter plot") may be answered with code for it
+    return topic_code(prepared.proper, sentences, prepared.answer) if prepared.form.kind == "statement" else None
 
 
 def statement(question: str, answer: str) -> str:
@@ -528,11 +535,25 @@ def _negative_with_reason(content: str) -> Tuple[str, str]:
     return (match.group(1), match.group(2)) if match else (content, "")
 
 
-def _sentences(parts: List[str]) -> str:
-    """The parts as sentences: each capitalised and ended with one full stop (or its own ! ?)."""
+def _code_ends(answer: str) -> Tuple[str, ...]:
+    """The answer's pieces of code that end in ";" or "}", written as a statement writes them
+    (``_sentences`` ends a sentence with them, adding no full stop)."""
+    if "`" not in answer and not is_code(answer):
+        return ()
+    return tuple(code for code in (WHITESPACE.sub(" ", chunk).strip() for chunk in code_chunks(answer)) if code.endswith(
+        (";", "}")))
+
+
+def _sentences(parts: List[str], answer: str = "") -> str:
+    """The parts as sentences: each capitalised and ended with one full stop (or its own ! ?);
+    a part that ends with the answer's code ending in ";" or "}" ends there, as the code does."""
     out = []
+    code_ends = _code_ends(answer)
     for part in parts:
         part = WHITESPACE.sub(" ", part).strip()
+        if code_ends and part.endswith(code_ends):
+            out.append(capitalize(part))
+            continue
         stripped = strip_trailing(part)
         if not stripped:
             continue

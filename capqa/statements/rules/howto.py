@@ -19,7 +19,9 @@ import functools
 import re
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from capqa.statements.rules.lexicon import ABSTRACT_SUFFIXES, DEFINITE_ADJECTIVES, DETERMINERS, MASS_NOUNS, PRONOUNS
+from capqa.statements.rules.code import CODE_ONLY, calls_masked, is_code, is_code_line, after_call
+from capqa.statements.rules.lexicon import (ABSTRACT_SUFFIXES, AUX_START, DEFINITE_ADJECTIVES, DETERMINERS, MASS_NOUNS,
+                                            PRONOUNS, WH_START)
 from capqa.statements.rules.morphology import indefinite_article, is_finite_verb, lemmas_of
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.sentences import sentence_head
@@ -38,17 +40,15 @@ _LEAD_ADVERB = re.compile(r"^(?P<adverb>(?:(?:then|next|first|finally|afterwards
                           r"\s++)(?P<rest>\S.*)$", re.IGNORECASE)  # "Then, place it", "After a shower, hang it"
 _CODE_LEAD = re.compile(r"^(?P<lead>(?:with|using|in|via)\s++[^:\n]{1,40}?)\s*+:\s*+(?P<code>\S.*)$",
                         re.IGNORECASE | re.DOTALL)
-_CODE_ONLY = re.compile(r"^\s*+(?:```[^`]*+```|`[^`\n]++`)\s*+$")
 _STEP_BREAK = re.compile(r"(?<!\s)\s*+;\s*+|(?<!\s)\s++(?:[—–]|--)\s++")
-_CALL_LINE = re.compile(r"^[\w.]++\([^\n]*\)[\w.()\[\]]*+(?:\s++#.*)?$")
-_CODE_KEYWORD = re.compile(r"^(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|import|from|def|class|var|let|const)\s")
-_CODE_MARK = re.compile(r"[()=*;\[\]{}]")
-_MAX_CODE_LINE = 400
 _JOINED_STEP = re.compile(r"(,\s++(?:and\s++)?|(?<!\s)\s++and\s++)([A-Z][a-z]++)\b")
 _PREPOSITIONS = frozenset("to by in on at of for from with into onto as via per".split())
 _DETERMINERS = frozenset("a an the my your his her its our their this that these those".split())
 # A sentence whose subject is code: "math.sqrt(x) returns ...", "sys.executable is ...".
-_CODE_SUBJECT = re.compile(r"^(?:[\w.]*+\([^\s)]*+\)[\w.()]*+|\w++(?:\.\w++)++)\s++[a-z]")
+_CODE_PATH = r"(?:[\w.]*+\([^\s)]*+\)[\w.()]*+|\w++(?:\.\w++)++)"
+_CODE_SUBJECT = re.compile(rf"^{_CODE_PATH}\s++[a-z]")
+# Code, then a relative clause that says what it does: "Color.RED.name, which gives 'RED'".
+_CODE_THEN_CLAUSE = re.compile(rf"^{_CODE_PATH},\s++(?:which|that)\s")
 _SUBJECTS = frozenset(("nsubj", "nsubjpass", "expl", "csubj"))
 _FINITE = frozenset(("VBZ", "VBD", "VBP", "MD"))
 
@@ -120,6 +120,8 @@ def _noun_phrase_word(word: str, first: bool) -> bool:
     lemmas = lemmas_of(word)
     if not lemmas:
         return True
+    if word.endswith("ed") and "VERB" in lemmas:
+        return True  # a participle before its noun: "an enumerated value", "a sorted list"
     return bool({"NOUN", "ADJ"} & set(lemmas)) and not (first and set(lemmas) == {"ADJ", "ADV"} and word.endswith("ly"))
 
 
@@ -164,7 +166,36 @@ def code_sentences(sentences: Sequence[str]) -> Optional[List[str]]:
     """An answer whose first sentence has code for its subject ("`bool(n)` is False for 0"),
     kept as it is for a task or a title: it states what the code does, and the title's words
     are no subject ("One convert int to bool is that ...")."""
-    return list(sentences) if sentences and _CODE_SUBJECT.match(sentences[0]) else None
+    return list(sentences) if sentences and (_CODE_SUBJECT.match(sentences[0]) or _call_subject(sentences[0])) else None
+
+
+def _call_subject(sentence: str) -> bool:
+    """Whether a call is the sentence's subject: a finite verb follows it ("scipy.stats.binom(n,
+    p) gives ..."; "int[] a = ..." is a declaration)."""
+    rest = after_call(sentence).split(" ", 1)
+    return bool(rest[0]) and rest[0].islower() and is_finite_verb(rest[0])
+
+
+def topic_code(proper: str, sentences: Sequence[str], answer: str) -> Optional[List[str]]:
+    """A search query that names a topic, not a task ("scatter plot", "priority queue",
+    "initializing array"), answered with code as a whole: "For a scatter plot, you can use:
+    CODE" (the query is no subject: "The scatter plot include CODE" said nothing). None for a
+    question or a long query (``goal_of`` has found no task in it)."""
+    text = _END.sub("", proper.strip())
+    words = text.split()
+    if proper.rstrip().endswith("?") or not sentences or not is_code(answer) or not words or len(
+            words) > _MAX_TOPIC_WORDS or WH_START.match(text) or AUX_START.match(text):
+        return None
+    text = text[:1].lower() + text[1:]
+    first = words[0].lower()
+    gerund = first.endswith("ing") and lemmas_of(first).get("VERB", (first,))[0] != first  # not "string"
+    # A gerund's object takes its articles as a verb's ("initializing an array"), a noun phrase as one
+    topic = with_articles(text) if gerund else with_articles(f"use {text}")[len("use "):]
+    with_code = ":" if "```" in answer else ""  # a block of code follows a colon
+    return [f"for {topic}, you can use{with_code} {' '.join(sentences)}"]
+
+
+_MAX_TOPIC_WORDS = 6
 
 
 def steps_texts(proper: str, sentences: Sequence[str], answer: str) -> List[str]:
@@ -202,10 +233,9 @@ def _split_texts(sentence: str) -> List[str]:
     texts = [_step_text(sentence)]
     parts = _STEP_BREAK.split(sentence, maxsplit=1)
     if len(parts) == 2:
-        texts.append(_step_text(parts[1]))
-        # The first part is read only after a step, the rest split only after two (``_split_steps``)
+        texts += [_step_text(parts[1]), _step_text(parts[0])]
+        # The rest is split only after two steps (``_split_steps``)
         if _may_be_step(_step_text(parts[1])):
-            texts.append(_step_text(parts[0]))
             if _may_be_step(_step_text(parts[0])):
                 texts += _split_texts(parts[1][:1].upper() + parts[1][1:])
     return texts
@@ -226,21 +256,22 @@ _STEP_ADVERBS = frozenset("just also only always never still even first then now
 
 def _step_text(sentence: str) -> str:
     """The text ``_as_step(sentence)`` parses: the head of the sentence after its lead adverbs,
-    or of what follows its "don't"."""
+    or of what follows its "don't", its code read as "it" (code's pieces parse as names: "Use
+    sorted(d.items())" would be no imperative)."""
     text = sentence.strip()
     adverb = _LEAD_ADVERB.match(text)
     if adverb:
         return _step_text(adverb.group("rest"))
     negative = _NEGATIVE_STEP.match(text)
-    return sentence_head(negative.group("rest") if negative else text)
+    return sentence_head(calls_masked(negative.group("rest") if negative else text))
 
 
 def _code_answer(sentences: Sequence[str], answer: str) -> bool:
-    """Whether the answer is code, or code after a short lead, which ``steps_statement`` states
-    without reading steps."""
+    """Whether the answer is code, or code after a short lead or before a clause on it, which
+    ``steps_statement`` states without reading steps."""
     lead = _CODE_LEAD.match(sentences[0])
-    return bool(_CODE_ONLY.match(answer) or (len(sentences) == 1 and _is_bare_code(sentences[0])) or (
-        lead and "`" in answer and len(sentences) == 1))
+    return bool(CODE_ONLY.match(answer) or (len(sentences) == 1 and is_code_line(sentences[0])) or (
+        lead and "`" in answer and len(sentences) == 1) or ("`" in answer and _CODE_THEN_CLAUSE.match(sentences[0])))
 
 
 def steps_statement(goal: Goal, sentences: Sequence[str], answer: str) -> Optional[List[str]]:
@@ -249,9 +280,12 @@ def steps_statement(goal: Goal, sentences: Sequence[str], answer: str) -> Option
     ``answer``: the answer as written (for its code)."""
     if not sentences:
         return None
-    if _CODE_ONLY.match(answer) or (len(sentences) == 1 and _is_bare_code(sentences[0])):
+    if CODE_ONLY.match(answer) or (len(sentences) == 1 and is_code_line(sentences[0])):
         with_code = "with:" if "```" in answer else "with"  # a block of code follows a colon
         return [f"you {goal.modal or 'can'} {goal.text} {with_code} {' '.join(sentences)}"]
+    if "`" in answer and _CODE_THEN_CLAUSE.match(sentences[0]):
+        # "Color.RED.name, which gives 'RED'": the code, and what the answer says of it
+        return [f"you {goal.modal or 'can'} {goal.text} with {sentences[0]}"] + list(sentences[1:])
     lead = _CODE_LEAD.match(sentences[0])
     if lead and "`" in answer and len(sentences) == 1:
         opening = lead.group("lead")
@@ -263,7 +297,7 @@ def steps_statement(goal: Goal, sentences: Sequence[str], answer: str) -> Option
     if steps[0] is None:
         return None
     front, step = steps[0]
-    out = [f"to {goal.text}, {front.lower()}you {goal.modal + ' ' if goal.modal else ''}{step}"]
+    out = [f"to {goal.text}, {front[:1].lower()}{front[1:]}you {goal.modal + ' ' if goal.modal else ''}{step}"]
     for sentence, made in zip(sentences[1:], steps[1:]):
         out.append(f"{made[0]}you {made[1]}" if made is not None else sentence)
     return out
@@ -275,6 +309,9 @@ def _split_steps(sentence: str) -> List[str]:
     parts = _STEP_BREAK.split(sentence, maxsplit=1)
     if len(parts) == 2 and _as_step(parts[1]) is not None and _as_step(parts[0]) is not None:
         return [parts[0]] + _split_steps(parts[1][:1].upper() + parts[1][1:])
+    if len(parts) == 2 and _as_step(sentence) is None and _as_step(parts[0]) is not None:
+        # "use a BehaviorSubject and read it; a plain Observable has none": the step, then a claim
+        return [parts[0], parts[1][:1].upper() + parts[1][1:]]
     return [sentence]
 
 
@@ -312,8 +349,8 @@ def is_imperative(words: Parse) -> bool:
     subject or finite verb of its own (the tagger's "Toast/NNP" and "Chill/NNP" are verbs when
     the lexicon knows them as verbs and nothing else is the clause's verb)."""
     index = 0
-    while index < len(words) and words[index].tag in ("RB", ","):
-        index += 1
+    while index < len(words) and words[index].tag in ("RB", ",") and words[index].dep != "ROOT":
+        index += 1  # a lead adverb ("Gently fold ..."); an "adverb" that is the root is the verb
     if index >= len(words) or not words[index].text[:1].isalpha():
         return False
     first = words[index]
@@ -328,8 +365,11 @@ def is_imperative(words: Parse) -> bool:
     if any(word.tag in _FINITE for word in rest[:4]):
         return False
     following = rest[0] if rest else None
+    # The tagger reads a title's capital verb as a name or a noun ("Toast/NNP"), and as an adverb
+    # or adjective when it is the clause's root before an object ("Sort/RB a dict by value")
+    mistagged = first.tag in ("NNP", "NN", "VBP", "VBD") or (first.tag in ("RB", "JJ") and first.dep == "ROOT")
     return following is not None and following.tag in ("DT", "PRP$", "PRP", "NN", "NNS", "RP", "JJ") and (
-        first.tag in ("NNP", "NN", "VBP", "VBD") and len(words) >= 3)
+        mistagged and len(words) >= 3)
 
 
 def _base_verb(word: str) -> bool:
@@ -340,14 +380,6 @@ def _base_verb(word: str) -> bool:
 # Base-form verbs that open noun phrases and statements more often than steps.
 _NOT_STEPS = frozenset("be have do is are was were will can may might must shall should would could "
                        "need dare ought".split())
-
-
-def _is_bare_code(text: str) -> bool:
-    """A line of code with no sentence around it ("KMeans(n_clusters=3).fit(X)",
-    "hex(255)  # '0xff'", "SELECT city, COUNT(*) FROM users"): a call or a keyword statement."""
-    if len(text) > _MAX_CODE_LINE:
-        return False  # a line of code is short; the call pattern backtracks over its brackets
-    return bool(_CALL_LINE.match(text) or (_CODE_KEYWORD.match(text) and _CODE_MARK.search(text)))
 
 
 def _questioner_swapped(goal: str) -> str:

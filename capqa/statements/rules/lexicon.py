@@ -15,6 +15,9 @@ AUXILIARIES = frozenset("is are was were am be been being do does did can could 
 NEGATIONS = frozenset("not no cannot can't don't doesn't didn't isn't aren't wasn't weren't won't".split())
 MODALS = frozenset("can could will would shall should may might must".split())
 COPULAS = frozenset("is are was were".split())
+# A comparison's words: the tags of "taller", "faster", and the words that compare a quantity.
+COMPARATIVE_TAGS = frozenset(("JJR", "RBR"))
+COMPARATIVE_WORDS = frozenset("more less fewer further farther".split())
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10}
 NEGATIVE_ANSWERS = frozenset("no false incorrect wrong never nope".split() + ["not really", "not at all"])

@@ -26,7 +26,12 @@ from capqa.statements.rules.parser import parser_identity
 # flows into ...", "won it"), an answer that restates the whole question kept as it is, a telegraphic
 # title's bare singular count nouns given articles ("save a list to a file"), two-word tasks whose first
 # word is only a verb ("encode url").
-RULES_VERSION = "7"
+# 8: code kept byte for byte (code.py: no citation, emphasis or heading stripped from it, its case put back
+# after a lower-case query's casing, a code answer never cut into sentences), code tasks read from the parse
+# whatever their capitals (a step's calls parsed as "it", a step split from a claim after its semicolon, "CODE,
+# which ..."), a topic query answered with code as "For a TOPIC, you can use CODE", and "How much/many [N]
+# COMPARATIVE ... than Y?" stated as "X is D COMPARATIVE than Y".
+RULES_VERSION = "8"
 
 
 def engine_identity() -> Dict[str, str]:

@@ -18,7 +18,7 @@ from capqa.statements.rules.agreement import NEVER, no_determiner
 from capqa.statements.rules.analysis import Frame, render, texts
 from capqa.statements.rules.declarative import (Clause, adverbial_slot, declarative, join, main_verb_position,
                                                 object_slot)
-from capqa.statements.rules.lexicon import COPULAS, DEFINITE_HEADS, PREPOSITIONS
+from capqa.statements.rules.lexicon import COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DEFINITE_HEADS, PREPOSITIONS
 from capqa.statements.rules.morphology import (indefinite_article, is_adjective, is_bare_noun_phrase, is_mass_noun,
                                                is_plural_noun, lemmas_of, looks_like_clause, plural_phrase,
                                                with_article)
@@ -49,7 +49,7 @@ def inverted(frame: Frame, answer: str) -> Optional[str]:
         # A time ("in what year") goes at the end, a place right after the verb ("occurs in X").
         return _adverbial_clause(frame, clause, answer, after_verb=noun.lower() not in _TIME_NOUNS)
     if wh == "how" and phrase and phrase[0].lower() in ("many", "much"):
-        return _count(frame, clause, answer)
+        return _comparison(frame, clause, answer) or _count(frame, clause, answer)
     if wh == "how" and phrase:
         return _degree(frame, clause, answer)
     if wh in ("where", "when", "why", "how"):
@@ -177,6 +177,49 @@ def _count(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
     if noun_phrase and noun_phrase[-1].lower() == "times":
         return clause.text({len(clause.rest): counted})
     return clause.text({object_slot(clause): counted})
+
+
+def _comparison(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
+    """"How much taller is X than Y?" + "about 518 metres" -> "X is about 518 metres taller than
+    Y"; "How many years older was A than B?" + 8 -> "A was 8 years older than B": the difference
+    goes before the comparative, and the "than" phrase, which the parse leaves in the subject,
+    after it. None when the wh-phrase compares nothing or the verb is no copula (``_count``
+    puts a difference before its noun: "scored 19 more goals than Ronaldo")."""
+    words = frame.phrase[1:]
+    compared = next((index for index, word in enumerate(words) if word.tag in COMPARATIVE_TAGS
+                     or word.lower in COMPARATIVE_WORDS), None)
+    if compared is None or (frame.auxiliary not in COPULAS and compared + 1 < len(words)):
+        return None  # "How many more goals did X score": the difference counts the noun (``_count``)
+    degree = render(words[compared:])
+    difference = join(answer, *missing_noun(answer, texts(words[:compared]), frame.phrase[0].lower))
+    if not _ends_comparative(difference):
+        difference = join(difference, degree)  # "3 tonnes heavier", "11 years younger" say it already
+    if frame.auxiliary in COPULAS:
+        return _than_out(clause).text({0: difference})
+    # "How much faster does light travel than sound?": the difference before "than", or where an
+    # object goes ("will be 8 centimeters shorter after burning")
+    than = next((index for index, word in enumerate(clause.rest) if word.lower == "than"), None)
+    return clause.text({object_slot(clause) if than is None else than: difference})
+
+
+def _ends_comparative(text: str) -> bool:
+    """Whether ``text`` ends with a comparative ("heavier", "more expensive", "younger")."""
+    last = text.split()[-1].lower() if text.split() else ""
+    base = (lemmas_of(last).get("ADJ") or lemmas_of(last).get("ADV") or (last,))[0]
+    return last in COMPARATIVE_WORDS or (base != last and last.endswith("er"))
+
+
+def _than_out(clause: Clause) -> Clause:
+    """The clause with the subject's "than" phrase moved after the verb ("the Burj Khalifa than
+    the Shard" -> "the Burj Khalifa" ... "than the Shard")."""
+    subject = clause.subject.split()
+    lowered = [word.lower() for word in subject]
+    if "than" not in lowered[1:]:
+        return clause
+    index = lowered.index("than", 1)
+    moved = tuple(Word(text, text.lower(), "IN" if position == 0 else "NN", "", -1, -1, True)
+                  for position, text in enumerate(subject[index:]))
+    return clause._replace(subject=" ".join(subject[:index]), rest=moved + clause.rest)
 
 
 def _object(clause: Clause, answer: str) -> str:

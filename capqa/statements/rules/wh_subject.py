@@ -13,7 +13,7 @@ from typing import List, Optional, Sequence, Tuple
 from capqa.statements.rules.agreement import is_no_one, no_determiner, subject_case
 from capqa.statements.rules.analysis import Frame, render, texts
 from capqa.statements.rules.declarative import join, subject_agrees
-from capqa.statements.rules.lexicon import COPULAS, PREDICATE_ADJECTIVES
+from capqa.statements.rules.lexicon import COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, PREDICATE_ADJECTIVES
 from capqa.statements.rules.morphology import (definite_subject, inflect, lemmas_of, looks_like_clause, plural_phrase,
                                                with_article)
 from capqa.statements.rules.parser import Word
@@ -21,7 +21,6 @@ from capqa.statements.rules.surface import list_or_single
 from capqa.statements.rules.wh_phrase import missing_noun, wh_noun, with_subject_article
 
 _PLACE_PREPOSITIONS = frozenset("in on at inside within aboard".split())
-_COMPARATIVE_TAGS = frozenset(("JJR", "RBR"))
 _ORDER_WORDS = {"first": "before", "earlier": "earlier than", "last": "after", "later": "later than"}
 
 
@@ -247,7 +246,6 @@ def _comparison(frame: Frame, rest: List[Word], answer: str, other: str) -> str:
     last = rest[-1].lower
     if last in _ORDER_WORDS:
         return join(statement.rsplit(" ", 1)[0], _ORDER_WORDS[last], other)
-    if any(word.tag in _COMPARATIVE_TAGS or word.lower in ("more", "less", "fewer", "further", "farther")
-           for word in rest):
+    if any(word.tag in COMPARATIVE_TAGS or word.lower in COMPARATIVE_WORDS for word in rest):
         return join(statement, "than", other)
     return statement
