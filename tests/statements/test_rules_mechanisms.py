@@ -267,6 +267,12 @@ def test_citation_marks_still_go_from_prose_beside_code():
         "Paris is the capital. Use xs[1] for the second.")
 
 
+def test_an_answers_own_private_use_characters_are_not_read_as_held_code():
+    # Code spans are held as private-use characters while the prose is cleaned: the text's own
+    # ones must come back as written, and the code as written.
+    assert strip_markup("Use `xs[1]` here \ue000 and `ys[2]` \ue001.") == "Use xs[1] here \ue000 and ys[2] \ue001."
+
+
 @pytest.mark.parametrize("question, answer, statement", [
     # A title or an imperative task (a base-form verb at the root, no subject), whatever its verb
     # and its capitals, answered with code: "You can X with CODE"; never the task echoed.

@@ -91,7 +91,10 @@ def strip_markup(text: str) -> str:
         return WHITESPACE.sub(" ", text).strip()
     fenced = "```" in text
     spans: List[str] = []
-    text = CODE_SPAN.sub(lambda match: _held(match.group(0), spans), text)
+    if len(_HELD.findall(text)) + text.count("`") < _MAX_HELD_CODE:  # else none held: a mark could be misread
+        # The text's own private-use characters are held first, as themselves, so that none is read as a held span.
+        text = _HELD.sub(lambda match: _held(match.group(0), spans), text)
+        text = CODE_SPAN.sub(lambda match: _held(match.group(0), spans), text)
     text = _MARKDOWN_LINK.sub(r"\1", text)
     text = _CITATION.sub("", text)
     text = _HEADING.sub("", text)
