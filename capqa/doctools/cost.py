@@ -241,9 +241,11 @@ def _statement_cpu_notes(record: Dict[str, Any]) -> List[str]:
                   f"({second['ratio']:.2f}x)."]
     if "ranks" in record:
         ranks = record["ranks"]
+        texts = (f", {ranks['one_rank_texts_parsed']:,} and {ranks['ranks_texts_parsed']:,} texts parsed"
+                 if "ranks_texts_parsed" in ranks else "")
         lines += ["", f"The whole job's statements in one process {ranks['one_rank_cpu_seconds']:.1f} CPU-s; split "
                   f"over {ranks['world_size']} ranks by question, {ranks['ranks_cpu_seconds']:.1f} CPU-s in all "
-                  f"({ranks['ratio']:.2f}x)."]
+                  f"({ranks['ratio']:.2f}x{texts})."]
     targets = target_lines(record)
     if targets:
         lines += [""] + [f"- {line}" for line, _ in targets]

@@ -44,8 +44,10 @@ def test_a_second_system_takes_the_gold_statements_from_the_cache():
 
 
 def test_the_ranks_figure_splits_the_job_by_question():
-    record = ranks_ratio(_two_systems_table(5), world_size=3)
+    record = ranks_ratio(_two_systems_table(5), world_size=3, repeats=1)
     assert record["world_size"] == 3 and record["one_rank_cpu_seconds"] > 0 and record["ranks_cpu_seconds"] > 0
+    # A question's rows on one rank: its parse is made once, not once per rank holding its answers.
+    assert record["ranks_texts_parsed"] == record["one_rank_texts_parsed"] > 0
 
 
 def test_each_target_is_printed_with_its_figure_and_verdict():
