@@ -12,10 +12,10 @@ depend on the batch it is parsed in), so the statements are the same with or wit
 """
 
 import os
-from typing import Callable, Sequence, TypeVar, Union
+from typing import Callable, Dict, Sequence, Tuple, TypeVar, Union
 
 from capqa.statements.rules.convert import question_parse_text
-from capqa.statements.rules.parser import decode_parse, encode_parse, known_parses, parser_identity, remember
+from capqa.statements.rules.parser import Parse, decode_parse, encode_parse, known_parses, parser_identity, remember
 from capqa.statements.statement_cache import TextCache
 
 # The layout of a stored parse (``encode_parse``): a change of ``Word`` moves it.
@@ -39,11 +39,23 @@ def with_question_parses(directory: Union[str, os.PathLike, None], questions: Se
     cache = parse_cache(directory)
     try:
         texts = sorted({text for text in map(question_parse_text, dict.fromkeys(questions)) if text is not None})
-        stored = cache.get((text,) for text in texts)
-        remember({text: decode_parse(value) for (text,), value in stored.items()})
+        stored = readable(cache.get((text,) for text in texts))
+        remember(stored)
         made = make()
-        parsed = known_parses(text for text in texts if (text,) not in stored)
+        parsed = known_parses(text for text in texts if text not in stored)
         cache.put({(text,): encode_parse(words) for text, words in parsed.items()})
         return made
     finally:
         cache.close()
+
+
+def readable(stored: Dict[Tuple[str, ...], str]) -> Dict[str, Parse]:
+    """The stored parses that decode (an entry another layout wrote under this ``PARSE_FORMAT``,
+    or damaged, is parsed again rather than trusted or raised)."""
+    parses = {}
+    for (text,), value in stored.items():
+        try:
+            parses[text] = decode_parse(value)
+        except (ValueError, TypeError):
+            continue
+    return parses

@@ -29,6 +29,22 @@ def test_a_parse_read_back_is_the_parse():
     assert decode_parse(encode_parse(words)) == words
 
 
+@pytest.mark.parametrize("stored", ["nonsense", "{}", "[[1, 2]]", '[["a", "a", "NN", "ROOT", 0, 0, true, 9]]'])
+def test_what_is_not_a_stored_parse_is_refused(stored):
+    with pytest.raises(ValueError):
+        decode_parse(stored)
+
+
+def test_an_unreadable_stored_parse_is_parsed_again_and_replaced(tmp_path, two_systems):
+    first, _ = two_systems
+    question = first[0][0]
+    text = question_parse_text(question)
+    parse_cache(str(tmp_path)).put({(text,): "[[1, 2]]"})
+    clear_parses()
+    assert RuleEngine(0, cache_dir=str(tmp_path)).write([first[0]]) == RuleEngine(0).write([first[0]])
+    assert decode_parse(parse_cache(str(tmp_path)).get([(text,)])[(text,)]) == known_parses([text])[text]
+
+
 def test_a_second_system_finds_its_questions_parsed_and_writes_the_same_statements(tmp_path, two_systems):
     first, second = two_systems
     questions = sorted({question for question, _ in second})

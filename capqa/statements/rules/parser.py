@@ -303,8 +303,11 @@ def encode_parse(words: Parse) -> str:
 
 
 def decode_parse(text: str) -> Parse:
-    """The parse ``encode_parse`` wrote."""
-    return tuple(Word(*fields) for fields in json.loads(text))
+    """The parse ``encode_parse`` wrote (ValueError for anything else)."""
+    rows = json.loads(text)
+    if not isinstance(rows, list) or not all(isinstance(row, list) and len(row) == len(Word._fields) for row in rows):
+        raise ValueError("not a parse written by encode_parse")
+    return tuple(Word(*fields) for fields in rows)
 
 
 def parse(text: str) -> Parse:
