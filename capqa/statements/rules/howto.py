@@ -19,7 +19,7 @@ import functools
 import re
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
-from capqa.statements.rules.code import CODE_ONLY, calls_masked, is_code, is_code_line, after_call
+from capqa.statements.rules.code import CODE_ONLY, after_call, calls_masked, is_code, is_code_line
 from capqa.statements.rules.lexicon import (ABSTRACT_SUFFIXES, AUX_START, DEFINITE_ADJECTIVES, DETERMINERS, MASS_NOUNS,
                                             PRONOUNS, WH_START)
 from capqa.statements.rules.morphology import indefinite_article, is_finite_verb, lemmas_of
