@@ -364,3 +364,16 @@ def test_a_topic_answered_with_code_is_what_the_code_is_for(question, answer, st
 ])
 def test_a_time_answer_gets_the_preposition_its_question_asks_for(question, answer, statement):
     assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A noun with an "of" complement is a description and takes "the", also when the complement
+    # coordinates two determined noun phrases.
+    ("What is the main trait shared by both dances?", "mix of a waltz and a tango",
+     "The main trait shared by both dances is the mix of a waltz and a tango."),
+    # Negative: a list answer whose first item has a complement stays bare.
+    ("What is the main threat to the koalas?", "loss of habitat and pollution",
+     "The main threat to the koalas is loss of habitat and pollution."),
+])
+def test_a_noun_of_a_coordinated_complement_takes_the(question, answer, statement):
+    assert rule_statement(question, answer) == statement

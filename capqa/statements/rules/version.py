@@ -33,6 +33,8 @@ from capqa.statements.rules.parser import parser_identity
 # COMPARATIVE ... than Y?" stated as "X is D COMPARATIVE than Y".
 # 9: a time answer given its preposition wherever the question asks for it: "What year was X born?" read as
 # a time question ("born in 1995"), a year followed by its own clause ("in 1976, when ..."), "in the summer of 1521".
+# A noun whose "of" complement coordinates two determined noun phrases takes "the" ("the combination of a loop
+# and a roll").
 RULES_VERSION = "9"
 
 
