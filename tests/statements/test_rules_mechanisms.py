@@ -346,3 +346,34 @@ def test_a_difference_asked_with_than_is_stated_as_a_comparison(question, answer
 ])
 def test_a_topic_answered_with_code_is_what_the_code_is_for(question, answer, statement):
     assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # "What year/day was X VBN?" asks when: the answer is a time adverbial with its preposition.
+    ("What year was the old mill built?", "1842", "The old mill was built in 1842."),
+    ("What day was the bridge opened?", "12 May 1931", "The bridge was opened on 12 May 1931."),
+    # A year followed by the answer's own clause keeps its preposition.
+    ("When did the town get its first library?", "Probably 1911, when the mayor paid for it.",
+     "The town got its first library in 1911, when the mayor paid for it."),
+    # A season of a given year is one of a kind: "the".
+    ("When did the painter move to Paris?", "spring of 1874", "The painter moved to Paris in the spring of 1874."),
+    # Negative: a bare season takes no article; a stranded preposition keeps its own; "what year is it" is no time adverbial.
+    ("When do the geese fly south?", "autumn", "The geese fly south in autumn."),
+    ("What time is the concert on?", "9pm", "The concert is on 9pm."),
+    ("What year is it?", "2031", "It is 2031."),
+])
+def test_a_time_answer_gets_the_preposition_its_question_asks_for(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A noun with an "of" complement is a description and takes "the", also when the complement
+    # coordinates two determined noun phrases.
+    ("What is the main trait shared by both dances?", "mix of a waltz and a tango",
+     "The main trait shared by both dances is the mix of a waltz and a tango."),
+    # Negative: a list answer whose first item has a complement stays bare.
+    ("What is the main threat to the koalas?", "loss of habitat and pollution",
+     "The main threat to the koalas is loss of habitat and pollution."),
+])
+def test_a_noun_of_a_coordinated_complement_takes_the(question, answer, statement):
+    assert rule_statement(question, answer) == statement

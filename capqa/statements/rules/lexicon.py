@@ -99,13 +99,17 @@ AUX_START = re.compile(r"^(?:is|are|was|were|do|does|did|can|could|will|would|sh
                         r"must|has|have|had)\b", re.IGNORECASE)
 CLAUSE_WORDS = frozenset("is are was were can cannot will must may might should has have had does do "
                           "did equals means becomes".split())
+# Time nouns of a wh-phrase ("what year"): the answer is an adverbial of time with this preposition
+# ("World War II ended in 1945").
+TIME_NOUNS = {"year": "in", "century": "in", "decade": "in", "month": "in", "season": "in", "day": "on",
+              "date": "on", "time": "at"}
 # A day ("14 July 1789", "April 14, 1865", "Monday") takes "on"; a year, month or century "in".
 _MONTHS = r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 DAY = re.compile(rf"^(?:\d{{1,2}}(?:st|nd|rd|th)? (?:of )?{_MONTHS}\b|{_MONTHS} \d{{1,2}}(?:st|nd|rd|th)?\b|"
                   r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)", re.IGNORECASE)
 TIME_POINT = re.compile(r"^(?:the )?(?:\d{3,4}s?|\d{4}\s*[–—/-]\s*\d{2,4}|\d+(?:st|nd|rd|th) century|(?:january|february|march|april|may|"
                          r"june|july|august|september|october|november|december|spring|summer|autumn|"
-                         r"fall|winter)\b.*)$", re.IGNORECASE)
+                         r"fall|winter)\b.*)(?:, .*)?$", re.IGNORECASE)  # "1975, though it's based on ..."
 CAUSE_START = re.compile(r"^(?:because|since|as|due to|to|in order to|so that)\b", re.IGNORECASE)
 MANNER_START = re.compile(r"^(?:by|through|via|with|using|in|from|on|at|of|after|like|as|without)\b",
                            re.IGNORECASE)

@@ -236,11 +236,17 @@ def is_mass_noun(word):
     return lowered.endswith(MASS_SUFFIXES)
 
 
+# A coordination inside the noun's complement ("combination of a loop and a roll") is no list answer:
+# both its parts are determined noun phrases, so the description still takes "the".
+_NOUN_OF_PAIR = re.compile(r"(?<= of )(?:a|an|the) [a-z]+ (?:and|or) (?:a|an|the) [a-z]+$")
+
+
 def with_article(answer, subject):
     """The answer with the article its role needs: a definite part or unit ("the heart"), a
     description by a noun and its complement ("the loss of electrons"), an instance of a kind the
     question names with "a" or "type of" ("a neuron"), or none (mass nouns, plurals, names)."""
-    if NOUN_OF.match(answer) and not is_plural_noun(answer.split()[0]) and not LIST_ANSWER.search(answer):
+    if NOUN_OF.match(answer) and not is_plural_noun(answer.split()[0]) and not LIST_ANSWER.search(
+            _NOUN_OF_PAIR.sub("", answer)):
         return f"the {answer}"
     if not is_bare_noun_phrase(answer):
         return answer

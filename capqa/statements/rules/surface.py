@@ -15,6 +15,8 @@ _VENUES = frozenset("stadium arena airport station university college school hos
                      "centre center library zoo".split())
 _CENTURIES = re.compile(r"^\d{1,2}(?:st|nd|rd|th)(?:(?:,| and| or| to|-)\s*\d{1,2}(?:st|nd|rd|th))* centur(?:y|ies)\b",
                         re.IGNORECASE)
+# A season of a given year is one of a kind and takes "the": "in the summer of 1521" (a bare "in summer" stays).
+_SEASON_OF = re.compile(r"^(?:spring|summer|autumn|fall|winter) of\b", re.IGNORECASE)
 
 
 def split_subject(words):
@@ -92,6 +94,8 @@ def answer_adverbial(wh_word, answer):
     if wh_word == "when":
         if _CENTURIES.match(answer):
             return f"in the {answer}"  # "10th and 11th centuries" -> "in the 10th and 11th centuries"
+        if _SEASON_OF.match(answer):
+            return f"in the {answer}"
         return f"on {answer}" if DAY.match(answer) else f"in {answer}" if TIME_POINT.match(answer) else answer
     if wh_word == "why":
         if CAUSE_START.match(answer):

@@ -31,7 +31,11 @@ from capqa.statements.rules.parser import parser_identity
 # whatever their capitals (a step's calls parsed as "it", a step split from a claim after its semicolon, "CODE,
 # which ..."), a topic query answered with code as "For a TOPIC, you can use CODE", and "How much/many [N]
 # COMPARATIVE ... than Y?" stated as "X is D COMPARATIVE than Y".
-RULES_VERSION = "8"
+# 9: a time answer given its preposition wherever the question asks for it: "What year was X born?" read as
+# a time question ("born in 1995"), a year followed by its own clause ("in 1976, when ..."), "in the summer of 1521".
+# A noun whose "of" complement coordinates two determined noun phrases takes "the" ("the combination of a loop
+# and a roll").
+RULES_VERSION = "9"
 
 
 def engine_identity() -> Dict[str, str]:

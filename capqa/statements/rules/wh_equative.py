@@ -12,7 +12,7 @@ from typing import Optional
 
 from capqa.statements.rules.analysis import Frame, render, texts
 from capqa.statements.rules.declarative import declarative, join, object_slot, subject_agrees
-from capqa.statements.rules.lexicon import COPULAS, LIST_ANSWER, PROPOSITION_HEADS
+from capqa.statements.rules.lexicon import COPULAS, LIST_ANSWER, PREPOSITIONS, PROPOSITION_HEADS, TIME_NOUNS
 from capqa.statements.rules.morphology import (definite_subject, head_noun, is_base_verb, is_finite_verb,
                                                is_plural_noun, is_superlative, is_third_person_verb, looks_like_clause,
                                                plural_phrase, singular_of, with_article)
@@ -36,6 +36,10 @@ def equative(frame: Frame, answer: str) -> Optional[str]:
     if clause is None:
         return None
     copula, subject, rest = clause.verb_group[0], clause.subject, clause.rest
+    if rest and _asks_a_time(frame) and rest[-1].lower not in PREPOSITIONS:
+        # "What year was X born?" asks when, not what X is: ``inverted`` says "born in 1995" (a stranded
+        # "What time is the show on?" stays here: "on 8pm")
+        return None
     if rest:
         if rest[0].lower == "like" and not answer.split()[0].lower() in ("a", "an", "the"):
             # "What is the weather like in the Sahara?" + "hot and dry"
@@ -61,6 +65,10 @@ def equative(frame: Frame, answer: str) -> Optional[str]:
         # "What colour is a flamingo's plumage?" -> "A flamingo's plumage is pink"
         return join(subject, copula, with_article(answer, render(frame.phrase)))
     return _what_is(subject, copula, answer)
+
+
+def _asks_a_time(frame: Frame) -> bool:
+    return frame.wh in ("what", "which") and len(frame.phrase) == 1 and frame.phrase[0].lower in TIME_NOUNS
 
 
 def _names(frame: Frame) -> bool:

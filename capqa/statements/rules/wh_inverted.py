@@ -18,7 +18,8 @@ from capqa.statements.rules.agreement import NEVER, no_determiner
 from capqa.statements.rules.analysis import Frame, render, texts
 from capqa.statements.rules.declarative import (Clause, adverbial_slot, declarative, join, main_verb_position,
                                                 object_slot)
-from capqa.statements.rules.lexicon import COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DEFINITE_HEADS, PREPOSITIONS
+from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DEFINITE_HEADS, PREPOSITIONS,
+                                            TIME_NOUNS)
 from capqa.statements.rules.morphology import (indefinite_article, is_adjective, is_bare_noun_phrase, is_mass_noun,
                                                is_plural_noun, lemmas_of, looks_like_clause, plural_phrase,
                                                with_article)
@@ -26,9 +27,6 @@ from capqa.statements.rules.parser import Word
 from capqa.statements.rules.surface import answer_adverbial, list_or_single
 from capqa.statements.rules.wh_phrase import missing_noun, wh_noun
 
-# Time nouns: the answer is an adverbial of time ("World War II ended in 1945").
-_TIME_NOUNS = {"year": "in", "century": "in", "decade": "in", "month": "in", "season": "in", "day": "on",
-               "date": "on", "time": "at"}
 _REPLACED_BY_MEASURE = frozenset(("far",))
 _NUMBER = re.compile(r"^[\d.,]+$")
 _MONEY = re.compile(r"[$£€¥]|\b(?:dollars?|pounds?|euros?|cents?|pence|yen|rupees?)\b", re.IGNORECASE)
@@ -47,15 +45,15 @@ def inverted(frame: Frame, answer: str) -> Optional[str]:
         if answer.split()[0].lower() not in PREPOSITIONS:
             answer = f"{frame.preposition} {_definite(answer, noun)}"
         # A time ("in what year") goes at the end, a place right after the verb ("occurs in X").
-        return _adverbial_clause(frame, clause, answer, after_verb=noun.lower() not in _TIME_NOUNS)
+        return _adverbial_clause(frame, clause, answer, after_verb=noun.lower() not in TIME_NOUNS)
     if wh == "how" and phrase and phrase[0].lower() in ("many", "much"):
         return _comparison(frame, clause, answer) or _count(frame, clause, answer)
     if wh == "how" and phrase:
         return _degree(frame, clause, answer)
     if wh in ("where", "when", "why", "how"):
         return _adverbial_question(frame, clause, answer)
-    if wh in ("what", "which") and len(phrase) == 1 and phrase[0].lower() in _TIME_NOUNS and not stranded(clause):
-        preposition = _TIME_NOUNS[phrase[0].lower()]
+    if wh in ("what", "which") and len(phrase) == 1 and phrase[0].lower() in TIME_NOUNS and not stranded(clause):
+        preposition = TIME_NOUNS[phrase[0].lower()]
         adverbial = answer if answer.split()[0].lower() in PREPOSITIONS else f"{preposition} {answer}"
         return _adverbial_clause(frame, clause, adverbial, after_verb=False)
     if wh == "whose":
@@ -255,7 +253,7 @@ def _object_question(frame: Frame, clause: Clause, answer: str) -> Optional[str]
 
 def _relative_reading(frame: Frame) -> bool:
     """"What sport does X play?" reads "The sport X plays is tennis" (not with a time noun)."""
-    return frame.wh in ("what", "which") and not any(word.lower in _TIME_NOUNS for word in frame.phrase[-1:])
+    return frame.wh in ("what", "which") and not any(word.lower in TIME_NOUNS for word in frame.phrase[-1:])
 
 
 def _what_noun_relative(frame: Frame, clause: Clause, answer: str) -> str:
