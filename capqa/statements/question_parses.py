@@ -34,7 +34,7 @@ def with_question_parses(directory: Union[str, os.PathLike, None], questions: Se
                          make: Callable[[], Made]) -> Made:
     """``make()``, with the parses of ``questions`` read from ``directory`` first (into the
     parser's memory) and those it parsed stored after; without a directory, just ``make()``."""
-    if directory is None:
+    if directory is None or not questions:  # nothing to read: not even the parser's identity (a load) is needed
         return make()
     cache = parse_cache(directory)
     try:
