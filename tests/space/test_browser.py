@@ -511,7 +511,10 @@ def test_compare_says_what_the_page_has_and_labels_every_column(browser, app_url
         report = page.locator("#compare-report")
         report.get_by_text("Pairs: difference").wait_for()
         page.wait_for_function(IDLE_JS)
-        assert _toasts(page) == []
+        # The refusal closes as the click starts (CLOSE_ERRORS_JS); gradio removes it after its
+        # closing animation, which a loaded machine can finish after the report is drawn (a
+        # fresh-clone run saw it still there): wait for it to go, however long that takes.
+        expect(page.locator(".toast-body").filter(visible=True)).to_have_count(0, timeout=STEP_TIMEOUT_MS)
         expect(page.locator("#compare-plot")).to_be_visible()
         pairs = report.locator("table").nth(1)
         headers = pairs.locator("th").all_inner_texts()
