@@ -8,7 +8,7 @@ statement cache's database (``capqa.statements.statement_cache.TextCache``), und
 identity (model package and version, spaCy's version) and ``PARSE_FORMAT``: another parser
 never reads them. A parse read back is the one the parser would make (a text's parse does not
 depend on the batch it is parsed in), so the statements are the same with or without it
-(``tests/statements/test_workers.py``).
+(``tests/statements/test_question_parses.py``).
 """
 
 import os
@@ -16,7 +16,7 @@ from typing import Callable, Dict, Sequence, Tuple, TypeVar, Union
 
 from capqa.statements.rules.convert import question_parse_text
 from capqa.statements.rules.parser import Parse, decode_parse, encode_parse, known_parses, parser_identity, remember
-from capqa.statements.statement_cache import TextCache
+from capqa.statements.statement_cache import TextCache, identity_key
 
 # The layout of a stored parse (``encode_parse``): a change of ``Word`` moves it.
 PARSE_FORMAT = "1"
@@ -27,7 +27,7 @@ Made = TypeVar("Made")
 def parse_cache(directory: Union[str, os.PathLike]) -> TextCache:
     """The store of question parses in ``directory``, under this parser's identity."""
     identity = parser_identity()
-    return TextCache(directory, [["parses", PARSE_FORMAT], *[[key, value] for key, value in sorted(identity.items())]])
+    return TextCache(directory, identity_key("parses", PARSE_FORMAT, sorted(identity.items())))
 
 
 def with_question_parses(directory: Union[str, os.PathLike, None], questions: Sequence[str],

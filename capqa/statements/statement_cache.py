@@ -24,6 +24,13 @@ from capqa.records.identity import StatementIdentity
 STATEMENT_DATABASE = "cap-statements.sqlite3"
 
 
+def identity_key(kind: str, value: str, details: Iterable[Tuple[str, str]]) -> List[List[str]]:
+    """A store's identity as [name, value] pairs: what it holds (``kind`` and its ``value``), then
+    every detail that decides the stored texts. Entries' keys hash it, so a store of statements
+    and a store of parses never share one, nor do two identities."""
+    return [[kind, value], *[[name, detail] for name, detail in details]]
+
+
 class TextCache:
     """{a tuple of texts: a text} on disk, for one identity (a list of [name, value] pairs: what
     decides the values)."""
@@ -66,4 +73,4 @@ class StatementCache(TextCache):
     """{(question, answer): statement} on disk, for one engine identity."""
 
     def __init__(self, directory: Union[str, os.PathLike], identity: StatementIdentity) -> None:
-        super().__init__(directory, [["engine", identity.engine], *[[key, value] for key, value in identity.details]])
+        super().__init__(directory, identity_key("engine", identity.engine, identity.details))
