@@ -190,6 +190,24 @@ def test_no_room_imports_in_a_cycle():
     assert cycle is None, "rooms import in a circle: " + " -> ".join(cycle or [])
 
 
+def documented_floors() -> Dict[str, int]:
+    """{room: floor} from docs/architecture.md's table of rooms (``| 3 | `statements/` | ...``)."""
+    text = (REPO_ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    return {room: int(floor) for floor, room in re.findall(r"^\| (\d+) \| `(\w+)/` \|", text, flags=re.MULTILINE)}
+
+
+def test_every_room_is_on_a_documented_floor():
+    rooms = {room(module) for module in modules()} - {None}
+    assert rooms == set(documented_floors()), "docs/architecture.md's table of rooms is not the package's rooms"
+
+
+def test_a_room_imports_only_rooms_on_lower_floors():
+    floors = documented_floors()
+    level = [(source, target) for source, targets in room_edges().items() for target in targets
+             if source in floors and target in floors and floors[target] >= floors[source]]
+    assert not level, f"imports of a room on the same floor or above (docs/architecture.md): {sorted(level)}"
+
+
 def test_no_room_below_the_front_ends_imports_one():
     wrong = sorted((source, target) for source, targets in room_edges().items() for target in targets
                    if target in FRONT_ENDS and source not in FRONT_ENDS | ABOVE_FRONT_ENDS)
