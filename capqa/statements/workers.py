@@ -14,17 +14,23 @@ are the same whatever the number of workers, the pieces or their order
 (``tests/statements/test_workers.py``).
 
 Processes are started with ``spawn``: a forked child of a process whose torch or OpenBLAS already
-runs threads can deadlock on their locks.
+runs threads can deadlock on their locks. A spawned child normally re-runs the parent's main
+script first; a worker needs nothing from it (its functions are capqa's), so it is started
+without it (``main_script_hidden``). A user's script without an ``if __name__ == "__main__":``
+guard is therefore not run again in every worker (loading its models, writing its files), and a
+script read from stdin gets its workers too.
 """
 
+import contextlib
 import logging
 import math
 import multiprocessing
 import os
+import sys
 import weakref
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.check import statements_issues
 from capqa.statements.engine_spec import Pair
@@ -105,6 +111,25 @@ def pieces(pairs: Sequence[Pair], count: int) -> List[List[Pair]]:
     return out
 
 
+@contextlib.contextmanager
+def main_script_hidden() -> Iterator[None]:
+    """Processes spawned inside do not import the parent's ``__main__``: multiprocessing's spawn
+    re-imports it from ``__main__.__spec__`` or ``__main__.__file__``, which are hidden for the
+    moment the children are started and put back after."""
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    saved = {name: main.__dict__[name] for name in ("__spec__", "__file__") if name in main.__dict__}
+    main.__spec__ = None
+    main.__dict__.pop("__file__", None)
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
+
+
 class StatementWorkers:
     """``count`` worker processes writing rule statements; started on first use, stopped by
     ``close`` or when the pool is garbage-collected (and at exit)."""
@@ -128,7 +153,8 @@ class StatementWorkers:
                         self.count)
         if not self.broken:
             try:
-                return self._pool.submit(write_piece, list(task), with_issues, cache_dir)
+                with main_script_hidden():  # submit starts the processes it needs (spawn starts them on demand)
+                    return self._pool.submit(write_piece, list(task), with_issues, cache_dir)
             except BrokenProcessPool:
                 pass
         future: "Future[Written]" = Future()  # made here by ``collect``
@@ -137,8 +163,7 @@ class StatementWorkers:
 
     def collect(self, future: "Future[Written]", task: Task, with_issues: bool,
                 cache_dir: Optional[str] = None) -> Written:
-        """A piece's result. A pool that broke (a worker killed or out of memory; a main module
-        that a spawned process cannot import, such as a script read from stdin) costs time, not
+        """A piece's result. A pool that broke (a worker killed or out of memory) costs time, not
         the job: what is left is made in this process, with the same statements, said once."""
         try:
             return future.result()

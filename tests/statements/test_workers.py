@@ -5,6 +5,8 @@ worker that dies costs time, not the job; a second job pays nothing for what the
 import logging
 import os
 import signal
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
@@ -13,7 +15,7 @@ from capqa.statements.check import statements_issues
 from capqa.statements.rules_engine import RuleEngine
 from capqa.statements.workers import MAX_AUTO_WORKERS, default_statement_workers, pieces
 
-from support.data import TEST_DATA_DIR
+from support.data import REPO_ROOT, TEST_DATA_DIR
 
 
 @pytest.fixture(scope="module")
@@ -132,3 +134,30 @@ def test_pieces_are_cut_between_questions_only():
 ])
 def test_the_default_number_of_workers(on_gpu, cores, processes, expected):
     assert default_statement_workers(on_gpu, cores, processes) == expected
+
+
+# A user's script with no ``if __name__ == "__main__":`` guard: it notes each run of its top level.
+UNGUARDED_SCRIPT = """
+import os, sys
+with open(sys.argv[1], "a") as runs:
+    runs.write(f"{os.getpid()}\\n")
+from capqa.statements.rules_engine import RuleEngine
+engine = RuleEngine(2)
+made = engine.write([("Who wrote Faust?", "Goethe"), ("Who painted the Mona Lisa?", "Leonardo da Vinci")])
+assert made == ["Goethe wrote Faust.", "Leonardo da Vinci painted the Mona Lisa."], made
+assert engine.workers.pids() and not engine.workers.broken, "the workers did not make the statements"
+engine.close()
+"""
+
+
+@pytest.mark.parametrize("how", ["file", "stdin"])
+def test_a_script_without_a_main_guard_runs_once_and_gets_its_workers(tmp_path, how):
+    """Spawned workers do not re-run the user's script (its models, its files), and a script that
+    cannot be re-imported (read from stdin) still gets workers."""
+    script, runs = tmp_path / "unguarded.py", tmp_path / "runs.txt"
+    script.write_text(UNGUARDED_SCRIPT, encoding="utf-8")
+    command = [sys.executable, str(script) if how == "file" else "-", str(runs)]
+    done = subprocess.run(command, input=None if how == "file" else UNGUARDED_SCRIPT, capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert len(runs.read_text(encoding="utf-8").split()) == 1
