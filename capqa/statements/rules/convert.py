@@ -30,6 +30,7 @@ from capqa.statements.rules.answer_sentences import answer_sentences, code_case_
 from capqa.statements.rules.blanks import complete, fill_blanks
 from capqa.statements.rules.casing import cased_statement, casing_texts
 from capqa.statements.rules.code import code_chunks, is_code
+from capqa.statements.rules.conditions import with_conditions
 from capqa.statements.rules.context import QuestionParts, questioner_swapped, resolve_pronoun, split_question
 from capqa.statements.rules.declarative import embedded_question
 from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
@@ -70,9 +71,6 @@ _VERDICT_PROMPT = re.compile(r"^(?:answer |say |state )?(?:true or false|true/fa
 _CLOSING_QUOTES = ('"', "”", "’", "'")
 _FINAL_LABEL = re.compile(r"^(?:A|Answer|Final answer|The final answer is|So the answer is|The answer is)\s*+[:=]?"
                           r"\s++(?P<value>\S.{0,80}?)[.\s]*$", re.IGNORECASE)
-# A fronted condition of the question that a full-sentence answer is stated under.
-_CONDITION = re.compile(r"^(?:if|when|whenever|assuming|suppose|supposing|given|once|unless|after|before|while)\b",
-                        re.IGNORECASE)
 _LOWERED_OPENINGS = frozenset("The A An It They He She We You His Her Its Their Our Your There This That These "
                               "Those".split())
 _GOAL_FORMS = ("question", "statement")
@@ -398,8 +396,7 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
     if not kept and form.kind == "question" and (frame is None or frame.wh) and restates_question(words, content, first):
         kept = content  # the answer says the whole question's frame over again: it is the statement
     if kept:
-        return (with_lead(frame, kept) if frame is not None and _CONDITION.match(render(frame.lead)) and render(
-            frame.lead).endswith(",") else kept), []
+        return with_conditions(frame, words, kept, _lower_first_word), []
     content = _sentence_case_dropped(content)
     if frame is not None:
         denied = denial(frame, content)
