@@ -99,6 +99,9 @@ TUNE_ROWS = {
     "worked answer and its final answer": ["GSM8K-0007", "GSM8K-0020", "GSM8K-0033", "GSM8K-0038"],
     "list after a colon": ["NQ-0039", "MINTAKA-0046"],
     "the questioner's first person": ["GSM8K-0019"],
+    "the question's conditions": ["ARC-0039"],
+    "an answer's They, This and there resolved": ["TQA-0009", "SQUAD-0012", "SQUAD-0042", "SQUAD-0049"],
+    "a misread imperative read as a step": ["PIQA-0010", "PIQA-0029", "PIQA-0038", "PIQA-0040"],
 }
 
 
