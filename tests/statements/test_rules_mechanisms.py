@@ -442,3 +442,21 @@ def test_an_answer_sentences_referents_are_the_questions_phrases(question, answe
 ])
 def test_a_misread_imperative_is_still_a_step(question, answer, statement):
     assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # "Find / Calculate X." answered with steps asks for an outcome the steps reach: a goal.
+    ("Find the area of a circle with radius 2.", "Multiply pi by 4.",
+     "To find the area of a circle with radius 2, you multiply pi by 4."),
+    ("Find your keys faster in the morning.", "Hang them on a hook by the door.",
+     "To find your keys faster in the morning, you hang them on a hook by the door."),
+    # Negative: an answer that is no step, and a request for information, are not read as a goal.
+    ("Find the capital of France.", "Paris.", "The capital of France is Paris."),
+])
+def test_a_find_request_answered_with_steps_is_a_goal(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+def test_a_request_for_information_answered_with_steps_is_no_goal():
+    """"Describe how to X" + a step: describing is not what the step does."""
+    assert not rule_statement("Describe how to boil an egg.", "Put the egg in boiling water.").startswith("To describe")

@@ -183,6 +183,9 @@ def _builder_texts(prepared: Prepared) -> List[str]:
         return []  # a blank is filled, code's own sentences kept (``_steps``): nothing is parsed
     if form.kind == "claim":
         return claim_texts(form.text, content)
+    if _task_request(form) and steps_decide(prepared.proper, [content] + prepared.extra, prepared.answer):
+        return [question_text(prepared.proper)] + steps_texts(prepared.proper, [content] + prepared.extra,
+                                                               prepared.answer)
     if form.kind in ("imperative", "embedded"):
         texts = sentence_texts(content, content, polar=False) if _keeps_answer_sentence(form) else []
         if form.kind == "imperative" and _two_words(content):  # the answer as ``imperative_statement`` reads it
@@ -215,6 +218,17 @@ def _two_words(content: str) -> bool:
     return content.count(" ") == 1
 
 
+def _task_request(form: Form) -> bool:
+    """Whether a request of the question's form may be a goal for steps: a question or a statement
+    ("How do I ...", "Kill fruit flies."), or an imperative whose verb asks for an outcome that steps
+    reach ("Find spices easily in the kitchen." + "Arrange your spices ..."), not for information
+    ("Describe / List / Suggest ...": steps answering them are not the way to describe)."""
+    return form.kind in _GOAL_FORMS or (form.kind == "imperative" and form.verb in _TASK_VERBS)
+
+
+_TASK_VERBS = frozenset(("find", "calculate", "compute"))
+
+
 def _keeps_answer_sentence(form: Form) -> bool:
     """Whether an instruction keeps an answer that is a sentence of its own ("Name either of these
     men." + a sentence naming them); "Explain why / how ..." builds from its own clause."""
@@ -245,7 +259,7 @@ def _steps(prepared: Prepared) -> Optional[List[str]]:
             return kept
     sentences = [prepared.content] + prepared.extra
     goal = None
-    if prepared.form.kind in _GOAL_FORMS and may_name_goal(prepared.proper):
+    if _task_request(prepared.form) and may_name_goal(prepared.proper):
         goal = goal_of(prepared.proper, parse_question(prepared.proper))
     if goal:
         return steps_statement(goal, sentences, prepared.answer)

@@ -39,7 +39,8 @@ from capqa.statements.rules.parser import parser_identity
 # phrase of time or source, a condition set off by its comma, a trailing condition clause put in front),
 # "They" resolved to a plural subject by its tag, "This/That is called X" to "What is X?"'s subject, a
 # locative "there" to the question's one named place, and a step whose bare verb the tagger misreads read
-# as the verb that takes "you" ("Spray/NN with water" -> "you spray with water").
+# as the verb that takes "you" ("Spray/NN with water" -> "you spray with water"); "Find / Calculate X."
+# answered with steps read as a goal ("To find X, you Y.").
 RULES_VERSION = "10"
 
 
