@@ -460,3 +460,13 @@ def test_a_find_request_answered_with_steps_is_a_goal(question, answer, statemen
 def test_a_request_for_information_answered_with_steps_is_no_goal():
     """"Describe how to X" + a step: describing is not what the step does."""
     assert not rule_statement("Describe how to boil an egg.", "Put the egg in boiling water.").startswith("To describe")
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A memory hedge in any of its usual wordings goes, as "I think" does.
+    ("Who painted The Night Watch?", "If memory serves, it was Rembrandt.", "Rembrandt painted The Night Watch."),
+    ("Who painted The Night Watch?", "If I remember right, Rembrandt painted it.", "Rembrandt painted The Night Watch."),
+    ("What is the capital of Peru?", "If I'm not mistaken, it's Lima.", "The capital of Peru is Lima."),
+])
+def test_a_memory_hedge_goes(question, answer, statement):
+    assert rule_statement(question, answer) == statement

@@ -40,7 +40,8 @@ from capqa.statements.rules.parser import parser_identity
 # "They" resolved to a plural subject by its tag, "This/That is called X" to "What is X?"'s subject, a
 # locative "there" to the question's one named place, and a step whose bare verb the tagger misreads read
 # as the verb that takes "you" ("Spray/NN with water" -> "you spray with water"); "Find / Calculate X."
-# answered with steps read as a goal ("To find X, you Y.").
+# answered with steps read as a goal ("To find X, you Y."); the memory hedges "If I remember right", "If memory
+# serves", "If I'm not mistaken" dropped.
 RULES_VERSION = "10"
 
 
