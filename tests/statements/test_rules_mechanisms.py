@@ -99,6 +99,9 @@ TUNE_ROWS = {
     "worked answer and its final answer": ["GSM8K-0007", "GSM8K-0020", "GSM8K-0033", "GSM8K-0038"],
     "list after a colon": ["NQ-0039", "MINTAKA-0046"],
     "the questioner's first person": ["GSM8K-0019"],
+    "the question's conditions": ["ARC-0039"],
+    "an answer's They, This and there resolved": ["TQA-0009", "SQUAD-0012", "SQUAD-0042", "SQUAD-0049"],
+    "a misread imperative read as a step": ["PIQA-0010", "PIQA-0029", "PIQA-0038", "PIQA-0040"],
 }
 
 
@@ -376,4 +379,94 @@ def test_a_time_answer_gets_the_preposition_its_question_asks_for(question, answ
      "The main threat to the koalas is loss of habitat and pollution."),
 ])
 def test_a_noun_of_a_coordinated_complement_takes_the(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # An answer's own sentence gets the question's fronted phrase of time or source ...
+    ("During the Second World War what did Alan Turing work on?", "He worked on breaking the Enigma code.",
+     "During the Second World War, Alan Turing worked on breaking the Enigma code."),
+    ("In the early 1800s, what was the main export of Brazil?", "Coffee was the country's leading export.",
+     "In the early 1800s, coffee was the country's leading export."),
+    # ... its condition set off by a comma, and its condition after the wh-clause, put in front.
+    ("If a train travels 60 miles in an hour, how far does it go in three hours?", "It goes 180 miles.",
+     "If a train travels 60 miles in an hour, it goes 180 miles."),
+    ("Which gas do plants release when they photosynthesize?", "Plants release oxygen.",
+     "When they photosynthesize, plants release oxygen."),
+    ("What happens to a plant when it gets too little light?", "The plant grows tall and pale.",
+     "When it gets too little light, the plant grows tall and pale."),
+    # Negative: a condition the answer states already is not said twice.
+    ("How much flour do you need if you double the recipe?", "You need four cups of flour if you double the recipe.",
+     "You need four cups of flour if you double the recipe."),
+])
+def test_an_answer_sentence_gets_the_questions_conditions(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # "They" is the question's plural subject, by its tag too where the lexicon reads a name.
+    ("How did the Vikings travel to North America?", "They sailed across the Atlantic in longships.",
+     "The Vikings sailed across the Atlantic in longships."),
+    ("How did Mormons settle the Utah desert?", "They dug irrigation canals.", "Mormons dug irrigation canals."),
+    # "This"/"That" naming what "What is X?" asks for is X.
+    ("What is a word that reads the same backwards and forwards?", "This is called a palindrome.",
+     "A word that reads the same backwards and forwards is called a palindrome."),
+    ("What is the capital of Australia?", "That is Canberra.", "The capital of Australia is Canberra."),
+    # A locative "there" is the question's one named place.
+    ("Which language is spoken in Quebec?", "Most people there speak French.", "Most people in Quebec speak French."),
+    ("What did Napoleon do in Egypt?", "He fought the Mamluks there.", "Napoleon fought the Mamluks in Egypt."),
+    ("What sport is most popular in Brazil and Argentina?", "Football is the most popular sport there.",
+     "Football is the most popular sport in Brazil and Argentina."),
+    # Negative: no named place, an expletive "there", a judgement, "why", another role: left as written.
+    ("Where did Mozart live in 1781?", "He moved to Vienna and lived there until his death.",
+     "Mozart moved to Vienna and lived there until his death."),
+    ("Which language is spoken in Quebec?", "There are two official languages.", "There are two official languages."),
+    ("What do the Inuit call their snow houses?", "These are known as igloos.", "These are known as igloos."),
+    ("Why is the sky blue?", "This is because of Rayleigh scattering.", "This is because of Rayleigh scattering."),
+])
+def test_an_answer_sentences_referents_are_the_questions_phrases(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A step whose bare verb the tagger misreads ("Scrub/NN", "Pour/NNP") is still the reader's step:
+    # the verb that takes "you" as its subject.
+    ("Clean a cast iron pan.", "Scrub with coarse salt, then rinse and dry over heat.",
+     "To clean a cast iron pan, you scrub with coarse salt, then rinse and dry over heat."),
+    ("How can I unclog a drain?", "Pour baking soda down the drain, then add vinegar.",
+     "To unclog a drain, you pour baking soda down the drain, then add vinegar."),
+    # Negative: a claim is no step, and a claim after a step stays a claim.
+    ("Get rid of ants.", "Ants hate cinnamon.", "Ants hate cinnamon."),
+    ("How do I make rice fluffy?", "Rinse the rice first; the starch makes it sticky.",
+     "To make rice fluffy, you rinse the rice first. The starch makes it sticky."),
+])
+def test_a_misread_imperative_is_still_a_step(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # "Find / Calculate X." answered with steps asks for an outcome the steps reach: a goal.
+    ("Find the area of a circle with radius 2.", "Multiply pi by 4.",
+     "To find the area of a circle with radius 2, you multiply pi by 4."),
+    ("Find your keys faster in the morning.", "Hang them on a hook by the door.",
+     "To find your keys faster in the morning, you hang them on a hook by the door."),
+    # Negative: an answer that is no step, and a request for information, are not read as a goal.
+    ("Find the capital of France.", "Paris.", "The capital of France is Paris."),
+])
+def test_a_find_request_answered_with_steps_is_a_goal(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+def test_a_request_for_information_answered_with_steps_is_no_goal():
+    """"Describe how to X" + a step: describing is not what the step does."""
+    assert not rule_statement("Describe how to boil an egg.", "Put the egg in boiling water.").startswith("To describe")
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A memory hedge in any of its usual wordings goes, as "I think" does.
+    ("Who painted The Night Watch?", "If memory serves, it was Rembrandt.", "Rembrandt painted The Night Watch."),
+    ("Who painted The Night Watch?", "If I remember right, Rembrandt painted it.", "Rembrandt painted The Night Watch."),
+    ("What is the capital of Peru?", "If I'm not mistaken, it's Lima.", "The capital of Peru is Lima."),
+])
+def test_a_memory_hedge_goes(question, answer, statement):
     assert rule_statement(question, answer) == statement

@@ -20,7 +20,8 @@ _HEDGE = re.compile(
     r"i(?:'m| am) (?:fairly |pretty |quite |almost |reasonably )?(?:sure|certain|confident)(?: that)?|"
     r"i(?:'m| am) not (?:sure|certain|positive),? but|not sure,? but|"
     r"maybe|perhaps|probably|possibly|most likely|likely|definitely|certainly|surely|obviously|clearly|"
-    r"of course|if i (?:remember|recall) (?:correctly|rightly)|as far as i (?:know|remember)|my guess is(?: that)?|"
+    r"of course|if i (?:remember|recall) (?:correctly|rightly|right)|if memory serves(?: me)?(?: right| correctly)?|"
+    r"if i(?:'m| am) not mistaken|as far as i (?:know|remember)|my guess is(?: that)?|"
     r"i can (?:tell you|say|confirm)(?: that)?|to (?:the best of )?my knowledge|based on my (?:knowledge|training)|"
     r"according to my (?:knowledge|training data)|as of my (?:last )?(?:knowledge|training)[^,]{0,40}|"
     r"it (?:seems|appears)(?: that)?|well|sure|ok|okay|hmm+|so|oh|good question)\b[,!:.]?\s+(?!to\b)",

@@ -30,6 +30,7 @@ from capqa.statements.rules.answer_sentences import answer_sentences, code_case_
 from capqa.statements.rules.blanks import complete, fill_blanks
 from capqa.statements.rules.casing import cased_statement, casing_texts
 from capqa.statements.rules.code import code_chunks, is_code
+from capqa.statements.rules.conditions import with_conditions
 from capqa.statements.rules.context import QuestionParts, questioner_swapped, resolve_pronoun, split_question
 from capqa.statements.rules.declarative import embedded_question
 from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
@@ -70,9 +71,6 @@ _VERDICT_PROMPT = re.compile(r"^(?:answer |say |state )?(?:true or false|true/fa
 _CLOSING_QUOTES = ('"', "”", "’", "'")
 _FINAL_LABEL = re.compile(r"^(?:A|Answer|Final answer|The final answer is|So the answer is|The answer is)\s*+[:=]?"
                           r"\s++(?P<value>\S.{0,80}?)[.\s]*$", re.IGNORECASE)
-# A fronted condition of the question that a full-sentence answer is stated under.
-_CONDITION = re.compile(r"^(?:if|when|whenever|assuming|suppose|supposing|given|once|unless|after|before|while)\b",
-                        re.IGNORECASE)
 _LOWERED_OPENINGS = frozenset("The A An It They He She We You His Her Its Their Our Your There This That These "
                               "Those".split())
 _GOAL_FORMS = ("question", "statement")
@@ -185,6 +183,9 @@ def _builder_texts(prepared: Prepared) -> List[str]:
         return []  # a blank is filled, code's own sentences kept (``_steps``): nothing is parsed
     if form.kind == "claim":
         return claim_texts(form.text, content)
+    if _task_request(form) and steps_decide(prepared.proper, [content] + prepared.extra, prepared.answer):
+        return [question_text(prepared.proper)] + steps_texts(prepared.proper, [content] + prepared.extra,
+                                                               prepared.answer)
     if form.kind in ("imperative", "embedded"):
         texts = sentence_texts(content, content, polar=False) if _keeps_answer_sentence(form) else []
         if form.kind == "imperative" and _two_words(content):  # the answer as ``imperative_statement`` reads it
@@ -217,6 +218,17 @@ def _two_words(content: str) -> bool:
     return content.count(" ") == 1
 
 
+def _task_request(form: Form) -> bool:
+    """Whether a request of the question's form may be a goal for steps: a question or a statement
+    ("How do I ...", "Kill fruit flies."), or an imperative whose verb asks for an outcome that steps
+    reach ("Find spices easily in the kitchen." + "Arrange your spices ..."), not for information
+    ("Describe / List / Suggest ...": steps answering them are not the way to describe)."""
+    return form.kind in _GOAL_FORMS or (form.kind == "imperative" and form.verb in _TASK_VERBS)
+
+
+_TASK_VERBS = frozenset(("find", "calculate", "compute"))
+
+
 def _keeps_answer_sentence(form: Form) -> bool:
     """Whether an instruction keeps an answer that is a sentence of its own ("Name either of these
     men." + a sentence naming them); "Explain why / how ..." builds from its own clause."""
@@ -247,7 +259,7 @@ def _steps(prepared: Prepared) -> Optional[List[str]]:
             return kept
     sentences = [prepared.content] + prepared.extra
     goal = None
-    if prepared.form.kind in _GOAL_FORMS and may_name_goal(prepared.proper):
+    if _task_request(prepared.form) and may_name_goal(prepared.proper):
         goal = goal_of(prepared.proper, parse_question(prepared.proper))
     if goal:
         return steps_statement(goal, sentences, prepared.answer)
@@ -398,8 +410,7 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
     if not kept and form.kind == "question" and (frame is None or frame.wh) and restates_question(words, content, first):
         kept = content  # the answer says the whole question's frame over again: it is the statement
     if kept:
-        return (with_lead(frame, kept) if frame is not None and _CONDITION.match(render(frame.lead)) and render(
-            frame.lead).endswith(",") else kept), []
+        return with_conditions(frame, words, kept, _lower_first_word), []
     content = _sentence_case_dropped(content)
     if frame is not None:
         denied = denial(frame, content)

@@ -230,15 +230,20 @@ def _split_texts(sentence: str) -> List[str]:
     """The texts ``_split_steps(sentence)`` and the steps it makes parse: the sentence's own when
     it is not split, and, when a break may split it, its two parts' and those of the rest's
     split (which of them are read depends on the parses)."""
-    texts = [_step_text(sentence)]
+    texts = _with_reader_texts([_step_text(sentence)])
     parts = _STEP_BREAK.split(sentence, maxsplit=1)
     if len(parts) == 2:
-        texts += [_step_text(parts[1]), _step_text(parts[0])]
+        texts += _with_reader_texts([_step_text(parts[1]), _step_text(parts[0])])
         # The rest is split only after two steps (``_split_steps``)
         if _may_be_step(_step_text(parts[1])):
             if _may_be_step(_step_text(parts[0])):
                 texts += _split_texts(parts[1][:1].upper() + parts[1][1:])
     return texts
+
+
+def _with_reader_texts(texts: List[str]) -> List[str]:
+    """``texts`` and, for each that may be a step, the text ``_imperative_step`` parses besides."""
+    return texts + [_with_reader(text) for text in texts if _may_be_step(text)]
 
 
 def _may_be_step(text: str) -> bool:
@@ -328,8 +333,8 @@ def _as_step(sentence: str) -> Optional[Tuple[str, str]]:
     negative = _NEGATIVE_STEP.match(text)
     if negative:
         rest = negative.group("rest")
-        return ("", f"should not {rest[:1].lower()}{rest[1:]}") if is_imperative(parse(_step_text(text))) else None
-    if not is_imperative(parse(_step_text(text))):
+        return ("", f"should not {rest[:1].lower()}{rest[1:]}") if _imperative_step(_step_text(text)) else None
+    if not _imperative_step(_step_text(text)):
         return None
     first = text.split(" ", 1)[0]
     lowered = first.lower() if first[1:].islower() or len(first) == 1 else first
@@ -337,6 +342,31 @@ def _as_step(sentence: str) -> Optional[Tuple[str, str]]:
     if lowered == "be":
         return "", "should be" + rest
     return "", lowered + rest
+
+
+def _imperative_step(text: str) -> bool:
+    """Whether a step's text (``_step_text``) is an imperative: by its own parse, or, where the
+    small tagger misreads a bare verb first ("Spray/NN with water", "Draw/VB ghost/nsubj faces/VBZ
+    ..."), by the parse of the clause with the reader as its subject: an imperative's verb is the
+    one that takes "you" ("you spray with water")."""
+    if is_imperative(parse(text)):
+        return True
+    if not _may_be_step(text):
+        return False
+    words = parse(_with_reader(text))
+    if not (len(words) > 2 and words[1].tag in ("VBP", "VB") and words[0].dep == "nsubj" and words[0].head == words[1].i):
+        return False
+    # The main clause is the reader's: the verb that takes "you", or one whose subject is "you" too
+    # ("buy a pass, so you can go ..."); not a claim of its own ("use X and read it; a plain
+    # Observable has none" is a step, then a claim)
+    root = next((word for word in words if word.dep == "ROOT"), words[1])
+    return root.i == words[1].i or all(word.lower == "you" for word in words if word.head == root.i and word.dep in _SUBJECTS)
+
+
+def _with_reader(text: str) -> str:
+    """A step's text with "you" as its subject, its verb lowered ("Spray ..." -> "you spray ...")."""
+    first, _, rest = text.partition(" ")
+    return f"you {first.lower() if first[1:].islower() else first} {rest}"
 
 
 def _lowered_verb(word: str) -> str:

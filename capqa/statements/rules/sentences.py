@@ -30,6 +30,7 @@ _CONTRACTIONS = {"'s": "is", "'re": "are", "'ll": "will", "'ve": "have", "'d": "
 _TOPIC = re.compile(r"\b(?:about|regarding|concerning) (.+)$", re.IGNORECASE)
 _QUOTES = frozenset(('"', "“", "”", "'", "‘", "’"))
 _SUBJECT_PRONOUNS = {"it": False, "they": True, "he": False, "she": False}
+_DEMONSTRATIVES = frozenset(("this", "that", "these", "those"))
 # A referent is a noun phrase of its own, not another pronoun or a relative clause's opening.
 _NOT_REFERENTS = PRONOUNS | OBJECT_PRONOUNS | RELATIVE_PRONOUNS
 _MAX_REFERENT_WORDS = 12
@@ -193,17 +194,120 @@ def _resolved(content: str, answer_words: Parse, frame: Optional[Frame], questio
     """``content`` with an opening subject pronoun replaced by the question's noun phrase that it
     refers to (the subject, else the first noun phrase after the verb)."""
     first = answer_words[0]
+    if first.lower in _DEMONSTRATIVES and first.dep in _CLAUSE_DEPS and len(answer_words) > 2:
+        referent = _demonstrative_referent(frame, answer_words, first)
+        return referent + content[len(first.text):] if referent else content
     if first.lower not in _SUBJECT_PRONOUNS or first.dep not in _CLAUSE_DEPS or len(answer_words) < 2:
-        return _object_resolved(content, answer_words, question)
+        resolved = _object_resolved(content, answer_words, question)
+        return resolved if resolved != content else _place_resolved(content, answer_words, question)
     referent = _referent(frame, question, _SUBJECT_PRONOUNS[first.lower], first.lower in ("he", "she")) or (
         _verb_referent(answer_words, first, question))
     if not referent:
         return content
-    rest = content[len(first.text):]
+    rest = _place_resolved(content, answer_words, question)[len(first.text):]
     contraction = _CONTRACTED.match(rest)
     if contraction:  # "It's located in Peru" -> "Machu Picchu is located in Peru"
         rest = " " + _CONTRACTIONS[contraction.group(1).replace("’", "'").lower()] + rest[contraction.end():]
     return referent + rest
+
+
+def _place_resolved(content: str, answer_words: Parse, question: Parse) -> str:
+    """``content`` with its locative "there" replaced by the question's one named place ("No single
+    party dominates there." to "What party is strongest in Melbourne's suburbs?" -> "... dominates
+    in Melbourne's suburbs."): an adverb "there", or a "there" after its clause's subject, never
+    the expletive that opens a clause ("There is no party")."""
+    there = next((word for word in answer_words if word.lower == "there" and _locative_there(answer_words, word)), None)
+    if there is None:
+        return content
+    place = _question_place(question)
+    start = len("".join(word.text + (" " if word.space else "") for word in answer_words[:there.i - answer_words[0].i]))
+    if not place or content[start:start + len(there.text)] != there.text:
+        return content
+    return content[:start] + place + content[start + len(there.text):]
+
+
+def _locative_there(answer_words: Parse, there: Word) -> bool:
+    if there.dep == "advmod":
+        return True
+    return there.dep == "expl" and any(word.head == there.head and word.dep in ("nsubj", "nsubjpass")
+                                       and word.i < there.i for word in answer_words)
+
+
+_PLACE_PREPOSITIONS = frozenset("in at on near inside throughout across".split())
+_LIST_TAGS = frozenset(("NNP", "NNPS", "DT", "CC", ",", "HYPH"))
+
+
+def _question_place(question: Parse) -> str:
+    """The question's one prepositional phrase of place that names it ("in Melbourne's working class
+    suburbs"), in its main clause (not in a clause of its own), with a list of names that the parse
+    cut from it kept ("in Italy, the Byzantine Empire and Armenia"); "" when there is none, or more
+    than one."""
+    places = []
+    for position, word in enumerate(question):
+        if word.lower not in _PLACE_PREPOSITIONS or word.dep != "prep" or _in_own_clause(question, word):
+            continue
+        left, right = subtree_edges(question, position)
+        phrase = question[left:right + 1]
+        if any(item.lower in WH_WORDS for item in phrase) or not any(item.tag in ("NNP", "NNPS") for item in phrase):
+            continue
+        end = len(question)
+        while end and not question[end - 1].text[:1].isalnum():
+            end -= 1
+        if right + 1 < end and all(item.tag in _LIST_TAGS for item in question[right + 1:end]):
+            right = end - 1
+        places.append(render(question[left:right + 1]))
+    return places[0] if len(places) == 1 else ""
+
+
+_OWN_CLAUSES = frozenset(("advcl", "relcl", "acl", "ccomp", "xcomp", "pcomp", "csubj"))
+
+
+def _in_own_clause(question: Parse, word: Word) -> bool:
+    """Whether ``word`` hangs, through its heads, from a subordinate clause of the question."""
+    where = {item.i: item for item in question}
+    seen = set()
+    while word.head != word.i and word.i not in seen:
+        seen.add(word.i)
+        if word.dep in _OWN_CLAUSES:
+            return True
+        word = where.get(word.head, word)
+    return False
+
+
+def _demonstrative_referent(frame: Optional[Frame], answer_words: Parse, pronoun: Word) -> str:
+    """The question's subject that an answer's opening "This" / "That" stands for when the answer
+    names or classifies it ("This is called punning." to "What is a form of word play that ...?"
+    -> "A form of word play that ... is called punning."): a noun phrase after the verb, never an
+    adjective ("That is correct" judges the question, it does not answer it), only to a question
+    that is its copula and subject, and never for "why" or "how" (there "This is because ..."
+    stands for the question's whole clause)."""
+    if frame is None or not frame.subject or frame.wh in ("why", "how") or frame.wh_is_subject or frame.rest:
+        return ""  # only "What is X?": in "What do the Inuit call their houses?" "These" are the houses
+    verb = next((word for word in answer_words if word.i == pronoun.head), None)
+    if verb is None or not verb.tag.startswith("VB") or not _names_it(answer_words, verb, pronoun):
+        return ""
+    if frame.subject[0].lower in PRONOUNS or any(word.lower in WH_WORDS for word in frame.subject):
+        return ""  # a pronoun is no referent; a relative clause ("a form of word play that ...") is part of one
+    subject = render(frame.subject)
+    return subject if _parsed_plural(frame.subject) == (pronoun.lower in ("these", "those")) else ""
+
+
+def _names_it(answer_words: Parse, verb: Word, pronoun: Word) -> bool:
+    """Whether the demonstrative's clause names what it stands for: a passive of naming with its
+    name ("This is called punning", "These are known as igneous rocks") or a name or number after
+    the copula ("That is Paris"), not a judgement of the question ("That is a good question")."""
+    children = [word for word in answer_words if word.head == verb.i and word.i != verb.i]
+    if pronoun.dep == "nsubjpass":
+        return any(word.dep in ("oprd", "xcomp") or (word.dep == "prep" and word.lower == "as") for word in children)
+    return any(word.dep == "attr" and word.tag in ("NNP", "NNPS", "CD") for word in children)
+
+
+def _parsed_plural(phrase: Sequence[Word]) -> bool:
+    """Whether a noun phrase of the question is plural, by the lexicon or by its head's tag in the
+    parse ("Huguenots" is a plural noun though the lexicon reads a capitalised word as a name)."""
+    inside = {word.i for word in phrase}
+    head = next((word for word in phrase if word.head not in inside or word.head == word.i), None)
+    return plural_phrase(render(phrase)) or (head is not None and head.tag in ("NNS", "NNPS"))
 
 
 def _object_resolved(content: str, answer_words: Parse, question: Parse) -> str:
@@ -273,7 +377,11 @@ def _verb_lemma(word: str) -> str:
 def _referent(frame: Optional[Frame], question: Parse, plural: bool, person: bool) -> str:
     candidates: List[str] = []
     if frame is not None and frame.subject:
-        candidates.append(render(frame.subject))
+        subject = render(frame.subject)
+        if plural and _parsed_plural(frame.subject) and subject.lower() not in _SUBJECT_PRONOUNS and not any(
+                word.tag == "IN" for word in frame.subject):  # a phrase of its own, no adverbial parsed into it
+            return subject  # "They eventually joined ..." to "How did Huguenots evolve ...?"
+        candidates.append(subject)
     if frame is not None and frame.wh_is_subject:
         topic = _TOPIC.search(render(frame.phrase))
         if topic:

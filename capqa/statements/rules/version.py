@@ -35,7 +35,14 @@ from capqa.statements.rules.parser import parser_identity
 # a time question ("born in 1995"), a year followed by its own clause ("in 1976, when ..."), "in the summer of 1521".
 # A noun whose "of" complement coordinates two determined noun phrases takes "the" ("the combination of a loop
 # and a roll").
-RULES_VERSION = "9"
+# 10: an answer's own sentence given the question's conditions it does not state (conditions.py: a fronted
+# phrase of time or source, a condition set off by its comma, a trailing condition clause put in front),
+# "They" resolved to a plural subject by its tag, "This/That is called X" to "What is X?"'s subject, a
+# locative "there" to the question's one named place, and a step whose bare verb the tagger misreads read
+# as the verb that takes "you" ("Spray/NN with water" -> "you spray with water"); "Find / Calculate X."
+# answered with steps read as a goal ("To find X, you Y."); the memory hedges "If I remember right", "If memory
+# serves", "If I'm not mistaken" dropped.
+RULES_VERSION = "10"
 
 
 def engine_identity() -> Dict[str, str]:

@@ -1,0 +1,127 @@
+"""The question's conditions given to an answer's own sentence.
+
+An answer that is a full clause is kept as it is (``sentences.full_sentence``), but the clause often
+leaves out what the question fixed around it: a fronted adverbial or condition ("At the time of
+Martin Luther what was in demand?", "If she works 50 weeks a year, what's her salary?") and a
+condition after the wh-clause ("how many grams can you eat if your target is 2000?"). The answer
+says its claim under those conditions, so the statement carries them unless the answer's sentence
+states them already (most of their content words in it).
+"""
+
+import re
+from typing import Callable, Optional, Sequence
+
+from capqa.statements.rules.analysis import Frame, render
+from capqa.statements.rules.contractions import WH_WORDS
+from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, PREPOSITIONS, PRONOUNS
+from capqa.statements.rules.morphology import is_finite_verb, lemmas_of
+from capqa.statements.rules.parser import Word
+from capqa.statements.rules.subjects import subtree_edges
+
+# Words opening a condition clause ("if your target is 2000", "when making a countertop").
+CONDITION_WORDS = frozenset("if when whenever unless once while assuming given".split())
+_FUNCTION_WORDS = DETERMINERS | PREPOSITIONS | AUXILIARIES | PRONOUNS | CONDITION_WORDS
+_WORD = re.compile(r"\w+")
+# The answerer's own words open the sentence ("I can't confirm ..., but X"): a condition put in
+# front of them would be the answerer's, not the claim's.
+_ANSWERER = re.compile(r"^(?:I|I['’]m|I['’]ve|I['’]d|My|We)\b")
+
+
+def stated(phrase: Sequence[Word], statement: str) -> bool:
+    """Whether ``statement`` already says ``phrase``: more than half of the phrase's content words
+    (not function words) are among the statement's words."""
+    content = [word.lower for word in phrase if word.text[:1].isalnum() and word.lower not in _FUNCTION_WORDS]
+    have = set().union(*(_forms(word) for word in _WORD.findall(statement.lower())))
+    return not content or 2 * sum(bool(_forms(word) & have) for word in content) > len(content)
+
+
+def _forms(word: str) -> frozenset:
+    """The word and its lemmas as any part of speech ("described" -> describe)."""
+    return frozenset((word, *(lemma for lemmas in lemmas_of(word).values() for lemma in lemmas)))
+
+
+def leading_condition(frame: Optional[Frame], words: Sequence[Word]) -> Sequence[Word]:
+    """The question's fronted phrase that conditions its claim: the frame's lead (or, where the
+    question was not read as a frame, the condition clause it opens with) when it is a phrase of
+    time, place or source ("At the time of Martin Luther", "As of 2013,", "Based on the data,") or a
+    condition set off by its comma ("If Jill works 50 weeks, ..."). Without its comma an "if" clause
+    is more often the topic the question asks about ("If a person is a NEET what does this mean?")."""
+    lead = tuple(frame.lead) if frame is not None else _opening_clause(words)
+    if not lead:
+        return ()
+    if lead[0].lower in CONDITION_WORDS:
+        return lead if lead[-1].text == "," else ()
+    return lead if lead[0].tag in _PHRASE_OPENING_TAGS else ()
+
+
+_PHRASE_OPENING_TAGS = frozenset(("IN", "TO", "VBN", "VBG"))
+
+
+def _opening_clause(words: Sequence[Word]) -> Sequence[Word]:
+    """The condition clause opening ``words`` with its comma, when a wh-word follows it."""
+    if not words or words[0].lower not in CONDITION_WORDS:
+        return ()
+    head = next((index for index, word in enumerate(words) if word.dep == "advcl"), None)
+    if head is None:
+        return ()
+    left, right = subtree_edges(words, head)
+    end = right + 1
+    if left != 0 or end >= len(words) or words[end].text != ",":
+        return ()
+    return tuple(words[:end + 1]) if any(word.lower in WH_WORDS for word in words[end + 1:end + 3]) else ()
+
+
+def trailing_condition(words: Sequence[Word]) -> Sequence[Word]:
+    """A condition clause that ends the question after its wh-word ("how many grams can you eat
+    | if your daily target is 2000?"): an adverbial clause opened by a condition word, with what
+    is coordinated after it ("... and you have already consumed 1800 calories")."""
+    wh = next((index for index, word in enumerate(words) if word.lower in WH_WORDS), None)
+    if wh is None:
+        return ()
+    end = len(words)
+    while end and not words[end - 1].text[:1].isalnum():
+        end -= 1
+    for position in range(wh + 1, end):
+        if words[position].dep != "advcl":
+            continue
+        left, right = subtree_edges(words, position)
+        ends = right == end - 1 or (right + 1 < end and words[right + 1].tag == "CC")
+        if left > wh + 1 and ends and words[left].lower in CONDITION_WORDS and not any(
+                word.lower in WH_WORDS for word in words[right + 1:end]):
+            return tuple(words[left:end])
+    return ()
+
+
+def with_conditions(frame: Optional[Frame], words: Sequence[Word], kept: str, lowered: Callable[[str], str]) -> str:
+    """``kept`` (an answer's own sentence) with the question's leading and trailing conditions that
+    it does not state (``lowered`` lowers its first word after a fronted phrase). A trailing
+    condition goes in front ("When making a countertop, you fill ..."), where it cannot attach to a
+    second clause of the answer; after a lead it goes at the end of a one-clause sentence."""
+    if _ANSWERER.match(kept) or all(word.text == word.lower for word in words):
+        return kept  # a lower-case query cannot tell a condition from a title ("who wrote if i were a boy")
+    if _fronted(kept):
+        return kept  # the answer fronts its own phrase ("In 2003, the largest ship ..."): no second one
+    if not any(word.islower() and is_finite_verb(word) for word in _WORD.findall(kept)):
+        return kept  # a title read as a clause ("Video Killed the Radio Star by The Buggles") is no claim to condition
+    lead, trailing = leading_condition(frame, words), trailing_condition(words)
+    lead = lead if lead and not stated(lead, kept) else ()
+    trailing = trailing if trailing and not stated(trailing, kept) else ()
+    if trailing and not lead:
+        lead = trailing
+    elif trailing and not _CLAUSE_MARKS.search(kept):
+        kept = f"{kept} {render(trailing)}"
+    if not lead:
+        return kept
+    opening = render(lead).rstrip(",").strip()
+    return f"{opening[:1].upper()}{opening[1:]}, {lowered(kept)}"
+
+
+_CLAUSE_MARKS = re.compile(r"[,;:]")
+def _fronted(sentence: str) -> bool:
+    """Whether a sentence opens with a phrase of its own set off by a comma ("In 2003, ...",
+    "When it rains, ..."): a preposition or condition word first, a comma within a few words."""
+    first, _, rest = sentence.partition(" ")
+    return first.lower() in PREPOSITIONS | CONDITION_WORDS and "," in " ".join(rest.split()[:_FRONTED_WORDS])
+
+
+_FRONTED_WORDS = 10
