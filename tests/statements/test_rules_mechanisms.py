@@ -99,7 +99,35 @@ TUNE_ROWS = {
     "worked answer and its final answer": ["GSM8K-0007", "GSM8K-0020", "GSM8K-0033", "GSM8K-0038"],
     "list after a colon": ["NQ-0039", "MINTAKA-0046"],
     "the questioner's first person": ["GSM8K-0019"],
+    "a question's trailing instruction": ["MATH-0003"],
+    "an expression to compute": ["MATH-0013"],
+    "a stem ending in a relative clause": ["OBQA-0016", "ARC-0018"],
 }
+
+
+@pytest.mark.parametrize("question, answer, kept", [
+    # A formula is written as it stands: its "^2" is no citation mark, "**" around it is emphasis.
+    ("What is $r$?", "Since $r = \\sqrt{0^2 + 3^2} = 3$, it is 3.", "$r = \\sqrt{0^2 + 3^2} = 3$"),
+    ("What is the resulting complex number?", "It is **$-2 + 7i$**.", "is $-2 + 7i$."),
+    # An amount is no formula: "$20 and $30" opens none.
+    ("How much did it cost?", "It cost $20 and $30 with **tax**.", "cost $20 and $30 with tax."),
+])
+def test_a_formula_is_kept_as_written(question, answer, kept):
+    assert kept in rule_statement(question, answer)
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    ("What is the value of $x$? Express your answer as a common fraction.", "The value of $x$ is $\\frac{1}{2}$.",
+     "The value of $x$ is $\\frac{1}{2}$."),
+    # A bracketed note after the question is a premise; one that instructs goes.
+    ("How many ways can 3 people sit in a row? (Two seatings are the same if mirrored.)", "They can sit in 3 ways.",
+     "Two seatings are the same if mirrored. 3 people can sit in 3 ways in a row."),
+    ("Find the greatest integer less than $x^6.$ (Do not use a calculator!)", "The greatest integer is 13535.",
+     "The greatest integer is 13535."),
+    ("Evaluate $(1+2i)6-3i$.", "$(1+2i)6-3i = 6+9i$", "$(1+2i)6-3i = 6+9i$."),
+])
+def test_trailing_instructions_notes_and_computations(question, answer, statement):
+    assert rule_statement(question, answer) == statement
 
 
 @pytest.mark.parametrize("mechanism", sorted(TUNE_ROWS))

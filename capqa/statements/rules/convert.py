@@ -44,8 +44,8 @@ from capqa.statements.rules.queries import parse_question, question_text
 from capqa.statements.rules.question_forms import Form, normalised, read_form
 from capqa.statements.rules.sentences import (denial, ends_in_situ, full_sentence, in_situ, restates_question,
                                               sentence_texts)
-from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, stem_statement, subordinate_stem,
-                                          subordinate_stem_texts)
+from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, opens_relative_clause, stem_statement,
+                                          subordinate_stem, subordinate_stem_texts)
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
@@ -382,7 +382,7 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         return imperative_statement(form, lower_article(elliptical_subject(content)), first), []
     words = parse_question(proper)
     frame = analyse(words)
-    if form.kind != "question" and (frame is None or not frame.wh):
+    if form.kind != "question" and (frame is None or not frame.wh or opens_relative_clause(words)):
         frame = None  # a sentence to complete is no question, unless it opens like one ("In which county is X")
     if frame is not None and subordinate_stem(frame, words, proper, content):
         frame, form = None, Form("statement", proper)  # "When rocks are exposed to wind, the rocks" + "erode"
@@ -557,8 +557,8 @@ def _sentences(parts: List[str], answer: str = "") -> str:
         stripped = strip_trailing(part)
         if not stripped:
             continue
-        if stripped[-1:] in _CLOSING_QUOTES and stripped[-2:-1] in ".!?":
-            out.append(capitalize(stripped))  # '... album "Sgt. Pepper's Lonely Hearts Club Band."'
+        if stripped[-1:] in _CLOSING_QUOTES + ("$",) and stripped[-2:-1] in ".!?":
+            out.append(capitalize(stripped))  # '... album "Sgt. Pepper's Lonely Hearts Club Band."', "... to $7 + 2i.$"
         else:
             out.append(capitalize(stripped) + ".")
     return _CAN_NOT.sub(lambda match: match.group(1) + "annot", " ".join(out))

@@ -35,7 +35,11 @@ from capqa.statements.rules.parser import parser_identity
 # a time question ("born in 1995"), a year followed by its own clause ("in 1976, when ..."), "in the summer of 1521".
 # A noun whose "of" complement coordinates two determined noun phrases takes "the" ("the combination of a loop
 # and a roll").
-RULES_VERSION = "9"
+# 10 (tunebench): a LaTeX formula ("$x^2$", "\\[...\\]") is held like code while markup is cleaned
+# (its "^2" is no citation mark); a question's trailing instruction ("Express your answer as ...",
+# "(Do not use a calculator!)") goes and a bracketed note joins the context; "Compute: / Evaluate /
+# Simplify X" state X; a stem ending in a relative clause (", which means that") is completed.
+RULES_VERSION = "10"
 
 
 def engine_identity() -> Dict[str, str]:
