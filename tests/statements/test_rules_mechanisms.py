@@ -102,7 +102,20 @@ TUNE_ROWS = {
     "a question's trailing instruction": ["MATH-0003"],
     "an expression to compute": ["MATH-0013"],
     "a stem ending in a relative clause": ["OBQA-0016", "ARC-0018"],
+    "a subject cut short takes the question's complement": ["MATH-0029", "MATH-0031"],
 }
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    ("What is the boiling point of water at sea level?", "The boiling point is 100 degrees Celsius.",
+     "The boiling point of water at sea level is 100 degrees Celsius."),
+    ("Find the area of a circle of radius 2.", "The area is $4\\pi$.", "The area of a circle of radius 2 is $4\\pi$."),
+    # A superlative sets its own scope; a subject the question does not name word for word stays.
+    ("What's the largest desert in the world?", "The largest desert is Antarctica.", "The largest desert is Antarctica."),
+    ("Who wrote the novel Dracula?", "The novel was written by Bram Stoker.", "The novel was written by Bram Stoker."),
+])
+def test_a_subject_cut_short_takes_the_question_complement(question, answer, statement):
+    assert rule_statement(question, answer) == statement
 
 
 @pytest.mark.parametrize("question, answer, kept", [

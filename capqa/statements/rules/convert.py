@@ -46,6 +46,7 @@ from capqa.statements.rules.sentences import (denial, ends_in_situ, full_sentenc
                                               sentence_texts)
 from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, opens_relative_clause, stem_statement,
                                           subordinate_stem, subordinate_stem_texts)
+from capqa.statements.rules.subject_frame import completed_subject
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
@@ -186,7 +187,8 @@ def _builder_texts(prepared: Prepared) -> List[str]:
     if form.kind == "claim":
         return claim_texts(form.text, content)
     if form.kind in ("imperative", "embedded"):
-        texts = sentence_texts(content, content, polar=False) if _keeps_answer_sentence(form) else []
+        texts = sentence_texts(content, content, polar=False) + [question_text(form.text)] if _keeps_answer_sentence(
+            form) else []
         if form.kind == "imperative" and _two_words(content):  # the answer as ``imperative_statement`` reads it
             texts += clause_texts(lower_article(elliptical_subject(content)))
         return texts + ([form.text] if form.kind == "embedded" else [])
@@ -375,7 +377,7 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
     if _keeps_answer_sentence(form):
         kept = full_sentence(None, (), content, content)
         if kept:
-            return kept, []
+            return completed_subject(kept, form.text), []
     if form.kind == "embedded":
         return embedded_statement(form.text, lower_article(content)), []
     if form.kind == "imperative":
@@ -398,6 +400,7 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
     if not kept and form.kind == "question" and (frame is None or frame.wh) and restates_question(words, content, first):
         kept = content  # the answer says the whole question's frame over again: it is the statement
     if kept:
+        kept = completed_subject(kept, proper)
         return (with_lead(frame, kept) if frame is not None and _CONDITION.match(render(frame.lead)) and render(
             frame.lead).endswith(",") else kept), []
     content = _sentence_case_dropped(content)
