@@ -129,6 +129,11 @@ def test_a_formula_is_kept_as_written(question, answer, kept):
     assert kept in rule_statement(question, answer)
 
 
+def test_a_blockquote_mark_goes():
+    statement = rule_statement("Which of these is a hypothesis?", "> The ice caps will melt if warming continues.")
+    assert ">" not in statement and "ice caps will melt if warming continues" in statement
+
+
 @pytest.mark.parametrize("question, answer, statement", [
     ("What is the value of $x$? Express your answer as a common fraction.", "The value of $x$ is $\\frac{1}{2}$.",
      "The value of $x$ is $\\frac{1}{2}$."),

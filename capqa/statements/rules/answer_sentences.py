@@ -44,6 +44,7 @@ _AMOUNT = re.compile(r"^[$€£]?+\d[\d,]*+\.\d++$")
 _LINE_END_WORDS = 3
 _LIST_ITEM_WORDS = 8
 _HEADING = re.compile(r"^#{1,6}[ \t]*", re.MULTILINE)
+_BLOCKQUOTE = re.compile(r"^[ \t]*+>{1,3}[ \t]++(?=\S)", re.MULTILINE)  # "> quoted text": markdown's quote mark
 _BULLET = re.compile(r"^[ \t]*+(?:[-*•·▪‣]|\d{1,3}[.)])[ \t]++(?=[^\d\s])", re.MULTILINE)
 _INLINE_NUMBERED = re.compile(r"(?:^|(?<=\s))(\d{1,2})\.[ \t]++(?=\S)")
 # Sentence ends: . ! ? (and a closing quote or bracket) before a space and a capital, digit,
@@ -100,6 +101,7 @@ def strip_markup(text: str) -> str:
     text = _MARKDOWN_LINK.sub(r"\1", text)
     text = _CITATION.sub("", text)
     text = _HEADING.sub("", text)
+    text = _BLOCKQUOTE.sub("", text)
     items = _list_items(text)
     if items:
         text = _as_list(items)

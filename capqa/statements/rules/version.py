@@ -39,7 +39,8 @@ from capqa.statements.rules.parser import parser_identity
 # (its "^2" is no citation mark); a question's trailing instruction ("Express your answer as ...",
 # "(Do not use a calculator!)") goes and a bracketed note joins the context; "Compute: / Evaluate /
 # Simplify X" state X; a stem ending in a relative clause (", which means that") is completed.
-# An answer's subject cut short ("The constant term is 125.") takes the question's complement.
+# An answer's subject cut short ("The constant term is 125.") takes the question's complement; a markdown
+# blockquote mark ("> ") goes.
 RULES_VERSION = "10"
 
 
