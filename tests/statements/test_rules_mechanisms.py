@@ -102,7 +102,53 @@ TUNE_ROWS = {
     "the question's conditions": ["ARC-0039"],
     "an answer's They, This and there resolved": ["TQA-0009", "SQUAD-0012", "SQUAD-0042", "SQUAD-0049"],
     "a misread imperative read as a step": ["PIQA-0010", "PIQA-0029", "PIQA-0038", "PIQA-0040"],
+    "a question's trailing instruction": ["MATH-0003"],
+    "an expression to compute": ["MATH-0013"],
+    "a stem ending in a relative clause": ["OBQA-0016", "ARC-0018"],
+    "a subject cut short takes the question's complement": ["MATH-0029", "MATH-0031"],
 }
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    ("What is the boiling point of water at sea level?", "The boiling point is 100 degrees Celsius.",
+     "The boiling point of water at sea level is 100 degrees Celsius."),
+    ("Find the area of a circle of radius 2.", "The area is $4\\pi$.", "The area of a circle of radius 2 is $4\\pi$."),
+    # A superlative sets its own scope; a subject the question does not name word for word stays.
+    ("What's the largest desert in the world?", "The largest desert is Antarctica.", "The largest desert is Antarctica."),
+    ("Who wrote the novel Dracula?", "The novel was written by Bram Stoker.", "The novel was written by Bram Stoker."),
+])
+def test_a_subject_cut_short_takes_the_question_complement(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, kept", [
+    # A formula is written as it stands: its "^2" is no citation mark, "**" around it is emphasis.
+    ("What is $r$?", "Since $r = \\sqrt{0^2 + 3^2} = 3$, it is 3.", "$r = \\sqrt{0^2 + 3^2} = 3$"),
+    ("What is the resulting complex number?", "It is **$-2 + 7i$**.", "is $-2 + 7i$."),
+    # An amount is no formula: "$20 and $30" opens none.
+    ("How much did it cost?", "It cost $20 and $30 with **tax**.", "cost $20 and $30 with tax."),
+])
+def test_a_formula_is_kept_as_written(question, answer, kept):
+    assert kept in rule_statement(question, answer)
+
+
+def test_a_blockquote_mark_goes():
+    statement = rule_statement("Which of these is a hypothesis?", "> The ice caps will melt if warming continues.")
+    assert ">" not in statement and "ice caps will melt if warming continues" in statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    ("What is the value of $x$? Express your answer as a common fraction.", "The value of $x$ is $\\frac{1}{2}$.",
+     "The value of $x$ is $\\frac{1}{2}$."),
+    # A bracketed note after the question is a premise; one that instructs goes.
+    ("How many ways can 3 people sit in a row? (Two seatings are the same if mirrored.)", "They can sit in 3 ways.",
+     "Two seatings are the same if mirrored. 3 people can sit in 3 ways in a row."),
+    ("Find the greatest integer less than $x^6.$ (Do not use a calculator!)", "The greatest integer is 13535.",
+     "The greatest integer is 13535."),
+    ("Evaluate $(1+2i)6-3i$.", "$(1+2i)6-3i = 6+9i$", "$(1+2i)6-3i = 6+9i$."),
+])
+def test_trailing_instructions_notes_and_computations(question, answer, statement):
+    assert rule_statement(question, answer) == statement
 
 
 @pytest.mark.parametrize("mechanism", sorted(TUNE_ROWS))

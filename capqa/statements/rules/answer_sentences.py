@@ -20,9 +20,9 @@ patterns run on one sentence at a time.
 
 import re
 import unicodedata
-from typing import List
+from typing import Callable, List
 
-from capqa.statements.rules.code import CODE_SPAN, FENCE_LANGUAGE, code_chunks, is_code, span_body
+from capqa.statements.rules.code import CODE_SPAN, FENCE_LANGUAGE, MATH_SPAN, code_chunks, is_code, span_body
 from capqa.statements.rules.lexicon import WHITESPACE
 from capqa.statements.rules.morphology import lemmas_of
 
@@ -30,10 +30,11 @@ _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\([^()\s]{1,500}\)")
 _CITATION = re.compile(r"\[\d{1,3}\]|\^\d{1,3}|【[^】\n]{0,40}】")
 # Emphasis marks open a word or close one: "**bold**", "*Plain toast:*". An asterisk between two
 # words or numbers, or inside brackets, is code or arithmetic ("4*20", "2 * 9", "COUNT(*)") and stays, and
-# so does one before ".word" (a glob: "'*.txt'").
-_EMPHASIS = re.compile(r"(?<![^\s(\[\"'“])\*{1,3}+(?=[\w\"'“(\[$£€–−+-])|(?<=[\w.!?:;,)\]\"'”%])\*{1,3}+(?![^\s.,;:!?)\]\"'”])(?!\.\w)|"
+# so does one before ".word" (a glob: "'*.txt'"). Emphasis may open or close next to a held span ("**$x$**").
+_EMPHASIS = re.compile(r"(?<![^\s(\[\"'“])\*{1,3}+(?=[\w\"'“(\[$£€–−+\uE000-\uF7FF-])|"
+                       r"(?<=[\w.!?:;,)\]\"'”%\uE000-\uF7FF])\*{1,3}+(?![^\s.,;:!?)\]\"'”])(?!\.\w)|"
                        r"(?<!\w)_{2}|_{2}(?!\w)|`+")
-# A code span stands in the prose as one private-use character while the prose is cleaned.
+# A code span or formula stands in the prose as one private-use character while the prose is cleaned.
 _HELD_CODE = 0xE000
 _MAX_HELD_CODE = 0x1800
 _HELD = re.compile("[\uE000-\uF7FF]")
@@ -43,6 +44,7 @@ _AMOUNT = re.compile(r"^[$€£]?+\d[\d,]*+\.\d++$")
 _LINE_END_WORDS = 3
 _LIST_ITEM_WORDS = 8
 _HEADING = re.compile(r"^#{1,6}[ \t]*", re.MULTILINE)
+_BLOCKQUOTE = re.compile(r"^[ \t]*+>{1,3}[ \t]++(?=\S)", re.MULTILINE)  # "> quoted text": markdown's quote mark
 _BULLET = re.compile(r"^[ \t]*+(?:[-*•·▪‣]|\d{1,3}[.)])[ \t]++(?=[^\d\s])", re.MULTILINE)
 _INLINE_NUMBERED = re.compile(r"(?:^|(?<=\s))(\d{1,2})\.[ \t]++(?=\S)")
 # Sentence ends: . ! ? (and a closing quote or bracket) before a space and a capital, digit,
@@ -52,7 +54,7 @@ _ABBREVIATIONS = frozenset("mr mrs ms dr st mt sgt col gen lt capt prof sr jr vs
 # The look-behind and the possessive runs keep it linear on a million "." or "!" in a row: a
 # match can start only where a run of marks starts, and a failed one gives nothing back.
 _WORD_WINDOW = 40
-_BOUNDARY = re.compile(r"(?<![.!?])[.!?]++[\"”’')\]]*+\s++")
+_BOUNDARY = re.compile(r"(?<![.!?])[.!?]++[\"”’')\]$]*+\s++")  # "$" closes a formula: "Find $p(8).$ Then ..."
 
 _FILLER_SENTENCE = re.compile(
     r"^(?:sure|certainly|of course|absolutely|okay|ok|great question|good question|excellent question|"
@@ -95,9 +97,11 @@ def strip_markup(text: str) -> str:
         # The text's own private-use characters are held first, as themselves, so that none is read as a held span.
         text = _HELD.sub(lambda match: _held(match.group(0), spans), text)
         text = CODE_SPAN.sub(lambda match: _held(match.group(0), spans), text)
+        text = MATH_SPAN.sub(lambda match: _held(match.group(0), spans, span_body=str), text)
     text = _MARKDOWN_LINK.sub(r"\1", text)
     text = _CITATION.sub("", text)
     text = _HEADING.sub("", text)
+    text = _BLOCKQUOTE.sub("", text)
     items = _list_items(text)
     if items:
         text = _as_list(items)
@@ -116,9 +120,10 @@ def strip_markup(text: str) -> str:
     return text.lstrip("”’»)]").lstrip() if text[:1] in "”’»)]" else text  # a quote left by a cut title
 
 
-def _held(span: str, spans: List[str]) -> str:
+def _held(span: str, spans: List[str], span_body: Callable[[str], str] = span_body) -> str:
     """The private-use character that stands for ``span`` while the prose around it is cleaned
-    (the span itself when there are too many to hold)."""
+    (the span itself when there are too many to hold); ``span_body`` is what comes back (a code
+    span's code, a formula as written)."""
     if len(spans) >= _MAX_HELD_CODE:
         return span
     spans.append(span_body(span))

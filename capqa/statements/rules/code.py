@@ -14,6 +14,11 @@ from typing import Dict, List, Optional, Tuple
 CODE_SPAN = re.compile(r"```[^`]*+```|`[^`\n]++`")
 # A code fence's opening line names its language ("```python"): the name is no word of the answer.
 FENCE_LANGUAGE = re.compile(r"^[ \t]*+```[ \t]*+[\w+#.-]*+[ \t]*+$", re.MULTILINE)
+# A LaTeX formula ("$x^2 + 1$", "$$...$$", "\[...\]", "\(...\)"): written as it stands, like code, so that
+# no cleaning of the prose around it reads its "^2" as a citation mark or its "*" as emphasis. A lone
+# "$" before an amount ("$20 and $30") opens none: the closing "$" must not run into a word or digit.
+MATH_SPAN = re.compile(r"\$\$[^$]{1,2000}?\$\$|\\\[.{1,2000}?\\\]|\\\(.{1,2000}?\\\)"
+                       r"|(?<![\w$\\])\$(?=\S)[^$\n]{1,400}?(?<=\S)(?<!\\)\$(?![\w$])", re.DOTALL)
 CODE_ONLY = re.compile(r"^\s*+(?:```[^`]*+```|`[^`\n]++`)\s*+$")
 # A call or an index, and what follows it on the line: "hex(255)  # '0xff'", "arr[0]", "s[::-1]".
 _CALL_LINE = re.compile(r"^[A-Za-z_][\w.]*+[(\[][^\n]*[)\]][\w.()\[\];]*+(?:\s++(?:#|//).*)?$")

@@ -3,11 +3,13 @@
 and pronouns in the question that the context names ("She won ..." -> "Marie Curie won ...")."""
 
 import re
-from typing import NamedTuple
+from typing import List, NamedTuple, Tuple
 
 from capqa.statements.rules.answer_sentences import split_sentences
+from capqa.statements.rules.howto import is_imperative
 from capqa.statements.rules.lexicon import DETERMINERS, WHITESPACE
-from capqa.statements.rules.morphology import is_finite_verb, plural_phrase
+from capqa.statements.rules.morphology import capitalize, is_finite_verb, plural_phrase
+from capqa.statements.rules.parser import parse
 
 _LABEL = re.compile(r"(?:^|(?<=\s))(?:passage|context|paragraph|text|background|story|article|question|q)\s*:\s*",
                     re.IGNORECASE)
@@ -15,6 +17,7 @@ _QUESTION_LABEL = re.compile(r"(?:^|(?<=\s))(?:question|q)\s*:\s*", re.IGNORECAS
 _INSTRUCTION = re.compile(r"^(?:read|answer|use|consider|look at|based on)\b.*\b(?:passage|text|question|paragraph|"
                           r"context|following|below|story|article)\b[^.]*[.:]?$", re.IGNORECASE)
 _INSTRUCTION_CHARS = 200  # an instruction is short; a longer sentence is context, whatever its words
+_ANSWER_WORD = re.compile(r"\byour answers?\b", re.IGNORECASE)  # "Express your answer in base 8."
 _TRAILING_INSTRUCTION = re.compile(r"^(?:answer|respond|reply|be|keep|give|explain|use|please|think|show|"
                                   r"justify|only)\b[^.?!]{0,60}[.!]?$", re.IGNORECASE)
 # An option marker: "A)", "(B)", "c.", "D:" after a space, followed by the option's text.
@@ -52,11 +55,8 @@ def split_question(text: str) -> QuestionParts:
         sentences = split_sentences(text)
         if not sentences:  # only labels and options ("Answer:", "Options: A) x B) y"): no question proper
             return QuestionParts([], "", options)
-        # "Who was X? Answer briefly.": a short instruction after the question is not the question.
-        while len(sentences) > 1 and sentences[-2].endswith("?") and not sentences[-1].endswith("?") and (
-                _TRAILING_INSTRUCTION.match(sentences[-1])):
-            sentences = sentences[:-1]
-        context_text, question = " ".join(sentences[:-1]), _LABEL.sub("", sentences[-1]).strip()
+        sentences, notes = _without_trailing(sentences)
+        context_text, question = " ".join(sentences[:-1] + notes), _LABEL.sub("", sentences[-1]).strip()
     context = [sentence for sentence in split_sentences(_LABEL.sub("", context_text))
                if len(sentence) > _INSTRUCTION_CHARS or not _INSTRUCTION.match(sentence)]
     question = _LEADING_INSTRUCTION.sub("", question)
@@ -64,6 +64,43 @@ def split_question(text: str) -> QuestionParts:
     if listed and not question.endswith("?") and context and context[-1].endswith("?"):
         question = context.pop()  # "Which of these planets is the largest? Mercury, Earth, Jupiter"
     return QuestionParts(context, question, options)
+
+
+def _without_trailing(sentences: List[str]) -> Tuple[List[str], List[str]]:
+    """The sentences up to the question proper, and the notes that followed it. After a question
+    ("... ?"), an instruction ("Answer briefly.", "Express your answer as a common fraction.": an
+    imperative) is no part of it and goes; an imperative about "your answer" ("Enter your answer in
+    the form $(r,\\theta)$.") goes after a task too. A bracketed note after the question goes when it
+    instructs ("(Do not use a calculator!)"), and is a premise that joins the context when it states
+    ("(Rotations are treated as the same.)", "(Note that terms may not be rearranged.)")."""
+    notes: List[str] = []
+    while len(sentences) > 1 and not sentences[-1].endswith("?"):
+        last = sentences[-1]
+        after_question = sentences[-2].endswith("?")
+        if last.startswith("(") and last.rstrip(".!").endswith(")"):
+            note = _premise(last.rstrip(".!")[1:-1].strip())
+            if note:
+                notes.insert(0, note)
+        elif not (after_question and _TRAILING_INSTRUCTION.match(last)) and not (
+                (after_question or _ANSWER_WORD.search(last)) and is_imperative(parse(last))):
+            break
+        sentences = sentences[:-1]
+    return sentences, notes
+
+
+def _premise(note: str) -> str:
+    """What a note says of the problem: a statement as it is, the clause an imperative states
+    ("Note that X" -> "X"), and nothing for an instruction ("Do not use a calculator!")."""
+    words = parse(note)
+    negative = len(words) > 2 and words[0].dep == "aux" and words[1].dep == "neg" and words[2].tag == "VB" and not any(
+        word.dep.startswith("nsubj") for word in words)  # "Do not use a calculator!"
+    if negative:
+        return ""
+    if not is_imperative(words):
+        return note
+    if len(words) > 2 and words[1].lower == "that":
+        return capitalize(note[note.index(" that ") + len(" that "):]) if " that " in note else ""
+    return ""
 
 
 def _unquoted(text: str) -> str:

@@ -45,8 +45,9 @@ from capqa.statements.rules.queries import parse_question, question_text
 from capqa.statements.rules.question_forms import Form, normalised, read_form
 from capqa.statements.rules.sentences import (denial, ends_in_situ, full_sentence, in_situ, restates_question,
                                               sentence_texts)
-from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, stem_statement, subordinate_stem,
-                                          subordinate_stem_texts)
+from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, opens_relative_clause, stem_statement,
+                                          subordinate_stem, subordinate_stem_texts)
+from capqa.statements.rules.subject_frame import completed_subject
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
@@ -187,7 +188,8 @@ def _builder_texts(prepared: Prepared) -> List[str]:
         return [question_text(prepared.proper)] + steps_texts(prepared.proper, [content] + prepared.extra,
                                                                prepared.answer)
     if form.kind in ("imperative", "embedded"):
-        texts = sentence_texts(content, content, polar=False) if _keeps_answer_sentence(form) else []
+        texts = sentence_texts(content, content, polar=False) + [question_text(form.text)] if _keeps_answer_sentence(
+            form) else []
         if form.kind == "imperative" and _two_words(content):  # the answer as ``imperative_statement`` reads it
             texts += clause_texts(lower_article(elliptical_subject(content)))
         return texts + ([form.text] if form.kind == "embedded" else [])
@@ -387,14 +389,14 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
     if _keeps_answer_sentence(form):
         kept = full_sentence(None, (), content, content)
         if kept:
-            return kept, []
+            return completed_subject(kept, form.text), []
     if form.kind == "embedded":
         return embedded_statement(form.text, lower_article(content)), []
     if form.kind == "imperative":
         return imperative_statement(form, lower_article(elliptical_subject(content)), first), []
     words = parse_question(proper)
     frame = analyse(words)
-    if form.kind != "question" and (frame is None or not frame.wh):
+    if form.kind != "question" and (frame is None or not frame.wh or opens_relative_clause(words)):
         frame = None  # a sentence to complete is no question, unless it opens like one ("In which county is X")
     if frame is not None and subordinate_stem(frame, words, proper, content):
         frame, form = None, Form("statement", proper)  # "When rocks are exposed to wind, the rocks" + "erode"
@@ -410,6 +412,7 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
     if not kept and form.kind == "question" and (frame is None or frame.wh) and restates_question(words, content, first):
         kept = content  # the answer says the whole question's frame over again: it is the statement
     if kept:
+        kept = completed_subject(kept, proper)
         return with_conditions(frame, words, kept, _lower_first_word), []
     content = _sentence_case_dropped(content)
     if frame is not None:
@@ -568,8 +571,8 @@ def _sentences(parts: List[str], answer: str = "") -> str:
         stripped = strip_trailing(part)
         if not stripped:
             continue
-        if stripped[-1:] in _CLOSING_QUOTES and stripped[-2:-1] in ".!?":
-            out.append(capitalize(stripped))  # '... album "Sgt. Pepper's Lonely Hearts Club Band."'
+        if stripped[-1:] in _CLOSING_QUOTES + ("$",) and stripped[-2:-1] in ".!?":
+            out.append(capitalize(stripped))  # '... album "Sgt. Pepper's Lonely Hearts Club Band."', "... to $7 + 2i.$"
         else:
             out.append(capitalize(stripped) + ".")
     return _CAN_NOT.sub(lambda match: match.group(1) + "annot", " ".join(out))

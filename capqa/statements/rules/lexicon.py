@@ -85,6 +85,9 @@ def strip_trailing(text: str) -> str:
 BLANK = re.compile(r"_{2,}")
 WHITESPACE = re.compile(r"\s+")
 LIST_ANSWER = re.compile(r",| and | or |;")
+# Imperatives whose object is a quantity or expression to work out ("Compute $99^2+99+1$.", "Evaluate
+# $(1+2i)6-3i$.", "Simplify $\\sqrt{242}$."): the object is what the answer is.
+COMPUTING_VERBS = ("calculate", "compute", "evaluate", "simplify")
 YES_NO = re.compile(r"^(yes|no|true|false|correct|incorrect|wrong|right|never|not really|not at all|nope|yeah|"
                      r"yep|absolutely|indeed)\b[\s,.;:!—–-]*(.*)$",
                      re.IGNORECASE)

@@ -16,7 +16,7 @@ from typing import List, Optional, Tuple
 from capqa.statements.rules.analysis import Frame, render, verb_index, wh_phrase_end
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.declarative import join
-from capqa.statements.rules.lexicon import AUXILIARIES, LIST_ANSWER, NUMBER_WORDS, strip_trailing
+from capqa.statements.rules.lexicon import AUXILIARIES, COMPUTING_VERBS, LIST_ANSWER, NUMBER_WORDS, strip_trailing
 from capqa.statements.rules.morphology import is_plural_noun, lemmas_of, looks_like_clause, plural_phrase, with_article
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.polar import polarity
@@ -129,7 +129,10 @@ def imperative_statement(form: Form, answer: str, first: str) -> Optional[str]:
         if any(word.lower() in NUMBER_WORDS or word.isdigit() for word in subject.split()):
             return f"the {subject} {list_verb(subject, answer)} {answer}"
         return f"some of the {subject} are {answer}"
-    if not match.group(1) and verb in ("calculate", "compute", "write", "spell out", "translate"):
+    if not match.group(1) and verb in (*COMPUTING_VERBS, "write", "spell out", "translate"):
+        expression = subject.rstrip("$") if subject.startswith("$") else subject  # a formula's closing "$" aside
+        if answer.startswith(expression) and answer[len(expression):].lstrip().startswith("="):
+            return answer  # "$(1+2i)6-3i = 6+9i$": the working-out states the object already
         return join(subject, "is", answer)
     if not match.group(1) and not subject[:1].islower():
         return join(subject, "is", _clause_or_noun(answer, subject))  # "Describe Ohm's law"

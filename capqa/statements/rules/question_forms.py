@@ -17,7 +17,7 @@ that wrap a question or a claim:
 import re
 from typing import NamedTuple, Tuple
 
-from capqa.statements.rules.lexicon import BLANK, QUESTION_START, strip_trailing
+from capqa.statements.rules.lexicon import BLANK, COMPUTING_VERBS, QUESTION_START, strip_trailing
 
 _CLAIM = re.compile(
     r"^(?:(?:answer|say|state|decide|determine|tell me)\s+(?:whether\s+(?:it\s+is\s+)?)?)?(?:true\s+or\s+false|"
@@ -38,8 +38,8 @@ _EXPLAINS = re.compile(r"^(?:which|what)(?: of the following| of these| one| opt
 _WHETHER = re.compile(r"^(?:whether|if)\s+(?P<claim>\S.*?)(?:\s+or\s+not)?$", re.IGNORECASE)
 _IMPERATIVE = re.compile(
     r"^(?:please\s+|kindly\s+|briefly\s+|now\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
-    r"(?P<verb>name|list|give|state|identify|mention|cite|provide|describe|define|explain|write|calculate|"
-    r"compute|find|tell\s+me|suggest|recommend|specify|spell\s+out|enumerate|outline)\s+"
+    r"(?P<verb>name|list|give|state|identify|mention|cite|provide|describe|define|explain|write|"
+    + "|".join(COMPUTING_VERBS) + r"|find|tell\s+me|suggest|recommend|specify|spell\s+out|enumerate|outline):?\s+"
     r"(?!of\b)(?P<rest>\S.*)$", re.IGNORECASE)  # "list of X" is a noun phrase
 _POLITE_END = re.compile(r",?\s+(?:please|for me|briefly|in one word|in a few words)$", re.IGNORECASE)
 

@@ -50,6 +50,14 @@ def ends_open(words: Parse) -> bool:
     return last.tag == "VB" and len(content) > 1 and content[-2].tag not in ("TO", "MD")
 
 
+def opens_relative_clause(words: Parse) -> bool:
+    """Whether the prompt's wh-word is a relative pronoun: it heads a relative clause inside the
+    sentence ("..., which means that", "the man who"), so a prompt without "?" is a stem to complete,
+    not a question ("In which county is X" asks)."""
+    return any(word.tag in ("WDT", "WP", "WRB") and word.i > 0 and 0 <= word.head < len(words)
+               and words[word.head].dep == "relcl" for word in words)
+
+
 def is_stem(words: Parse) -> bool:
     """Whether a prompt that is no question is a sentence to complete (its main verb is finite,
     or it ends where a phrase must follow) rather than a noun phrase ("different ways to spell

@@ -42,6 +42,12 @@ from capqa.statements.rules.parser import parser_identity
 # as the verb that takes "you" ("Spray/NN with water" -> "you spray with water"); "Find / Calculate X."
 # answered with steps read as a goal ("To find X, you Y."); the memory hedges "If I remember right", "If memory
 # serves", "If I'm not mistaken" dropped.
+# Also in 10: a LaTeX formula ("$x^2$", "\\[...\\]") is held like code while markup is cleaned
+# (its "^2" is no citation mark); a question's trailing instruction ("Express your answer as ...",
+# "(Do not use a calculator!)") goes and a bracketed note joins the context; "Compute: / Evaluate /
+# Simplify X" state X; a stem ending in a relative clause (", which means that") is completed.
+# An answer's subject cut short ("The constant term is 125.") takes the question's complement; a markdown
+# blockquote mark ("> ") goes.
 RULES_VERSION = "10"
 
 

@@ -1,0 +1,107 @@
+"""An answer sentence whose subject is the question's noun phrase cut short takes the whole phrase.
+
+"Find the constant term in the expansion of $$X$$" + "The constant term is 125." says what the
+constant term is of only through the question: on its own the sentence has lost its referent. When
+the answer's subject is a determiner, modifiers and a noun that the question has word for word,
+followed there by a prepositional complement ("in the expansion of X", "of $(x - 3)^3 + ...$"), the
+statement's subject is the question's whole phrase: "The constant term in the expansion of $$X$$ is
+125.". A subject with a complement of its own, a superlative one (it sets its own scope: "The largest
+desert is Antarctica"), or one the question does not name, stays as it is.
+"""
+
+from typing import Dict, List, Optional
+
+from capqa.statements.rules.parser import Parse, parse
+from capqa.statements.rules.queries import parse_question
+from capqa.statements.rules.sentences import sentence_head
+
+_SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass"))
+_NOUN_TAGS = frozenset(("NN", "NNS"))
+_MODIFIER_TAGS = frozenset(("DT", "JJ", "JJR", "NN", "NNS", "CD", "VBN"))
+
+
+def completed_subject(kept: str, question: str) -> str:
+    """``kept`` with its cut-short subject given the question's complement (see the module)."""
+    opening = " ".join(kept.split(" ", 2)[:2]).lower()
+    if " " not in opening or opening not in question.lower():
+        return kept  # the question has not the subject's first words: nothing to parse for
+    head = sentence_head(kept)  # what ``full_sentence`` parsed of it: the subject is at its start
+    words = parse(head)
+    end = _bare_subject_end(words)
+    if end is None:
+        return kept
+    question_words = parse_question(question)
+    phrase = _question_phrase(question_words, [word.lower for word in words[:end + 1]])
+    if not phrase:
+        return kept
+    rest = kept[_offsets(words)[end + 1] if end + 1 < len(words) else len(head):].lstrip()
+    phrase = phrase[:1].upper() + phrase[1:] if kept[:1].isupper() else phrase
+    return f"{phrase} {rest}"
+
+
+def _bare_subject_end(words: Parse) -> Optional[int]:
+    """The index of the subject's noun when the sentence opens with a determined subject of
+    modifiers and a noun only, followed by its verb ("The constant term is"); else None."""
+    if len(words) < 3 or words[0].tag != "DT":
+        return None
+    for word in words[1:]:
+        if word.tag not in _MODIFIER_TAGS:
+            return None  # a superlative ("The largest desert is Antarctica") sets its own scope
+        if word.tag in _NOUN_TAGS and word.dep in _SUBJECT_DEPS:
+            following = words[word.i + 1] if word.i + 1 < len(words) else None
+            has_complement = any(other.head == word.i and other.dep == "prep" for other in words)
+            if following is None or has_complement or following.tag not in ("VBZ", "VBP", "VBD", "MD"):
+                return None
+            return word.i
+    return None
+
+
+def _question_phrase(words: Parse, subject: List[str]) -> Optional[str]:
+    """The question's noun phrase that opens with ``subject`` word for word and goes on with a
+    prepositional complement of its noun: the text to its end (its last dependant)."""
+    size = len(subject)
+    offsets = _offsets(words)
+    text = "".join(word.text + (" " if word.space else "") for word in words)
+    for start in range(len(words) - size + 1):
+        if [word.lower for word in words[start:start + size]] != subject:
+            continue
+        noun = words[start + size - 1]
+        if not any(word.head == noun.i and word.dep == "prep" and word.i > noun.i for word in words):
+            continue
+        end = _last_dependant(words, noun.i)
+        phrase = text[offsets[start]:offsets[end] + len(words[end].text)].rstrip(" ?.!,;:")
+        if phrase.endswith(".$"):
+            phrase = phrase[:-2] + "$"  # a formula's own full stop ("... = (2x - 10)^3.$")
+        if not _formulas_whole(phrase):
+            return None  # the parse cut a formula: never half of one
+        return phrase if len(phrase) > len(" ".join(subject)) else None
+    return None
+
+
+def _formulas_whole(text: str) -> bool:
+    """Whether every formula the text opens it also closes ("$...$", "\\[...\\]", "\\(...\\)")."""
+    return text.replace("\\$", "").count("$") % 2 == 0 and text.count("\\[") == text.count("\\]") and (
+        text.count("\\(") == text.count("\\)"))
+
+
+def _last_dependant(words: Parse, index: int) -> int:
+    """The index of the last word of ``index``'s subtree."""
+    children: Dict[int, List[int]] = {}
+    for word in words:
+        if word.i != word.head:
+            children.setdefault(word.head, []).append(word.i)
+    last, todo = index, [index]
+    while todo:
+        current = todo.pop()
+        last = max(last, current)
+        todo.extend(children.get(current, ()))
+    return last
+
+
+def _offsets(words: Parse) -> List[int]:
+    """Each word's character offset in the parsed text."""
+    offsets, position = [], 0
+    for word in words:
+        offsets.append(position)
+        position += len(word.text) + (1 if word.space else 0)
+    return offsets
