@@ -225,7 +225,7 @@ def _grammar_issues(reading: _Reading, parsed: Dict[str, Parse]) -> Set[str]:
                           {word.lower() for word in _WORD.findall(reading.question)},
                           _bare_answer_words(reading.claims), reading.has_context,
                           _inner_capitals(f"{reading.question} {reading.answer}", reading.answer),
-                          _word_pairs(reading.question))
+                          _word_pairs(reading.question), _opening_words(f"{reading.question}\n{reading.answer}"))
 
 
 def _question_issues(reading: _Reading, grammar: Set[str]) -> Set[str]:
@@ -244,6 +244,20 @@ def _question_issues(reading: _Reading, grammar: Set[str]) -> Set[str]:
     if _auxiliary_misplaced(reading.proper, question, reading.text):
         found.add("auxiliary_misplaced")
     return found
+
+
+def _opening_words(text: str) -> Set[str]:
+    """The words the text writes in lower case and also capitalised to open a line, a sentence or
+    an option ("(C) Plankton release oxygen" and "called plankton"), lower-cased (of its first
+    ``MAX_CODE_CHARS`` characters)."""
+    text = text[:MAX_CODE_CHARS]
+    lower = {word for word in _WORD.findall(text) if word.islower()}
+    return {match.group(1).lower() for match in _OPENING.finditer(text)} & lower
+
+
+# A capitalised word opening a line, a sentence or an option ("(B) Water", "B. Water"): not after
+# a list's number ("1. Soil texture": items are capitalised in place) or an initial ("v. Ohio").
+_OPENING = re.compile(r"(?:^|\)\s|(?<![\d\s.][a-zA-Z.])(?<!\d)[.!?:—–]\s)\s*+([A-Z][a-z]+)\b", re.MULTILINE)
 
 
 def _word_pairs(text: str) -> Set[tuple]:

@@ -36,7 +36,9 @@ _OPERATOR = frozenset("* / + = × ÷ ^ ** - − < > <= >= == != %".split())
 _NUMBER = re.compile(r"^[$€£]?\(?[\d.,]+\)?%?$")
 _BOLD = re.compile(r"(?<!\S)\*\*(?=\S)|(?<=\S)\*\*(?![\w(])|(?<![\w*])\*(?=[A-Za-z])|(?<=[A-Za-z.!?)])\*(?![\w*])")
 _TABLE = re.compile(r"\|\s*+:?-{3,}|(?:\|[^|\n]{1,80}){3,}\|")
-_MARKUP = re.compile(r"```|(?<!\S)#{1,6} |\*\*(?=\w)|(?<=\w)\*\*")
+# A heading's marks open the statement or a sentence: inside one, after code ("hex(255) # '0xff'"),
+# "#" is the code's comment, which is kept as written.
+_MARKUP = re.compile(r"```|(?:^|(?<=[.!?:] ))#{1,6} |\*\*(?=\w)|(?<=\w)\*\*")
 _LABEL = re.compile(r"(?:^|(?<=[.!?] ))(?:A|Answer|ANSWER|Final answer|Correct answer)\s*+:\s*+\S|"
                     r"\b(?:so |thus |therefore )?the (?:final |correct )?answer is\b", re.IGNORECASE)
 # An option letter left as a word: "A, a tiger hunting a deer, ...", "C — lift their shoulders ...".

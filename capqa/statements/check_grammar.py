@@ -50,22 +50,28 @@ _CAPITAL_TAGS = frozenset(("PRP", "DT", "IN", "VB", "VBP", "VBZ", "VBD", "MD", "
 
 def grammar_issues(parses: Sequence[Parse], question_words: Set[str], bare_answer_words: Set[str],
                    has_context: bool, given_capitals: Set[str] = frozenset(),
-                   question_pairs: Set[Tuple[str, str]] = frozenset()) -> Set[str]:
+                   question_pairs: Set[Tuple[str, str]] = frozenset(),
+                   opening_words: Set[str] = frozenset()) -> Set[str]:
     """The parse-based codes of one statement, from the parses of its sentences (the question's
     context sentences left out). ``question_words``: the question's lower-case words;
     ``bare_answer_words``: the words of an answer that is a bare noun phrase ("indian ocean");
     ``has_context``: whether context sentences come first (a pronoun may then refer to them);
     ``given_capitals``: capitalised words the question or answer has inside a sentence;
     ``question_pairs``: the question's pairs of adjacent words, lower-cased (its own wording, as
-    "ice skating 2018", is not the statement's fault)."""
+    "ice skating 2018", is not the statement's fault); ``opening_words``: the words the question or
+    answer writes in lower case and capitalised only to open a sentence or an option."""
     found: Set[str] = set()
     for index, words in enumerate(parses):
         if not any(word.text[:1].isalnum() for word in words):
             continue
         quoted = _quoted(words)
         children = _children(words)
-        found |= _sentence_issues(words, children, quoted, bare_answer_words, question_pairs)
-        if _capital_inside(words, quoted, given_capitals):
+        # A capitalised word the question has inside a sentence is a name's ("the game Build With
+        # Chrome"): as a quotation's, its verb is no instruction.
+        named = [inside or (word.text[:1].isupper() and word.text in given_capitals)
+                 for inside, word in zip(quoted, words)]
+        found |= _sentence_issues(words, children, quoted, named, bare_answer_words, question_pairs)
+        if _capital_inside(words, quoted, given_capitals) or _recased(words, quoted, given_capitals, opening_words):
             found.add("capital_inside")
         if index == 0 and not has_context and _unresolved_pronoun(words, question_words):
             found.add("unresolved_pronoun")
@@ -97,10 +103,10 @@ def _quoted(words: Parse) -> List[bool]:
     return flags
 
 
-def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List[bool],
+def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List[bool], named: List[bool],
                      bare_answer_words: Set[str], question_pairs: Set[Tuple[str, str]]) -> Set[str]:
     found = set()
-    if _is_imperative(words, children, quoted):
+    if _is_imperative(words, children, named):
         found.add("imperative_sentence")
     elif _is_fragment(words, children):
         found.add("fragment")
@@ -397,6 +403,21 @@ def _capital_inside(words: Parse, quoted: List[bool], given: Set[str]) -> bool:
             continue
         previous, following = words[index - 1], words[index + 1]
         if previous.text[:1].islower() and following.text[:1].islower() and previous.tag not in ("MD", "TO"):
+            return True
+    return False
+
+
+def _recased(words: Parse, quoted: List[bool], given_capitals: Set[str], opening_words: Set[str]) -> bool:
+    """A word the question or answer writes in lower case, capitalised inside a sentence after a
+    lower-case word ("... live in the ocean Plankton release oxygen", "are all forms of Water
+    (B)"): where it was capitalised it opened a sentence or an option, so a sentence or an option
+    was pasted in. Not quotations, nor a capital the question or answer has inside a sentence."""
+    for index in range(1, len(words)):
+        word, previous = words[index], words[index - 1]
+        if (word.text[:1].isupper() and word.text[1:].islower() and word.text.lower() in opening_words
+                and previous.text.isalpha() and previous.text.islower() and previous.tag not in ("MD", "TO")
+                and not quoted[index]
+                and word.text not in given_capitals):
             return True
     return False
 
