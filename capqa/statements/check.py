@@ -56,7 +56,9 @@ ISSUES: Dict[str, str] = {
     "fragment": "a sentence has no finite verb of its own: a noun phrase (its only verb in its relative or 'that' "
                 "clause: 'The view that honesty is ...'), a lone 'Because ...' clause, a label, or a phrase before a "
                 "dash ('Father Brown — the priest-detective who ...', 'None — ...')",
-    "imperative_sentence": "a sentence is an instruction (a bare verb and no subject), not a statement",
+    "imperative_sentence": "a sentence is an instruction (a bare verb and no subject: 'Put it in water', 'To get a "
+                           "good seat buy a ticket early'), not a statement; a name's verb ('Build With Chrome "
+                           "combines ...') is none",
     "inverted_order": "an auxiliary stands before its subject inside the statement: a question's word order left "
                       "('... does she need to walk')",
     "wh_in_place": "a wh-word of the question is left inside the statement ('... won what award in 2011')",
@@ -68,14 +70,16 @@ ISSUES: Dict[str, str] = {
     "question_missing": "most of the question's own words are missing: a premise, condition or frame dropped",
     "code_altered": "the answer's code is not kept as written: a token changed, recased or dropped",
     "lines_joined": "lines of the answer run together without a sentence break",
-    "markup_left": "markdown is left: a table, a code fence or its language tag, bold marks, a heading",
+    "markup_left": "markdown is left: a table, a code fence or its language tag, bold marks, a heading (not a '#' "
+                   "inside a sentence: the code's comment)",
     "label_left": "an answer label is left ('A: 8', 'So the answer is (B)')",
     "options_left": "the question's answer options are listed in the statement",
     "missing_preposition": "a year stands without its preposition ('was born 1995')",
     "answer_in_frame": "a full-sentence answer put inside the question's frame ('The Saxon Garden in Polish is in "
                        "Polish the Saxon Garden is called ...')",
-    "capital_inside": "a capitalised word inside a sentence: another sentence pasted into the question's frame "
-                      "('... we conclude that We conclude there is ...')",
+    "capital_inside": "a capitalised word inside a sentence: another sentence or an option pasted into the "
+                      "question's frame ('... we conclude that We conclude there is ...', a word the question writes "
+                      "in lower case capitalised as it opened an option: 'are all forms of Water (B)')",
     "negative_as_thing": "a negative answer put where a thing goes ('... is none', 'is a nothing in common')",
     "person_not_swapped": "the questioner's 'I' or 'my' is left in the statement, where the reader is 'you'",
     "auxiliary_misplaced": "the question's fronted auxiliary is put back in the wrong place ('... banned was 4 years "

@@ -240,6 +240,22 @@ def _is_imperative(words: Parse, children: Dict[int, List[Word]], quoted: List[b
         if not any(child.dep in SUBJECTS or (child.dep == "aux" and child.tag in ("TO", "MD", "VBZ", "VBP", "VBD"))
                    for child in children.get(word.i, [])):
             return True
+    return _purpose_then_instruction(words, children, quoted)
+
+
+def _purpose_then_instruction(words: Parse, children: Dict[int, List[Word]], quoted: List[bool]) -> bool:
+    """An opening purpose clause whose verb is a bare form with no subject ("To get the best deal
+    at amusement parks buy a seasonal pass, so you can ..."): "To X, do Y" is an instruction,
+    wherever the parser hung "do"."""
+    if len(words) < 4 or words[0].lower != "to":
+        return False
+    for word in words[2:]:
+        if word.tag not in ("VB", "VBP") or not word.text.islower() or quoted[word.i]:
+            continue
+        own = children.get(word.i, [])
+        if any(child.dep == "advcl" and words[child.i - 1].i == 0 for child in own) and not any(
+                child.dep in SUBJECTS or child.dep in ("aux", "auxpass") for child in own):
+            return True
     return False
 
 

@@ -131,6 +131,10 @@ WIDENED = [
      "Ice, steam and frost are all forms of water."),
     ("capital_inside", "which river flows through paris", "The Seine flows through Paris.", None,
      "The Seine flows through Paris."),
+    # an opening purpose clause, then a bare verb without a subject: an instruction
+    ("imperative_sentence", "How do you get a good seat at the cinema?", "Buy your ticket early.",
+     "To get a good seat at the cinema buy your ticket early.",
+     "To get a good seat at the cinema, you buy your ticket early."),
     ("capital_inside", "who argued the mapp v. ohio case", "Her attorney argued the Mapp v. Ohio case.", None,
      "Her attorney argued the Mapp v. Ohio case."),
 ]
@@ -163,3 +167,14 @@ def test_the_markup_and_instruction_codes_still_flag_their_faults():
                                              "The Nile is the longest river. ## Why")
     assert "imperative_sentence" in statement_issues("How do you boil an egg?", "Put it in boiling water.",
                                                      "Put it in boiling water.")
+
+
+def test_the_check_sees_most_bad_tune_outputs_and_rarely_cries_wolf():
+    """On the tune split's judged outputs (never the held-out one): recall of the bad outputs and
+    precision of the flags at least as the check reached them (0.600 / 0.847 before the widenings
+    of the check's recall round; 0.616 / 0.877 after)."""
+    from capqa.doctools.rules_corpora import check_measure, judged_split
+
+    measure = check_measure(judged_split("tune"))
+    assert measure["recall"] >= 0.61, measure
+    assert measure["precision"] >= 0.87, measure
