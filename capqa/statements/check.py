@@ -65,8 +65,9 @@ ISSUES: Dict[str, str] = {
     "agreement": "subject and verb disagree in number ('Gould and Beattie has', 'the scatter plot include')",
     "determiner_missing": "a singular count noun the answer gave bare stands without an article ('came from "
                           "indo-pacific region')",
-    "unresolved_pronoun": "the statement's first sentence has a pronoun or 'there' that nothing in it or in the "
-                          "question names ('Polonia Warsaw won it in 2000')",
+    "unresolved_pronoun": "the statement's first sentence has a pronoun, an object 'one' or 'there' that nothing "
+                          "in it or in the question names ('Polonia Warsaw won it in 2000', 'You can make one "
+                          "with cork')",
     "question_missing": "most of the question's own words are missing: a premise, condition or frame dropped",
     "code_altered": "the answer's code is not kept as written: a token changed, recased or dropped",
     "lines_joined": "lines of the answer run together without a sentence break",

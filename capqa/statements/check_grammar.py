@@ -33,7 +33,7 @@ _EMBEDDING = frozenset("know knows knew known unknown unclear ask asks asked won
                        "on of see shows show showed matter matters depends depend".split())
 _SINGULAR_VERBS = frozenset(("is", "was", "has", "does"))
 _PLURAL_VERBS = frozenset(("are", "were", "have", "do"))
-_OBJECT_PRONOUNS = frozenset(("it", "them", "him", "her"))
+_OBJECT_PRONOUNS = frozenset(("it", "them", "him", "her", "one"))
 # Nouns after which a bare noun names a kind ("a type of rock").
 _KIND_HEADS = frozenset("type kind sort form variety species genus class".split())
 # A bare noun after a copula is CAP-Statements' own convention ("... is electric motor"): not judged.
@@ -73,7 +73,7 @@ def grammar_issues(parses: Sequence[Parse], question_words: Set[str], bare_answe
         found |= _sentence_issues(words, children, quoted, named, bare_answer_words, question_pairs)
         if _capital_inside(words, quoted, given_capitals) or _recased(words, quoted, given_capitals, opening_words):
             found.add("capital_inside")
-        if index == 0 and not has_context and _unresolved_pronoun(words, question_words):
+        if index == 0 and not has_context and _unresolved_pronoun(words, children, question_words):
             found.add("unresolved_pronoun")
     return found
 
@@ -438,16 +438,18 @@ def _recased(words: Parse, quoted: List[bool], given_capitals: Set[str], opening
     return False
 
 
-def _unresolved_pronoun(words: Parse, question_words: Set[str]) -> bool:
-    """In the statement's first sentence, an object pronoun or a locative "there" with no
-    antecedent but its own clause's subject ("Polonia Warsaw won it in 2000", "Donald Trump
-    nominated her", "No single party dominates there"), that the question does not have either."""
+def _unresolved_pronoun(words: Parse, children: Dict[int, List[Word]], question_words: Set[str]) -> bool:
+    """In the statement's first sentence, an object pronoun (a bare "one" as an object too: "You
+    can't really make one without cork sheets") or a locative "there" with no antecedent but its
+    own clause's subject ("Polonia Warsaw won it in 2000", "Donald Trump nominated her", "No single
+    party dominates there"), that the question does not have either. A statement stands alone:
+    what "one" is must be said in it."""
     for position, word in enumerate(words):
         if word.lower in question_words:
             continue
         locative = word.lower == "there" and word.dep == "advmod"
         if not locative and (word.lower not in _OBJECT_PRONOUNS or word.dep not in ("dobj", "pobj", "dative")
-                             or word.tag != "PRP"):
+                             or word.tag not in ("PRP", "CD", "NN") or (word.lower == "one" and (word.dep != "dobj" or children.get(word.i)))):
             continue
         antecedents = [other for other in words[:position] if other.tag in NOUN_TAGS and other.dep not in (
             "nsubj", "nsubjpass", "compound", "appos")]

@@ -135,6 +135,11 @@ WIDENED = [
     ("imperative_sentence", "How do you get a good seat at the cinema?", "Buy your ticket early.",
      "To get a good seat at the cinema buy your ticket early.",
      "To get a good seat at the cinema, you buy your ticket early."),
+    # an object "one" with nothing in its sentence to say what it is; a number "one" is none
+    ("unresolved_pronoun", "Build a birdhouse.", "You can build one from pine boards.",
+     "You can build one from pine boards.", "You can build a birdhouse from pine boards."),
+    ("unresolved_pronoun", "What is a throw of one on both dice called?", "snake eyes", None,
+     "A throw of one on both dice is called snake eyes."),
     ("capital_inside", "who argued the mapp v. ohio case", "Her attorney argued the Mapp v. Ohio case.", None,
      "Her attorney argued the Mapp v. Ohio case."),
 ]
@@ -172,9 +177,9 @@ def test_the_markup_and_instruction_codes_still_flag_their_faults():
 def test_the_check_sees_most_bad_tune_outputs_and_rarely_cries_wolf():
     """On the tune split's judged outputs (never the held-out one): recall of the bad outputs and
     precision of the flags at least as the check reached them (0.600 / 0.847 before the widenings
-    of the check's recall round; 0.616 / 0.877 after)."""
+    of the check's recall round; 0.622 / 0.878 after)."""
     from capqa.doctools.rules_corpora import check_measure, judged_split
 
     measure = check_measure(judged_split("tune"))
-    assert measure["recall"] >= 0.61, measure
+    assert measure["recall"] >= 0.62, measure
     assert measure["precision"] >= 0.87, measure
