@@ -86,7 +86,8 @@ ISSUES: Dict[str, str] = {
     "auxiliary_misplaced": "the question's fronted auxiliary is put back in the wrong place ('... banned was 4 years "
                            "long', '(who died was in 1979) most associated')",
     "frame_lost": "the statement is the answer's own words with none of the question's: what it answers is left "
-                  "out ('The band was formed in Philadelphia.' for the band that made a named album)",
+                  "out ('The band was formed in Philadelphia.' for the band that made a named album); naming one "
+                  "of the question's two alternatives keeps it",
     "split_possessive": "a possessive 's set apart from its name ('Radcliffe College 's liberal arts college'): "
                         "the answer put where the question's possessive phrase was",
 }

@@ -148,6 +148,9 @@ WIDENED = [
 NARROWED = [
     # a code comment after the answer's code is the code's, not a markdown heading
     ("markup_left", "convert decimal to hex", "hex(255)  # '0xff'", "You can convert decimal to hex with hex(255) # '0xff'."),
+    # a statement that names one of the question's two alternatives keeps its frame
+    ("frame_lost", "Which novel was published earlier, Middlemarch or Bleak House?", "Bleak House came out first.",
+     "Bleak House came out first, in 1853."),
     # a capitalised verb of a name the question has ("the game Build With Chrome") is no instruction
     ("imperative_sentence", "The online game Build With Chrome combines Lego and what?", "Google Maps",
      "Build With Chrome combines Lego and Google Maps."),
@@ -177,9 +180,9 @@ def test_the_markup_and_instruction_codes_still_flag_their_faults():
 def test_the_check_sees_most_bad_tune_outputs_and_rarely_cries_wolf():
     """On the tune split's judged outputs (never the held-out one): recall of the bad outputs and
     precision of the flags at least as the check reached them (0.600 / 0.847 before the widenings
-    of the check's recall round; 0.622 / 0.878 after)."""
+    of the check's recall round; 0.622 / 0.885 after)."""
     from capqa.doctools.rules_corpora import check_measure, judged_split
 
     measure = check_measure(judged_split("tune"))
     assert measure["recall"] >= 0.62, measure
-    assert measure["precision"] >= 0.87, measure
+    assert measure["precision"] >= 0.88, measure
