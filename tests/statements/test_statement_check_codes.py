@@ -149,8 +149,8 @@ NARROWED = [
     # a code comment after the answer's code is the code's, not a markdown heading
     ("markup_left", "convert decimal to hex", "hex(255)  # '0xff'", "You can convert decimal to hex with hex(255) # '0xff'."),
     # a statement that names one of the question's two alternatives keeps its frame
-    ("frame_lost", "Which novel was published earlier, Middlemarch or Bleak House?", "Bleak House came out first.",
-     "Bleak House came out first, in 1853."),
+    ("frame_lost", "Which animated Disney film was released earlier, Bambi or Dumbo?", "Dumbo came out first, in 1941.",
+     "Dumbo came out first, in 1941."),
     # a capitalised verb of a name the question has ("the game Build With Chrome") is no instruction
     ("imperative_sentence", "The online game Build With Chrome combines Lego and what?", "Google Maps",
      "Build With Chrome combines Lego and Google Maps."),
