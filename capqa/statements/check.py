@@ -56,32 +56,38 @@ ISSUES: Dict[str, str] = {
     "fragment": "a sentence has no finite verb of its own: a noun phrase (its only verb in its relative or 'that' "
                 "clause: 'The view that honesty is ...'), a lone 'Because ...' clause, a label, or a phrase before a "
                 "dash ('Father Brown — the priest-detective who ...', 'None — ...')",
-    "imperative_sentence": "a sentence is an instruction (a bare verb and no subject), not a statement",
+    "imperative_sentence": "a sentence is an instruction (a bare verb and no subject: 'Put it in water', 'To get a "
+                           "good seat buy a ticket early'), not a statement; a name's verb ('Build With Chrome "
+                           "combines ...') is none",
     "inverted_order": "an auxiliary stands before its subject inside the statement: a question's word order left "
                       "('... does she need to walk')",
     "wh_in_place": "a wh-word of the question is left inside the statement ('... won what award in 2011')",
     "agreement": "subject and verb disagree in number ('Gould and Beattie has', 'the scatter plot include')",
     "determiner_missing": "a singular count noun the answer gave bare stands without an article ('came from "
                           "indo-pacific region')",
-    "unresolved_pronoun": "the statement's first sentence has a pronoun or 'there' that nothing in it or in the "
-                          "question names ('Polonia Warsaw won it in 2000')",
+    "unresolved_pronoun": "the statement's first sentence has a pronoun, an object 'one' or 'there' that nothing "
+                          "in it or in the question names ('Polonia Warsaw won it in 2000', 'You can make one "
+                          "with cork')",
     "question_missing": "most of the question's own words are missing: a premise, condition or frame dropped",
     "code_altered": "the answer's code is not kept as written: a token changed, recased or dropped",
     "lines_joined": "lines of the answer run together without a sentence break",
-    "markup_left": "markdown is left: a table, a code fence or its language tag, bold marks, a heading",
+    "markup_left": "markdown is left: a table, a code fence or its language tag, bold marks, a heading (not a '#' "
+                   "inside a sentence: the code's comment)",
     "label_left": "an answer label is left ('A: 8', 'So the answer is (B)')",
     "options_left": "the question's answer options are listed in the statement",
     "missing_preposition": "a year stands without its preposition ('was born 1995')",
     "answer_in_frame": "a full-sentence answer put inside the question's frame ('The Saxon Garden in Polish is in "
                        "Polish the Saxon Garden is called ...')",
-    "capital_inside": "a capitalised word inside a sentence: another sentence pasted into the question's frame "
-                      "('... we conclude that We conclude there is ...')",
+    "capital_inside": "a capitalised word inside a sentence: another sentence or an option pasted into the "
+                      "question's frame ('... we conclude that We conclude there is ...', a word the question writes "
+                      "in lower case capitalised as it opened an option: 'are all forms of Water (B)')",
     "negative_as_thing": "a negative answer put where a thing goes ('... is none', 'is a nothing in common')",
     "person_not_swapped": "the questioner's 'I' or 'my' is left in the statement, where the reader is 'you'",
     "auxiliary_misplaced": "the question's fronted auxiliary is put back in the wrong place ('... banned was 4 years "
                            "long', '(who died was in 1979) most associated')",
     "frame_lost": "the statement is the answer's own words with none of the question's: what it answers is left "
-                  "out ('The band was formed in Philadelphia.' for the band that made a named album)",
+                  "out ('The band was formed in Philadelphia.' for the band that made a named album); naming one "
+                  "of the question's two alternatives keeps it",
     "split_possessive": "a possessive 's set apart from its name ('Radcliffe College 's liberal arts college'): "
                         "the answer put where the question's possessive phrase was",
 }
@@ -225,7 +231,7 @@ def _grammar_issues(reading: _Reading, parsed: Dict[str, Parse]) -> Set[str]:
                           {word.lower() for word in _WORD.findall(reading.question)},
                           _bare_answer_words(reading.claims), reading.has_context,
                           _inner_capitals(f"{reading.question} {reading.answer}", reading.answer),
-                          _word_pairs(reading.question))
+                          _word_pairs(reading.question), _opening_words(f"{reading.question}\n{reading.answer}"))
 
 
 def _question_issues(reading: _Reading, grammar: Set[str]) -> Set[str]:
@@ -244,6 +250,20 @@ def _question_issues(reading: _Reading, grammar: Set[str]) -> Set[str]:
     if _auxiliary_misplaced(reading.proper, question, reading.text):
         found.add("auxiliary_misplaced")
     return found
+
+
+def _opening_words(text: str) -> Set[str]:
+    """The words the text writes in lower case and also capitalised to open a line, a sentence or
+    an option ("(C) Plankton release oxygen" and "called plankton"), lower-cased (of its first
+    ``MAX_CODE_CHARS`` characters)."""
+    text = text[:MAX_CODE_CHARS]
+    lower = {word for word in _WORD.findall(text) if word.islower()}
+    return {match.group(1).lower() for match in _OPENING.finditer(text)} & lower
+
+
+# A capitalised word opening a line, a sentence or an option ("(B) Water", "B. Water"): not after
+# a list's number ("1. Soil texture": items are capitalised in place) or an initial ("v. Ohio").
+_OPENING = re.compile(r"(?:^|\)\s|(?<![\d\s.][a-zA-Z.])(?<!\d)[.!?:—–]\s)\s*+([A-Z][a-z]+)\b", re.MULTILINE)
 
 
 def _word_pairs(text: str) -> Set[tuple]:

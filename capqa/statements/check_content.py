@@ -36,7 +36,9 @@ _OPERATOR = frozenset("* / + = × ÷ ^ ** - − < > <= >= == != %".split())
 _NUMBER = re.compile(r"^[$€£]?\(?[\d.,]+\)?%?$")
 _BOLD = re.compile(r"(?<!\S)\*\*(?=\S)|(?<=\S)\*\*(?![\w(])|(?<![\w*])\*(?=[A-Za-z])|(?<=[A-Za-z.!?)])\*(?![\w*])")
 _TABLE = re.compile(r"\|\s*+:?-{3,}|(?:\|[^|\n]{1,80}){3,}\|")
-_MARKUP = re.compile(r"```|(?<!\S)#{1,6} |\*\*(?=\w)|(?<=\w)\*\*")
+# A heading's marks open the statement or a sentence: inside one, after code ("hex(255) # '0xff'"),
+# "#" is the code's comment, which is kept as written.
+_MARKUP = re.compile(r"```|(?:^|(?<=[.!?:] ))#{1,6} |\*\*(?=\w)|(?<=\w)\*\*")
 _LABEL = re.compile(r"(?:^|(?<=[.!?] ))(?:A|Answer|ANSWER|Final answer|Correct answer)\s*+:\s*+\S|"
                     r"\b(?:so |thus |therefore )?the (?:final |correct )?answer is\b", re.IGNORECASE)
 # An option letter left as a word: "A, a tiger hunting a deer, ...", "C — lift their shoulders ...".
@@ -139,12 +141,26 @@ def frame_lost(question: str, statement_rest: str, answer: str) -> bool:
     from the statement, and none of the question's words there that the answer did not have. Read
     for a question without context or options (an exam's "Which statement describes ..." is
     answered by its option alone)."""
+    if _names_an_alternative(question, statement_rest):
+        return False
     asked = _content_keys(question, numbers=True)
     said = _content_keys(statement_rest, numbers=True)
     given = _content_keys(answer, numbers=True)
     missing = [key for key in asked if key not in said]
     added = [key for key in asked if key in said and key not in given]
     return not added and len(missing) >= _FRAME_MISSING and len(missing) >= _FRAME_SHARE * len(asked)
+
+
+def _names_an_alternative(question: str, statement: str) -> bool:
+    """Whether the question ends in a choice between two (", The Rescuers or The Muppets?") and the
+    statement names one of them: the choice is the frame, and naming one keeps it ("The Rescuers
+    came out first, in 1977.")."""
+    alternatives = _ALTERNATIVES.search(question[-200:])
+    if not alternatives:
+        return False
+    said = f" {' '.join(_WORD.findall(statement.lower()))} "
+    return any(f" {' '.join(_WORD.findall(choice.lower()))} " in said
+               for choice in re.split(r"\s++or\s++", alternatives.group(1)) if _WORD.search(choice))
 
 
 _FRAME_MISSING = 3

@@ -33,7 +33,7 @@ _EMBEDDING = frozenset("know knows knew known unknown unclear ask asks asked won
                        "on of see shows show showed matter matters depends depend".split())
 _SINGULAR_VERBS = frozenset(("is", "was", "has", "does"))
 _PLURAL_VERBS = frozenset(("are", "were", "have", "do"))
-_OBJECT_PRONOUNS = frozenset(("it", "them", "him", "her"))
+_OBJECT_PRONOUNS = frozenset(("it", "them", "him", "her", "one"))
 # Nouns after which a bare noun names a kind ("a type of rock").
 _KIND_HEADS = frozenset("type kind sort form variety species genus class".split())
 # A bare noun after a copula is CAP-Statements' own convention ("... is electric motor"): not judged.
@@ -50,24 +50,30 @@ _CAPITAL_TAGS = frozenset(("PRP", "DT", "IN", "VB", "VBP", "VBZ", "VBD", "MD", "
 
 def grammar_issues(parses: Sequence[Parse], question_words: Set[str], bare_answer_words: Set[str],
                    has_context: bool, given_capitals: Set[str] = frozenset(),
-                   question_pairs: Set[Tuple[str, str]] = frozenset()) -> Set[str]:
+                   question_pairs: Set[Tuple[str, str]] = frozenset(),
+                   opening_words: Set[str] = frozenset()) -> Set[str]:
     """The parse-based codes of one statement, from the parses of its sentences (the question's
     context sentences left out). ``question_words``: the question's lower-case words;
     ``bare_answer_words``: the words of an answer that is a bare noun phrase ("indian ocean");
     ``has_context``: whether context sentences come first (a pronoun may then refer to them);
     ``given_capitals``: capitalised words the question or answer has inside a sentence;
     ``question_pairs``: the question's pairs of adjacent words, lower-cased (its own wording, as
-    "ice skating 2018", is not the statement's fault)."""
+    "ice skating 2018", is not the statement's fault); ``opening_words``: the words the question or
+    answer writes in lower case and capitalised only to open a sentence or an option."""
     found: Set[str] = set()
     for index, words in enumerate(parses):
         if not any(word.text[:1].isalnum() for word in words):
             continue
         quoted = _quoted(words)
         children = _children(words)
-        found |= _sentence_issues(words, children, quoted, bare_answer_words, question_pairs)
-        if _capital_inside(words, quoted, given_capitals):
+        # A capitalised word the question has inside a sentence is a name's ("the game Build With
+        # Chrome"): as a quotation's, its verb is no instruction.
+        named = [inside or (word.text[:1].isupper() and word.text in given_capitals)
+                 for inside, word in zip(quoted, words)]
+        found |= _sentence_issues(words, children, quoted, named, bare_answer_words, question_pairs)
+        if _capital_inside(words, quoted, given_capitals) or _recased(words, quoted, given_capitals, opening_words):
             found.add("capital_inside")
-        if index == 0 and not has_context and _unresolved_pronoun(words, question_words):
+        if index == 0 and not has_context and _unresolved_pronoun(words, children, question_words):
             found.add("unresolved_pronoun")
     return found
 
@@ -97,10 +103,10 @@ def _quoted(words: Parse) -> List[bool]:
     return flags
 
 
-def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List[bool],
+def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List[bool], named: List[bool],
                      bare_answer_words: Set[str], question_pairs: Set[Tuple[str, str]]) -> Set[str]:
     found = set()
-    if _is_imperative(words, children, quoted):
+    if _is_imperative(words, children, named):
         found.add("imperative_sentence")
     elif _is_fragment(words, children):
         found.add("fragment")
@@ -233,6 +239,22 @@ def _is_imperative(words: Parse, children: Dict[int, List[Word]], quoted: List[b
             continue
         if not any(child.dep in SUBJECTS or (child.dep == "aux" and child.tag in ("TO", "MD", "VBZ", "VBP", "VBD"))
                    for child in children.get(word.i, [])):
+            return True
+    return _purpose_then_instruction(words, children, quoted)
+
+
+def _purpose_then_instruction(words: Parse, children: Dict[int, List[Word]], quoted: List[bool]) -> bool:
+    """An opening purpose clause whose verb is a bare form with no subject ("To get the best deal
+    at amusement parks buy a seasonal pass, so you can ..."): "To X, do Y" is an instruction,
+    wherever the parser hung "do"."""
+    if len(words) < 4 or words[0].lower != "to":
+        return False
+    for word in words[2:]:
+        if word.tag not in ("VB", "VBP") or not word.text.islower() or quoted[word.i]:
+            continue
+        own = children.get(word.i, [])
+        if any(child.dep == "advcl" and words[child.i - 1].i == 0 for child in own) and not any(
+                child.dep in SUBJECTS or child.dep in ("aux", "auxpass") for child in own):
             return True
     return False
 
@@ -401,16 +423,33 @@ def _capital_inside(words: Parse, quoted: List[bool], given: Set[str]) -> bool:
     return False
 
 
-def _unresolved_pronoun(words: Parse, question_words: Set[str]) -> bool:
-    """In the statement's first sentence, an object pronoun or a locative "there" with no
-    antecedent but its own clause's subject ("Polonia Warsaw won it in 2000", "Donald Trump
-    nominated her", "No single party dominates there"), that the question does not have either."""
+def _recased(words: Parse, quoted: List[bool], given_capitals: Set[str], opening_words: Set[str]) -> bool:
+    """A word the question or answer writes in lower case, capitalised inside a sentence after a
+    lower-case word ("... live in the ocean Plankton release oxygen", "are all forms of Water
+    (B)"): where it was capitalised it opened a sentence or an option, so a sentence or an option
+    was pasted in. Not quotations, nor a capital the question or answer has inside a sentence."""
+    for index in range(1, len(words)):
+        word, previous = words[index], words[index - 1]
+        if (word.text[:1].isupper() and word.text[1:].islower() and word.text.lower() in opening_words
+                and previous.text.isalpha() and previous.text.islower() and previous.tag not in ("MD", "TO")
+                and not quoted[index]
+                and word.text not in given_capitals):
+            return True
+    return False
+
+
+def _unresolved_pronoun(words: Parse, children: Dict[int, List[Word]], question_words: Set[str]) -> bool:
+    """In the statement's first sentence, an object pronoun (a bare "one" as an object too: "You
+    can't really make one without cork sheets") or a locative "there" with no antecedent but its
+    own clause's subject ("Polonia Warsaw won it in 2000", "Donald Trump nominated her", "No single
+    party dominates there"), that the question does not have either. A statement stands alone:
+    what "one" is must be said in it."""
     for position, word in enumerate(words):
         if word.lower in question_words:
             continue
         locative = word.lower == "there" and word.dep == "advmod"
         if not locative and (word.lower not in _OBJECT_PRONOUNS or word.dep not in ("dobj", "pobj", "dative")
-                             or word.tag != "PRP"):
+                             or word.tag not in ("PRP", "CD", "NN") or (word.lower == "one" and (word.dep != "dobj" or children.get(word.i)))):
             continue
         antecedents = [other for other in words[:position] if other.tag in NOUN_TAGS and other.dep not in (
             "nsubj", "nsubjpass", "compound", "appos")]

@@ -121,6 +121,39 @@ WIDENED = [
     ("echoed_question", "These fruits are picked in autumn and kept through the winter:\nA. Apples.\nB. Cherries.",
      "A. Apples.", "These fruits are picked in autumn and kept through the winter Apples.",
      "Apples are picked in autumn and kept through the winter."),
+    # a word the question writes in lower case and capitalises only to open an option or a
+    # sentence, capitalised inside one: an option or a sentence pasted in; a name stays capitalised
+    ("capital_inside", "Tiny crabs called fiddlers live on beaches. How do fiddlers find food? (A) Fiddlers sift sand. "
+     "(B) Fiddlers hunt fish.", "A", "Fiddlers find food on the beaches Fiddlers sift sand.",
+     "Fiddlers find food by sifting sand."),
+    ("capital_inside", "Ice, steam and frost are all forms of (A) air. (B) water. (C) fire.",
+     "Water (B), in different states.", "Ice, steam and frost are all forms of Water (B).",
+     "Ice, steam and frost are all forms of water."),
+    ("capital_inside", "which river flows through paris", "The Seine flows through Paris.", None,
+     "The Seine flows through Paris."),
+    # an opening purpose clause, then a bare verb without a subject: an instruction
+    ("imperative_sentence", "How do you get a good seat at the cinema?", "Buy your ticket early.",
+     "To get a good seat at the cinema buy your ticket early.",
+     "To get a good seat at the cinema, you buy your ticket early."),
+    # an object "one" with nothing in its sentence to say what it is; a number "one" is none
+    ("unresolved_pronoun", "Build a birdhouse.", "You can build one from pine boards.",
+     "You can build one from pine boards.", "You can build a birdhouse from pine boards."),
+    ("unresolved_pronoun", "What is a throw of one on both dice called?", "snake eyes", None,
+     "A throw of one on both dice is called snake eyes."),
+    ("capital_inside", "who argued the mapp v. ohio case", "Her attorney argued the Mapp v. Ohio case.", None,
+     "Her attorney argued the Mapp v. Ohio case."),
+]
+
+# Codes narrowed after the tune split's false alarms were read: statements that must pass.
+NARROWED = [
+    # a code comment after the answer's code is the code's, not a markdown heading
+    ("markup_left", "convert decimal to hex", "hex(255)  # '0xff'", "You can convert decimal to hex with hex(255) # '0xff'."),
+    # a statement that names one of the question's two alternatives keeps its frame
+    ("frame_lost", "Which animated Disney film was released earlier, Bambi or Dumbo?", "Dumbo came out first, in 1941.",
+     "Dumbo came out first, in 1941."),
+    # a capitalised verb of a name the question has ("the game Build With Chrome") is no instruction
+    ("imperative_sentence", "The online game Build With Chrome combines Lego and what?", "Google Maps",
+     "Build With Chrome combines Lego and Google Maps."),
 ]
 
 
@@ -129,3 +162,27 @@ def test_widened_codes_flag_their_fault_and_not_the_sound_statement(code, questi
     if faulty is not None:
         assert code in statement_issues(question, answer, faulty)
     assert code not in statement_issues(question, answer, sound), sound
+
+
+@pytest.mark.parametrize("code, question, answer, sound", NARROWED)
+def test_narrowed_codes_pass_their_look_alikes(code, question, answer, sound):
+    assert code not in statement_issues(question, answer, sound), sound
+
+
+def test_the_markup_and_instruction_codes_still_flag_their_faults():
+    assert "markup_left" in statement_issues("Which river is longest?", "# Answer\nThe Nile.", "# Answer The Nile.")
+    assert "markup_left" in statement_issues("Which river is longest?", "The Nile.\n## Why",
+                                             "The Nile is the longest river. ## Why")
+    assert "imperative_sentence" in statement_issues("How do you boil an egg?", "Put it in boiling water.",
+                                                     "Put it in boiling water.")
+
+
+def test_the_check_sees_most_bad_tune_outputs_and_rarely_cries_wolf():
+    """On the tune split's judged outputs (never the held-out one): recall of the bad outputs and
+    precision of the flags at least as the check reached them (0.600 / 0.847 before the widenings
+    of the check's recall round; 0.622 / 0.885 after)."""
+    from capqa.doctools.rules_corpora import check_measure, judged_split
+
+    measure = check_measure(judged_split("tune"))
+    assert measure["recall"] >= 0.62, measure
+    assert measure["precision"] >= 0.88, measure
