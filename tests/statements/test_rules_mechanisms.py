@@ -215,6 +215,8 @@ def test_a_number_with_decimals_ends_its_sentence():
     ("I have 10 liters. I spill one liter. How many liters do I have left?", "9",
      "You have 10 liters. You spill one liter. You have 9 liters left."),
     ("If I am 10, how old is my brother?", "8", "If you are 10, your brother is 8 years old."),
+    ("When I'm baking bread, how long should I knead the dough?", "You should knead it for ten minutes.",
+     "When you're baking bread, you should knead the dough for ten minutes."),
     ("Am I allowed to vote at 16 in Austria?", "yes", "You are allowed to vote at 16 in Austria."),
     ("When did World War I begin?", "1914", "World War I began in 1914."),
     ("Who sang I Will Always Love You?", "Whitney Houston", "Whitney Houston sang I Will Always Love You."),
@@ -441,9 +443,23 @@ def test_a_noun_of_a_coordinated_complement_takes_the(question, answer, statemen
      "When they photosynthesize, plants release oxygen."),
     ("What happens to a plant when it gets too little light?", "The plant grows tall and pale.",
      "When it gets too little light, the plant grows tall and pale."),
-    # Negative: a condition the answer states already is not said twice.
+    # After context sentences too, the answer's first word lowered; a worked answer that reuses the
+    # condition's nouns with other numbers does not state it.
+    ("A bakery sells muffins in boxes. If a box holds 6 muffins, how many muffins are in 4 boxes?",
+     "Four boxes hold 24 muffins.",
+     "A bakery sells muffins in boxes. If a box holds 6 muffins, four boxes hold 24 muffins."),
+    ("A farmer keeps hens. When each hen lays two eggs a day, how many eggs do 6 hens lay in a day?",
+     "Six hens lay 12 eggs a day.",
+     "A farmer keeps hens. When each hen lays two eggs a day, six hens lay 12 eggs a day."),
+    # The condition names the answer's subject first: its second mention is definite.
+    ("When I'm painting a fence, how dry should it be?", "It should be completely dry.",
+     "When you're painting a fence, the fence should be completely dry."),
+    # Negative: a condition the answer states already is not said twice (a number in digits or words).
     ("How much flour do you need if you double the recipe?", "You need four cups of flour if you double the recipe.",
      "You need four cups of flour if you double the recipe."),
+    ("A farmer keeps hens. If each hen lays two eggs a day, how many eggs do 6 hens lay?",
+     "Each hen lays 2 eggs a day, so six hens lay 12 eggs.",
+     "A farmer keeps hens. Each hen lays 2 eggs a day, so six hens lay 12 eggs."),
 ])
 def test_an_answer_sentence_gets_the_questions_conditions(question, answer, statement):
     assert rule_statement(question, answer) == statement

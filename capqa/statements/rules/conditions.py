@@ -13,7 +13,7 @@ from typing import Callable, Optional, Sequence
 
 from capqa.statements.rules.analysis import Frame, render
 from capqa.statements.rules.contractions import WH_WORDS
-from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, PREPOSITIONS, PRONOUNS
+from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, NUMBER_WORDS, PREPOSITIONS, PRONOUNS
 from capqa.statements.rules.morphology import is_finite_verb, lemmas_of
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.subjects import subtree_edges
@@ -29,10 +29,21 @@ _ANSWERER = re.compile(r"^(?:I|I['’]m|I['’]ve|I['’]d|My|We)\b")
 
 def stated(phrase: Sequence[Word], statement: str) -> bool:
     """Whether ``statement`` already says ``phrase``: more than half of the phrase's content words
-    (not function words) are among the statement's words."""
+    (not function words) are among the statement's words, and all of its numbers. A worked answer
+    reuses the condition's nouns with other quantities ("If a pen costs 2 dollars, ..." + "Five
+    pens cost 10 dollars."): the numbers are what the condition fixes."""
     content = [word.lower for word in phrase if word.text[:1].isalnum() and word.lower not in _FUNCTION_WORDS]
-    have = set().union(*(_forms(word) for word in _WORD.findall(statement.lower())))
+    words = _WORD.findall(statement.lower())
+    have = set().union(*(_forms(word) for word in words))
+    numbers = {_number(word) for word in words}
+    if any(_number(word.lower) not in numbers for word in phrase if word.tag == "CD"):
+        return False
     return not content or 2 * sum(bool(_forms(word) & have) for word in content) > len(content)
+
+
+def _number(word: str) -> str:
+    """A number word as its digits ("five" -> "5"), so that either spelling matches the other."""
+    return str(NUMBER_WORDS.get(word, word))
 
 
 def _forms(word: str) -> frozenset:
@@ -45,8 +56,10 @@ def leading_condition(frame: Optional[Frame], words: Sequence[Word]) -> Sequence
     question was not read as a frame, the condition clause it opens with) when it is a phrase of
     time, place or source ("At the time of Martin Luther", "As of 2013,", "Based on the data,") or a
     condition set off by its comma ("If Jill works 50 weeks, ..."). Without its comma an "if" clause
-    is more often the topic the question asks about ("If a person is a NEET what does this mean?")."""
-    lead = tuple(frame.lead) if frame is not None else _opening_clause(words)
+    is more often the topic the question asks about ("If a person is a NEET what does this mean?").
+    A frame with no lead may have read a fronted "When" clause as its wh-word ("When water boils,
+    what does it turn into?"): the clause is looked for then too."""
+    lead = tuple(frame.lead) if frame is not None and frame.lead else _opening_clause(words)
     if not lead:
         return ()
     if lead[0].lower in CONDITION_WORDS:
@@ -113,7 +126,21 @@ def with_conditions(frame: Optional[Frame], words: Sequence[Word], kept: str, lo
     if not lead:
         return kept
     opening = render(lead).rstrip(",").strip()
-    return f"{opening[:1].upper()}{opening[1:]}, {lowered(kept)}"
+    return f"{opening[:1].upper()}{opening[1:]}, {lowered(_second_mention(opening, kept))}"
+
+
+_INDEFINITE_SUBJECT = re.compile(r"^[Aa]n? (\w+) (\w+)")
+
+
+def _second_mention(opening: str, kept: str) -> str:
+    """``kept`` with its indefinite one-word subject made definite when the condition put before it
+    names the same thing ("When you're frying a turkey, a turkey should be defrosted" -> "..., the
+    turkey should ..."): a second mention is definite."""
+    match = _INDEFINITE_SUBJECT.match(kept)
+    if not match or not is_finite_verb(match.group(2).lower()):
+        return kept
+    mentioned = re.search(rf"\ban? {re.escape(match.group(1))}(?!\w)", opening, re.IGNORECASE)
+    return f"{'T' if kept[0].isupper() else 't'}he{kept[match.start(1) - 1:]}" if mentioned else kept
 
 
 _CLAUSE_MARKS = re.compile(r"[,;:]")

@@ -274,7 +274,8 @@ def _swapped(segment: str) -> str:
                 segment, match.start()) or segment[match.end():match.end() + 1] in (".", ")")):
             return match.group(0)  # "I Will Always Love You", "World War I", "I. Perfect competition": no person
         swapped = _QUESTIONER_WORDS[word.lower()]
-        if word[:1].isupper() and word != "I" or (word.startswith("I") and match.start() == 0):
+        # "I", "I'm" are capitalised wherever they stand: "you", "you're" only where they open the text
+        if word[:1].isupper() and not word.startswith("I") or (word.startswith("I") and match.start() == 0):
             swapped = swapped[:1].upper() + swapped[1:]
         after = match.group("after")
         if after:

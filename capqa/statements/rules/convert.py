@@ -35,7 +35,7 @@ from capqa.statements.rules.context import QuestionParts, questioner_swapped, re
 from capqa.statements.rules.declarative import embedded_question
 from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
                                           steps_texts, topic_code)
-from capqa.statements.rules.lexicon import WHITESPACE, strip_trailing
+from capqa.statements.rules.lexicon import NUMBER_WORDS, WHITESPACE, strip_trailing
 from capqa.statements.rules.morphology import capitalize, clause_texts, lemmas_of
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, bounded, parse_into
 from capqa.statements.rules.polar import polar
@@ -469,11 +469,13 @@ def with_lead(frame: Optional[Frame], statement_text: str) -> str:
 
 def _lower_first_word(text: str) -> str:
     """The statement's first word lowered after a lead: a function word, or a word the lexicon
-    knows written with a capital only because it opened the sentence ("Salt and sand ..."), not
-    the first word of a name ("West Germany")."""
+    knows written with a capital only because it opened the sentence ("Salt and sand ...", "Five
+    pens ..."), not the first word of a name ("West Germany")."""
     first, _, rest = text.partition(" ")
-    known = len(first) > 1 and first[1:].islower() and bool(lemmas_of(first.lower())) and not rest[:1].isupper()
-    return f"{first.lower()} {rest}" if first in _LOWERED_OPENINGS or known else text
+    word = first.lower()
+    known = len(first) > 1 and first[1:].islower() and bool(lemmas_of(word) or word in NUMBER_WORDS) and not (
+        rest[:1].isupper())
+    return f"{word} {rest}" if first in _LOWERED_OPENINGS or known else text
 
 
 def fallback_statement(question: str, answer: str) -> str:
