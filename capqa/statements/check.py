@@ -25,6 +25,7 @@ from capqa.statements.check_content import (code_altered, code_tokens, fence_tag
                                             lines_joined, markup_left, options_left, question_missing)
 from capqa.statements.check_grammar import grammar_issues, is_imperative
 from capqa.statements.rules.answer_sentences import answer_sentences, split_sentences
+from capqa.statements.rules.code import MATH_SPAN
 from capqa.statements.rules.context import split_question
 from capqa.statements.rules.language import not_english
 from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, MODALS, PREPOSITIONS, PRONOUNS, strip_trailing
@@ -38,9 +39,10 @@ ISSUES: Dict[str, str] = {
     "auxiliary_start": "not declarative: starts with an inverted auxiliary, like a yes/no question",
     "question_mark": "not declarative: ends with a question mark",
     "imperative_start": "not declarative: starts with an imperative verb (Name, List, Tell me, Explain, ...)",
-    "echoed_question": "the question or instruction is repeated in the statement",
+    "echoed_question": "the question or instruction is repeated in the statement (an instruction after a task's "
+                       "premises too: '..., then find the remainder when ...')",
     "semicolon_join": "the answer is tacked on after a semicolon",
-    "answer_missing": "the statement leaves out the words of the answer",
+    "answer_missing": "the statement leaves out the words of the answer (not its hedges: 'I'd say', 'probably')",
     "blank_left": "a blank marker (___) is left in the statement",
     "doubled_word": "a word, unit or phrase is written twice ('metres metres', 'the the', 'In Greek mythology, in "
                     "Greek mythology'), or a relative 'that' ('the agronomist that that worked')",
@@ -55,16 +57,18 @@ ISSUES: Dict[str, str] = {
                    "passes such an answer through as it is)",
     "fragment": "a sentence has no finite verb of its own: a noun phrase (its only verb in its relative or 'that' "
                 "clause: 'The view that honesty is ...'), a lone 'Because ...' clause, a label, or a phrase before a "
-                "dash ('Father Brown — the priest-detective who ...', 'None — ...')",
+                "dash ('Father Brown — the priest-detective who ...', 'None — ...'); a LaTeX formula reads as a "
+                "name, an equation as a clause",
     "imperative_sentence": "a sentence is an instruction (a bare verb and no subject: 'Put it in water', 'To get a "
                            "good seat buy a ticket early'), not a statement; a name's verb ('Build With Chrome "
                            "combines ...') is none",
     "inverted_order": "an auxiliary stands before its subject inside the statement: a question's word order left "
                       "('... does she need to walk')",
-    "wh_in_place": "a wh-word of the question is left inside the statement ('... won what award in 2011')",
+    "wh_in_place": "a wh-word of the question is left inside the statement ('... won what award in 2011'), or the "
+                   "'many' of its 'how many' after the number put for 'how' ('In total, 4 many values')",
     "agreement": "subject and verb disagree in number ('Gould and Beattie has', 'the scatter plot include')",
     "determiner_missing": "a singular count noun the answer gave bare stands without an article ('came from "
-                          "indo-pacific region')",
+                          "indo-pacific region'); one with a participle after its noun is not judged",
     "unresolved_pronoun": "the statement's first sentence has a pronoun, an object 'one' or 'there' that nothing "
                           "in it or in the question names ('Polonia Warsaw won it in 2000', 'You can make one "
                           "with cork')",
@@ -73,9 +77,10 @@ ISSUES: Dict[str, str] = {
     "lines_joined": "lines of the answer run together without a sentence break",
     "markup_left": "markdown is left: a table, a code fence or its language tag, bold marks, a heading (not a '#' "
                    "inside a sentence: the code's comment)",
-    "label_left": "an answer label is left ('A: 8', 'So the answer is (B)')",
+    "label_left": "an answer label is left ('A: 8', 'So the answer is (B)'; 'So the answer is 284' is a sentence)",
     "options_left": "the question's answer options are listed in the statement",
-    "missing_preposition": "a year stands without its preposition ('was born 1995')",
+    "missing_preposition": "a year stands without its preposition ('was born 1995'); a number after a copula is a "
+                           "value ('is 2020')",
     "answer_in_frame": "a full-sentence answer put inside the question's frame ('The Saxon Garden in Polish is in "
                        "Polish the Saxon Garden is called ...')",
     "capital_inside": "a capitalised word inside a sentence: another sentence or an option pasted into the "
@@ -116,7 +121,7 @@ _WORD = re.compile(r"[^\W_]+")
 # Words of an answer that claim nothing: the statement need not keep them.
 _UNCLAIMED = frozenset(
     "a an the of to in on at is are was were be been it its this that these those and or but so as by for with "
-    "i me my we you your he she they them their his her yes no true false not sure think believe guess probably "
+    "i me my we you your he she they them their his her yes no true false not sure think believe guess say probably "
     "maybe perhaps answer correct option choice final well ok okay hmm great question certainly course "
     "hello hi hey bing ai language model assistant hope helps let know please note however also just fairly "
     "pretty quite certain confident positive likely definitely most if remember recall correctly mistaken would "
@@ -205,8 +210,18 @@ def _read(question: str, answer: str, statement: str) -> _Reading:
     rest = _after_context(text, parts.context)
     found = _surface_issues(question, answer, text, parts, proper, claims, rest)
     found |= _content_issues(question, answer, text, parts, proper, claims, rest)
-    return _Reading(question, answer, text, proper, claims, rest != text, _bounded_sentences(rest), found,
-                    "fallback_form" not in found)
+    return _Reading(question, answer, text, proper, claims, rest != text, _bounded_sentences(_formulas_named(rest)),
+                    found, "fallback_form" not in found)
+
+
+def _formulas_named(text: str) -> str:
+    """``text`` with each LaTeX formula read as one name ("Let X be a polynomial ...") for the
+    parse: the tagger splits "$p(8).$" into words and sentences, and reads "\\frac{3}{56}" as an
+    adjective, so that a sound sentence looks like a fragment. An equation is a clause ("$6-3i =
+    6+9i$." reads "X equals X.")."""
+    if "$" not in text and "\\" not in text:
+        return text
+    return MATH_SPAN.sub(lambda match: "X equals X" if "=" in match.group(0) else "X", text)
 
 
 # A question has many answers: its parts are found once (the parts are read, never changed).
@@ -370,6 +385,10 @@ def _bare_answer_words(claims: str) -> Set[str]:
     words = phrase.lower().split()
     if len(words) < 2 or not is_bare_noun_phrase(phrase) or any(word in AUXILIARIES for word in words):
         return set()
+    # A participle after the first word ("panels collecting sunlight", "sorrow regarding ...")
+    # leaves the head unsure: not judged. A last "-ing" word is the head itself ("apartment building").
+    if any(word.endswith("ing") and "VERB" in lemmas_of(word) for word in words[1:-1]):
+        return set()
     cut = next((index for index, word in enumerate(words) if word in PREPOSITIONS), len(words))
     return {words[cut - 1]} if cut else set()
 
@@ -420,6 +439,8 @@ def _surface_issues(question: str, answer: str, text: str, parts, proper: str, c
         found.add("inverted_order")
     if _NEGATIVE_AS_THING.search(text):
         found.add("negative_as_thing")
+    if _HOW_MANY.search(question) and any(match.group(1) in answer for match in _MANY_LEFT.finditer(text)):
+        found.add("wh_in_place")
     if _person_not_swapped(question, text):
         found.add("person_not_swapped")
     return found
@@ -616,6 +637,11 @@ def _nominal(word: str) -> bool:
 _INVERTING = frozenset("do does did have has had can could will would shall should may might must".split())
 _AUXILIARY_FORMS = {"do": ("do", "does", "did"), "does": ("do", "does", "did"), "did": ("do", "does", "did"),
                     "have": ("have", "has", "had"), "has": ("have", "has", "had"), "had": ("have", "has", "had")}
+# The "many" or "much" of the question's "how many" left after the number that replaced "how"
+# ("In total, 4 many values", "2000 calories many calories fulfill ..."): no number takes it. The
+# number must be the answer's ("In 2010 many people moved" keeps the question's year).
+_MANY_LEFT = re.compile(r"\b(\d[\d,.]*+)(?: [a-z]+)? (?:many|much)\b")
+_HOW_MANY = re.compile(r"\bhow (?:many|much)\b", re.IGNORECASE)
 # A negative answer put where a thing goes: "... is none", "is a nothing in common", "appeared in None".
 _NEGATIVE_AS_THING = re.compile(r"(?<!\bthere )\b(?:is|are|was|were|include|includes|a|an|the|in|of)\s++(?:none|nothing|"
                                 r"nobody|no one)\b(?! of\b| but\b| else\b| more\b| less\b| like\b)", re.IGNORECASE)
@@ -687,9 +713,31 @@ def _asked_forms(question: str, code_answer: bool) -> List[tuple]:
         clause_words = normalize_statement(strip_trailing(clause)).split()
         if len(clause_words) >= 4 and _asks(clause_words, position == 0):
             forms.append((" ".join(clause_words), True))
+    if not clauses:
+        forms += _instruction_clauses(question)
     if code_answer and words[0] not in _WH and words[0] not in _AUXILIARIES:
         forms += [(f"{article}{asked} {link}", True) for article in ("", "the ", "one ") for link in _LINKS]
     return forms
+
+
+def _instruction_clauses(question: str) -> List[tuple]:
+    """The instructions inside a task that asks no question, after its premises: a clause or
+    sentence led by an instruction verb and its object, after a condition ("If $n \\equiv 2$, then
+    find the remainder when ..."). A statement says the result;
+    repeating the instruction leaves it an instruction."""
+    forms = []
+    for position, clause in enumerate(_CLAUSE_BREAK.split(question)[:20]):
+        words = normalize_statement(strip_trailing(clause)).split()
+        if words[:1] == ["then"]:
+            words = words[1:]
+        elif not position:
+            continue  # a task led by its instruction is the question's own form (see ``_asked_forms``)
+        if len(words) >= 4 and words[0] in _IMPERATIVES and words[1] in _IMPERATIVE_OBJECTS | _WH:
+            forms.append((" ".join(words), True))
+    return forms
+
+
+_CLAUSE_BREAK = re.compile(r", |(?<=[.!?]) ")
 
 
 def _asks(words: List[str], first: bool) -> bool:

@@ -39,8 +39,10 @@ _TABLE = re.compile(r"\|\s*+:?-{3,}|(?:\|[^|\n]{1,80}){3,}\|")
 # A heading's marks open the statement or a sentence: inside one, after code ("hex(255) # '0xff'"),
 # "#" is the code's comment, which is kept as written.
 _MARKUP = re.compile(r"```|(?:^|(?<=[.!?:] ))#{1,6} |\*\*(?=\w)|(?<=\w)\*\*")
+# "the answer is" before an option letter or a colon is a label; "So the answer is 284." a sentence.
 _LABEL = re.compile(r"(?:^|(?<=[.!?] ))(?:A|Answer|ANSWER|Final answer|Correct answer)\s*+:\s*+\S|"
-                    r"\b(?:so |thus |therefore )?the (?:final |correct )?answer is\b", re.IGNORECASE)
+                    r"\b(?:so |thus |therefore )?the (?:final |correct )?answer is"
+                    r"(?:\s*+[:(]|\s++(?-i:[A-E])\b(?!['’]))", re.IGNORECASE)
 # An option letter left as a word: "A, a tiger hunting a deer, ...", "C — lift their shoulders ...".
 _OPTION_LETTER = re.compile(r"(?:^|[.!?] |\b(?:to|is|are|be|was|were) )[A-E](?:,| [—–]| ?\)) ")
 _LIST_MARKER = re.compile(r"(?:^|(?<=\s))\(?(?:[ivx]{1,4}|[A-Ea-e])\)\s")

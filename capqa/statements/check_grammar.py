@@ -13,7 +13,7 @@ the statement, of which the parser reads at most ``MAX_PARSED_CHARS``.
 
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from capqa.statements.rules.lexicon import NUMBER_WORDS, PREPOSITIONS
+from capqa.statements.rules.lexicon import COPULAS, NUMBER_WORDS, PREPOSITIONS
 from capqa.statements.rules.morphology import inflect, is_finite_verb, is_mass_noun, lemmas_of
 from capqa.statements.rules.parser import Parse, Word
 
@@ -394,8 +394,9 @@ def _year_without_preposition(words: Parse, question_pairs: Set[Tuple[str, str]]
             continue
         # "(born 1995)" is a note; "was born 1995" a clause that lacks its "in".
         passive = before.tag == "VBN" and word.i > 1 and words[word.i - 2].dep == "auxpass"
-        if (before.lower in _BEFORE_YEAR and not passive) or before.lower in _MONTHS or before.tag in (
-                "CD", "DT", "IN", "TO", "POS"):
+        # After a bare copula the number is a value ("the least such multiple is 2020"), not a date.
+        if (before.lower in _BEFORE_YEAR and not passive) or before.lower in _MONTHS or before.lower in COPULAS or (
+                before.tag in ("CD", "DT", "IN", "TO", "POS")):
             continue
         following = words[word.i + 1] if word.i + 1 < len(words) else None
         if following is not None and following.tag.startswith("NN"):

@@ -142,6 +142,14 @@ WIDENED = [
      "A throw of one on both dice is called snake eyes."),
     ("capital_inside", "who argued the mapp v. ohio case", "Her attorney argued the Mapp v. Ohio case.", None,
      "Her attorney argued the Mapp v. Ohio case."),
+    # the "many" of "how many" left after the answer's number; a year of the question before "many" is none
+    ("wh_in_place", "How many eggs does the recipe need?", "6", "The recipe needs 6 many eggs.", "The recipe needs 6 eggs."),
+    ("wh_in_place", "How many people moved to the city in 2010?", "About two million.", None,
+     "In 2010 many people moved to the city: about two million."),
+    # a task's instruction after its premises ("Then find ...") repeated before the result
+    ("echoed_question", "A train leaves at 9 am and travels at 60 km/h. Then find the distance it covers by noon.",
+     "180 km", "A train leaves at 9 am and travels at 60 km/h. Then find the distance it covers by noon, the distance "
+     "is 180 km.", "A train leaves at 9 am and travels at 60 km/h. The distance it covers by noon is 180 km."),
 ]
 
 # Codes narrowed after the tune split's false alarms were read: statements that must pass.
@@ -156,8 +164,34 @@ NARROWED = [
      "Build With Chrome combines Lego and Google Maps."),
 ]
 
+# Codes narrowed after the false alarms on the MATH and OpenBookQA rows were read, as WIDENED: a
+# statement the code still flags (or None) and a look-alike it passes.
+NARROWED_FLAGGING = [
+    # a value after a copula is no date that lacks its "in"
+    ("missing_preposition", "What is the smallest multiple of 11 above 1000?", "1001",
+     "The smallest multiple of 11 above 1000 was found 1001.", "The smallest multiple of 11 above 1000 is 1001."),
+    # an answer with a participle after its noun ("panels collecting rain") has a head the check
+    # cannot be sure of: not judged; a bare compound still is
+    ("determiner_missing", "What did the farmer put on the barn roof?", "rain barrel",
+     "The farmer put rain barrel on the barn roof.", "The farmer put a rain barrel on the barn roof."),
+    ("determiner_missing", "What did the farmer put on the barn roof?", "panels collecting rain", None,
+     "The farmer put panels collecting rain on the barn roof."),
+    # a hedge ("I'd say ...") claims nothing
+    ("answer_missing", "Which bird eats seeds?", "I'd say finches, probably.", "Sparrows eat seeds.",
+     "Finches eat seeds."),
+    # "the answer is" before an option letter is a label; before the result it is the answer's sentence
+    ("label_left", "What is the sum of 17 and 25?", "17 + 25 = 42. So the answer is 42.",
+     "17 + 25 = 42. So the answer is (C).", "17 + 25 = 42. So the answer is 42."),
+    # a formula is one name in the parse, an equation a clause: neither is a fragment
+    ("fragment", "Compute $(1+2i)(3-i)$.", "$5+5i$", "$(1+2i)(3-i)$, $5+5i$.", "$(1+2i)(3-i)$ is $5+5i$."),
+    ("fragment", "Let $p(x)$ be a polynomial of degree 5. Find $p(8).$", "\\frac{3}{56}",
+     "Let $p(x)$ be a polynomial of degree 5. The value $p(8).$ that is \\frac{3}{56}.",
+     "Let $p(x)$ be a polynomial of degree 5. $p(8).$ is \\frac{3}{56}."),
+    ("fragment", "Simplify $(1+2i)6-3i$.", "$6+9i$", None, "$(1+2i)6-3i = 6+12i-3i = 6+9i$."),
+]
 
-@pytest.mark.parametrize("code, question, answer, faulty, sound", WIDENED)
+
+@pytest.mark.parametrize("code, question, answer, faulty, sound", WIDENED + NARROWED_FLAGGING)
 def test_widened_codes_flag_their_fault_and_not_the_sound_statement(code, question, answer, faulty, sound):
     if faulty is not None:
         assert code in statement_issues(question, answer, faulty)
@@ -180,9 +214,12 @@ def test_the_markup_and_instruction_codes_still_flag_their_faults():
 def test_the_check_sees_most_bad_tune_outputs_and_rarely_cries_wolf():
     """On the tune split's judged outputs (never the held-out one): recall of the bad outputs and
     precision of the flags at least as the check reached them (0.600 / 0.847 before the widenings
-    of the check's recall round; 0.622 / 0.885 after)."""
+    of the check's recall round; 0.622 / 0.885 after, on 620 rows). With the MATH and OpenBookQA
+    rows (700) the check measured 0.571 / 0.837 (0.419 / 0.684 on the 80 new rows); after its
+    codes were fitted to formulas and those rows' false alarms, 0.591 / 0.867 (117 of 198 bad
+    flagged, 135 flags; 0.548 / 0.895 on the new rows)."""
     from capqa.doctools.rules_corpora import check_measure, judged_split
 
     measure = check_measure(judged_split("tune"))
-    assert measure["recall"] >= 0.62, measure
-    assert measure["precision"] >= 0.88, measure
+    assert measure["recall"] >= 0.59, measure
+    assert measure["precision"] >= 0.86, measure
