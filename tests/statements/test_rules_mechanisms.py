@@ -452,8 +452,11 @@ def test_a_noun_of_a_coordinated_complement_takes_the(question, answer, statemen
      "Six hens lay 12 eggs a day.",
      "A farmer keeps hens. When each hen lays two eggs a day, six hens lay 12 eggs a day."),
     # The condition names the answer's subject first: its second mention is definite.
-    ("When I'm painting a fence, how dry should it be?", "It should be completely dry.",
+    ("When I'm painting a fence, how dry should it be?", "A fence should be completely dry.",
      "When you're painting a fence, the fence should be completely dry."),
+    # The question's own "it" is the answer's "It": after the condition that names the fence, it stays "it".
+    ("When I'm painting a fence, how dry should it be?", "It should be completely dry.",
+     "When you're painting a fence, it should be completely dry."),
     # Negative: a condition the answer states already is not said twice (a number in digits or words).
     ("How much flour do you need if you double the recipe?", "You need four cups of flour if you double the recipe.",
      "You need four cups of flour if you double the recipe."),
@@ -531,4 +534,35 @@ def test_a_request_for_information_answered_with_steps_is_no_goal():
     ("What is the capital of Peru?", "If I'm not mistaken, it's Lima.", "The capital of Peru is Lima."),
 ])
 def test_a_memory_hedge_goes(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A fronted "When" clause before the question's own wh-word is its condition, not its wh-word.
+    ("When water boils, what does it turn into?", "steam", "When water boils, it turns into steam."),
+    ("When water boils, what does it turn into?", "It turns into steam.", "When water boils, it turns into steam."),
+    ("When the Romans invaded Britain, who was their emperor?", "Claudius",
+     "When the Romans invaded Britain, Claudius was their emperor."),
+    ("When you are lost in a forest, where should you go?", "to the river",
+     "When you are lost in a forest, you should go to the river."),
+    ("When a cell divides, how many cells are there?", "two", "When a cell divides, there are two cells."),
+    ("When it rains, what should you wear?", "a raincoat", "When it rains, you should wear a raincoat."),
+    # Negative: "When" that asks (inverted, or with no clause of its own) stays the wh-word.
+    ("When did the war end?", "1945", "The war ended in 1945."),
+    ("When did the war end, and who won?", "1945", "The war ended in 1945."),
+])
+def test_a_fronted_when_clause_is_the_condition(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # "Find X." whose object has its own determiner takes no "the" before it.
+    ("Find a cheap flight to Rome.", "a Ryanair flight for 40 euros",
+     "A cheap flight to Rome is a Ryanair flight for 40 euros."),
+    ("Find an apartment in Paris.", "a studio near the Louvre", "An apartment in Paris is a studio near the Louvre."),
+    ("Find this week's top song.", "Flowers by Miley Cyrus", "This week's top song is Flowers by Miley Cyrus."),
+    ("Find the nearest hospital.", "St Mary's Hospital", "The nearest hospital is St Mary's Hospital."),
+    ("Find a cheap flight to Rome.", "Skyscanner lists one for 40 euros.", "Skyscanner lists one for 40 euros."),
+])
+def test_a_find_objects_own_determiner_takes_no_article(question, answer, statement):
     assert rule_statement(question, answer) == statement

@@ -96,9 +96,12 @@ def _wh_start(words: Sequence[Word]) -> Optional[int]:
     """Where the wh-phrase starts (its fronted preposition included): at the front, or after a
     fronted phrase ending in a comma ("In 1990, who ...") or with no comma ("under article 1 what
     is ..."), as long as the wh-word is followed by a verb or a noun phrase and a verb."""
+    clause = opening_clause_end(words)
     for index, word in enumerate(words[:24]):
         if word.lower not in WH_WORDS or (index >= 12 and words[index - 1].text != ","):
             continue  # far from the front only after a comma ("By the end of ..., how many ...")
+        if index == 0 and clause is not None:
+            continue  # "When water boils, what ...": the clause is the lead, the wh-word follows its comma
         if index and word.text[:1].isupper() and words[index - 1].text[-1:] not in (",", ".", ";", ":", "!", "?"):
             continue  # "... series of Who Wants To Be A Millionaire": a title
         if index == 0:
@@ -113,6 +116,27 @@ def _wh_start(words: Sequence[Word]) -> Optional[int]:
             return index
         return None
     return None
+
+
+def opening_clause_end(words: Sequence[Word]) -> Optional[int]:
+    """The comma that ends a fronted "when" clause before the question's own wh-word ("When water
+    boils, | what does it turn into?"), or None. Read from the parse: "when" modifies a verb before
+    the comma that has its own subject after "when" (not inverted: "When did X end, ..." asks
+    when), and a wh-word (or a preposition and one) follows the comma. The parser often makes the
+    clause the root and the question a relative clause, so no more of its labels is relied on."""
+    if len(words) < 4 or words[0].lower not in _CLAUSE_WH or _is_auxiliary(words[1]) or words[1].tag == "MD":
+        return None
+    comma = next((index for index, word in enumerate(words) if word.text == ","), None)
+    where = {word.i: index for index, word in enumerate(words)}
+    verb = where.get(words[0].head)
+    if comma is None or verb is None or not 1 < verb < comma:
+        return None
+    if not any(word.dep in _SUBJECT_DEPS and where.get(word.head) == verb for word in words[1:verb]):
+        return None
+    return comma if any(word.lower in WH_WORDS for word in words[comma + 1:comma + 3]) else None
+
+
+_CLAUSE_WH = frozenset(("when", "whenever"))
 
 
 def wh_phrase_end(words: Sequence[Word], position: int) -> int:

@@ -16,7 +16,8 @@ from typing import List, Optional, Tuple
 from capqa.statements.rules.analysis import Frame, render, verb_index, wh_phrase_end
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.declarative import join
-from capqa.statements.rules.lexicon import AUXILIARIES, COMPUTING_VERBS, LIST_ANSWER, NUMBER_WORDS, strip_trailing
+from capqa.statements.rules.lexicon import (AUXILIARIES, COMPUTING_VERBS, DETERMINERS, LIST_ANSWER, NUMBER_WORDS,
+                                            strip_trailing)
 from capqa.statements.rules.morphology import is_plural_noun, lemmas_of, looks_like_clause, plural_phrase, with_article
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.polar import polarity
@@ -136,6 +137,8 @@ def imperative_statement(form: Form, answer: str, first: str) -> Optional[str]:
         return join(subject, "is", answer)
     if not match.group(1) and not subject[:1].islower():
         return join(subject, "is", _clause_or_noun(answer, subject))  # "Describe Ohm's law"
+    if not match.group(1) and subject.split()[0].lower() in DETERMINERS:
+        determiner = ""  # "Find a cheap flight to Rome": the object has its determiner, no "the" before it
     return join(determiner, subject, "is", _clause_or_noun(answer, subject))
 
 

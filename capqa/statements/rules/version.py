@@ -47,7 +47,8 @@ from capqa.statements.rules.parser import parser_identity
 # "(Do not use a calculator!)") goes and a bracketed note joins the context; "Compute: / Evaluate /
 # Simplify X" state X; a stem ending in a relative clause (", which means that") is completed.
 # An answer's subject cut short ("The constant term is 125.") takes the question's complement; a markdown
-# blockquote mark ("> ") goes.
+# blockquote mark ("> ") goes. A fronted "When" clause before the question's own wh-word is its lead, not its
+# wh-word ("When water boils, what ...?" + "steam"); "Find a/an/this X." takes no "the" before its determiner.
 RULES_VERSION = "10"
 
 
