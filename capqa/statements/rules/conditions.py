@@ -13,13 +13,12 @@ from typing import Callable, Optional, Sequence
 
 from capqa.statements.rules.analysis import Frame, render
 from capqa.statements.rules.contractions import WH_WORDS
-from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, NUMBER_WORDS, PREPOSITIONS, PRONOUNS
+from capqa.statements.rules.lexicon import (AUXILIARIES, CONDITION_WORDS, DETERMINERS, NUMBER_WORDS, PREPOSITIONS,
+                                            PRONOUNS)
 from capqa.statements.rules.morphology import is_finite_verb, lemmas_of
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.subjects import subtree_edges
 
-# Words opening a condition clause ("if your target is 2000", "when making a countertop").
-CONDITION_WORDS = frozenset("if when whenever unless once while assuming given".split())
 _FUNCTION_WORDS = DETERMINERS | PREPOSITIONS | AUXILIARIES | PRONOUNS | CONDITION_WORDS
 _WORD = re.compile(r"\w+")
 # The answerer's own words open the sentence ("I can't confirm ..., but X"): a condition put in
@@ -144,6 +143,8 @@ def _second_mention(opening: str, kept: str) -> str:
 
 
 _CLAUSE_MARKS = re.compile(r"[,;:]")
+
+
 def _fronted(sentence: str) -> bool:
     """Whether a sentence opens with a phrase of its own set off by a comma ("In 2003, ...",
     "When it rains, ..."): a preposition or condition word first, a comma within a few words."""
