@@ -566,3 +566,22 @@ def test_a_fronted_when_clause_is_the_condition(question, answer, statement):
 ])
 def test_a_find_objects_own_determiner_takes_no_article(question, answer, statement):
     assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # "To" before a wh-word is a preposition, not a goal: the answer is no step
+    ("To which of these rivers do salmon return the most?", "the Yukon", "Salmon return the most to the Yukon."),
+    # "To VP, SUBJ MODAL" is a stem with its own subject, completed without a comma or "you"
+    ("To lower their costs, farmers should", "plant cover crops as soil stays moist.",
+     "To lower their costs, farmers should plant cover crops as soil stays moist."),
+    ("To keep a cake moist, bakers can", "wrap it while it is warm.",
+     "To keep a cake moist, bakers can wrap it while it is warm."),
+    # A trailing condition keeps a bracket that closes inside it
+    ("What happens to the ice if you put it in a (warm) room?", "It melts.",
+     "If you put it in a (warm) room, the ice melts."),
+    # "(When X,) what happens" + a clause: the clause is what happens
+    ("when a dog's fur gets wet, what happens", "it feels cold", "When a dog's fur gets wet, it feels cold."),
+    ("what happens", "they see more", "They see more."),
+])
+def test_regressions_of_rules_10(question, answer, statement):
+    assert rule_statement(question, answer) == statement

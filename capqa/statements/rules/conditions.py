@@ -90,9 +90,12 @@ def trailing_condition(words: Sequence[Word]) -> Sequence[Word]:
     wh = next((index for index, word in enumerate(words) if word.lower in WH_WORDS), None)
     if wh is None:
         return ()
-    end = len(words)
+    kept = len(words)
+    while kept and words[kept - 1].tag in _FINAL_MARKS:
+        kept -= 1  # the question's own marks go, not a bracket or quote that closes something in the clause ("CO_{2}")
+    end = kept
     while end and not words[end - 1].text[:1].isalnum():
-        end -= 1
+        end -= 1  # the parser may attach such a bracket outside the clause: the clause ends before it
     for position in range(wh + 1, end):
         if words[position].dep != "advcl":
             continue
@@ -100,8 +103,19 @@ def trailing_condition(words: Sequence[Word]) -> Sequence[Word]:
         ends = right == end - 1 or (right + 1 < end and words[right + 1].tag == "CC")
         if left > wh + 1 and ends and words[left].lower in CONDITION_WORDS and not any(
                 word.lower in WH_WORDS for word in words[right + 1:end]):
-            return tuple(words[left:end])
+            return tuple(words[left:kept if _balanced(words[left:kept]) else end])
     return ()
+
+
+def _balanced(words: Sequence[Word]) -> bool:
+    """Whether each bracket in ``words`` is closed there and its quotes are paired, so that a closing
+    mark kept at the clause's end closes something inside it."""
+    text = "".join(word.text for word in words)
+    return all(text.count(opening) == text.count(closing) for opening, closing in ("()", "[]", "{}")) and (
+        text.count('"') % 2 == 0)
+
+
+_FINAL_MARKS = frozenset((".", ",", ":"))
 
 
 def with_conditions(frame: Optional[Frame], words: Sequence[Word], kept: str, lowered: Callable[[str], str]) -> str:

@@ -68,13 +68,28 @@ def goal_of(proper: str, words: Optional[Parse]) -> Optional[Goal]:
     if how:
         goal = _questioner_swapped(how.group("goal"))
         return Goal(with_articles(goal) if text == text.lower() else goal)  # "how to get current date"
-    to = _TO.match(text)
+    to = _to_goal(text)
     if to:
         modal = " ".join((to.group("modal") or "").split())
         return Goal(_questioner_swapped(to.group("goal")), modal, stem=True)
     if words and not proper.rstrip().endswith("?") and (is_imperative(words) or _verb_query(text)):
         return Goal(with_articles(_questioner_swapped(text[:1].lower() + text[1:])))
     return None
+
+
+def _to_goal(text: str) -> Optional[re.Match]:
+    """``_TO``'s match of a prompt that opens with a goal ("To VP", "To VP, you can"), or None
+    where "to" opens something else: a preposition before a wh-word ("To which of the phenomena
+    do humans contribute?"), or a goal that is only the lead of a stem with a subject of its own
+    ("To raise revenue, owners should": the stem is completed, not read as the reader's steps)."""
+    to = _TO.match(text)
+    if not to or WH_START.match(to.group("goal")) or _OWN_SUBJECT_STEM.search(to.group("goal")):
+        return None
+    return to
+
+
+# A goal's comma, then a subject and its modal that end the prompt ("..., owners should").
+_OWN_SUBJECT_STEM = re.compile(r",\s*+[^\s,][^,]*?\s(?:can|could|should|must|may|might|will|would)$", re.IGNORECASE)
 
 
 def with_articles(goal: str) -> str:
@@ -156,7 +171,7 @@ def may_name_goal(proper: str) -> bool:
     """Whether ``proper`` may name a goal, before it is parsed (so that the answer's steps are
     parsed in the batch)."""
     text = proper.strip()
-    if _HOW.match(text) or _TO.match(_END.sub("", text)):
+    if _HOW.match(text) or _to_goal(_END.sub("", text)):
         return True
     first = text.split(" ", 1)[0].strip(",.").lower()
     return not text.endswith("?") and _base_verb(first)
@@ -223,7 +238,7 @@ def _goal_seen(proper: str) -> bool:
     """Whether ``goal_of(proper, words)`` finds a goal whatever the parse ``words`` (kept by
     question: a question has many answers)."""
     text = _END.sub("", proper.strip())
-    return bool(_HOW.match(text) or _TO.match(text) or (not proper.rstrip().endswith("?") and _verb_query(text)))
+    return bool(_HOW.match(text) or _to_goal(text) or (not proper.rstrip().endswith("?") and _verb_query(text)))
 
 
 def _split_texts(sentence: str) -> List[str]:

@@ -203,6 +203,9 @@ def stem_statement(stem: str, answer: str, written: str = "") -> Optional[str]:
     if not continues(stem, written or answer):
         return None
     stem = stem.rstrip()
-    if is_modifier(parse(stem)) and not stem.endswith(",") and is_clause(parse(answer)):
+    stem_words = parse(stem)
+    # A stem that ends with its modal ("To raise revenue, owners should") is finished by the answer, not set off from it
+    modal_end = stem_words[-1].tag == "MD"
+    if is_modifier(stem_words) and not stem.endswith(",") and not modal_end and is_clause(parse(answer)):
         return f"{stem}, {answer}"  # "When being pursued by a lion, a giraffe will dash"
     return complete(stem, answer)

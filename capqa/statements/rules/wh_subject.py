@@ -82,6 +82,8 @@ _TERM_DESCRIBES = re.compile(r"^(?:describes|refers to|is used for|means|names) 
 _WHAT_HAPPENS = re.compile(r"^(?:happens|happened|(?:will|would|might|could|can|does|did) happen) (?:to (.+?) )?"
                            r"(when|as|if|after|during|in|while|before|once|at) (.+)$", re.IGNORECASE)
 _WHAT_HAPPENS_TO = re.compile(r"^(?:happens|happened|(?:will|would|might|could|can) happen) to (.+)$", re.IGNORECASE)
+_WHAT_HAPPENS_ALONE = re.compile(r"^(?:happens|happened|(?:will|would|might|could|can|does|did) happen)\s*+[?.!]?$",
+                                 re.IGNORECASE)
 _NOT_AN_OBJECT = frozenset(("that", "if", "whether", "to", "when", "where", "how", "why"))
 
 
@@ -96,6 +98,8 @@ def _what_happens(rest: str, answer: str) -> Optional[str]:
         outcome = _replace_pronoun(answer, topic) if topic else (
             answer if looks_like_clause(answer) else f"the result is {answer}")
         return f"{connective} {condition}, {outcome}"
+    if _WHAT_HAPPENS_ALONE.match(rest) and looks_like_clause(answer):
+        return answer  # "(When X,) what happens" + "they see more": the answer's clause is what happens
     match = _WHAT_HAPPENS_TO.match(rest)
     return _replace_pronoun(answer, match.group(1)) if match else None
 
