@@ -585,3 +585,22 @@ def test_a_find_objects_own_determiner_takes_no_article(question, answer, statem
 ])
 def test_regressions_of_rules_10(question, answer, statement):
     assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A prompt that ends in a preposition waits for its complement: a sentence to complete, no goal,
+    # even where its first word could be a bare verb ("Interest") and the answer's first a verb ("want")
+    ("Interest theories of the good define goodness in terms of:", "want or preference",
+     "Interest theories of the good define goodness in terms of want or preference."),
+    ("Work in physics is measured in terms of", "force and distance",
+     "Work in physics is measured in terms of force and distance."),
+    ("Train stations offer services such as", "ticket sales and luggage storage",
+     "Train stations offer services such as ticket sales and luggage storage."),
+    ("Cover crops protect the soil from...", "erosion", "Cover crops protect the soil from erosion."),
+    ("Record labels sign artists of:", "many genres", "Record labels sign artists of many genres."),
+    # A real imperative goal is still one
+    ("Clean a cast iron pan.", "Scrub it with salt and dry it over heat.",
+     "To clean a cast iron pan, you scrub it with salt and dry it over heat."),
+])
+def test_a_stem_ending_in_a_preposition_is_no_goal(question, answer, statement):
+    assert rule_statement(question, answer) == statement

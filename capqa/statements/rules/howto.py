@@ -21,7 +21,7 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.code import CODE_ONLY, after_call, calls_masked, is_code, is_code_line
 from capqa.statements.rules.lexicon import (ABSTRACT_SUFFIXES, AUX_START, DEFINITE_ADJECTIVES, DETERMINERS, MASS_NOUNS,
-                                            PRONOUNS, WH_START)
+                                            PREPOSITIONS, PRONOUNS, WH_START)
 from capqa.statements.rules.morphology import indefinite_article, is_finite_verb, lemmas_of
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.sentences import sentence_head
@@ -72,9 +72,19 @@ def goal_of(proper: str, words: Optional[Parse]) -> Optional[Goal]:
     if to:
         modal = " ".join((to.group("modal") or "").split())
         return Goal(_questioner_swapped(to.group("goal")), modal, stem=True)
-    if words and not proper.rstrip().endswith("?") and (is_imperative(words) or _verb_query(text)):
+    if words and not proper.rstrip().endswith("?") and not _awaits_complement(text) and (
+            is_imperative(words) or _verb_query(text)):
         return Goal(with_articles(_questioner_swapped(text[:1].lower() + text[1:])))
     return None
+
+
+def _awaits_complement(text: str) -> bool:
+    """Whether a prompt (its end marks dropped) ends in a preposition ("... in terms of:", "...
+    such as"): it waits for its complement, a sentence to complete and no goal whose steps the
+    answer gives, even where its first word could be a bare verb ("Interest theories of the good
+    define goodness in terms of:")."""
+    words = text.rstrip(" …").split()  # "in terms of …": the end marks leave an ellipsis character
+    return bool(words) and words[-1].lower() in PREPOSITIONS
 
 
 def _to_goal(text: str) -> Optional[re.Match]:
