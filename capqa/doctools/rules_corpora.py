@@ -177,6 +177,7 @@ def _digest(*texts: str) -> str:
     return hashlib.sha256(json.dumps(texts, ensure_ascii=False).encode("utf-8")).hexdigest()[:GOLDEN_DIGITS]
 
 
+@functools.lru_cache(maxsize=None)
 def tuned_outputs() -> pd.DataFrame:
     """The rule statements of every tuned row: ``corpus``, ``question``, ``answer``, ``output``,
     and ``key`` (a digest of corpus, question and answer) and ``digest`` (of the output)."""
@@ -193,12 +194,18 @@ def tuned_outputs() -> pd.DataFrame:
     return rows
 
 
+def golden_record(kind: str, version: str, digests: Dict[str, str]) -> dict:
+    """A golden record: ``{kind}_version``, the rows, one digest per row (repeated rows once, in key
+    order) under ``"statements"`` or ``"issues"`` and one digest of them all."""
+    rows = dict(sorted(digests.items()))
+    return {f"{kind}_version": version, "rows": len(rows),
+            "digest": _digest(*(f"{key}={value}" for key, value in rows.items())),
+            "statements" if kind == "rules" else "issues": rows}
+
+
 def rules_golden(outputs: pd.DataFrame, version: str) -> dict:
-    """The golden record of ``tuned_outputs()`` under rules ``version``: one output digest per row
-    (repeated rows once), and one digest of them all."""
-    statements = dict(sorted(zip(outputs.key, outputs.digest)))
-    return {"rules_version": version, "rows": len(statements),
-            "digest": _digest(*(f"{key}={value}" for key, value in statements.items())), "statements": statements}
+    """The golden record of ``tuned_outputs()`` under rules ``version``: one output digest per row."""
+    return golden_record("rules", version, dict(zip(outputs.key, outputs.digest)))
 
 
 def still_wrong(name: str, limit: int = 10, split: str = "tuned") -> pd.DataFrame:
@@ -229,6 +236,19 @@ def judged_split(split: str) -> pd.DataFrame:
     issues = statements_issues(list(judgements.question), list(judgements.answer), list(judgements.output))
     return judgements.assign(bad=judgements.judgement.isin(BAD_JUDGEMENTS), issues=issues,
                              current=[made == output for made, output in zip(current, judgements.output)])
+
+
+def check_golden(version: str) -> dict:
+    """The golden record of the statement check under ``version``: the digest of the issue codes of
+    every statement it is held to, keyed by (row, statement) so that a changed statement is a new
+    row, not a changed code: each tuned row's rule statement (``tuned_outputs``) and each judged
+    output of the statement corpus."""
+    outputs = tuned_outputs()
+    found = statements_issues(list(outputs.question), list(outputs.answer), list(outputs.output))
+    codes = {_digest(key, output): issues for key, output, issues in zip(outputs.key, outputs.output, found)}
+    for split in CORPUS_SPLITS:
+        codes.update((_digest(split, row.id, row.output), row.issues) for row in judged_split(split).itertuples())
+    return golden_record("check", version, {key: _digest(*issues) for key, issues in codes.items()})
 
 
 def check_measure(frame: pd.DataFrame, code: Optional[str] = None) -> Dict[str, float]:

@@ -306,7 +306,10 @@ FIELD_MEANINGS = {
                 "loaded with, or `none`",
     "statements": "what made this result's statements: `none` without questions, else the engine and what "
                   "decides its output (``capqa.statements.registry``): `rules(version=...,parser=...)`, "
-                  "`model(name=...,revision=...,dtype=...,load=...)` or `openai(model=...,prompt=VERSION:HASH,...)`",
+                  "`model(name=...,revision=...,dtype=...,load=...)` or `openai(model=...,prompt=VERSION:HASH,...)`, "
+                  "then `check=...` (the statement check's version: the issue codes, and what a guard refuses) "
+                  "and, for an engine other than the rules, `fallback=rules:VERSION` (the converter that stands "
+                  "in for a refused statement)",
     "alpha": "α, the forward direction's weight",
     "neutral_weight": "λ, the weight of P(neutral)",
     "variant": "`cap` or `plus`",

@@ -21,8 +21,10 @@ from capqa.common.constants import (RULES, STATEMENT_MAX_INPUT_TOKENS, STATEMENT
 from capqa.common.validation import check_same_length, check_text_list
 from capqa.loading.pretrained import DEFAULT_LOAD, LoadArguments
 from capqa.records.identity import StatementIdentity
+from capqa.statements.check_version import CHECK_VERSION
 from capqa.statements.engine_spec import Engine, EngineRequest
 from capqa.statements.registry import build_engine, resolve_engine_name
+from capqa.statements.rules.version import RULES_VERSION
 from capqa.statements.rules_engine import RULES_ENGINE, write_rule_statements
 
 logger = logging.getLogger(__name__)
@@ -100,9 +102,16 @@ class StatementGenerator:
 
     @property
     def identity(self) -> StatementIdentity:
-        """The engine as loaded: the rule converter's version and parser, the model's name,
-        commit (or content hash of a local folder) and dtype, or the endpoint's model and prompt."""
-        return self.engine.identity
+        """The engine as loaded (the rule converter's version and parser, the model's name,
+        commit (or content hash of a local folder) and dtype, or the endpoint's model and prompt),
+        then what the generator adds to every engine: the check's version (``check``: the
+        details' issue codes, and what an engine's guard refuses) and, for an engine other than
+        the rules, the converter's version that stands in for a refused statement (``fallback``)."""
+        engine = self.engine.identity
+        added = (("check", CHECK_VERSION),)
+        if not self.uses_rules:
+            added += (("fallback", f"rules:{RULES_VERSION}"),)
+        return StatementIdentity(engine.engine, engine.details + added)
 
     def usage(self) -> Dict[str, int]:
         """What the engine spent so far (an endpoint's calls and tokens); {} when free."""

