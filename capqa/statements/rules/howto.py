@@ -21,7 +21,7 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.code import CODE_ONLY, after_call, calls_masked, is_code, is_code_line
 from capqa.statements.rules.lexicon import (ABSTRACT_SUFFIXES, AUX_START, DEFINITE_ADJECTIVES, DETERMINERS, MASS_NOUNS,
-                                            PREPOSITIONS, PRONOUNS, WH_START)
+                                            MODALS, PREPOSITIONS, PRONOUNS, WH_START)
 from capqa.statements.rules.morphology import indefinite_article, is_finite_verb, lemmas_of
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.sentences import sentence_head
@@ -99,7 +99,7 @@ def _to_goal(text: str) -> Optional[re.Match]:
 
 
 # A goal's comma, then a subject and its modal that end the prompt ("..., owners should").
-_OWN_SUBJECT_STEM = re.compile(r",\s*+[^\s,][^,]*?\s(?:can|could|should|must|may|might|will|would)$", re.IGNORECASE)
+_OWN_SUBJECT_STEM = re.compile(rf",\s*+[^\s,][^,]*?\s(?:{'|'.join(sorted(MODALS))})$", re.IGNORECASE)
 
 
 def with_articles(goal: str) -> str:
