@@ -40,7 +40,7 @@ ISSUES: Dict[str, str] = {
     "question_mark": "not declarative: ends with a question mark",
     "imperative_start": "not declarative: starts with an imperative verb (Name, List, Tell me, Explain, ...)",
     "echoed_question": "the question or instruction is repeated in the statement (an instruction after a task's "
-                       "premises too: '..., then find the remainder when ...')",
+                       "premises too: '..., then find the remainder when ...', '..., calculate Allen's age ...')",
     "semicolon_join": "the answer is tacked on after a semicolon",
     "answer_missing": "the statement leaves out the words of the answer (not its hedges: 'I'd say', 'probably')",
     "blank_left": "a blank marker (___) is left in the statement",
@@ -56,19 +56,23 @@ ISSUES: Dict[str, str] = {
     "not_english": "the question or the answer is not English: the statement is not checked (the rule converter "
                    "passes such an answer through as it is)",
     "fragment": "a sentence has no finite verb of its own: a noun phrase (its only verb in its relative or 'that' "
-                "clause: 'The view that honesty is ...'), a lone 'Because ...' clause, a label, or a phrase before a "
-                "dash ('Father Brown — the priest-detective who ...', 'None — ...'); a LaTeX formula reads as a "
-                "name, an equation as a clause",
+                "clause: 'The view that honesty is ...'), a lone 'Because ...' clause, a label, a phrase before a "
+                "dash ('Father Brown — the priest-detective who ...', 'None — ...', 'Based on the data given, "
+                "186 pm — ...'), or a noun phrase that ends it after ', but' or ', so' ('I can't be sure, but a "
+                "town.'); a LaTeX formula reads as a name, an equation as a clause",
     "imperative_sentence": "a sentence is an instruction (a bare verb and no subject: 'Put it in water', 'To get a "
                            "good seat buy a ticket early'), not a statement; a name's verb ('Build With Chrome "
                            "combines ...') is none",
     "inverted_order": "an auxiliary stands before its subject inside the statement: a question's word order left "
-                      "('... does she need to walk')",
+                      "('... does she need to walk', '... theorist did Arther Quinlan interview')",
     "wh_in_place": "a wh-word of the question is left inside the statement ('... won what award in 2011'), or the "
                    "'many' of its 'how many' after the number put for 'how' ('In total, 4 many values')",
-    "agreement": "subject and verb disagree in number ('Gould and Beattie has', 'the scatter plot include')",
+    "agreement": "subject and verb disagree in number ('Gould and Beattie has', 'the scatter plot include', a name "
+                 "of the question with a bare verb: 'Carla take', 'Tom's take him')",
     "determiner_missing": "a singular count noun the answer gave bare stands without an article ('came from "
-                          "indo-pacific region'); one with a participle after its noun is not judged",
+                          "indo-pacific region'; one with a participle after its noun is not judged), or one the "
+                          "question gives an article opens the statement without it ('Draft began ...' for 'the "
+                          "baseball draft')",
     "unresolved_pronoun": "the statement's first sentence has a pronoun, an object 'one' or 'there' that nothing "
                           "in it or in the question names ('Polonia Warsaw won it in 2000', 'You can make one "
                           "with cork')",
@@ -84,17 +88,29 @@ ISSUES: Dict[str, str] = {
     "answer_in_frame": "a full-sentence answer put inside the question's frame ('The Saxon Garden in Polish is in "
                        "Polish the Saxon Garden is called ...')",
     "capital_inside": "a capitalised word inside a sentence: another sentence or an option pasted into the "
-                      "question's frame ('... we conclude that We conclude there is ...', a word the question writes "
-                      "in lower case capitalised as it opened an option: 'are all forms of Water (B)')",
+                      "question's frame ('... we conclude that We conclude there is ...', 'Cast of the movie X, Some "
+                      "of its cast are ...', a word the question writes in lower case capitalised as it opened an "
+                      "option: 'are all forms of Water (B)')",
     "negative_as_thing": "a negative answer put where a thing goes ('... is none', 'is a nothing in common')",
     "person_not_swapped": "the questioner's 'I' or 'my' is left in the statement, where the reader is 'you'",
     "auxiliary_misplaced": "the question's fronted auxiliary is put back in the wrong place ('... banned was 4 years "
                            "long', '(who died was in 1979) most associated')",
     "frame_lost": "the statement is the answer's own words with none of the question's: what it answers is left "
-                  "out ('The band was formed in Philadelphia.' for the band that made a named album); naming one "
-                  "of the question's two alternatives keeps it",
+                  "out ('The band was formed in Philadelphia.' for the band that made a named album, 'Pew reported "
+                  "about 14%.' for an option of a word or two); naming one of the question's two alternatives keeps "
+                  "it, and an option that is a sentence may stand alone",
     "split_possessive": "a possessive 's set apart from its name ('Radcliffe College 's liberal arts college'): "
                         "the answer put where the question's possessive phrase was",
+    "participle_as_verb": "a past participle that is never a past tense ('born', 'given', 'seen') is a clause's "
+                          "verb right after its relative pronoun or pronoun, with no auxiliary ('the surfer that "
+                          "born 18 October 1992 won ...')",
+    "clause_as_subject": "a clause stands as a subject without 'that' or 'for': a gerund's clause with a finite verb "
+                         "of its own ('Replacing fat lowers LDL but raises triglycerides is correct'), a name with "
+                         "its infinitive ('Luther to write hymns was caused by ...')",
+    "clause_unclosed": "an adverbial clause set after the subject by a comma has no comma to close it before the "
+                       "verb ('Jacques Lefevre, though I'm not certain of the dates was ...')",
+    "word_split": "a hyphenated word of the question or the answer is written with spaces around its hyphen "
+                  "('whole - number')",
 }
 MAX_CODE_CHARS = 8000
 MAX_WORDS = 400
@@ -245,7 +261,7 @@ def _grammar_issues(reading: _Reading, parsed: Dict[str, Parse]) -> Set[str]:
     return grammar_issues([parsed[sentence] for sentence in reading.sentences],
                           {word.lower() for word in _WORD.findall(reading.question)},
                           _bare_answer_words(reading.claims), reading.has_context,
-                          _inner_capitals(f"{reading.question} {reading.answer}", reading.answer),
+                          _inner_capitals(reading.question, reading.answer),
                           _word_pairs(reading.question), _opening_words(f"{reading.question}\n{reading.answer}"))
 
 
@@ -364,14 +380,21 @@ _ADVERBS_BEFORE_PREDICATE = frozenset("most more least less not no never longer 
                                       "best well very only so too as".split())
 
 
-def _inner_capitals(given: str, answer: str) -> Set[str]:
+def _inner_capitals(question: str, answer: str) -> Set[str]:
     """Capitalised words the question or answer has inside a sentence ("units In the building",
-    "stands for Not in Education"), and a short answer's words ("Them"): theirs, not pasted."""
-    words = given.split()[:2000]
-    inner = {word.strip(_PUNCTUATION) for previous, word in zip(words, words[1:])
-             if word[:1].isupper() and previous[-1:] not in ".!?:" and previous[:1].islower()}
-    if len(answer.split()) <= 3:
-        inner |= {word.strip(_PUNCTUATION) for word in answer.split()}
+    "stands for Not in Education"), and a short answer's words ("Them"): theirs, not pasted. The
+    answer's first word is one when it opens a name ("Lincoln Park in ..."), not a sentence ("Many
+    collisions that ..."): a capital or a number after it."""
+    inner = set()
+    for given in (question, answer):
+        words = given.split()[:2000]
+        inner |= {word.strip(_PUNCTUATION) for previous, word in zip(words, words[1:])
+                  if word[:1].isupper() and previous[-1:] not in ".!?:" and previous[:1].islower()}
+    said = answer.split()[:4]
+    if len(said) <= 3:
+        inner |= {word.strip(_PUNCTUATION) for word in said}
+    elif said[1][:1].isupper() or said[1][:1].isdigit():
+        inner.add(said[0].strip(_PUNCTUATION))
     return inner
 
 
@@ -453,10 +476,12 @@ def _content_issues(question: str, answer: str, text: str, parts, proper: str, c
         found.add("code_altered")
     if question_missing(proper, rest, claims):
         found.add("question_missing")
-    if not parts.context and not parts.options and frame_lost(proper, rest, claims):
+    if not parts.context and _short_options(parts.options) and frame_lost(proper, rest, claims):
         found.add("frame_lost")
     if _SPLIT_POSSESSIVE.search(text):
         found.add("split_possessive")
+    if _hyphen_spaced(f"{question}\n{answer}", text):
+        found.add("word_split")
     if lines_joined(answer, text):
         found.add("lines_joined")
     if markup_left(text) or fence_tag_left(answer, text):
@@ -468,6 +493,23 @@ def _content_issues(question: str, answer: str, text: str, parts, proper: str, c
     if options_left(text, parts.options, listed, proper):
         found.add("options_left")
     return found
+
+
+def _hyphen_spaced(given: str, text: str) -> bool:
+    """A hyphenated word of the question or answer written with spaces around its hyphen in the
+    statement ("whole-number" -> "whole - number"): a word split apart."""
+    said = [word.strip(_PUNCTUATION) for word in text.split()[:MAX_WORDS * 2]]
+    split = {(before, after) for before, hyphen, after in zip(said, said[1:], said[2:]) if hyphen == "-"}
+    return bool(split) and any(match.groups() in split for match in _HYPHENATED.finditer(given[:MAX_CODE_CHARS]))
+
+
+_HYPHENATED = re.compile(r"\b([A-Za-z]+)-([A-Za-z]+)\b")
+
+
+def _short_options(options: Dict[str, str]) -> bool:
+    """No options, or options that are names or numbers of a word or two ("14%", "Chile"): the
+    question's frame says what the chosen one is; an option that is a sentence may say it alone."""
+    return all(len(option.split()) <= 2 for option in options.values())
 
 
 def _person_not_swapped(question: str, text: str) -> bool:
@@ -732,8 +774,9 @@ def _instruction_clauses(question: str) -> List[tuple]:
             words = words[1:]
         elif not position:
             continue  # a task led by its instruction is the question's own form (see ``_asked_forms``)
-        if len(words) >= 4 and words[0] in _IMPERATIVES and words[1] in _IMPERATIVE_OBJECTS | _WH:
-            forms.append((" ".join(words), True))
+        if len(words) >= 4 and words[0] in _IMPERATIVES and (words[1] in _IMPERATIVE_OBJECTS | _WH or (
+                words[2] == "s")):
+            forms.append((" ".join(words), True))  # "..., calculate Allen's age 10 years from now"
     return forms
 
 

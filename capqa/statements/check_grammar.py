@@ -70,7 +70,7 @@ def grammar_issues(parses: Sequence[Parse], question_words: Set[str], bare_answe
         # Chrome"): as a quotation's, its verb is no instruction.
         named = [inside or (word.text[:1].isupper() and word.text in given_capitals)
                  for inside, word in zip(quoted, words)]
-        found |= _sentence_issues(words, children, quoted, named, bare_answer_words, question_pairs)
+        found |= _sentence_issues(words, children, quoted, named, bare_answer_words, question_pairs, question_words)
         if _capital_inside(words, quoted, given_capitals) or _recased(words, quoted, given_capitals, opening_words):
             found.add("capital_inside")
         if index == 0 and not has_context and _unresolved_pronoun(words, children, question_words):
@@ -104,7 +104,8 @@ def _quoted(words: Parse) -> List[bool]:
 
 
 def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List[bool], named: List[bool],
-                     bare_answer_words: Set[str], question_pairs: Set[Tuple[str, str]]) -> Set[str]:
+                     bare_answer_words: Set[str], question_pairs: Set[Tuple[str, str]],
+                     question_words: Set[str]) -> Set[str]:
     found = set()
     if _is_imperative(words, children, named):
         found.add("imperative_sentence")
@@ -118,11 +119,128 @@ def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List
         found.add("agreement")
     if bare_answer_words and _bare_count_noun(words, children, bare_answer_words):
         found.add("determiner_missing")
+    if _opening_noun_bare(words, children, question_pairs):
+        found.add("determiner_missing")
     if _year_without_preposition(words, question_pairs):
         found.add("missing_preposition")
     if _relative_doubled(words):
         found.add("doubled_word")
+    if _participle_as_verb(words, children, quoted):
+        found.add("participle_as_verb")
+    if _clause_as_subject(words, children, quoted):
+        found.add("clause_as_subject")
+    if _name_with_plural_verb(words, children, quoted, question_words):
+        found.add("agreement")
+    if _unclosed_clause(words, children):
+        found.add("clause_unclosed")
+    if _noun_joined_to_verb(words, children):
+        found.add("fragment")
+    if _do_root_inverted(words, children, quoted):
+        found.add("inverted_order")
     return found
+
+
+def _participle_as_verb(words: Parse, children: Dict[int, List[Word]], quoted: List[bool]) -> bool:
+    """A past participle that is never a past tense ("born", "given", "seen") as the verb of a
+    clause with a subject and no auxiliary ("the surfer that born 18 October 1992 won ...")."""
+    for word in words[1:]:
+        if word.tag not in ("VBN", "VBD") or not word.text.islower() or quoted[word.i]:
+            continue
+        verbs = lemmas_of(word.lower).get("VERB")
+        if not verbs or word.lower == verbs[0] or inflect(verbs[0], "VBN") != word.lower or (
+                inflect(verbs[0], "VBD") == word.lower):
+            continue  # "put", "founded", "laid": a past tense as well
+        own = children.get(word.i, [])
+        subject = next((child for child in own if child.dep in ("nsubj", "nsubjpass")), None)
+        if subject is not None and subject.i == word.i - 1 and subject.tag in ("WDT", "WP", "PRP") and not any(
+                child.dep in ("aux", "auxpass") for child in own):
+            return True
+    return False
+
+
+def _clause_as_subject(words: Parse, children: Dict[int, List[Word]], quoted: List[bool]) -> bool:
+    """A clausal subject with a finite verb of its own joined to it ("Replacing fat lowers LDL but
+    raises triglycerides is correct"): a sentence put where a noun goes, without "that"."""
+    for word in words:
+        own = children.get(word.i, [])
+        if word.dep == "csubj" and word.tag == "VBG" and any(
+                child.dep == "conj" and child.tag in FINITE_TAGS for child in own):
+            return True
+        if word.dep in ("nsubj", "nsubjpass") and word.tag in ("NNP", "NN") and word.text[:1].isupper() and (
+                not quoted[word.i]) and any(
+                child.dep == "acl" and child.tag == "VB" and child.i == word.i + 2 and words[word.i + 1].lower == "to"
+                for child in own) and not any(child.dep == "det" for child in own):
+            return True  # "Luther to write hymns was caused by ...": "What caused Luther to ..." half undone
+    return False
+
+
+def _unclosed_clause(words: Parse, children: Dict[int, List[Word]]) -> bool:
+    """An adverbial clause set between the subject and its verb after a comma, with no comma to
+    close it ("Jacques Lefevre, though I'm not certain of the dates was ...")."""
+    for word in words:
+        if word.dep != "advcl" or word.head <= word.i:
+            continue
+        verb = words[word.head]
+        subject = next((child for child in children.get(verb.i, []) if child.dep in ("nsubj", "nsubjpass")), None)
+        mark = next((child for child in children.get(word.i, []) if child.dep == "mark" and child.i < word.i), None)
+        if subject is None or mark is None or not subject.i < mark.i or mark.i == 0:
+            continue
+        if words[mark.i - 1].text == "," and words[verb.i - 1].text not in (",", "—", "–", ")") and not any(
+                other.text == "," for other in words[mark.i:verb.i]):
+            return True
+    return False
+
+
+def _name_with_plural_verb(words: Parse, children: Dict[int, List[Word]], quoted: List[bool],
+                           question_words: Set[str]) -> bool:
+    """One singular name as the subject of a present verb without "-s" ("Carla take", "Tom's take
+    him"): not "be", "have" or "do" (a band's "Queen are"), nor a verb after a modal or "to"."""
+    for word in words:
+        if word.tag not in ("VB", "VBP") or not word.text.islower() or quoted[word.i] or word.dep != "ROOT" or (
+                word.lower in _UNINFLECTED):
+            continue
+        own = children.get(word.i, [])
+        if any(child.dep in ("aux", "auxpass") for child in own):
+            continue
+        subject = next((child for child in own if child.dep == "nsubj"), None)
+        if subject is None or subject.i > word.i or subject.tag != "NNP" or not subject.text[:1].isupper() or (
+                subject.lower.endswith("s")) or subject.lower not in question_words:
+            continue  # "Astros", "The Beatles": a plural name
+        if any(other.tag != "POS" for other in words[subject.i + 1:word.i]):
+            continue  # "Mick Jagger – lead vocals": a list's item, not a clause
+        if not any(child.dep in ("conj", "cc") for child in children.get(subject.i, [])):
+            return True
+    return False
+
+
+_UNINFLECTED = frozenset("be am are were have do".split())
+
+
+def _noun_joined_to_verb(words: Parse, children: Dict[int, List[Word]]) -> bool:
+    """A noun phrase joined to a clause by ", but" or ", so" that ends the sentence ("I can't be
+    sure without more context, but a town."): the answer's words left without a verb of their own."""
+    for word in words:
+        if word.dep != "conj" or word.tag not in ("NN", "NNS") or not words[word.head].tag.startswith("VB"):
+            continue
+        joining = next((child for child in children.get(word.head, []) if child.dep == "cc" and child.i < word.i), None)
+        if joining is None or joining.lower not in ("but", "so") or words[joining.i - 1].text != ",":
+            continue
+        ending = word.i + 1 >= len(words) or words[word.i + 1].tag == "."
+        if ending and all(child.dep in ("det", "amod") for child in children.get(word.i, [])):
+            return True
+    return False
+
+
+def _do_root_inverted(words: Parse, children: Dict[int, List[Word]], quoted: List[bool]) -> bool:
+    """A "do" the parser made the main verb with a subject after it ("... military theorist did
+    Arther Quinlan interview"): the question's do-support left before its subject."""
+    for word in words[1:]:
+        if word.lower not in _DO or word.dep != "ROOT" or quoted[word.i] or words[word.i - 1].lower in (
+                "so", "nor", "neither", "than", "as"):
+            continue
+        if any(child.dep == "nsubj" and child.i > word.i for child in children.get(word.i, [])):
+            return True
+    return False
 
 
 def _relative_doubled(words: Parse) -> bool:
@@ -154,9 +272,15 @@ def _is_fragment(words: Parse, children: Dict[int, List[Word]]) -> bool:
                 _own_finite(other, words, children) for other in part):
             return True
         part = []
-    for position, word in enumerate(words[:8]):
-        if word.text in DASHES and 0 < position < len(words) - 2:
-            return not any(other.tag.startswith("VB") or other.tag == "MD" for other in words[:position])
+    depth = 0
+    for position, word in enumerate(words):
+        depth += (word.text == "(") - (word.text == ")")
+        if word.text in DASHES and 0 < position < len(words) - 2 and not depth:
+            if position < 8:
+                return not any(other.tag.startswith("VB") or other.tag == "MD" for other in words[:position])
+            # Further on, a phrase led in by a participle ("Based on the data given above, 186 pm —
+            # sodium is ..."): no finite verb before the dash.
+            return not any(other.tag in FINITE_TAGS or other.tag in ("VB", "VBP") for other in words[:position])
     # A count before a colon opening the sentence ("Four: Generations, First Contact ..."): the
     # answer's label, not the question's statement of it.
     return len(words) > 3 and words[1].text == ":" and (words[0].tag == "CD" or words[0].lower in NUMBER_WORDS)
@@ -383,6 +507,21 @@ def _bare_count_noun(words: Parse, children: Dict[int, List[Word]], answer_words
     return False
 
 
+def _opening_noun_bare(words: Parse, children: Dict[int, List[Word]], question_pairs: Set[Tuple[str, str]]) -> bool:
+    """The sentence opens with its subject, a singular count noun that the question gives an
+    article, without one ("the baseball draft" -> "Draft began on June 12")."""
+    first = words[0]
+    if len(words) < 3 or first.tag != "NN" or first.dep not in ("nsubj", "nsubjpass") or children.get(first.i) or (
+            is_mass_noun(first.lower)) or first.lower not in lemmas_of(first.lower).get("NOUN", ()):
+        return False
+    before = {pair[0] for pair in question_pairs if pair[1] == first.lower}
+    before |= {pair[0] for pair in question_pairs if pair[1] in before}
+    return bool(before & _ARTICLES)
+
+
+_ARTICLES = frozenset(("the", "a", "an"))
+
+
 def _year_without_preposition(words: Parse, question_pairs: Set[Tuple[str, str]]) -> bool:
     """A year right after a verb or a noun it does not modify ("was born 1995", "came into
     circulation 1976"): its preposition is missing, unless the question wrote it so."""
@@ -421,6 +560,8 @@ def _capital_inside(words: Parse, quoted: List[bool], given: Set[str]) -> bool:
         previous, following = words[index - 1], words[index + 1]
         if previous.text[:1].islower() and following.text[:1].islower() and previous.tag not in ("MD", "TO"):
             return True
+        if previous.text == "," and word.tag == "DT" and following.text[:1].islower() and index > 2:
+            return True  # "Cast of the movie X, Some of the main cast members ...": a sentence pasted in
     return False
 
 

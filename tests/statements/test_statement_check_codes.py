@@ -69,6 +69,17 @@ CASES = {
     "split_possessive": ("Which university's medical school did she attend?", "Johns Hopkins University",
                          "She attended Johns Hopkins University 's medical school.",
                          "She attended Johns Hopkins University's medical school."),
+    "participle_as_verb": ("Which painter born in 1881 founded Cubism?", "Pablo Picasso",
+                           "The painter that born in 1881 founded Cubism is Pablo Picasso.",
+                           "The painter born in 1881 who founded Cubism is Pablo Picasso."),
+    "clause_as_subject": ("Which of the following statements is correct?\nA. Cutting sugar lowers weight\nB. Sugar is "
+                          "a protein", "A", "Cutting sugar from the diet lowers weight but raises hunger is correct.",
+                          "Cutting sugar from the diet lowers weight but raises hunger."),
+    "clause_unclosed": ("Who was the first emperor of Rome?", "Probably Augustus, though I am not sure of the dates.",
+                        "Augustus, though I am not sure of the dates was the first emperor of Rome.",
+                        "Augustus, though I am not sure of the dates, was the first emperor of Rome."),
+    "word_split": ("How many two-digit primes are there?", "21", "There are 21 two - digit primes.",
+                   "There are 21 two-digit primes."),
 }
 
 
@@ -146,6 +157,52 @@ WIDENED = [
     ("wh_in_place", "How many eggs does the recipe need?", "6", "The recipe needs 6 many eggs.", "The recipe needs 6 eggs."),
     ("wh_in_place", "How many people moved to the city in 2010?", "About two million.", None,
      "In 2010 many people moved to the city: about two million."),
+    # a question's "did" the parser made the main verb, left before its subject; "than did" is English
+    ("inverted_order", "Which American novelist, journalist and screenwriter did Lena Park interview?", "Joan Didion",
+     "Joan Didion American novelist, journalist and screenwriter did Lena Park interview.",
+     "Lena Park interviewed Joan Didion, the American novelist, journalist and screenwriter."),
+    ("inverted_order", "Who works harder, Tom or his brother?", "Tom", None, "Tom works harder than did his brother."),
+    # a name of the question with a bare present verb; a plural name takes one
+    ("agreement", "Anna reads 20 pages an hour. How long does Anna take to read 60 pages?", "3 hours",
+     "Anna reads 20 pages an hour. Anna take 3 hours to read 60 pages.",
+     "Anna reads 20 pages an hour. Anna takes 3 hours to read 60 pages."),
+    ("agreement", "Where do the Rockets play?", "Houston", None, "The Rockets play in Houston."),
+    # a noun the question gives an article, opening the statement without it
+    ("determiner_missing", "When did the harbour bridge that the city built open?", "It opened in 1932.",
+     "Bridge opened in 1932.", "The bridge opened in 1932."),
+    # a name of the infinitive's subject put as the subject ("What made X do Y?" half undone)
+    ("clause_as_subject", "What caused Mozart to write operas?", "his travels",
+     "Mozart to write operas was caused by his travels.", "His travels made Mozart write operas."),
+    # a capitalised determiner after a comma: a sentence pasted in; the answer's first word opening
+    # its sentence ("Many floods ...") is not a name's, as "Lincoln Park in ..." is
+    ("capital_inside", "members of the band the kinks",
+     "Members of the band The Kinks: Some of its members were Ray Davies and Dave Davies.",
+     "Members of the band The Kinks, Some of its members were Ray Davies and Dave Davies.",
+     "Some of the members of the band The Kinks were Ray Davies and Dave Davies."),
+    ("capital_inside", "What carved the canyon? (A) wind (B) many floods over the years",
+     "Many floods over the years carved it.", "The canyon was carved by Many floods over the years carved it.",
+     "The canyon was carved by many floods over the years."),
+    ("capital_inside", "where does the lincoln highway begin", "Lincoln Park in San Francisco", None,
+     "The lincoln highway begins in Lincoln Park in San Francisco."),
+    # a phrase led in by a participle before a dash; a noun phrase ending a sentence after ", but"
+    ("fragment", "Iron has a density of 7.9 g/cm3. Based on the table given above, what is the density of lead?",
+     "11.3 g/cm3 — lead is denser than iron.",
+     "Iron has a density of 7.9 g/cm3. Based on the table given above, 11.3 g/cm3 — lead is denser than iron.",
+     "Iron has a density of 7.9 g/cm3. Based on the table given above, the density of lead is 11.3 g/cm3."),
+    ("fragment", "Where do bats live? (A) a cave (B) the sea", "I can't be certain, but a cave.",
+     "I can't be certain, but a cave.", "Bats live in a cave."),
+    # an option of a word or two needs the question's frame; an option that is a sentence does not
+    ("frame_lost", "About what share of adults in Norway owned an electric car in 2020?\nA. 5%\nB. 10%\nC. 20%",
+     "Figures differ, but one survey found about 10% that year.",
+     "Figures differ, but one survey found about 10% that year.",
+     "About 10% of adults in Norway owned an electric car in 2020."),
+    ("frame_lost", "Which statement describes the water cycle?\nA. Water evaporates, condenses and falls as rain.\nB. "
+     "Water never moves.", "A", None, "Water evaporates, condenses and falls as rain."),
+    # an instruction with a name's possessive after the premises, repeated before the result
+    ("echoed_question", "Tom and Ben's ages add up to 30. If Ben is 4 years older, calculate Ben's age in 2 years.",
+     "Ben will be 19.",
+     "Tom and Ben's ages add up to 30. If Ben is 4 years older, calculate Ben's age in 2 years, Ben will be 19.",
+     "Tom and Ben's ages add up to 30. If Ben is 4 years older, Ben's age in 2 years is 19."),
     # a task's instruction after its premises ("Then find ...") repeated before the result
     ("echoed_question", "A train leaves at 9 am and travels at 60 km/h. Then find the distance it covers by noon.",
      "180 km", "A train leaves at 9 am and travels at 60 km/h. Then find the distance it covers by noon, the distance "
@@ -219,9 +276,11 @@ def test_the_check_sees_most_bad_tune_outputs_and_rarely_cries_wolf():
     codes were fitted to formulas and those rows' false alarms, 0.591 / 0.867 (117 of 198 bad
     flagged, 135 flags; 0.548 / 0.895 on the new rows). Two later fixes of the converter made
     flagged bad rows ok (a fixed row leaves the bad ones the check finds harder): 0.589 / 0.866.
+    The round that read the 81 bad rows left unflagged widened eleven codes and added four: 0.665 /
+    0.873 (131 of 197 bad flagged, 150 flags).
     The floor sits a row or two under that, so that the next fix of the converter does not fail here."""
     from capqa.doctools.rules_corpora import check_measure, judged_split
 
     measure = check_measure(judged_split("tune"))
-    assert measure["recall"] >= 0.58, measure
-    assert measure["precision"] >= 0.85, measure
+    assert measure["recall"] >= 0.655, measure
+    assert measure["precision"] >= 0.86, measure
