@@ -10,4 +10,7 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # 1: the check as of rules version 10 (issue 31): the strings and the re-parse of the statement
 # (``check``, ``check_content``, ``check_grammar``), measured against the statement corpus's
 # read judgements.
-CHECK_VERSION = "1"
+# 2: more of the converter's bad statements seen (tune recall 0.589 -> 0.665): new codes participle_as_verb,
+# clause_as_subject, clause_unclosed, word_split; agreement, inverted_order, determiner_missing, fragment,
+# capital_inside, echoed_question and frame_lost (an option of a word or two) widened.
+CHECK_VERSION = "2"
