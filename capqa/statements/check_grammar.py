@@ -193,8 +193,9 @@ def _unclosed_clause(words: Parse, children: Dict[int, List[Word]]) -> bool:
 
 def _name_with_plural_verb(words: Parse, children: Dict[int, List[Word]], quoted: List[bool],
                            question_words: Set[str]) -> bool:
-    """One singular name as the subject of a present verb without "-s" ("Carla take", "Tom's take
-    him"): not "be", "have" or "do" (a band's "Queen are"), nor a verb after a modal or "to"."""
+    """One singular name of the question as the subject of a present verb without "-s" ("Carla
+    take", "Tom's take him"): not "be", "have" or "do" (a band's "Queen are"), nor a verb after a
+    modal or "to", nor a common noun the sentence opens with ("Plankton form ...")."""
     for word in words:
         if word.tag not in ("VB", "VBP") or not word.text.islower() or quoted[word.i] or word.dep != "ROOT" or (
                 word.lower in _UNINFLECTED):
@@ -208,6 +209,8 @@ def _name_with_plural_verb(words: Parse, children: Dict[int, List[Word]], quoted
             continue  # "Astros", "The Beatles": a plural name
         if any(other.tag != "POS" for other in words[subject.i + 1:word.i]):
             continue  # "Mick Jagger – lead vocals": a list's item, not a clause
+        if "NOUN" in lemmas_of(subject.lower) and words[subject.i + 1].tag != "POS":
+            continue  # "Plankton form ...": a noun that opens the sentence, maybe plural or mass
         if not any(child.dep in ("conj", "cc") for child in children.get(subject.i, [])):
             return True
     return False

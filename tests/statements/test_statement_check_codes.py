@@ -167,6 +167,8 @@ WIDENED = [
      "Anna reads 20 pages an hour. Anna take 3 hours to read 60 pages.",
      "Anna reads 20 pages an hour. Anna takes 3 hours to read 60 pages."),
     ("agreement", "Where do the Rockets play?", "Houston", None, "The Rockets play in Houston."),
+    ("agreement", "Plankton form the base of the ocean ___ chain.", "food", None,
+     "Plankton form the base of the ocean food chain."),
     # a noun the question gives an article, opening the statement without it
     ("determiner_missing", "When did the harbour bridge that the city built open?", "It opened in 1932.",
      "Bridge opened in 1932.", "The bridge opened in 1932."),
