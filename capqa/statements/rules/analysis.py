@@ -148,7 +148,8 @@ def wh_phrase_end(words: Sequence[Word], position: int) -> int:
     if wh == "how":
         if end < len(words) and words[end].lower in ("many", "much"):
             end += 1
-            return _over_adjunct_before_inversion(words, _noun_phrase_end(words, end))
+            # "how many states | border Texas": a verb the tagger took for a noun ends the phrase
+            return _over_adjunct_before_inversion(words, _with_verb_rescued(words, end, _noun_phrase_end(words, end)))
         if end < len(words) and words[end].tag in ("JJ", "RB", "JJR", "RBR") and not _is_auxiliary(words[end]):
             return end + 1
         return end

@@ -87,13 +87,23 @@ def declarative(frame: Frame) -> Optional[Clause]:
                           main_verb_position(rest) + 1 if rest else 0)
         position = main_verb_position(rest)
         verb = rest[position]
-        plural = auxiliary == "do" or (auxiliary != "does" and plural_phrase(subject))
+        plural = auxiliary == "do" or ((auxiliary != "does" or coordinated(frame.subject)) and plural_phrase(subject))
         inflected = agree(verb.text, plural, auxiliary == "did") if _is_verb(verb) else verb.text
         adverbs = render(rest[:position])
         group = (adverbs, inflected) if adverbs else (inflected,)
         return Clause(subject, group, rest[position + 1:], 0)
     group = negative(auxiliary) if frame.negated else auxiliary
     return Clause(subject, (group,), rest, main_verb_position(rest) + 1 if rest else 0)
+
+
+def coordinated(subject: Sequence[Word]) -> bool:
+    """Whether the subject is two names joined by "and" at its head ("Gould and Beattie"): plural
+    whatever the question's "does" says ("What does Gould and Beattie have in common?"). Names
+    only: the parse also joins nouns of one compound ("the bread and butter pudding")."""
+    where = {word.i for word in subject}
+    heads = {word.i for word in subject if (word.head not in where or word.head == word.i) and word.tag == "NNP"}
+    return any(word.lower == "and" and word.dep == "cc" and word.head in heads for word in subject) and any(
+        word.dep == "conj" and word.head in heads and word.tag == "NNP" for word in subject)
 
 
 def _is_verb(word: Word) -> bool:

@@ -17,8 +17,8 @@ from typing import List, Optional, Sequence, Tuple
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.declarative import join, negative
-from capqa.statements.rules.lexicon import (AUXILIARIES, MODALS, OBJECT_PRONOUNS, PRONOUNS, RELATIVE_PRONOUNS,
-                                            strip_trailing)
+from capqa.statements.rules.lexicon import (AUXILIARIES, MODALS, NUMBER_WORDS, OBJECT_PRONOUNS, PRONOUNS,
+                                            RELATIVE_PRONOUNS, strip_trailing)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_finite_verb, lemmas_of,
                                                plural_phrase)
 from capqa.statements.rules.parser import Parse, Word, parse
@@ -125,6 +125,56 @@ def full_sentence(frame: Optional[Frame], question: Parse, content: str, first: 
     if frame is not None and frame.wh == "why" and not (_REASON_WORDS & {word.lower for word in answer_words}):
         return None  # "It hit an iceberg." is the reason: the question's clause + "because ..."
     return _resolved(content, answer_words, frame, question)
+
+
+# A short head, a dash set off by spaces, and what follows it: "Jurassic Park — Neeson starred in ..."
+_DASHED = re.compile(r"^(?P<head>[^—–\s][^—–]{0,79}?)\s++(?:—|–|--)\s++(?P<clause>\S.*)$")
+_MAX_DASHED_HEAD_WORDS = 8
+_NAMING_TAGS = frozenset(("NN", "NNS", "NNP", "NNPS", "CD"))
+
+
+def _dashed_parts(content: str) -> Optional[Tuple[str, str]]:
+    match = _DASHED.match(content)
+    if not match or len(match.group("head").split()) > _MAX_DASHED_HEAD_WORDS:
+        return None
+    return match.group("head"), match.group("clause")
+
+
+def dashed_head_texts(content: str) -> List[str]:
+    """The texts ``dashed_head`` parses."""
+    parts = _dashed_parts(content)
+    return [parts[0], sentence_head(parts[1])] if parts else []
+
+
+def dashed_head(content: str) -> Optional[Tuple[str, str]]:
+    """"Jurassic Park — Neeson starred in Schindler's List that year." -> ("Jurassic Park", the
+    clause): a noun phrase set off by a dash before a clause of its own is the answer, which the
+    question's frame states, and the clause a claim of its own. None when the head has a verb (a
+    sentence that goes on after a dash) or what follows the dash is no clause (an apposition:
+    "Canberra — the capital")."""
+    parts = _dashed_parts(content)
+    if not parts:
+        return None
+    head, clause = parts
+    head_words = parse(head)
+    if any(word.tag.startswith("VB") or word.tag == "MD" for word in head_words) or not any(
+            word.tag in _NAMING_TAGS for word in head_words):
+        return None  # "Never — the costs outpace ...": no noun phrase to put in the frame
+    return (head, clause) if is_clause(parse(sentence_head(clause))) else None
+
+
+_COUNTED_LIST = re.compile(r"^(?P<count>\w+)\s*+:\s++(?P<items>\S.*)$")
+
+
+def counted_list(frame: Optional[Frame], content: str) -> Optional[Tuple[str, str]]:
+    """"Four: Generations, First Contact, ..." answering "How many N ...?" -> ("Four", the items):
+    the count is the answer the frame states ("Four N ..."), the items follow it after its colon."""
+    match = _COUNTED_LIST.match(content)
+    if not match or frame is None or frame.wh != "how" or not frame.phrase or frame.phrase[0].lower not in (
+            "many", "much"):
+        return None
+    count = match.group("count")
+    return (count, match.group("items")) if count.isdigit() or count.lower() in NUMBER_WORDS else None
 
 
 def restates_question(question: Parse, content: str, first: str) -> bool:
