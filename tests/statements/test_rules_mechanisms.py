@@ -693,3 +693,22 @@ def test_a_demonstrative_before_a_colon_is_the_answer(question, answer, statemen
 ])
 def test_articles_and_agreement_of_rules_11(question, answer, statement):
     assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # a quantifier floated after the subject goes with the verb phrase, after the auxiliary
+    ("Can cats and dogs both catch the flu?", "Yes", "Cats and dogs can both catch the flu."),
+    ("Did Lennon and McCartney both write Yesterday?", "No", "Lennon and McCartney did not both write Yesterday."),
+    ("In which city have Messi and Xavi both played football?", "Barcelona",
+     "Messi and Xavi have both played football in Barcelona."),
+    ("What did the twins all eat for breakfast?", "pancakes", "The twins all ate pancakes for breakfast."),
+    # a relative pronoun after a noun is no wh-word in place; the one asked is further on
+    ("The chemist who discovered radium was born in which city?", "Warsaw",
+     "The chemist who discovered radium was born in Warsaw."),
+    ("The explorer who led the first voyage around the world sailed for what country?", "Spain",
+     "The explorer who led the first voyage around the world sailed for Spain."),
+    ("The band that recorded Abbey Road sold how many albums?", "600 million",
+     "The band that recorded Abbey Road sold 600 million albums."),
+])
+def test_floated_quantifiers_and_relative_pronouns(question, answer, statement):
+    assert rule_statement(question, answer) == statement

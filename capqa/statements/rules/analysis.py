@@ -21,7 +21,7 @@ import functools
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.contractions import WH_WORDS, expanded
-from capqa.statements.rules.lexicon import AUXILIARIES, COPULAS, DETERMINERS, MODALS, PREPOSITIONS
+from capqa.statements.rules.lexicon import AUXILIARIES, COPULAS, DETERMINERS, FLOATING_QUANTIFIERS, MODALS, PREPOSITIONS
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_participle, is_plural_noun,
                                                lemmas_of, looks_adjective)
 from capqa.statements.rules.parser import Word
@@ -376,8 +376,9 @@ def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
     right before it stays with the verb phrase ("did X first develop")."""
     wanted = ("VBN",) if perfect else ("VB", "VBP")
     allowed = is_participle if perfect else is_base_verb
-    candidates = [index for index in range(1, len(words)) if words[index - 1].lower not in _NOT_BEFORE_VERB
-                  and words[index - 1].tag not in ("DT", "PRP$", "POS", "IN")
+    candidates = [index for index in range(1, len(words)) if (floating_quantifier(words, index - 1) or (
+                  words[index - 1].lower not in _NOT_BEFORE_VERB and words[index - 1].tag not in ("DT", "PRP$", "POS",
+                                                                                                  "IN")))
                   and not words[index].text[:1].isupper() and (words[index].tag in wanted or (
                       allowed(words[index].lower) and words[index].tag not in ("DT", "IN", "PRP", "CD")))]
     if not candidates:
@@ -386,9 +387,18 @@ def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
     if index is None:
         index = next((i for i in candidates if "NOUN" not in lemmas_of(words[i].lower)), candidates[-1]
                      if len(candidates) == 1 else _last_before_object(words, candidates))
-    while index > 1 and words[index - 1].tag in ("RB", "RBS", "RBR") and words[index - 1].lower not in ("not", "n't", "never"):
-        index -= 1
+    while index > 1 and (words[index - 1].tag in ("RB", "RBS", "RBR") and words[index - 1].lower not in (
+            "not", "n't", "never") or floating_quantifier(words, index - 1)):
+        index -= 1  # "did X first develop", "can X and Y | both include"
     return index
+
+
+def floating_quantifier(words: Sequence[Word], index: int) -> bool:
+    """Whether ``words[index]`` is a quantifier floated after its subject ("Lennon and McCartney
+    | both | wrote", "they all"): "both", "all" or "each" after a noun or pronoun, before a verb."""
+    return 0 < index < len(words) - 1 and words[index].lower in FLOATING_QUANTIFIERS and words[index - 1].tag in (
+        "NN", "NNS", "NNP", "NNPS", "PRP") and not words[index + 1].tag in ("DT", "NN", "NNS", "NNP", "NNPS", "JJ",
+                                                                            "PRP$", "CD", "IN", "OF")
 
 
 def _last_before_object(words, candidates):

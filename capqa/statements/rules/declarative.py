@@ -11,7 +11,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.agreement import answer_is_plural
 from capqa.statements.rules.analysis import Frame, render
-from capqa.statements.rules.lexicon import COPULAS, MODALS, PREPOSITIONS
+from capqa.statements.rules.lexicon import COPULAS, FLOATING_QUANTIFIERS, MODALS, PREPOSITIONS
 from capqa.statements.rules.morphology import agree, inflect, is_base_verb, lemmas_of, plural_phrase
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.tails import split_tail
@@ -66,9 +66,11 @@ def _without_seam_double(pieces: List[str], run: List[Word], insert: str) -> str
 
 
 def main_verb_position(words: Sequence[Word]) -> int:
-    """The position of the main verb in a verb phrase: the first word that is not an adverb."""
+    """The position of the main verb in a verb phrase: the first word that is not an adverb or a
+    floated quantifier ("both include")."""
     for index, word in enumerate(words):
-        if word.tag not in ("RB", "RBR", "RBS") or word.lower in ("not", "n't"):
+        floated = word.lower in FLOATING_QUANTIFIERS and index + 1 < len(words) and words[index + 1].tag.startswith("VB")
+        if not floated and (word.tag not in ("RB", "RBR", "RBS") or word.lower in ("not", "n't")):
             return index
     return 0
 

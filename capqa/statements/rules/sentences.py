@@ -24,6 +24,7 @@ from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_ve
 from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.polar import affirmed, polarity
 from capqa.statements.rules.subjects import subtree_edges
+from capqa.statements.rules.wh_phrase import missing_noun
 
 _CONTRACTED = re.compile(r"^([’']s|[’']re|[’']ll|[’']ve|[’']d)\b", re.IGNORECASE)
 _CONTRACTIONS = {"'s": "is", "'re": "are", "'ll": "will", "'ve": "have", "'d": "would"}
@@ -477,7 +478,8 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
     words = expanded(words)
     position = next((index for index, word in enumerate(words) if word.lower in ("what", "which", "who", "whom",
                                                                                    "whose", "where", "when", "how")
-                     and not (index and word.text[:1].isupper() and words[index - 1].text[-1:] not in _SENTENCE_MARKS)),
+                     and not (index and word.text[:1].isupper() and words[index - 1].text[-1:] not in _SENTENCE_MARKS)
+                     and not _opens_relative(words, index)),
                     None)  # not "... of Who Wants To Be ...": a title
     if position is None or position < 2:
         return None
@@ -486,6 +488,11 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
     if wh == "whose":  # "... written for whose coronation?" + George VI -> "for George VI's coronation"
         owner = re.sub(r"[’']s?$", "", answer)
         return join(render(words[:position]), f"{owner}'s", render(words[end:]))
+    if wh == "how" and end < len(words) and words[end].lower in ("many", "much"):
+        # "... sold how many albums?" + "66 million" -> "sold 66 million albums"
+        end = _nouns_end(words, end + 1)
+        counted = missing_noun(answer, [word.text for word in words[position + 2:end]], words[position + 1].lower)
+        return join(render(words[:position]), answer, *counted, render(words[end:]))
     if wh in ("what", "which"):
         end = _nouns_end(words, end)
         if end + 1 < len(words) and words[end].lower == "of" and words[end + 1].tag in _NOUN_PHRASE_TAGS:
@@ -499,6 +506,14 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
         # "was an author which language" + Hindi -> "was an author of the Hindi language"
         return join(render(words[:position]), "of the", answer, render(words[position + 1:end]), render(words[end:]))
     return join(render(words[:position]), answer, kept, render(words[end:]))
+
+
+def _opens_relative(words: Parse, index: int) -> bool:
+    """Whether the wh-word at ``index`` is a relative pronoun ("the actress | who played ...",
+    "the person who made the first what"): after a noun, before a verb; not the word asked."""
+    return 0 < index < len(words) - 1 and words[index].lower in ("who", "which", "whom") and words[
+        index - 1].tag in ("NN", "NNS", "NNP", "NNPS") and (words[index + 1].tag.startswith("VB") or words[
+            index + 1].tag == "MD")
 
 
 def ends_in_situ(words: Parse) -> bool:

@@ -54,7 +54,9 @@ from capqa.statements.rules.parser import parser_identity
 # a dash before a clause is the answer, the clause a sentence of its own; "How many N" + "Four: A, B ..." puts
 # the count in the frame and the items after a colon, and a counted phrase ends at a verb tagged as a noun; a
 # demonstrative subject before a colon ("These are costs which ...:") takes the answer's place; a bare compound
-# of nouns takes "the" as the subject or agent asked for; names joined by "and" are plural after "does".
+# of nouns takes "the" as the subject or agent asked for; names joined by "and" are plural after "does"; a
+# quantifier floated after the subject ("X and Y both include") goes with the verb phrase; a relative "who"
+# after a noun is no wh-word in place, and "how many N" in place keeps N.
 RULES_VERSION = "11"
 
 

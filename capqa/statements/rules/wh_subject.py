@@ -197,7 +197,8 @@ def _finite_conjunct(rest: Sequence[Word]) -> bool:
     cast X", "was directed by X and starred Y"): it may be finite, so the copula stays (a reduced
     relative would leave it without a subject). Read from the tags, not the labels: the parser
     often hangs the second verb on a noun."""
-    return any(word.tag == "CC" and after.tag.startswith("VB") for word, after in zip(rest[2:], rest[3:]))
+    return any(word.tag == "CC" and after.tag.startswith("VB") and "VERB" in lemmas_of(after.lower)
+               for word, after in zip(rest[2:], rest[3:]))  # not "... limes, and grapefruit/VB"
 
 
 def _count(frame: Frame, rest: List[Word], answer: str) -> str:
