@@ -69,7 +69,8 @@ def main_verb_position(words: Sequence[Word]) -> int:
     """The position of the main verb in a verb phrase: the first word that is not an adverb or a
     floated quantifier ("both include")."""
     for index, word in enumerate(words):
-        floated = word.lower in FLOATING_QUANTIFIERS and index + 1 < len(words) and words[index + 1].tag.startswith("VB")
+        floated = word.lower in FLOATING_QUANTIFIERS and index + 1 < len(words) and (
+            words[index + 1].tag.startswith("VB"))
         if not floated and (word.tag not in ("RB", "RBR", "RBS") or word.lower in ("not", "n't")):
             return index
     return 0
