@@ -712,3 +712,21 @@ def test_articles_and_agreement_of_rules_11(question, answer, statement):
 ])
 def test_floated_quantifiers_and_relative_pronouns(question, answer, statement):
     assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # a title's colon is no opening of the closing choices
+    ("Which film came out first, Alien: Covenant or Blade Runner 2049?", "Alien: Covenant",
+     "Alien: Covenant came out before Blade Runner 2049."),
+    ("Which is bigger: Jupiter or Saturn?", "Jupiter", "Jupiter is bigger than Saturn."),
+    # "What caused X to V?": the object's infinitive keeps the active
+    ("What caused the Titanic to sink?", "an iceberg", "An iceberg caused the Titanic to sink."),
+    # a participle after a number is an adjective, "has" the main verb
+    ("Which club has 7 European titles, Milan or Liverpool?", "Milan", "Milan has 7 European titles."),
+    # an adjective before a stranded preposition is the predicate's
+    ("What is the town famous for?", "its cheese", "The town is famous for its cheese."),
+    # a relative clause put after the verb goes back to its noun
+    ("When was the treaty signed that ended the war?", "1919", "The treaty that ended the war was signed in 1919."),
+])
+def test_choices_objects_and_predicates_of_rules_11(question, answer, statement):
+    assert rule_statement(question, answer) == statement

@@ -219,11 +219,11 @@ def test_the_check_sees_most_bad_tune_outputs_and_rarely_cries_wolf():
     codes were fitted to formulas and those rows' false alarms, 0.591 / 0.867 (117 of 198 bad
     flagged, 135 flags; 0.548 / 0.895 on the new rows). Two later fixes of the converter made
     flagged bad rows ok (a fixed row leaves the bad ones the check finds harder): 0.589 / 0.866.
-    Rules version 11 made 16 more flagged bad rows ok (and MMLU-0050's ok answer names three options
-    in its claim: options_left): 0.568 / 0.840 (100 of 176 bad flagged, 119 flags).
+    Rules version 11 made 18 more flagged bad rows ok (and MMLU-0050's ok answer names three options
+    in its claim: options_left): 0.573 / 0.831 (98 of 171 bad flagged, 118 flags).
     The floor sits a row or two under that, so that the next fix of the converter does not fail here."""
     from capqa.doctools.rules_corpora import check_measure, judged_split
 
     measure = check_measure(judged_split("tune"))
     assert measure["recall"] >= 0.56, measure
-    assert measure["precision"] >= 0.83, measure
+    assert measure["precision"] >= 0.82, measure

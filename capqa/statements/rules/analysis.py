@@ -300,7 +300,27 @@ def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
     if wh in ("who", "what") and not phrase and auxiliary.dep == "ROOT" and auxiliary.lower in ("do", "does", "did") and (
             any(word.tag == "IN" for word in subject) and not any(word.tag.startswith("VB") for word in verb_phrase)):
         return None  # "who did the music for the lion king": the parse's main verb, the "verb" a noun of its object
+    subject, verb_phrase = _extraposed_relative(subject, verb_phrase)
     return Frame(lead, preposition, wh, phrase, auxiliary.lower, negated or not_after, subject, verb_phrase)
+
+
+def _extraposed_relative(subject: Tuple[Word, ...], verb_phrase: Tuple[Word, ...]) -> Tuple[Tuple[Word, ...],
+                                                                                          Tuple[Word, ...]]:
+    """"When was the album | released that The Red Tour supported?": a relative clause put after
+    the verb goes back to its noun, the subject ("the album that The Red Tour supported | released"),
+    when only the verb and its adverbs or particles stand before it."""
+    if not subject or subject[-1].tag not in ("NN", "NNS", "NNP", "NNPS") or len(verb_phrase) < 3:
+        return subject, verb_phrase
+    if verb_phrase[0].tag not in ("VBN", "VB"):
+        return subject, verb_phrase
+    index = 1
+    while index < len(verb_phrase) and verb_phrase[index].tag in ("RB", "RP"):
+        index += 1
+    relative = verb_phrase[index] if index < len(verb_phrase) - 1 else None
+    if relative is None or relative.lower not in _RELATIVE or not relative.text.islower() or not (
+            relative.tag in ("WDT", "WP") or relative.lower == "that"):
+        return subject, verb_phrase  # "that" may be tagged a complementizer: a clause of the noun all the same
+    return subject + verb_phrase[index:], verb_phrase[:index]
 
 
 def _subject_and_negation(auxiliary, rest, need_predicate=""):
@@ -376,9 +396,10 @@ def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
     right before it stays with the verb phrase ("did X first develop")."""
     wanted = ("VBN",) if perfect else ("VB", "VBP")
     allowed = is_participle if perfect else is_base_verb
+    # After a number a participle is an adjective ("has | 5 known species"), a base form a verb ("does 196 | have")
+    blocking = ("DT", "PRP$", "POS", "IN", "CD") if perfect else ("DT", "PRP$", "POS", "IN")
     candidates = [index for index in range(1, len(words)) if (floating_quantifier(words, index - 1) or (
-                  words[index - 1].lower not in _NOT_BEFORE_VERB and words[index - 1].tag not in ("DT", "PRP$", "POS",
-                                                                                                  "IN")))
+                  words[index - 1].lower not in _NOT_BEFORE_VERB and words[index - 1].tag not in blocking))
                   and not words[index].text[:1].isupper() and (words[index].tag in wanted or (
                       allowed(words[index].lower) and words[index].tag not in ("DT", "IN", "PRP", "CD")))]
     if not candidates:

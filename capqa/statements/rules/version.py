@@ -56,7 +56,9 @@ from capqa.statements.rules.parser import parser_identity
 # demonstrative subject before a colon ("These are costs which ...:") takes the answer's place; a bare compound
 # of nouns takes "the" as the subject or agent asked for; names joined by "and" are plural after "does"; a
 # quantifier floated after the subject ("X and Y both include") goes with the verb phrase; a relative "who"
-# after a noun is no wh-word in place, and "how many N" in place keeps N.
+# after a noun is no wh-word in place, and "how many N" in place keeps N; a title's colon opens no choices;
+# "What caused X to V?" stays active; a participle after a number is an adjective; an adjective before a
+# stranded preposition is the predicate's; a relative clause after the verb goes back after its noun.
 RULES_VERSION = "11"
 
 

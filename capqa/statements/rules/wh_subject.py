@@ -124,6 +124,8 @@ def _what_passive(rest: Sequence[Word], answer: str) -> Optional[str]:
     obj = render(rest[1:])
     if rest[1].lower in _NOT_AN_OBJECT or rest[1].tag in ("IN", "TO", "RB") or looks_like_clause(obj):
         return None
+    if any(word.tag == "TO" and after.tag == "VB" for word, after in zip(rest[2:], rest[3:])):
+        return None  # "What caused Luther to write hymns?": the object's infinitive keeps the active
     past = verb.tag == "VBD" or (verb.lower == inflect(verb.lower, "VBD") and verb.lower != inflect(verb.lower, "VBZ"))
     plural = plural_phrase(obj)
     copula = ("were" if plural else "was") if past else ("are" if plural else "is")
@@ -234,7 +236,7 @@ def _choices(rest: List[Word], answer: str) -> Optional[Tuple[List[Word], str]]:
     """``rest`` without a trailing ", A or B" (or ": A, B or C") whose choice the answer is, and
     the other choice (a comparison keeps it: "than B"); None without such a tail."""
     for index in range(len(rest) - 1, 0, -1):
-        if rest[index].text in (",", ":") and any(word.lower == "or" for word in rest[index + 1:]):
+        if _separates_choices(rest, index) and any(word.lower == "or" for word in rest[index + 1:]):
             options = _split_options(rest[index + 1:])
             lowered = _bare(answer)
             if lowered not in [_bare(option) for option in options]:
@@ -242,6 +244,16 @@ def _choices(rest: List[Word], answer: str) -> Optional[Tuple[List[Word], str]]:
             others = [option for option in options if _bare(option) != lowered]
             return rest[:index], others[0] if len(others) == 1 else ""
     return None
+
+
+def _separates_choices(rest: Sequence[Word], index: int) -> bool:
+    """Whether ``rest[index]`` opens the closing choices: a comma, or a colon that is no title's
+    ("Avengers: Endgame", a capitalised word on both sides)."""
+    word = rest[index]
+    if word.text == ",":
+        return True
+    title = 0 < index < len(rest) - 1 and rest[index - 1].text[:1].isupper() and rest[index + 1].text[:1].isupper()
+    return word.text == ":" and not title
 
 
 def _has_choices(rest: List[Word]) -> bool:
