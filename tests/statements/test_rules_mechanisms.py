@@ -730,3 +730,21 @@ def test_floated_quantifiers_and_relative_pronouns(question, answer, statement):
 ])
 def test_choices_objects_and_predicates_of_rules_11(question, answer, statement):
     assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # a doubt appended as a clause goes, like a hedge
+    ("Who painted The Night Watch?", "Rembrandt, though I'm not certain of the year.",
+     "Rembrandt painted The Night Watch."),
+    ("How many moons does Mars have?", "I think two, but I'm not sure whether that is still right.",
+     "Mars has two moons."),
+    # a title-cased answer without a full stop is a name, not a sentence
+    ("Which Beatles film came out in 1964?", "A Hard Day's Night",
+     "A Hard Day's Night came out in 1964."),
+    ("Which Queen song did not reach number one?", "We Will Rock You", "We Will Rock You did not reach number one."),
+    # an amount is what plural fees or rates came to, not one of them
+    ("What were the entry fees for the museum?", "£12", "The entry fees for the museum were £12."),
+    ("What are the main ingredients of pesto?", "basil", "One of the main ingredients of pesto is basil."),
+])
+def test_doubts_titles_and_amounts_of_rules_11(question, answer, statement):
+    assert rule_statement(question, answer) == statement

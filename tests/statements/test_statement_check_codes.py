@@ -219,11 +219,13 @@ def test_the_check_sees_most_bad_tune_outputs_and_rarely_cries_wolf():
     codes were fitted to formulas and those rows' false alarms, 0.591 / 0.867 (117 of 198 bad
     flagged, 135 flags; 0.548 / 0.895 on the new rows). Two later fixes of the converter made
     flagged bad rows ok (a fixed row leaves the bad ones the check finds harder): 0.589 / 0.866.
-    Rules version 11 made 18 more flagged bad rows ok (and MMLU-0050's ok answer names three options
-    in its claim: options_left): 0.573 / 0.831 (98 of 171 bad flagged, 118 flags).
+    Rules version 11 made 19 more flagged bad rows ok, and four of its new ok outputs draw false alarms
+    (MMLU-0050's claim names three options: options_left; SQUAD-0048 and MINTAKA-0028 drop a doubt
+    clause, ", though I'm not certain ...": answer_missing; HOTPOT-0016 "Psychopsis has 5 known
+    species": inverted_order): 0.581 / 0.815 (97 of 167 bad flagged, 119 flags).
     The floor sits a row or two under that, so that the next fix of the converter does not fail here."""
     from capqa.doctools.rules_corpora import check_measure, judged_split
 
     measure = check_measure(judged_split("tune"))
-    assert measure["recall"] >= 0.56, measure
-    assert measure["precision"] >= 0.82, measure
+    assert measure["recall"] >= 0.57, measure
+    assert measure["precision"] >= 0.80, measure

@@ -44,6 +44,7 @@ _REASON_WORDS = frozenset(("because", "since", "due", "as", "so"))
 
 
 _HEAD_WORDS = 16
+_MAX_TITLE_WORDS = 8
 
 
 def sentence_head(text: str) -> str:
@@ -88,6 +89,8 @@ def may_be_sentence(content: str, first: str) -> bool:
     opening = content.lstrip("\"'“‘(")[:1]
     if not (opening.isupper() or opening.isdigit() or first.lstrip("\"'“‘(")[:1].isupper()):
         return False
+    if len(words) <= _MAX_TITLE_WORDS and all(word[:1].isupper() for word in words) and first.rstrip()[-1:].isalnum():
+        return False  # "You Only Live Twice": every word capitalised and no full stop, a title
     return any(is_finite_verb(word.strip(",;:").lower()) for word in words[1:])
 
 

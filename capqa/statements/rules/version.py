@@ -58,7 +58,9 @@ from capqa.statements.rules.parser import parser_identity
 # quantifier floated after the subject ("X and Y both include") goes with the verb phrase; a relative "who"
 # after a noun is no wh-word in place, and "how many N" in place keeps N; a title's colon opens no choices;
 # "What caused X to V?" stays active; a participle after a number is an adjective; an adjective before a
-# stranded preposition is the predicate's; a relative clause after the verb goes back after its noun.
+# stranded preposition is the predicate's; a relative clause after the verb goes back after its noun; a doubt
+# appended as a clause goes; a title-cased answer without a full stop is a name; an amount answering "What
+# were the N?" is what they came to.
 RULES_VERSION = "11"
 
 
