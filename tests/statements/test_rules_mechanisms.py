@@ -748,3 +748,19 @@ def test_choices_objects_and_predicates_of_rules_11(question, answer, statement)
 ])
 def test_doubts_titles_and_amounts_of_rules_11(question, answer, statement):
     assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # "Which of the N that ... V?": the partitive and its relative clause lead, the answer is the subject
+    ("Which of the planets that orbit the sun has the most moons?", "Saturn",
+     "Of the planets that orbit the sun, Saturn has the most moons."),
+    ("Which of the cities that hosted the Olympics never hosted the World Cup?", "Sydney",
+     "Of the cities that hosted the Olympics, Sydney never hosted the World Cup."),
+    # a title's capitalised adverb or lower-case preposition stays in the wh-phrase
+    ("Which Back to the Future film is set in 1885?", "Back to the Future Part III",
+     "Back to the Future Part III is set in 1885."),
+    ("Which Lord of the Rings film won Best Picture?", "The Return of the King",
+     "The Return of the King won Best Picture."),
+])
+def test_partitive_relatives_and_titles_in_the_wh_phrase(question, answer, statement):
+    assert rule_statement(question, answer) == statement

@@ -264,13 +264,28 @@ def _noun_phrase_end(words: Sequence[Word], start: int) -> int:
         if word.lower == "of" and end + 1 < len(words) and end > start:
             end += 1
             continue
-        if word.tag in ("IN", "TO") or word.tag == "RB":
+        if (word.tag in ("IN", "TO") or word.tag == "RB") and not _inside_title(words, start, end):
             break
         end += 1
         if word.tag in ("NN", "NNS", "NNP", "NNPS") and end < len(words) and words[end].tag not in (
                 "NN", "NNS", "NNP", "NNPS", "POS", "HYPH") and words[end].lower != "of":
             break
     return max(end, start)
+
+
+def _inside_title(words: Sequence[Word], start: int, index: int) -> bool:
+    """Whether a preposition or adverb at ``index`` of a noun phrase is a word of a title ("Which
+    | Back to the Future | movies ..."): capitalised where the phrase starts, or lower-case between
+    a capitalised word and the next one (a determiner between them)."""
+    word = words[index]
+    if index == start:
+        return word.text[:1].isupper() and word.tag == "RB"  # "Back/RB": the tagger's adverb opens a name
+    if not (word.text.islower() and words[index - 1].text[:1].isupper()):
+        return False
+    after = index + 1
+    if after < len(words) and words[after].tag == "DT":
+        after += 1
+    return after < len(words) and words[after].text[:1].isupper() and words[after].tag in ("NNP", "NNPS", "JJ", "NN")
 
 
 def _lemmas_nouns(word: Word) -> Tuple[str, ...]:

@@ -60,7 +60,8 @@ from capqa.statements.rules.parser import parser_identity
 # "What caused X to V?" stays active; a participle after a number is an adjective; an adjective before a
 # stranded preposition is the predicate's; a relative clause after the verb goes back after its noun; a doubt
 # appended as a clause goes; a title-cased answer without a full stop is a name; an amount answering "What
-# were the N?" is what they came to.
+# were the N?" is what they came to; "Which of the N that ... V?" leads with its partitive; a title's "Back to
+# the Future" stays in the wh-phrase.
 RULES_VERSION = "11"
 
 

@@ -59,6 +59,11 @@ def wh_subject(frame: Frame, answer: str) -> Optional[str]:
         return _relative(frame, rest, answer)
     if is_no_one(answer) and phrase and phrase[0].lower() != "of":
         return join("no", render(frame.phrase), render(rest))
+    if phrase and phrase[0].lower() == "of" and rest and _is_relative(rest[0]) and predicate_start(rest):
+        # "Which of the teams that X played on never won ...?" -> "Of the teams that X played on, Y never won ..."
+        start = predicate_start(rest)
+        return join(join(render(frame.phrase), render(rest[:start])) + ",",
+                    as_subject(with_subject_article(answer, wh_noun(phrase)), rest[start:]))
     topic = _statement_topic(phrase, rest)
     if topic and looks_like_clause(answer):
         return _replace_pronoun(answer, topic)  # "Which of the following statements about DNA is true?"
@@ -185,13 +190,17 @@ def predicate_start(rest: Sequence[Word]) -> int:
             pending += 1
         elif word.tag in _FINITE_TAGS or (word.lower in COPULAS and word.tag.startswith("VB")):
             if not pending:
+                while index > 1 and (rest[index - 1].lower in _DEGREE_ADVERBS or rest[index - 1].dep == "neg"):
+                    index -= 1  # "... played on | never won"
                 return index
             pending -= 1
     return 0
 
 
 def _is_relative(word: Word) -> bool:
-    return word.lower in _RELATIVE_WORDS and word.text.islower() and word.tag in ("WDT", "WP")
+    """A relative pronoun (lower-case: "The Who" is a name); "that" whatever its tag (the tagger
+    often calls it a complementizer after a noun)."""
+    return word.lower in _RELATIVE_WORDS and word.text.islower() and (word.tag in ("WDT", "WP") or word.lower == "that")
 
 
 def _finite_conjunct(rest: Sequence[Word]) -> bool:
