@@ -61,7 +61,8 @@ from capqa.statements.rules.parser import parser_identity
 # stranded preposition is the predicate's; a relative clause after the verb goes back after its noun; a doubt
 # appended as a clause goes; a title-cased answer without a full stop is a name; an amount answering "What
 # were the N?" is what they came to; "Which of the N that ... V?" leads with its partitive; a title's "Back to
-# the Future" stays in the wh-phrase.
+# the Future" stays in the wh-phrase. Also in 11: the pair is read as it prints (a NUL, zero-width, BOM or bidi
+# character dropped before the conversion: "Who wrote Faust?\x00" kept its "?").
 RULES_VERSION = "11"
 
 
