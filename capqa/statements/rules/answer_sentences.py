@@ -54,7 +54,9 @@ _ABBREVIATIONS = frozenset("mr mrs ms dr st mt sgt col gen lt capt prof sr jr vs
 # The look-behind and the possessive runs keep it linear on a million "." or "!" in a row: a
 # match can start only where a run of marks starts, and a failed one gives nothing back.
 _WORD_WINDOW = 40
-_BOUNDARY = re.compile(r"(?<![.!?])[.!?]++[\"”’')\]$]*+\s++")  # "$" closes a formula: "Find $p(8).$ Then ..."
+# "$" closes a formula ("Find $p(8).$ Then ..."), and so does a display's "\]", which may run into
+# the next sentence ("... = 144. \]In total, ...")
+_BOUNDARY = re.compile(r"(?<![.!?])[.!?]++[\"”’')\]$]*+(?:\s*+\\\]\s*+|\s++)")
 
 _FILLER_SENTENCE = re.compile(
     r"^(?:sure|certainly|of course|absolutely|okay|ok|great question|good question|excellent question|"

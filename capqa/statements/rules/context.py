@@ -7,7 +7,7 @@ from typing import List, NamedTuple, Tuple
 
 from capqa.statements.rules.answer_sentences import split_sentences
 from capqa.statements.rules.howto import is_imperative
-from capqa.statements.rules.lexicon import DETERMINERS, WHITESPACE
+from capqa.statements.rules.lexicon import DETERMINERS, EXTRAPOSING_VERBS, WHITESPACE
 from capqa.statements.rules.morphology import capitalize, is_finite_verb, plural_phrase
 from capqa.statements.rules.parser import parse
 
@@ -162,6 +162,9 @@ _OPTION_SCAN = 32
 
 
 _POSSESSIVE_END = re.compile(r"['’]s$")
+# An "it" that stands for an infinitive after it: "does it take him to get back", "is it possible to".
+_EXTRAPOSED_IT = re.compile(r"\bit\s++(?:(?:%s)\b[^?.]*?\bto\s++\w|(?:is|was|be)\s++\w+\s++to\s++\w)"
+                            % "|".join(sorted(EXTRAPOSING_VERBS)), re.IGNORECASE)
 
 
 def resolve_pronoun(question: str, context: list) -> str:
@@ -173,6 +176,8 @@ def resolve_pronoun(question: str, context: list) -> str:
     if not match:
         return question
     pronoun = match.group(1).lower()
+    if pronoun == "it" and _EXTRAPOSED_IT.match(question, match.start()):
+        return question  # no referent: "it" is the infinitive's place-holder
     antecedent = _antecedent(pronoun, context)
     if not antecedent:
         return question

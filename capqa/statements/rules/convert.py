@@ -37,6 +37,7 @@ from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal
                                           steps_texts, topic_code)
 from capqa.statements.rules.lexicon import NUMBER_WORDS, WHITESPACE, strip_trailing
 from capqa.statements.rules.morphology import capitalize, clause_texts, lemmas_of
+from capqa.statements.rules.option_clauses import option_clause_answer
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, bounded, parse_into
 from capqa.statements.rules.polar import polar
 from capqa.statements.rules.prompt_statements import (claim_statement, claim_texts, embedded_statement,
@@ -70,6 +71,7 @@ _ASKS = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|was
 _CAN_NOT = re.compile(r"\b([Cc])an not\b(?! only\b)")
 _VERDICT_PROMPT = re.compile(r"^(?:answer |say |state )?(?:true or false|true/false|t/f)\W*$", re.IGNORECASE)
 _CLOSING_QUOTES = ('"', "”", "’", "'")
+_DISPLAY_ENDED = re.compile(r"[.!?]\s*+\\\]$")  # a display formula ending its sentence: "... = 144. \]"
 _FINAL_LABEL = re.compile(r"^(?:A|Answer|Final answer|The final answer is|So the answer is|The answer is)\s*+[:=]?"
                           r"\s++(?P<value>\S.{0,80}?)[.\s]*$", re.IGNORECASE)
 _LOWERED_OPENINGS = frozenset("The A An It They He She We You His Her Its Their Our Your There This That These "
@@ -408,6 +410,12 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         embedded = embedded_question(frame)  # "Unknown." -> "It is unknown who sings X."
         if embedded:
             return f"it is unknown {embedded}", []
+    framed = option_clause_answer(frame, content, options)
+    if framed:  # an option that is a clause or verb phrase, as the frame's noun phrase
+        built = _from_frame(frame, framed) if frame.wh_is_subject else (
+            with_lead(frame, f"{render(frame.subject)} {frame.auxiliary} {framed}"), [])
+        if built and built[0]:
+            return built
     kept = full_sentence(frame, words, content, first)
     if not kept and form.kind == "question" and (frame is None or frame.wh) and restates_question(words, content, first):
         kept = content  # the answer says the whole question's frame over again: it is the statement
@@ -573,8 +581,9 @@ def _sentences(parts: List[str], answer: str = "") -> str:
         stripped = strip_trailing(part)
         if not stripped:
             continue
-        if stripped[-1:] in _CLOSING_QUOTES + ("$",) and stripped[-2:-1] in ".!?":
-            out.append(capitalize(stripped))  # '... album "Sgt. Pepper's Lonely Hearts Club Band."', "... to $7 + 2i.$"
+        if (stripped[-1:] in _CLOSING_QUOTES + ("$",) and stripped[-2:-1] in ".!?") or _DISPLAY_ENDED.search(stripped):
+            # '... album "Sgt. Pepper's Lonely Hearts Club Band."', "... to $7 + 2i.$", "... = 144. \]"
+            out.append(capitalize(stripped))
         else:
             out.append(capitalize(stripped) + ".")
     return _CAN_NOT.sub(lambda match: match.group(1) + "annot", " ".join(out))

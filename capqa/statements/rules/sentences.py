@@ -24,6 +24,7 @@ from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_ve
 from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.polar import affirmed, polarity
 from capqa.statements.rules.subjects import subtree_edges
+from capqa.statements.rules.wh_phrase import missing_noun
 
 _CONTRACTED = re.compile(r"^([’']s|[’']re|[’']ll|[’']ve|[’']d)\b", re.IGNORECASE)
 _CONTRACTIONS = {"'s": "is", "'re": "are", "'ll": "will", "'ve": "have", "'d": "would"}
@@ -436,6 +437,12 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
     if wh == "whose":  # "... written for whose coronation?" + George VI -> "for George VI's coronation"
         owner = re.sub(r"[’']s?$", "", answer)
         return join(render(words[:position]), f"{owner}'s", render(words[end:]))
+    if wh == "how" and end < len(words) and words[end].lower in ("many", "much"):
+        # "..., how many calories fulfill X" + "2000 calories": the count replaces "how many" and its noun
+        end = _nouns_end(words, end + 1)
+        noun_phrase = [word.text for word in words[position + 2:end]]
+        return join(render(words[:position]), answer, *missing_noun(answer, noun_phrase, words[position + 1].lower),
+                    render(words[end:]))
     if wh in ("what", "which"):
         end = _nouns_end(words, end)
         if end + 1 < len(words) and words[end].lower == "of" and words[end + 1].tag in _NOUN_PHRASE_TAGS:
