@@ -296,6 +296,8 @@ def _ends_sentence(text: str, mark: int, next_start: int, lowercase: bool = Fals
     window = max(0, mark - _WORD_WINDOW)  # an abbreviation is short: never search the whole text back
     word_start = max(text.rfind(" ", window, mark), text.rfind("(", window, mark), window - 1) + 1
     word = text[word_start:mark].lower().lstrip("\"'“‘([")
+    if text.startswith(("$", "\\]"), mark + 1):
+        return True  # a formula closes after its full stop ("... = n.$ Enter ..."): no initial is in a formula
     if len(word) == 1 and word.isalpha():
         return False  # an initial: "J. K. Rowling"
     if _AMOUNT.match(word):

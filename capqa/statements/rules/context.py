@@ -6,6 +6,7 @@ import re
 from typing import List, NamedTuple, Tuple
 
 from capqa.statements.rules.answer_sentences import split_sentences
+from capqa.statements.rules.conditions import is_task
 from capqa.statements.rules.howto import is_imperative
 from capqa.statements.rules.lexicon import DETERMINERS, EXTRAPOSING_VERBS, WHITESPACE
 from capqa.statements.rules.morphology import capitalize, is_finite_verb, plural_phrase
@@ -68,7 +69,7 @@ def split_question(text: str) -> QuestionParts:
 
 def _without_trailing(sentences: List[str]) -> Tuple[List[str], List[str]]:
     """The sentences up to the question proper, and the notes that followed it. After a question
-    ("... ?"), an instruction ("Answer briefly.", "Express your answer as a common fraction.": an
+    ("... ?") or a task ("Find X."), an instruction ("Answer briefly.", "Express your answer as a common fraction.": an
     imperative) is no part of it and goes; an imperative about "your answer" ("Enter your answer in
     the form $(r,\\theta)$.") goes after a task too. A bracketed note after the question goes when it
     instructs ("(Do not use a calculator!)"), and is a premise that joins the context when it states
@@ -76,7 +77,8 @@ def _without_trailing(sentences: List[str]) -> Tuple[List[str], List[str]]:
     notes: List[str] = []
     while len(sentences) > 1 and not sentences[-1].endswith("?"):
         last = sentences[-1]
-        after_question = sentences[-2].endswith("?")
+        # an instruction after a task is no part of it either ("..., then find all $n$. Enter them separated by commas.")
+        after_question = sentences[-2].endswith("?") or (is_task(sentences[-2]) and not is_task(last))
         if last.startswith("(") and last.rstrip(".!").endswith(")"):
             note = _premise(last.rstrip(".!")[1:-1].strip())
             if note:
@@ -182,7 +184,8 @@ def resolve_pronoun(question: str, context: list) -> str:
     if not antecedent:
         return question
     possessive = pronoun in ("his", "its", "their") or (pronoun == "her" and _precedes_noun(question, match.end()))
-    replacement = f"{antecedent}'s" if possessive else antecedent
+    # "their" for "Darrell and Allen's (ages)": the antecedent's own "'s" is the possessive already
+    replacement = f"{antecedent}'s" if possessive and not _POSSESSIVE_END.search(antecedent) else antecedent
     if match.start() > 0 and replacement.split()[0] in ("The", "A", "An"):
         replacement = replacement[0].lower() + replacement[1:]
     return question[:match.start()] + replacement + question[match.end():]

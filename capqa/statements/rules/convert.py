@@ -30,7 +30,7 @@ from capqa.statements.rules.answer_sentences import answer_sentences, code_case_
 from capqa.statements.rules.blanks import complete, fill_blanks
 from capqa.statements.rules.casing import cased_statement, casing_texts
 from capqa.statements.rules.code import code_chunks, is_code
-from capqa.statements.rules.conditions import with_conditions
+from capqa.statements.rules.conditions import conditional_task, with_condition, with_conditions
 from capqa.statements.rules.context import QuestionParts, questioner_swapped, resolve_pronoun, split_question
 from capqa.statements.rules.declarative import embedded_question
 from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
@@ -48,7 +48,7 @@ from capqa.statements.rules.sentences import (denial, ends_in_situ, full_sentenc
                                               sentence_texts)
 from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, opens_relative_clause, stem_statement,
                                           subordinate_stem, subordinate_stem_texts)
-from capqa.statements.rules.subject_frame import completed_subject
+from capqa.statements.rules.subject_frame import completed_subject, completed_task_subject
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
@@ -108,6 +108,7 @@ class Prepared(NamedTuple):
     options: dict
     done: Optional[str] = None  # the statement, when no parse is needed (the safe form)
     working: Tuple[str, ...] = ()  # a worked answer's steps, before its final answer ("A: 18")
+    condition: str = ""         # a task's condition ("If n is even" of "If n is even, then find X.")
 
 
 def read_question(question: str) -> Tuple[QuestionParts, List[str], str]:
@@ -121,6 +122,8 @@ def read_question(question: str) -> Tuple[QuestionParts, List[str], str]:
         proper = f"True or false: {proper}"  # "True or false? Bats are blind."
         context.pop()
     proper = resolve_pronoun(proper, context)
+    if conditional_task(proper):
+        return parts, context, proper  # the task's condition is read with the task (``prepare``)
     if read_form(proper).kind == "question":
         # A question's asker is the reader; a sentence to complete ("I can use a stopwatch to") is
         # the exam's narrator, and a request ("Tell me ...") keeps its "me".
@@ -140,6 +143,8 @@ def prepare(question: str, answer: str) -> Prepared:
     """Everything about ``question`` and ``answer`` that needs no parse (steps 1 and 2)."""
     parts, context, proper = read_question(question)
     raw_answer = WHITESPACE.sub(" ", answer).strip()
+    task = conditional_task(proper) if proper else None
+    condition, proper = task if task else ("", proper)
     if not proper:
         done = fallback_statement(question, answer)
         return Prepared(question, answer, context, "", Form("statement", ""), raw_answer, raw_answer, [], {}, done)
@@ -164,7 +169,7 @@ def prepare(question: str, answer: str) -> Prepared:
     content, reason = _negative_with_reason(content)
     proper, content = normalised(proper, content)
     return Prepared(question, answer, context, proper, read_form(proper), content, first,
-                    ([reason] if reason else []) + extra, parts.options, working=working)
+                    ([reason] if reason else []) + extra, parts.options, working=working, condition=condition)
 
 
 def texts_to_parse(prepared: Prepared) -> List[str]:
@@ -251,6 +256,8 @@ def finish(prepared: Prepared) -> str:
     main, more = _main(prepared.form, prepared.proper, prepared.content, prepared.first, prepared.options)
     if not main:
         main = _fallback(prepared.proper, lower_article(prepared.content))
+    elif prepared.condition:
+        main = with_condition(prepared.condition, main, _lower_first_word)
     text = _sentences(prepared.context + list(prepared.working) + [main] + more + prepared.extra, prepared.answer)
     return code_case_kept(cased_statement(text, prepared.question, prepared.answer, prepared.proper), prepared.answer)
 
@@ -391,7 +398,10 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
     if _keeps_answer_sentence(form):
         kept = full_sentence(None, (), content, content)
         if kept:
-            return completed_subject(kept, form.text), []
+            completed = completed_subject(kept, form.text)
+            if form.kind == "imperative" and completed == kept:
+                completed = completed_task_subject(kept, strip_trailing(form.text))
+            return completed, []
     if form.kind == "embedded":
         return embedded_statement(form.text, lower_article(content)), []
     if form.kind == "imperative":

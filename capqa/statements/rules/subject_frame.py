@@ -9,6 +9,7 @@ statement's subject is the question's whole phrase: "The constant term in the ex
 desert is Antarctica"), or one the question does not name, stays as it is.
 """
 
+import re
 from typing import Dict, List, Optional
 
 from capqa.statements.rules.parser import Parse, parse
@@ -18,6 +19,8 @@ from capqa.statements.rules.sentences import sentence_head
 _SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass"))
 _NOUN_TAGS = frozenset(("NN", "NNS"))
 _MODIFIER_TAGS = frozenset(("DT", "JJ", "JJR", "NN", "NNS", "CD", "VBN"))
+_COPULA_NEXT = re.compile(r"^(?:is|are|was|were|equals)\b")
+_MIN_SHARED_WORDS = 2
 
 
 def completed_subject(kept: str, question: str) -> str:
@@ -37,6 +40,26 @@ def completed_subject(kept: str, question: str) -> str:
     rest = kept[_offsets(words)[end + 1] if end + 1 < len(words) else len(head):].lstrip()
     phrase = phrase[:1].upper() + phrase[1:] if kept[:1].isupper() else phrase
     return f"{phrase} {rest}"
+
+
+def completed_task_subject(kept: str, target: str) -> str:
+    """``kept`` ("The remainder is 3.") with its subject given the whole object of the task it
+    answers ("Find the remainder when $X$ is divided by 7."): when the sentence opens with the
+    object's first words (two at least, "the" first) and a copula follows them, the object takes
+    their place. Read from the text, not the parse, since a task's formulas defeat the small
+    parser ("the minimum value of \\[\\sqrt{x^2 + 400} + ...\\]")."""
+    object_words, kept_words = target.split(), kept.split()
+    if not object_words or object_words[0].lower() != "the":
+        return kept
+    shared = 0
+    while shared < min(len(object_words), len(kept_words)) and (
+            object_words[shared].lower() == kept_words[shared].lower()):
+        shared += 1
+    if shared < _MIN_SHARED_WORDS or shared == len(object_words) or not _COPULA_NEXT.match(
+            " ".join(kept_words[shared:]).lower()) or not _formulas_whole(target):
+        return kept
+    target = re.sub(r"\.\s*+(\\\]|\$)$", r"\1", target)  # a formula's own full stop ("... + 900}.\]") ends no subject
+    return f"{target[:1].upper() if kept[:1].isupper() else target[:1]}{target[1:]} {' '.join(kept_words[shared:])}"
 
 
 def _bare_subject_end(words: Parse) -> Optional[int]:
@@ -70,8 +93,9 @@ def _question_phrase(words: Parse, subject: List[str]) -> Optional[str]:
             continue
         end = _last_dependant(words, noun.i)
         phrase = text[offsets[start]:offsets[end] + len(words[end].text)].rstrip(" ?.!,;:")
-        if phrase.endswith(".$"):
-            phrase = phrase[:-2] + "$"  # a formula's own full stop ("... = (2x - 10)^3.$")
+        if phrase.endswith((".$", ".\\]")):
+            phrase = phrase[:-3] + phrase[-2:] if phrase.endswith("\\]") else phrase[:-2] + "$"  # a formula's own
+            # full stop ("... = (2x - 10)^3.$", "... + 4100}.\]")
         if not _formulas_whole(phrase):
             return None  # the parse cut a formula: never half of one
         return phrase if len(phrase) > len(" ".join(subject)) else None
