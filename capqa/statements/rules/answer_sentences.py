@@ -45,7 +45,8 @@ _LINE_END_WORDS = 3
 _LIST_ITEM_WORDS = 8
 _HEADING = re.compile(r"^#{1,6}[ \t]*", re.MULTILINE)
 _BLOCKQUOTE = re.compile(r"^[ \t]*+>{1,3}[ \t]++(?=\S)", re.MULTILINE)  # "> quoted text": markdown's quote mark
-_BULLET = re.compile(r"^[ \t]*+(?:[-*•·▪‣]|\d{1,3}[.)])[ \t]++(?=[^\d\s])", re.MULTILINE)
+# A bullet before anything ("- 40 h × $10 = $400"); a number's item mark before a word, as "1. 5" may be a number
+_BULLET = re.compile(r"^[ \t]*+(?:[-*•·▪‣][ \t]++(?=\S)|\d{1,3}[.)][ \t]++(?=[^\d\s]))", re.MULTILINE)
 _INLINE_NUMBERED = re.compile(r"(?:^|(?<=\s))(\d{1,2})\.[ \t]++(?=\S)")
 # Sentence ends: . ! ? (and a closing quote or bracket) before a space and a capital, digit,
 # quote or bracket; not after an initial ("J."), a one- or two-letter abbreviation, or a title.
@@ -54,6 +55,7 @@ _ABBREVIATIONS = frozenset("mr mrs ms dr st mt sgt col gen lt capt prof sr jr vs
 # The look-behind and the possessive runs keep it linear on a million "." or "!" in a row: a
 # match can start only where a run of marks starts, and a failed one gives nothing back.
 _WORD_WINDOW = 40
+_EQUATION_START = re.compile(r"\d[\d,.]*+ [^=.!?\n]{1,60}?=")  # a line of working: "40 h × $10 = $400"
 # "$" closes a formula ("Find $p(8).$ Then ..."), and so does a display's "\]", which may run into
 # the next sentence ("... = 144. \]In total, ...")
 _BOUNDARY = re.compile(r"(?<![.!?])[.!?]++[\"”’')\]$]*+(?:\s*+\\\]\s*+|\s++)")
@@ -140,7 +142,8 @@ def _released(mark: str, spans: List[str]) -> str:
 def _introduced_lists(text: str) -> str:
     """A list of short items after a line that ends with a colon joins it as one list: "Six
     teams have never won:" + "- Brewers" + "- Padres" -> "Six teams have never won: Brewers
-    and Padres." Items that are sentences (steps) stay lines of their own."""
+    and Padres." Items that are sentences (steps) stay lines of their own; items that are all
+    equations (a worked answer's lines) are sentences, and so is the line before them."""
     lines = text.split("\n")
     out: List[str] = []
     intro = None  # the last line of ``out`` with text, kept as lines come: a search back is quadratic
@@ -160,12 +163,21 @@ def _introduced_lists(text: str) -> str:
             del out[intro + 1:]
             index = end
             continue
+        worked = len(items) >= 2 and all("=" in item for item in items)
+        if worked and intro is not None:
+            out[intro] = _ended(out[intro])  # "**$460**" before its working: the answer is a sentence of its own
         for line in lines[index:max(end, index + 1)]:  # a run not joined is passed over whole: linear
             if line.strip():
                 intro = len(out)
-            out.append(line)
+            out.append(_ended(line) if worked and line.strip() else line)
         index = max(end, index + 1)
     return "\n".join(out)
+
+
+def _ended(line: str) -> str:
+    """A worked line ("- 40 h × $10 = $400") ended as a sentence, unless it ends with a mark."""
+    stripped = line.rstrip()
+    return stripped + "." if stripped[-1:].isalnum() or stripped[-1:] in "%)$*" else line
 
 
 def _ends_in_verb(text: str) -> bool:
@@ -291,8 +303,8 @@ def _ends_sentence(text: str, mark: int, next_start: int, lowercase: bool = Fals
         return False
     if text[mark] != ".":
         return True
-    if following.isdigit() and text[mark - 1:mark].isdigit():
-        return False  # "63. 0": a number
+    if following.isdigit() and text[mark - 1:mark].isdigit() and not _EQUATION_START.match(text, next_start):
+        return False  # "63. 0": a number; "$460. 40 h × $10 = $400.": a worked line starts
     window = max(0, mark - _WORD_WINDOW)  # an abbreviation is short: never search the whole text back
     word_start = max(text.rfind(" ", window, mark), text.rfind("(", window, mark), window - 1) + 1
     word = text[word_start:mark].lower().lstrip("\"'“‘([")
