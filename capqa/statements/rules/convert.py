@@ -46,9 +46,9 @@ from capqa.statements.rules.queries import parse_question, question_text
 from capqa.statements.rules.question_forms import Form, normalised, read_form
 from capqa.statements.rules.sentences import (denial, ends_in_situ, full_sentence, in_situ, restates_question,
                                               sentence_texts)
-from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, opens_relative_clause, stem_statement,
-                                          subordinate_stem, subordinate_stem_texts)
-from capqa.statements.rules.subject_frame import completed_subject, completed_task_subject
+from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, opens_relative_clause,
+                                          pronoun_restating_stem, stem_statement, subordinate_stem, subordinate_stem_texts)
+from capqa.statements.rules.subject_frame import completed_predicate, completed_subject, completed_task_subject
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
@@ -413,6 +413,9 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
     if frame is not None and subordinate_stem(frame, words, proper, content):
         frame, form = None, Form("statement", proper)  # "When rocks are exposed to wind, the rocks" + "erode"
     if frame is None and form.kind == "statement":
+        restated = pronoun_restating_stem(proper, content)
+        if restated:
+            return restated, []
         continued = stem_statement(strip_trailing(proper), lower_article(_sentence_case_dropped(content)), content)
         if continued:
             return continued, []
@@ -430,7 +433,7 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
     if not kept and form.kind == "question" and (frame is None or frame.wh) and restates_question(words, content, first):
         kept = content  # the answer says the whole question's frame over again: it is the statement
     if kept:
-        kept = completed_subject(kept, proper)
+        kept = completed_predicate(completed_subject(kept, proper), proper)
         return with_conditions(frame, words, kept, _lower_first_word), []
     content = _sentence_case_dropped(content)
     if frame is not None:

@@ -12,6 +12,7 @@ desert is Antarctica"), or one the question does not name, stays as it is.
 import re
 from typing import Dict, List, Optional
 
+from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, PREPOSITIONS, strip_trailing
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.queries import parse_question
 from capqa.statements.rules.sentences import sentence_head
@@ -21,6 +22,8 @@ _NOUN_TAGS = frozenset(("NN", "NNS"))
 _MODIFIER_TAGS = frozenset(("DT", "JJ", "JJR", "NN", "NNS", "CD", "VBN"))
 _COPULA_NEXT = re.compile(r"^(?:is|are|was|were|equals)\b")
 _MIN_SHARED_WORDS = 2
+_MAX_CUT_SENTENCE_WORDS = 8
+_FUNCTION_WORDS = DETERMINERS | PREPOSITIONS | AUXILIARIES
 
 
 def completed_subject(kept: str, question: str) -> str:
@@ -60,6 +63,38 @@ def completed_task_subject(kept: str, target: str) -> str:
         return kept
     target = re.sub(r"\.\s*+(\\\]|\$)$", r"\1", target)  # a formula's own full stop ("... + 900}.\]") ends no subject
     return f"{target[:1].upper() if kept[:1].isupper() else target[:1]}{target[1:]} {' '.join(kept_words[shared:])}"
+
+
+def completed_predicate(kept: str, question: str) -> str:
+    """``kept`` ending where the question's phrase goes on ("No system is needed" to "What system
+    is needed for a body to get its supply of oxygen?", "None of these is a positive effect" to "A
+    positive effect of burning biofuel is") with the rest of that phrase: the sentence says its
+    claim of the question's whole phrase, which, cut short, loses what it is needed for or an
+    effect of. The last two words of the sentence (one a content word) must be the question's
+    word for word, and the rest runs to the question's next auxiliary or its end."""
+    first, semicolon, rest = kept.partition("; ")
+    if semicolon:  # "No system is needed; the lungs do it alone.": the first clause's phrase
+        return f"{completed_predicate(first, question)}{semicolon}{rest}"
+    kept_words = strip_trailing(kept).split()
+    question_words = strip_trailing(question).split()
+    if len(kept_words) < _MIN_SHARED_WORDS + 1 or len(kept_words) > _MAX_CUT_SENTENCE_WORDS:
+        return kept
+    end = [word.lower() for word in kept_words[-_MIN_SHARED_WORDS:]]
+    if not any(word not in _FUNCTION_WORDS for word in end):
+        return kept
+    lowered = [word.lower() for word in question_words]
+    for start in range(len(lowered) - _MIN_SHARED_WORDS):
+        if lowered[start:start + _MIN_SHARED_WORDS] != end:
+            continue
+        tail = []
+        for word in question_words[start + _MIN_SHARED_WORDS:]:
+            if word.lower() in AUXILIARIES:
+                break
+            tail.append(word)
+        if not tail or tail[0].lower() not in PREPOSITIONS or not _formulas_whole(" ".join(tail)):
+            return kept  # only a complement of the phrase ("of burning biofuel", "for a body to ...")
+        return f"{strip_trailing(kept)} {' '.join(tail)}"
+    return kept
 
 
 def _bare_subject_end(words: Parse) -> Optional[int]:
