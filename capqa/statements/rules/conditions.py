@@ -111,7 +111,8 @@ def trailing_condition(words: Sequence[Word]) -> Sequence[Word]:
         if words[position].dep != "advcl":
             continue
         left, right = subtree_edges(words, position)
-        ends = right == end - 1 or (right + 1 < end and words[right + 1].tag == "CC")
+        # the clause ends the question, or a coordinated clause follows it (its "and" may be parsed into it)
+        ends = right == end - 1 or (right + 1 < end and words[right + 1].tag == "CC") or words[right].tag == "CC"
         if left > wh + 1 and ends and words[left].lower in CONDITION_WORDS and not any(
                 word.lower in WH_WORDS for word in words[right + 1:end]):
             return tuple(words[left:kept if _balanced(words[left:kept]) else end])

@@ -8,7 +8,8 @@ from typing import List, NamedTuple, Tuple
 from capqa.statements.rules.answer_sentences import split_sentences
 from capqa.statements.rules.conditions import is_task
 from capqa.statements.rules.howto import is_imperative
-from capqa.statements.rules.lexicon import DETERMINERS, EXTRAPOSING_VERBS, WHITESPACE
+from capqa.statements.rules.lexicon import (CONDITION_WORDS, DEFINITE_ADJECTIVES, DETERMINERS, EXTRAPOSING_VERBS,
+                                            PREPOSITIONS, WHITESPACE)
 from capqa.statements.rules.morphology import capitalize, is_finite_verb, plural_phrase
 from capqa.statements.rules.parser import parse
 
@@ -164,6 +165,8 @@ _OPTION_SCAN = 32
 
 
 _POSSESSIVE_END = re.compile(r"['’]s$")
+# The first words of a phrase fronted before the subject ("In the morning,", "Every day,", "If it rains,").
+_FRONTED_OPENINGS = PREPOSITIONS | CONDITION_WORDS | DETERMINERS | DEFINITE_ADJECTIVES
 # An "it" that stands for an infinitive after it: "does it take him to get back", "is it possible to".
 _EXTRAPOSED_IT = re.compile(r"\bit\s++(?:(?:%s)\b[^?.]*?\bto\s++\w|(?:is|was|be)\s++\w+\s++to\s++\w)"
                             % "|".join(sorted(EXTRAPOSING_VERBS)), re.IGNORECASE)
@@ -218,12 +221,15 @@ def _antecedent(pronoun, context):
 def _subject_of(sentence):
     """The words before the sentence's first verb ("The Amazon River | flows ...")."""
     words = sentence.split()
+    start = 0
     for index in range(1, len(words)):
         word, previous = words[index], words[index - 1].lower()
+        if previous.endswith(",") and words[start].lower() in _FRONTED_OPENINGS:
+            start = index  # "In the morning, she gives ...": a fronted phrase is no part of the subject
         if word[:1].isupper() or previous in DETERMINERS or word.endswith(","):
             continue
         if is_finite_verb(word.lower()):
-            return " ".join(words[:index]).strip(",")
+            return " ".join(words[start:index]).strip(",") if index > start else None
     return None
 
 

@@ -29,6 +29,8 @@ EXTRAPOSING_VERBS = frozenset("take takes took taken cost costs".split())
 # is a fact about X?"): an option that is a sentence is the claim itself, kept as it is.
 STATEMENT_NOUNS = frozenset("statement fact claim conclusion explanation description sentence inference observation "
                             "prediction hypothesis idea belief summary".split())
+# A question's predicate of truth: "Which of these is true / correct?" asks for a statement.
+TRUTH_WORDS = frozenset("true false correct incorrect accurate inaccurate".split())
 # Verbs of a question that asks what event comes ("Which would most likely happen next?").
 EVENT_VERBS = frozenset("happen occur".split())
 # Words that make a count of many out of "one" or "a" before them ("one hundred", "a dozen").

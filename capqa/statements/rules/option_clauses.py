@@ -15,13 +15,13 @@ the option's own sentence, which is the claim it asks for.
 from typing import Dict, List, Optional
 
 from capqa.statements.rules.analysis import Frame, render
-from capqa.statements.rules.lexicon import COPULAS, EVENT_VERBS, STATEMENT_NOUNS, strip_trailing
-from capqa.statements.rules.morphology import inflect, is_finite_verb, lemmas_of
+from capqa.statements.rules.lexicon import COPULAS, EVENT_VERBS, STATEMENT_NOUNS, TRUTH_WORDS, strip_trailing
+from capqa.statements.rules.morphology import inflect, is_base_verb, is_finite_verb, lemmas_of
 from capqa.statements.rules.parser import Parse, Word, parse
-from capqa.statements.rules.wh_phrase import wh_noun
 
 _FINITE_TAGS = ("VBZ", "VBD", "VBP")
 _SUBJECT_DEPS = ("nsubj", "nsubjpass")
+_MIN_PHRASE_WORDS = 2  # with the full stop the option was parsed with
 
 
 def is_option_text(content: str, options: Dict[str, str]) -> bool:
@@ -42,17 +42,17 @@ def option_clause_answer(frame: Optional[Frame], content: str, options: Dict[str
     words = parse(f"{text[:1].upper()}{text[1:]}.")
     lowered = text[:1].lower() + text[1:] if _lowered_opening(text) else text
     if frame.wh_is_subject:
-        if _asks_for_statement(wh_noun([word.text for word in frame.phrase]), frame.rest):
+        if _asks_for_statement(_head_phrase(frame.phrase), frame.rest):
             return None
         return _case_kept(gerund_phrase(words), lowered)
     if frame.auxiliary in COPULAS and not frame.rest and frame.subject:
-        noun = next((word.text for word in reversed(_head_phrase(frame.subject)) if word.tag.startswith("NN")), "")
-        if _asks_for_statement(noun, ()):
-            return None
+        clause = _is_clause(words)
+        if _asks_for_statement(_head_phrase(frame.subject), ()) or (frame.wh != "which" and not clause):
+            return None  # "What is the main function of X?" + "carry oxygen": X carries it, the builders say
         gerund = gerund_phrase(words)
         if gerund:
             return _case_kept(gerund, lowered)  # "An example of X is a tiger hunting a deer"
-        return f"that {lowered}" if _is_clause(words) else None
+        return f"that {lowered}" if clause else None
     return None
 
 
@@ -61,21 +61,26 @@ def _case_kept(made: Optional[str], text: str) -> Optional[str]:
     return made[:1].lower() + made[1:] if made and text[:1].islower() else made
 
 
-def _asks_for_statement(noun: str, rest) -> bool:
+def _asks_for_statement(phrase: List[Word], rest) -> bool:
     """Whether the question asks which statement holds: its noun names a statement ("which
-    statement", "a fact"), or its verb an event ("Which would happen next?")."""
-    if noun and (noun.lower() in STATEMENT_NOUNS or lemmas_of(noun.lower()).get("NOUN", ("",))[0] in STATEMENT_NOUNS):
+    statement", "which of these statements", "a fact"), its predicate is truth ("... is true"), or
+    its verb an event ("Which would happen next?")."""
+    if any(word.tag.startswith("NN") and (word.lower in STATEMENT_NOUNS or lemmas_of(word.lower).get(
+            "NOUN", ("",))[0] in STATEMENT_NOUNS) for word in phrase):
+        return True
+    if any(word.lower in TRUTH_WORDS for word in rest):
         return True
     verbs = [word for word in rest if word.tag.startswith("VB")]
     return bool(verbs) and lemmas_of(verbs[-1].lower).get("VERB", (verbs[-1].lower,))[0] in EVENT_VERBS
 
 
 def _head_phrase(words) -> List[Word]:
-    """The subject's words up to its first preposition ("the most likely effect" of "the most
-    likely effect of this increase")."""
-    head = []
+    """A phrase's words up to its first preposition after a noun ("the most likely effect" of "the
+    most likely effect of this increase", "of the following statements" of "of the following
+    statements about DNA": a partitive "of" opens it)."""
+    head: List[Word] = []
     for word in words:
-        if word.tag == "IN":
+        if word.tag == "IN" and head and word.i != words[0].i:
             break
         head.append(word)
     return head
@@ -103,8 +108,9 @@ def gerund_phrase(words: Parse) -> Optional[str]:
         word.head == root.i and word.dep in _SUBJECT_DEPS and word.i < root.i for word in words)
     if has_subject and root.tag not in _FINITE_TAGS and mistagged is None:
         return None
-    if not has_subject and not (root.tag == "VB" and root.i == words[0].i):
-        return None
+    if not has_subject and not (root.tag == "VB" and root.i == words[0].i and len(words) > _MIN_PHRASE_WORDS
+                                and is_base_verb(root.lower)):
+        return None  # a verb and what it takes ("blow up a balloon"), not a noun the tagger called a verb ("Wind.")
     verbs = {root.i} | {word.i for word in words if word.dep == "conj" and word.head == root.i and word.tag == root.tag}
     made = []
     for word in words[:-1] if words[-1].text == "." else words:
