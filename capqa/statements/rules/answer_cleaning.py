@@ -29,6 +29,8 @@ _HEDGE = re.compile(
 _TRAILING_HEDGE = re.compile(r"(?:,\s*+|(?<![\s,])\s++)(?:i think|i believe|i guess|i suppose|probably|maybe|perhaps|of course|"
                              r"i(?:'m| am) (?:fairly |pretty |quite )?sure|if i(?:'m| am) not mistaken)\W*$",
                              re.IGNORECASE)
+# An option's text with its letter after it: "Water (B)", "a gecko (C)".
+_TRAILING_LETTER = re.compile(r"^(?P<text>\S.{0,200}?)\s++\((?P<letter>[A-Ha-h])\)$")
 _OPTION_LETTER = re.compile(r"^\(?([A-Ha-h])(?:\)|\.|:)\s+(.+)$|^\(([A-Ha-h])\)\s+(.+)$")
 _BARE_LETTER = re.compile(r"^(?:option |choice )?\(?([A-Ha-h])\)?[.:]?$", re.IGNORECASE)
 _RESTATING_OPENER = re.compile(r"^(?:it's|it is|it was|it'd be|it would be|that's|that is|that was|that would be|"
@@ -142,6 +144,10 @@ def _strip_once(text, question, options):
     letter = _BARE_LETTER.match(text)
     if letter and letter.group(1).lower() in options:
         return options[letter.group(1).lower()]
+    trailing = _TRAILING_LETTER.match(text)
+    if trailing and trailing.group("letter").lower() in options and _same_text(
+            trailing.group("text"), options[trailing.group("letter").lower()]):
+        return strip_trailing(options[trailing.group("letter").lower()])  # "Water (B)": the option as the prompt writes it
     option = _OPTION_LETTER.match(text)
     if option and (options or text[:1] == "(" or ")" in text[:3]):
         return option.group(2) or option.group(4)
@@ -164,6 +170,10 @@ def _strip_once(text, question, options):
     if opener and not is_participle(opener.group(1).split()[0].lower()):
         return opener.group(1)  # "It was written by X, ..." is a passive sentence, not "It was X"
     return _without_restated_verb(text, question)
+
+
+def _same_text(text: str, option: str) -> bool:
+    return strip_trailing(text).strip().lower() == strip_trailing(option).strip().lower()
 
 
 def _without_restated_verb(text, question):

@@ -47,7 +47,8 @@ from capqa.statements.rules.question_forms import Form, normalised, read_form
 from capqa.statements.rules.sentences import (denial, ends_in_situ, full_sentence, in_situ, restates_question,
                                               sentence_texts)
 from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, opens_relative_clause,
-                                          pronoun_restating_stem, stem_statement, subordinate_stem, subordinate_stem_texts)
+                                          pronoun_restating_stem, stem_statement, subordinate_stem,
+                                          subordinate_stem_texts)
 from capqa.statements.rules.subject_frame import completed_predicate, completed_subject, completed_task_subject
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative

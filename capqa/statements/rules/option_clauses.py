@@ -14,7 +14,7 @@ the option's own sentence, which is the claim it asks for.
 
 from typing import Dict, List, Optional
 
-from capqa.statements.rules.analysis import Frame, render
+from capqa.statements.rules.analysis import Frame
 from capqa.statements.rules.lexicon import COPULAS, EVENT_VERBS, STATEMENT_NOUNS, TRUTH_WORDS, strip_trailing
 from capqa.statements.rules.morphology import inflect, is_base_verb, is_finite_verb, lemmas_of
 from capqa.statements.rules.parser import Parse, Word, parse

@@ -17,8 +17,8 @@ from typing import List, Optional, Sequence, Tuple
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.declarative import join, negative
-from capqa.statements.rules.lexicon import (AUXILIARIES, MODALS, OBJECT_PRONOUNS, PRONOUNS, RELATIVE_PRONOUNS,
-                                            strip_trailing)
+from capqa.statements.rules.lexicon import (AUXILIARIES, DETERMINERS, MODALS, OBJECT_PRONOUNS, PRONOUNS,
+                                            RELATIVE_PRONOUNS, strip_trailing)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_finite_verb, lemmas_of,
                                                plural_phrase)
 from capqa.statements.rules.parser import Parse, Word, parse
@@ -455,6 +455,10 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
     if wh in ("what", "which") and end > position + 1 and words[position - 1].tag in ("NN", "NNS") and not kept:
         # "was an author which language" + Hindi -> "was an author of the Hindi language"
         return join(render(words[:position]), "of the", answer, render(words[position + 1:end]), render(words[end:]))
+    if kept and wh == "which" and answer.split()[0].lower() not in DETERMINERS and (
+            words[position - 1].lower not in DETERMINERS):
+        # "associated with which system" + "respiratory": the one system asked for is definite
+        return join(render(words[:position]), "the", answer, kept, render(words[end:]))
     return join(render(words[:position]), answer, kept, render(words[end:]))
 
 

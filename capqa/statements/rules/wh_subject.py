@@ -14,7 +14,7 @@ from capqa.statements.rules.agreement import is_no_one, no_determiner, subject_c
 from capqa.statements.rules.analysis import Frame, render, texts
 from capqa.statements.rules.declarative import join, subject_agrees
 from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, MULTIPLIER_WORDS,
-                                           PREDICATE_ADJECTIVES)
+                                            PREDICATE_ADJECTIVES)
 from capqa.statements.rules.morphology import (definite_subject, inflect, lemmas_of, looks_like_clause, plural_phrase,
                                                with_article)
 from capqa.statements.rules.parser import Word
