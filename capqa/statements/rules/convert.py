@@ -425,11 +425,11 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         if embedded:
             return f"it is unknown {embedded}", []
     framed = option_clause_answer(frame, content, options)
-    if framed:  # an option that is a clause or verb phrase, as the frame's noun phrase
-        built = _from_frame(frame, framed) if frame.wh_is_subject else (
-            with_lead(frame, f"{render(frame.subject)} {frame.auxiliary} {framed}"), [])
-        if built and built[0]:
-            return built
+    if framed:  # an option that is a clause or verb phrase, as the frame's noun phrase, before its verb phrase
+        # (the question's own: "Which step signals ...?" agrees with one step, as a gerund subject does)
+        said = f"{framed} {render(frame.rest)}" if frame.wh_is_subject else (
+            f"{render(frame.subject)} {frame.auxiliary} {framed}")
+        return with_lead(frame, said), []
     kept = full_sentence(frame, words, content, first)
     if not kept and form.kind == "question" and (frame is None or frame.wh) and restates_question(words, content, first):
         kept = content  # the answer says the whole question's frame over again: it is the statement

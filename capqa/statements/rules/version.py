@@ -49,7 +49,18 @@ from capqa.statements.rules.parser import parser_identity
 # An answer's subject cut short ("The constant term is 125.") takes the question's complement; a markdown
 # blockquote mark ("> ") goes. A fronted "When" clause before the question's own wh-word is its lead, not its
 # wh-word ("When water boils, what ...?" + "steam"); "Find a/an/this X." takes no "the" before its determiner.
-RULES_VERSION = "10"
+# 11: word problems and option questions (wordprob): an option that is a clause or a verb phrase put in the
+# frame (option_clauses.py: "A crew building a bridge shows ...", "The most likely effect of X is that ...",
+# "Blowing up a balloon could be done ..."; a question asking which statement holds keeps the option's
+# sentence), an option's trailing letter dropped ("Water (B)"); a task under a condition ("If X, then find
+# Y." / "Find Y if X.") stated under it, "Find all N" stating the set, the task's object completing a cut-short
+# subject ("The remainder when ... is 3."), an instruction after a task dropped; a count's noun not doubled
+# ("two boxes of pizza"), "how many N" in situ, "one hundred ..." plural, "which N" in situ with an adjective
+# answer definite; an "it" before "take/cost ... to" not resolved, a context subject without its fronted
+# phrase; a trailing condition with its coordinated clause; a stem said again with a pronoun, a sentence cut
+# short of the question's complement ("No system is needed for a body to ..."); a display formula's "\]"
+# and a formula's full stop end sentences; worked bullet lines ("- 40 h × $10 = $400") are sentences.
+RULES_VERSION = "11"
 
 
 def engine_identity() -> Dict[str, str]:
