@@ -143,8 +143,9 @@ def test_a_blockquote_mark_goes():
     # A bracketed note after the question is a premise; one that instructs goes.
     ("How many ways can 3 people sit in a row? (Two seatings are the same if mirrored.)", "They can sit in 3 ways.",
      "Two seatings are the same if mirrored. 3 people can sit in 3 ways in a row."),
+    # (the task's object completes the answer's subject: rules 11)
     ("Find the greatest integer less than $x^6.$ (Do not use a calculator!)", "The greatest integer is 13535.",
-     "The greatest integer is 13535."),
+     "The greatest integer less than $x^6$ is 13535."),
     ("Evaluate $(1+2i)6-3i$.", "$(1+2i)6-3i = 6+9i$", "$(1+2i)6-3i = 6+9i$."),
 ])
 def test_trailing_instructions_notes_and_computations(question, answer, statement):
