@@ -690,3 +690,19 @@ def test_a_worked_answers_lines_and_display_formulas_end_sentences():
     # A display formula's "\]" closes its sentence even when the next runs into it.
     statement = rule_statement("We can write 6 as \\[2 \\cdot 3 = 6.\\]In all, how many factors does 6 have?", "4")
     assert statement == "We can write 6 as \\[2 \\cdot 3 = 6.\\] In all, 6 has 4 factors."
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A lettered option's text before a dash is the answer; what follows is a claim of its own.
+    ("To stay dry in the rain, you'd carry (A) a net (B) an umbrella", "**(B) an umbrella** — it keeps the rain off.",
+     "To stay dry in the rain, you'd carry an umbrella. It keeps the rain off."),
+    # A letter set off by a comma before the answer's own words for the option.
+    ("Which is an example of an inherited trait? (A) Eye color is passed on. (B) A dog learns a trick.",
+     "I'd say A, eye color being passed on.", "Eye color being passed on is an example of an inherited trait."),
+    # The working's own "I get N" and a trailing "though I'd double-check" are hedges.
+    ("A shop sold 12 pens on Monday and twice as many on Tuesday. How many pens did the shop sell in all?",
+     "I get 36 pens, though I'd double-check.",
+     "A shop sold 12 pens on Monday and twice as many on Tuesday. The shop sold 36 pens in all."),
+])
+def test_option_letters_and_hedges_of_worked_answers(question, answer, statement):
+    assert rule_statement(question, answer) == statement

@@ -85,6 +85,7 @@ _DANGLING = re.compile(r"^(?:however|but|that said|nevertheless|nonetheless|stil
 # "As an AI, I can't browse the internet, but X" keeps X.
 _DISCLAIMER_BUT = re.compile(r"(?:,\s*+|(?<![\s,])\s++)(?:but|however)(?:\s*+,\s*+|\s++)(?:to answer your "
                              r"question,\s*+)?", re.IGNORECASE)
+_MIN_CLAIM_WORDS = 2  # "..., but a town.": an answer to a stem may be two words
 _EMOJI_CATEGORIES = ("So", "Cs")
 _KEEP_SYMBOLS = frozenset("°©®™№℃℉µΩ←→↑↓±×÷√∞≈≠≤≥")
 
@@ -360,7 +361,7 @@ def _after_disclaimer(sentence: str) -> str:
     World War II ended in 1945."), or after the comma of a disclaiming phrase ("As of my last
     training data, a core principle of the party is ..."); "" when it claims nothing."""
     parts = _DISCLAIMER_BUT.split(sentence, maxsplit=1)
-    if len(parts) == 2 and len(parts[1].split()) >= 3:
+    if len(parts) == 2 and len(parts[1].split()) >= _MIN_CLAIM_WORDS:
         return _capitalised(parts[1].strip())
     phrase = _DISCLAIMING_PHRASE.match(sentence)
     if phrase:

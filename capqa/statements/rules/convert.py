@@ -88,9 +88,10 @@ _PHRASE_THEN_WH = re.compile(r"^(?:in|on|at|under|during|for|from|of|by|with|aft
                              r"can|could|will|would|should|has|have|had)\b", re.IGNORECASE)
 _TOPIC_PRONOUN = re.compile(r"\b(?:they|them|it|he|she|him|her)\b")
 _MAX_TOPIC_WORDS = 6
-_DASHED_HEAD = re.compile(r"^(?P<head>\(?[A-E]\)?|(?:no one|nobody|nothing|none|neither)(?: of (?:these|them|those|the "
-                          r"above|the options)| in particular| at all)?)\s*+(?:[—–]|--|-(?=\s))\s*+(?=\w\S*\s+\S+\s+\S)",
-                          re.IGNORECASE)
+# (a lettered option's text before the dash is the answer too: "(B) its gills — sharks pull ...")
+_DASHED_HEAD = re.compile(r"^(?P<head>\(?[A-E]\)?|\(?[A-E]\)\s++[^—–\n]{1,60}?|(?:no one|nobody|nothing|none|neither)"
+                          r"(?: of (?:these|them|those|the above|the options)| in particular| at all)?)\s*+(?:[—–]|--|-(?=\s))"
+                          r"\s*+(?=\w\S*\s+\S+\s+\S)", re.IGNORECASE)
 _NEGATIVE_REASON = re.compile(r"^(no one|nobody|nothing|none|never|neither|both)\s*[,;:]\s*(\w.+)$", re.IGNORECASE)
 # Pairs converted together: their parses (a handful of texts each) are held until the chunk is done.
 CHUNK_PAIRS = 4096
@@ -556,12 +557,13 @@ def _topic_read(proper: str) -> str:
 
 
 def _dashed_head(sentence: str, has_options: bool) -> str:
-    """"C — a faster rotation means ...", "None of these — first you'd write ...": an option
-    letter or a negative answer set off by a dash is the answer; what follows the dash is a claim
+    """"C — a faster rotation means ...", "(B) its gills — sharks ...", "None of these — first you'd
+    write ...": an option letter (and its text) or a negative answer set off by a dash is the answer; what follows the dash is a claim
     of its own (``prepare`` makes it a sentence). The sentence itself when it has no such head
     (a letter is a head only where the prompt has options)."""
     match = _DASHED_HEAD.match(sentence)
-    if not match or (len(match.group("head").strip("()")) == 1 and not has_options):
+    lettered = bool(match) and (len(match.group("head").strip("()")) == 1 or match.group("head").startswith("("))
+    if not match or (lettered and not has_options):
         return sentence
     return match.group("head")
 

@@ -60,6 +60,9 @@ from capqa.statements.rules.parser import parser_identity
 # phrase; a trailing condition with its coordinated clause; a stem said again with a pronoun, a sentence cut
 # short of the question's complement ("No system is needed for a body to ..."); a display formula's "\]"
 # and a formula's full stop end sentences; worked bullet lines ("- 40 h × $10 = $400") are sentences.
+# An option letter before its text and a dash ("(B) its gills — ..."), or before a comma ("A, a tiger
+# hunting ..."), goes; "I get N" and a trailing "though I'd double-check" are hedges; a disclaimer's "but" keeps
+# a two-word answer ("..., but a town.").
 RULES_VERSION = "11"
 
 
