@@ -331,11 +331,12 @@ def test_the_check_sees_most_bad_tune_outputs_and_rarely_cries_wolf():
     question's complement read as the answer put in the frame, a dropped hedge read as a missing answer):
     0.669 / 0.779 (95 of 142 bad flagged, 122 flags). Check version 3 mended ten of the false alarms
     (hedges and headings no missing words, options the answer names, a count after "has", a condition after
-    an answer sentence, an -s verb read as a noun), MATH-0021 losing its wrong-reason answer_missing:
-    0.662 / 0.847 (94 of 142 bad flagged, 111 flags).
+    an answer sentence, an -s verb read as a noun), MATH-0021 losing its wrong-reason answer_missing, and
+    two flagged ok rows read again were wrong (HOTPOT-0056, MINTAKA-0033): 0.667 / 0.865 (96 of 144 bad
+    flagged, 111 flags).
     The floor sits a row or two under that, so that the next fix of the converter does not fail here."""
     from capqa.doctools.rules_corpora import check_measure, judged_split
 
     measure = check_measure(judged_split("tune"))
-    assert measure["recall"] >= 0.66, measure
-    assert measure["precision"] >= 0.84, measure
+    assert measure["recall"] >= 0.665, measure
+    assert measure["precision"] >= 0.86, measure
