@@ -563,11 +563,14 @@ def _answer_in_frame(text: str, claims: str, question: str) -> bool:
 
 def _opens_clause(words: List[str]) -> bool:
     """Whether the words have a verb of their own (an auxiliary, or a verb that is not also a
-    noun, in lower case) before any relative word."""
-    for word in words[1:]:
+    noun, in lower case) before any relative word; an infinitive after "to" is none ("Social
+    licence to operate" is a noun phrase)."""
+    for previous, word in zip(words, words[1:]):
         bare = word.strip(_PUNCTUATION)
         if bare.lower() in _RELATIVE_WORDS:
             return False
+        if previous.lower() == "to":
+            continue
         if bare.islower() and (bare in AUXILIARIES or (is_finite_verb(bare) and not {"NOUN", "ADJ"} & set(
                 lemmas_of(bare)))):
             return True

@@ -289,6 +289,11 @@ NARROWED_FALSE_ALARMS = [
      None, "Mia can read 120 pages if she reads 2 pages a minute."),
     ("answer_in_frame", "A benefit of burning wood in stoves is (A) smoke (B) ash (C) soot (D) dust",
      "None of these is a benefit.", None, "None of these is a benefit of burning wood in stoves."),
+    # an infinitive after "to" is no verb of the answer's own: "Public duty to disclose" is a noun phrase
+    ("answer_in_frame", "_______ is the term used to describe the standing of a firm with the people living near its "
+     "plants.\nA. Brand equity\nB. Public duty to disclose\nC. Goodwill\nD. Market share", "Public duty to disclose",
+     None, "Public duty to disclose is the term used to describe the standing of a firm with the people living near "
+     "its plants."),
     # a verb in -s read as a noun after a long subject (a participle phrase in it) is the sentence's own
     ("fragment", "Which step signals the end of digestion?", "I believe it's C: bile in the gut absorbing fat.",
      "Bile in the gut absorbing fat.", "Bile in the gut absorbing fat signals the end of digestion."),
@@ -329,14 +334,14 @@ def test_the_check_sees_most_bad_tune_outputs_and_rarely_cries_wolf():
     fixes of the same version made 26 bad rows ok, 12 of them flagged, and 4 of the outputs now ok are
     flagged as the check reads them (a gerund subject read as a fragment, an answer sentence given the
     question's complement read as the answer put in the frame, a dropped hedge read as a missing answer):
-    0.669 / 0.779 (95 of 142 bad flagged, 122 flags). Check version 3 mended ten of the false alarms
+    0.669 / 0.779 (95 of 142 bad flagged, 122 flags). Check version 3 mended eleven of the false alarms
     (hedges and headings no missing words, options the answer names, a count after "has", a condition after
     an answer sentence, an -s verb read as a noun), MATH-0021 losing its wrong-reason answer_missing, and
-    two flagged ok rows read again were wrong (HOTPOT-0056, MINTAKA-0033): 0.667 / 0.865 (96 of 144 bad
-    flagged, 111 flags).
+    two flagged ok rows read again were wrong (HOTPOT-0056, MINTAKA-0033); an infinitive no answer's verb
+    (answer_in_frame): 0.667 / 0.873 (96 of 144 bad flagged, 110 flags).
     The floor sits a row or two under that, so that the next fix of the converter does not fail here."""
     from capqa.doctools.rules_corpora import check_measure, judged_split
 
     measure = check_measure(judged_split("tune"))
     assert measure["recall"] >= 0.665, measure
-    assert measure["precision"] >= 0.86, measure
+    assert measure["precision"] >= 0.87, measure
