@@ -28,7 +28,7 @@ from capqa.statements.rules.answer_sentences import answer_sentences, split_sent
 from capqa.statements.rules.code import MATH_SPAN
 from capqa.statements.rules.context import split_question
 from capqa.statements.rules.language import not_english
-from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, MODALS, PREPOSITIONS, PRONOUNS, strip_trailing
+from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, MODALS, NUMBER_WORDS, PREPOSITIONS, PRONOUNS, strip_trailing
 from capqa.statements.rules.morphology import (indefinite_article, inflect, is_bare_noun_phrase, is_base_verb,
                                                is_finite_verb, is_participle, lemmas_of)
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, parse, parse_into
@@ -127,7 +127,9 @@ _IMPERATIVE_OBJECTS = frozenset("me us the a an one two three four five some all
 _PRONOUNS = frozenset("it they he she this these those its their his her".split())
 _DOUBLE_ALLOWED = frozenset("that had very ha no bye now tut yeah la".split())
 _ARTICLES = frozenset(("a", "an", "the"))
-_BLANK = re.compile(r"_{2,}|\[blank\]|\(blank\)", re.IGNORECASE)
+# A blank of two underscores or more, or a lone one standing as a word ("is _ .", "in order to _ show"):
+# no word is written so.
+_BLANK = re.compile(r"_{2,}|\[blank\]|\(blank\)|(?<!\S)_(?!\S)", re.IGNORECASE)
 _QUESTION_MARK = re.compile(r"\?[\"'”’)]*(?:\s|$)")
 # "It is unknown who ...", "It is not true that ...": "it" refers to nothing there.
 _EXPLETIVE = re.compile(r"^it (?:(?:is|was) (?:not |also )?\w+ (?:that|who|whom|whether|when|where|what|which|why|how|if|"
@@ -262,7 +264,9 @@ def _grammar_issues(reading: _Reading, parsed: Dict[str, Parse]) -> Set[str]:
                           {word.lower() for word in _WORD.findall(reading.question)},
                           _bare_answer_words(reading.claims), reading.has_context,
                           _inner_capitals(reading.question, reading.answer),
-                          _word_pairs(reading.question), _opening_words(f"{reading.question}\n{reading.answer}"))
+                          _word_pairs(reading.question), _opening_words(f"{reading.question}\n{reading.answer}"),
+                          {sentence.split()[0] for sentence in split_sentences(reading.claims[:MAX_PARSED_CHARS])
+                           if sentence.split()})
 
 
 def _question_issues(reading: _Reading, grammar: Set[str]) -> Set[str]:
@@ -452,7 +456,7 @@ def _surface_issues(question: str, answer: str, text: str, parts, proper: str, c
     if _BLANK.search(text):
         found.add("blank_left")
     found |= _word_issues(words, f"{question} {answer}")
-    if _doubled_phrase(text, question, answer) or _DOUBLED_RATE.search(text):
+    if _doubled_phrase(text, question, answer) or _DOUBLED_RATE.search(text) or _unit_doubled(words):
         found.add("doubled_word")
     if _answer_in_frame(text, claims, proper):
         found.add("answer_in_frame")
@@ -462,7 +466,8 @@ def _surface_issues(question: str, answer: str, text: str, parts, proper: str, c
         found.add("inverted_order")
     if _NEGATIVE_AS_THING.search(text):
         found.add("negative_as_thing")
-    if _HOW_MANY.search(question) and any(match.group(1) in answer for match in _MANY_LEFT.finditer(text)):
+    if (_HOW_MANY.search(question) and any(match.group(1) in answer for match in _MANY_LEFT.finditer(text))) or (
+            _how_word_left(question, answer, text) or _QUESTION_INSIDE.search(text)):
         found.add("wh_in_place")
     if _person_not_swapped(question, text):
         found.add("person_not_swapped")
@@ -536,10 +541,16 @@ def _answer_in_frame(text: str, claims: str, question: str) -> bool:
     ("The Saxon Garden in Polish is in Polish the Saxon Garden is called Ogród Saski"), or with
     the question's words after it ("... portrayed by Troian Bellisario are the head a in pretty
     little liars"). The answer counts as a sentence when it is written as one: a capital first,
-    and a verb of its own within its first ten words, before any relative word."""
+    and a verb of its own within its first ten words, before any relative word. A lower-case
+    answer that opens with a determiner and an auxiliary of its own ("the area is 40 square cm") is a
+    sentence too where it follows the frame's copula ("its area is the area is ...")."""
     first = split_sentences(claims[:MAX_PARSED_CHARS])
-    if not first or not first[0][:1].isupper() or not _opens_clause(first[0].split()[:10]):
+    if not first or not _opens_clause(first[0].split()[:10]):
         return False
+    lowered = not first[0][:1].isupper()
+    if lowered and (first[0].split()[0] not in DETERMINERS or not any(
+            word in AUXILIARIES for word in first[0].split()[1:6])):
+        return False  # "a highly developed economy" has no verb: "developed" qualifies its noun
     claim = " ".join(normalize_statement(first[0]).split())
     if len(claim.split()) < 4:
         return False
@@ -550,6 +561,8 @@ def _answer_in_frame(text: str, claims: str, question: str) -> bool:
         if position < 0:
             continue
         before, after = said[:position].split(), said[position + len(claim) + 2:].split()
+        if lowered:
+            return bool(before) and before[-1] in _FRAME_ENDINGS and sum(word in asked for word in before) >= 2
         if before and (before[-1] in _FRAME_ENDINGS or before[-1] in PREPOSITIONS) and sum(
                 word in asked for word in before) >= 2:
             return True
@@ -684,6 +697,29 @@ _AUXILIARY_FORMS = {"do": ("do", "does", "did"), "does": ("do", "does", "did"), 
 # number must be the answer's ("In 2010 many people moved" keeps the question's year).
 _MANY_LEFT = re.compile(r"\b(\d[\d,.]*+)(?: [a-z]+)? (?:many|much)\b")
 _HOW_MANY = re.compile(r"\bhow (?:many|much)\b", re.IGNORECASE)
+# A question of its own inside the statement, after a colon: "The SQL query for: What position does
+# the player play is ...": a capitalised wh-word with an auxiliary within four words.
+_QUESTION_INSIDE = re.compile(r":\s++(?:What|Which|Who|Whom|Whose|Where|When|Why|How)\b(?:\s++[^\s:;]++){0,3}?\s++(?:"
+                              + "|".join(sorted(_AUXILIARIES - {"am"})) + r")\b")
+_HOW_ADJECTIVE = re.compile(r"\bhow ([a-z]+)\b", re.IGNORECASE)
+
+
+def _how_word_left(question: str, answer: str, text: str) -> bool:
+    """The adjective or adverb of the question's "how old", "how far" right after the answer's
+    number put for "how" ("The boy was ten old"): a number measures nothing without its unit
+    ("ten years old"). "How many" and "how much" are ``_MANY_LEFT``'s."""
+    said = [_bare(word) for word in text.split()[:MAX_WORDS * 2]]
+    numbers = {word for word in (_bare(word) for word in answer.split()[:MAX_WORDS])
+               if word in NUMBER_WORDS or word.replace(",", "").replace(".", "").isdigit()}
+    for match in _HOW_ADJECTIVE.finditer(question[:MAX_PARSED_CHARS]):
+        adjective = match.group(1).lower()
+        if adjective in ("many", "much") or adjective in _AUXILIARIES:
+            continue
+        if any(word in numbers and following == adjective for word, following in zip(said, said[1:])):
+            return True
+    return False
+
+
 # A negative answer put where a thing goes: "... is none", "is a nothing in common", "appeared in None".
 _NEGATIVE_AS_THING = re.compile(r"(?<!\bthere )\b(?:is|are|was|were|include|includes|a|an|the|in|of)\s++(?:none|nothing|"
                                 r"nobody|no one)\b(?! of\b| but\b| else\b| more\b| less\b| like\b)", re.IGNORECASE)
@@ -865,8 +901,9 @@ def _word_issues(words: List[str], given: str) -> set:
             found.add("doubled_word")
         elif previous in _ARTICLES and word in _ARTICLES:
             found.add("doubled_word")
-        elif previous in _LINKING and _is_verb_after_copula(words[index], word):
-            found.add("copula_before_verb")
+        elif (previous in _LINKING and _is_verb_after_copula(words[index], word)) or (
+                previous == "doing" and _is_gerund(word)):
+            found.add("copula_before_verb")  # "by doing absorbing them": the question's "doing what" kept
         elif previous in _ARTICLES and word in _VERBS_NOT_NOUNS and words[index].islower():
             found.add("article_before_verb")
         elif previous in ("a", "an") and word[:1].isalpha() and indefinite_article(
@@ -880,6 +917,23 @@ _LINKING = frozenset("is are was were include includes".split())
 # Finite verbs that are never nouns: after an article they are a verb where a noun should be.
 _VERBS_NOT_NOUNS = frozenset("is are was were does did has have had should would could shall".split())
 _AFTER_COPULA = MODALS | frozenset("is are was were am do does did has have had".split())
+
+
+def _unit_doubled(words: List[str]) -> bool:
+    """A number's unit said again after an adverb ("signed 16 years later years after the siege"):
+    the answer's measure and the question's both kept."""
+    bare = [_bare(word) for word in words[:MAX_WORDS]]
+    for index in range(len(bare) - 3):
+        number, unit, between, again = bare[index:index + 4]
+        if (unit == again and unit.isalpha() and (number in NUMBER_WORDS or number.replace(",", "").isdigit())
+                and between not in PREPOSITIONS and "ADV" in lemmas_of(between)):
+            return True
+    return False
+
+
+def _is_gerund(word: str) -> bool:
+    """An -ing form of a verb the lexicon knows ("absorbing"), not a noun in -ing alone ("ceiling")."""
+    return word.endswith("ing") and "VERB" in lemmas_of(word) and word != "doing"
 
 
 def _is_verb_after_copula(written: str, word: str) -> bool:
