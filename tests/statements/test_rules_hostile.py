@@ -120,6 +120,16 @@ def test_a_superscript_digit_is_no_count_of_a_list():
         "The 3 states of matter are solid, liquid and gas.")
 
 
+@pytest.mark.parametrize("invisible", ["\x00", "\u200b", "\ufeff", "\u200e", "\x07"])
+def test_a_character_that_prints_nothing_changes_no_statement(invisible):
+    # Left in, a NUL after the "?" hid the question mark: "Goethe wrote Faust?\x00."
+    plain = rule_statement("Who wrote Faust?", "Goethe")
+    assert plain == "Goethe wrote Faust."
+    for question, answer in [(f"Who wrote Faust?{invisible}", "Goethe"), (f"Who wrote{invisible} Faust?", "Goethe"),
+                             ("Who wrote Faust?", f"Goe{invisible}the{invisible}")]:
+        assert rule_statement(question, answer) == plain == rule_statements([question], [answer])[0]
+
+
 def test_parse_count_reads_decimal_digits_only():
     assert [parse_count(text) for text in ("3", "042", "١٢", "³", "①", "½", "", "-1", "1" * 19)] == [
         3, 42, 12, None, None, None, None, None, None]

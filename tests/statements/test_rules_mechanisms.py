@@ -604,3 +604,163 @@ def test_regressions_of_rules_10(question, answer, statement):
 ])
 def test_a_stem_ending_in_a_preposition_is_no_goal(question, answer, statement):
     assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # "What N MODIFIER V ...?": the relative "that" goes after the wh-phrase's own modifier, and a
+    # relative clause of the phrase is joined to the predicate with "and"
+    ("What novel from the fourth volume written by Le Guin won the Nebula Award?", "Tehanu",
+     "The novel from the fourth volume written by Le Guin that won the Nebula Award was Tehanu."),
+    ("What physicist that worked at Cambridge discovered the neutron?", "James Chadwick",
+     "The physicist that worked at Cambridge and discovered the neutron was James Chadwick."),
+    ("What Dutch painter born in Leiden painted The Night Watch?", "Rembrandt",
+     "The Dutch painter born in Leiden that painted The Night Watch was Rembrandt."),
+    # a passive participle with a finite verb conjoined keeps its copula
+    ("What French film was directed by Jean Renoir and starred Jean Gabin?", "La Grande Illusion",
+     "The French film that was directed by Jean Renoir and starred Jean Gabin was La Grande Illusion."),
+    # no modifier: as before
+    ("What organ pumps blood?", "the heart", "The organ that pumps blood is the heart."),
+    ("What molecule stores and releases energy in cells?", "ATP",
+     "The molecule that stores and releases energy in cells is ATP."),
+])
+def test_a_wh_phrase_modifier_comes_before_the_relative_clause(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A noun phrase set off by a dash before a clause: the phrase in the frame, the clause after it
+    ("Which European capital hosted the 1992 Summer Olympics?", "Barcelona — the games transformed its seafront.",
+     "Barcelona hosted the 1992 Summer Olympics. The games transformed its seafront."),
+    ("Which 1975 film did not win Best Picture?", "Jaws — One Flew Over the Cuckoo's Nest won that year.",
+     "Jaws did not win Best Picture. One Flew Over the Cuckoo's Nest won that year."),
+    ("Which of the following is a noble gas?\nA. argon\nB. nitrogen\nC. oxygen",
+     "Argon (A) — its outer shell is full.", "Argon is a noble gas. Its outer shell is full."),
+    # no noun phrase before the dash, or no clause after it: as before
+    ("Which city hosted the 2012 Olympics?", "London hosted them — the games opened in July.",
+     "London hosted them — the games opened in July."),
+    ("What is the capital of Peru?", "Lima — the largest city in the country.",
+     "The capital of Peru is Lima — the largest city in the country."),
+])
+def test_a_dashed_noun_phrase_is_the_answer(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # "How many N ...?" + "Four: A, B, C and D": the count in the frame, the items after its colon
+    ("How many planets have rings?", "Four: Jupiter, Saturn, Uranus and Neptune.",
+     "Four planets have rings: Jupiter, Saturn, Uranus and Neptune."),
+    ("How many Grand Slam titles has Andy Murray won?", "Three: the 2012 US Open and Wimbledon in 2013 and 2016.",
+     "Andy Murray has won three Grand Slam titles: the 2012 US Open and Wimbledon in 2013 and 2016."),
+    # a verb the tagger takes for a noun after the counted noun ends the wh-phrase
+    ("How many countries border Germany?", "nine", "Nine countries border Germany."),
+    ("How many players on a soccer team?", "eleven", "There are eleven players on a soccer team."),
+])
+def test_a_count_before_its_items(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A sentence before a colon whose subject is a demonstrative: the answer takes its place
+    ("These are animals that feed their young with milk:\nA. Mammals.\nB. Reptiles.\nC. Birds.", "A",
+     "Mammals are animals that feed their young with milk."),
+    ("This is when the moon passes between the sun and the earth:", "a solar eclipse",
+     "A solar eclipse is when the moon passes between the sun and the earth."),
+    ("These rocks are formed from cooled magma:\nA. Igneous.\nB. Sedimentary.", "A",
+     "Igneous rocks are formed from cooled magma."),
+    ("This force that pulls objects down keeps us on the ground:", "gravity",
+     "Gravity, the force that pulls objects down, keeps us on the ground."),
+    # a sentence still to finish is completed as before
+    ("These are examples of:", "mammals", "These are examples of mammals."),
+])
+def test_a_demonstrative_before_a_colon_is_the_answer(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # a bare compound of nouns naming the thing asked for takes "the"
+    ("What device is used to measure air pressure in a tyre?", "pressure gauge",
+     "The device used to measure air pressure in a tyre is the pressure gauge."),
+    ("What limits the flow of petrol to the engine?", "fuel pump",
+     "The flow of petrol to the engine is limited by the fuel pump."),
+    # a substance, an abstraction, a plural or an adjective's phrase stays bare
+    ("What type of energy is stored in a battery?", "chemical energy",
+     "The type of energy stored in a battery is chemical energy."),
+    ("What carries oxygen in the blood?", "red blood cells", "Oxygen in the blood is carried by red blood cells."),
+    # names joined by "and" are plural whatever the question's "does" says
+    ("What sport does Serena Williams and Venus Williams play?", "tennis",
+     "The sport Serena Williams and Venus Williams play is tennis."),
+    ("What does the bread and butter pudding contain?", "raisins", "The bread and butter pudding contains raisins."),
+])
+def test_articles_and_agreement_of_rules_11(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # a quantifier floated after the subject goes with the verb phrase, after the auxiliary
+    ("Can cats and dogs both catch the flu?", "Yes", "Cats and dogs can both catch the flu."),
+    ("Did Lennon and McCartney both write Yesterday?", "No", "Lennon and McCartney did not both write Yesterday."),
+    ("In which city have Messi and Xavi both played football?", "Barcelona",
+     "Messi and Xavi have both played football in Barcelona."),
+    ("What did the twins all eat for breakfast?", "pancakes", "The twins all ate pancakes for breakfast."),
+    # a relative pronoun after a noun is no wh-word in place; the one asked is further on
+    ("The chemist who discovered radium was born in which city?", "Warsaw",
+     "The chemist who discovered radium was born in Warsaw."),
+    ("The explorer who led the first voyage around the world sailed for what country?", "Spain",
+     "The explorer who led the first voyage around the world sailed for Spain."),
+    ("The band that recorded Abbey Road sold how many albums?", "600 million",
+     "The band that recorded Abbey Road sold 600 million albums."),
+])
+def test_floated_quantifiers_and_relative_pronouns(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # a title's colon is no opening of the closing choices
+    ("Which film came out first, Alien: Covenant or Blade Runner 2049?", "Alien: Covenant",
+     "Alien: Covenant came out before Blade Runner 2049."),
+    ("Which is bigger: Jupiter or Saturn?", "Jupiter", "Jupiter is bigger than Saturn."),
+    # "What caused X to V?": the object's infinitive keeps the active
+    ("What caused the Titanic to sink?", "an iceberg", "An iceberg caused the Titanic to sink."),
+    # a participle after a number is an adjective, "has" the main verb
+    ("Which club has 7 European titles, Milan or Liverpool?", "Milan", "Milan has 7 European titles."),
+    # an adjective before a stranded preposition is the predicate's
+    ("What is the town famous for?", "its cheese", "The town is famous for its cheese."),
+    # a relative clause put after the verb goes back to its noun
+    ("When was the treaty signed that ended the war?", "1919", "The treaty that ended the war was signed in 1919."),
+])
+def test_choices_objects_and_predicates_of_rules_11(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # a doubt appended as a clause goes, like a hedge
+    ("Who painted The Night Watch?", "Rembrandt, though I'm not certain of the year.",
+     "Rembrandt painted The Night Watch."),
+    ("How many moons does Mars have?", "I think two, but I'm not sure whether that is still right.",
+     "Mars has two moons."),
+    # a title-cased answer without a full stop is a name, not a sentence
+    ("Which Beatles film came out in 1964?", "A Hard Day's Night",
+     "A Hard Day's Night came out in 1964."),
+    ("Which Queen song did not reach number one?", "We Will Rock You", "We Will Rock You did not reach number one."),
+    # an amount is what plural fees or rates came to, not one of them
+    ("What were the entry fees for the museum?", "£12", "The entry fees for the museum were £12."),
+    ("What are the main ingredients of pesto?", "basil", "One of the main ingredients of pesto is basil."),
+])
+def test_doubts_titles_and_amounts_of_rules_11(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # "Which of the N that ... V?": the partitive and its relative clause lead, the answer is the subject
+    ("Which of the planets that orbit the sun has the most moons?", "Saturn",
+     "Of the planets that orbit the sun, Saturn has the most moons."),
+    ("Which of the cities that hosted the Olympics never hosted the World Cup?", "Sydney",
+     "Of the cities that hosted the Olympics, Sydney never hosted the World Cup."),
+    # a title's capitalised adverb or lower-case preposition stays in the wh-phrase
+    ("Which Back to the Future film is set in 1885?", "Back to the Future Part III",
+     "Back to the Future Part III is set in 1885."),
+    ("Which Lord of the Rings film won Best Picture?", "The Return of the King",
+     "The Return of the King won Best Picture."),
+])
+def test_partitive_relatives_and_titles_in_the_wh_phrase(question, answer, statement):
+    assert rule_statement(question, answer) == statement

@@ -23,9 +23,9 @@ passed through unconverted: the statement is the answer as given, with one warni
 
 import logging
 import threading
-from typing import List
+from typing import List, Tuple
 
-from capqa.common.validation import check_same_length, check_text, check_text_list
+from capqa.common.validation import check_same_length, check_text, check_text_list, visible_text
 from capqa.statements.rules.answer_cleaning import lower_article
 from capqa.statements.rules.convert import batch_statements, collector_paused
 from capqa.statements.rules.language import not_english
@@ -50,7 +50,7 @@ def rule_statement(question: str, answer: str) -> str:
     check_text(answer, "answer")
     if _passed_through(question, answer):
         return answer.strip()
-    return batch_statements([(question, answer)])[0]
+    return batch_statements([_printed(question, answer)])[0]
 
 
 def rule_statements(questions: List[str], answers: List[str]) -> List[str]:
@@ -62,8 +62,14 @@ def rule_statements(questions: List[str], answers: List[str]) -> List[str]:
         pairs = list(dict.fromkeys(zip(questions, answers)))
         made = {pair: pair[1].strip() for pair in pairs if _passed_through(*pair)}
         pairs = [pair for pair in pairs if pair not in made]
-        made.update(zip(pairs, batch_statements(pairs)))
+        made.update(zip(pairs, batch_statements([_printed(*pair) for pair in pairs])))
         return [made[pair] for pair in zip(questions, answers)]
+
+
+def _printed(question: str, answer: str) -> Tuple[str, str]:
+    """The pair as it prints: a control, zero-width or bidi character is no word, and left in it
+    hides a question mark ("Who wrote Faust?\\x00") or splits a word from its parse."""
+    return visible_text(question), visible_text(answer)
 
 
 def _passed_through(question: str, answer: str) -> bool:

@@ -21,7 +21,7 @@ import functools
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.contractions import WH_WORDS, expanded
-from capqa.statements.rules.lexicon import AUXILIARIES, COPULAS, DETERMINERS, MODALS, PREPOSITIONS
+from capqa.statements.rules.lexicon import AUXILIARIES, COPULAS, DETERMINERS, FLOATING_QUANTIFIERS, MODALS, PREPOSITIONS
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_participle, is_plural_noun,
                                                lemmas_of, looks_adjective)
 from capqa.statements.rules.parser import Word
@@ -148,7 +148,8 @@ def wh_phrase_end(words: Sequence[Word], position: int) -> int:
     if wh == "how":
         if end < len(words) and words[end].lower in ("many", "much"):
             end += 1
-            return _over_adjunct_before_inversion(words, _noun_phrase_end(words, end))
+            # "how many states | border Texas": a verb the tagger took for a noun ends the phrase
+            return _over_adjunct_before_inversion(words, _with_verb_rescued(words, end, _noun_phrase_end(words, end)))
         if end < len(words) and words[end].tag in ("JJ", "RB", "JJR", "RBR") and not _is_auxiliary(words[end]):
             return end + 1
         return end
@@ -263,13 +264,28 @@ def _noun_phrase_end(words: Sequence[Word], start: int) -> int:
         if word.lower == "of" and end + 1 < len(words) and end > start:
             end += 1
             continue
-        if word.tag in ("IN", "TO") or word.tag == "RB":
+        if (word.tag in ("IN", "TO") or word.tag == "RB") and not _inside_title(words, start, end):
             break
         end += 1
         if word.tag in ("NN", "NNS", "NNP", "NNPS") and end < len(words) and words[end].tag not in (
                 "NN", "NNS", "NNP", "NNPS", "POS", "HYPH") and words[end].lower != "of":
             break
     return max(end, start)
+
+
+def _inside_title(words: Sequence[Word], start: int, index: int) -> bool:
+    """Whether a preposition or adverb at ``index`` of a noun phrase is a word of a title ("Which
+    | Back to the Future | movies ..."): capitalised where the phrase starts, or lower-case between
+    a capitalised word and the next one (a determiner between them)."""
+    word = words[index]
+    if index == start:
+        return word.text[:1].isupper() and word.tag == "RB"  # "Back/RB": the tagger's adverb opens a name
+    if not (word.text.islower() and words[index - 1].text[:1].isupper()):
+        return False
+    after = index + 1
+    if after < len(words) and words[after].tag == "DT":
+        after += 1
+    return after < len(words) and words[after].text[:1].isupper() and words[after].tag in ("NNP", "NNPS", "JJ", "NN")
 
 
 def _lemmas_nouns(word: Word) -> Tuple[str, ...]:
@@ -299,7 +315,27 @@ def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
     if wh in ("who", "what") and not phrase and auxiliary.dep == "ROOT" and auxiliary.lower in ("do", "does", "did") and (
             any(word.tag == "IN" for word in subject) and not any(word.tag.startswith("VB") for word in verb_phrase)):
         return None  # "who did the music for the lion king": the parse's main verb, the "verb" a noun of its object
+    subject, verb_phrase = _extraposed_relative(subject, verb_phrase)
     return Frame(lead, preposition, wh, phrase, auxiliary.lower, negated or not_after, subject, verb_phrase)
+
+
+def _extraposed_relative(subject: Tuple[Word, ...], verb_phrase: Tuple[Word, ...]) -> Tuple[Tuple[Word, ...],
+                                                                                          Tuple[Word, ...]]:
+    """"When was the album | released that The Red Tour supported?": a relative clause put after
+    the verb goes back to its noun, the subject ("the album that The Red Tour supported | released"),
+    when only the verb and its adverbs or particles stand before it."""
+    if not subject or subject[-1].tag not in ("NN", "NNS", "NNP", "NNPS") or len(verb_phrase) < 3:
+        return subject, verb_phrase
+    if verb_phrase[0].tag not in ("VBN", "VB"):
+        return subject, verb_phrase
+    index = 1
+    while index < len(verb_phrase) and verb_phrase[index].tag in ("RB", "RP"):
+        index += 1
+    relative = verb_phrase[index] if index < len(verb_phrase) - 1 else None
+    if relative is None or relative.lower not in _RELATIVE or not relative.text.islower() or not (
+            relative.tag in ("WDT", "WP") or relative.lower == "that"):
+        return subject, verb_phrase  # "that" may be tagged a complementizer: a clause of the noun all the same
+    return subject + verb_phrase[index:], verb_phrase[:index]
 
 
 def _subject_and_negation(auxiliary, rest, need_predicate=""):
@@ -375,8 +411,10 @@ def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
     right before it stays with the verb phrase ("did X first develop")."""
     wanted = ("VBN",) if perfect else ("VB", "VBP")
     allowed = is_participle if perfect else is_base_verb
-    candidates = [index for index in range(1, len(words)) if words[index - 1].lower not in _NOT_BEFORE_VERB
-                  and words[index - 1].tag not in ("DT", "PRP$", "POS", "IN")
+    # After a number a participle is an adjective ("has | 5 known species"), a base form a verb ("does 196 | have")
+    blocking = ("DT", "PRP$", "POS", "IN", "CD") if perfect else ("DT", "PRP$", "POS", "IN")
+    candidates = [index for index in range(1, len(words)) if (floating_quantifier(words, index - 1) or (
+                  words[index - 1].lower not in _NOT_BEFORE_VERB and words[index - 1].tag not in blocking))
                   and not words[index].text[:1].isupper() and (words[index].tag in wanted or (
                       allowed(words[index].lower) and words[index].tag not in ("DT", "IN", "PRP", "CD")))]
     if not candidates:
@@ -385,9 +423,18 @@ def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
     if index is None:
         index = next((i for i in candidates if "NOUN" not in lemmas_of(words[i].lower)), candidates[-1]
                      if len(candidates) == 1 else _last_before_object(words, candidates))
-    while index > 1 and words[index - 1].tag in ("RB", "RBS", "RBR") and words[index - 1].lower not in ("not", "n't", "never"):
-        index -= 1
+    while index > 1 and (words[index - 1].tag in ("RB", "RBS", "RBR") and words[index - 1].lower not in (
+            "not", "n't", "never") or floating_quantifier(words, index - 1)):
+        index -= 1  # "did X first develop", "can X and Y | both include"
     return index
+
+
+def floating_quantifier(words: Sequence[Word], index: int) -> bool:
+    """Whether ``words[index]`` is a quantifier floated after its subject ("Lennon and McCartney
+    | both | wrote", "they all"): "both", "all" or "each" after a noun or pronoun, before a verb."""
+    return 0 < index < len(words) - 1 and words[index].lower in FLOATING_QUANTIFIERS and words[index - 1].tag in (
+        "NN", "NNS", "NNP", "NNPS", "PRP") and not words[index + 1].tag in ("DT", "NN", "NNS", "NNP", "NNPS", "JJ",
+                                                                            "PRP$", "CD", "IN", "OF")
 
 
 def _last_before_object(words, candidates):

@@ -29,6 +29,9 @@ _HEDGE = re.compile(
 _TRAILING_HEDGE = re.compile(r"(?:,\s*+|(?<![\s,])\s++)(?:i think|i believe|i guess|i suppose|probably|maybe|perhaps|of course|"
                              r"i(?:'m| am) (?:fairly |pretty |quite )?sure|if i(?:'m| am) not mistaken)\W*$",
                              re.IGNORECASE)
+# A doubt appended as a clause: "X, though I'm not certain of the dates", "five, but I'm not sure whether ..."
+_TRAILING_DOUBT = re.compile(r",\s*+(?:though|although|but)\s++i(?:'m| am) not (?:sure|certain|positive)\b[^.;!?]*+$",
+                             re.IGNORECASE)
 _OPTION_LETTER = re.compile(r"^\(?([A-Ha-h])(?:\)|\.|:)\s+(.+)$|^\(([A-Ha-h])\)\s+(.+)$")
 _BARE_LETTER = re.compile(r"^(?:option |choice )?\(?([A-Ha-h])\)?[.:]?$", re.IGNORECASE)
 _RESTATING_OPENER = re.compile(r"^(?:it's|it is|it was|it'd be|it would be|that's|that is|that was|that would be|"
@@ -135,7 +138,7 @@ def without_elliptical_sentences(sentences: List[str]) -> List[str]:
 
 
 def _strip_once(text, question, options):
-    text = _TRAILING_HEDGE.sub("", text).strip()
+    text = _TRAILING_DOUBT.sub("", _TRAILING_HEDGE.sub("", text)).strip()
     for pattern in (_LABEL, _HEDGE):
         text = pattern.sub("", text, count=1).strip()
     text = strip_trailing(text)

@@ -43,10 +43,11 @@ from capqa.statements.rules.prompt_statements import (claim_statement, claim_tex
                                                       fragment_statement, imperative_statement)
 from capqa.statements.rules.queries import parse_question, question_text
 from capqa.statements.rules.question_forms import Form, normalised, read_form
-from capqa.statements.rules.sentences import (denial, ends_in_situ, full_sentence, in_situ, restates_question,
-                                              sentence_texts)
-from capqa.statements.rules.stems import (continuation_texts, ends_open, is_stem, opens_relative_clause, stem_statement,
-                                          subordinate_stem, subordinate_stem_texts)
+from capqa.statements.rules.sentences import (counted_list, dashed_head, dashed_head_texts, denial, ends_in_situ,
+                                              full_sentence, in_situ, restates_question, sentence_texts)
+from capqa.statements.rules.stems import (continuation_texts, demonstrative_stem, ends_open, is_stem,
+                                          opens_relative_clause, stem_statement, subordinate_stem,
+                                          subordinate_stem_texts)
 from capqa.statements.rules.subject_frame import completed_subject
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
@@ -200,6 +201,8 @@ def _builder_texts(prepared: Prepared) -> List[str]:
                                                                prepared.answer)
     polar = bool(_ASKS_YES_NO.match(prepared.proper))
     texts = [question_text(prepared.proper)] + sentence_texts(content, prepared.first, polar)
+    if form.kind == "question" and not polar:
+        texts += dashed_head_texts(content)
     if _two_words(content):  # the answer as the builders of a frame read it (``_main``)
         texts += clause_texts(lower_article(elliptical_subject(_sentence_case_dropped(content))))
     if form.kind in _GOAL_FORMS:
@@ -401,6 +404,9 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
     if frame is not None and subordinate_stem(frame, words, proper, content):
         frame, form = None, Form("statement", proper)  # "When rocks are exposed to wind, the rocks" + "erode"
     if frame is None and form.kind == "statement":
+        pointed = demonstrative_stem(proper, lower_article(_sentence_case_dropped(content)))
+        if pointed:  # "These are costs which ...:" + "fixed costs" -> "Fixed costs are costs which ..."
+            return pointed, []
         continued = stem_statement(strip_trailing(proper), lower_article(_sentence_case_dropped(content)), content)
         if continued:
             return continued, []
@@ -408,6 +414,17 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         embedded = embedded_question(frame)  # "Unknown." -> "It is unknown who sings X."
         if embedded:
             return f"it is unknown {embedded}", []
+    dashed = dashed_head(content) if form.kind == "question" and frame is not None and frame.wh else None
+    if dashed:  # "Jurassic Park — Neeson starred in ...": the head in the frame, the clause after it
+        head = _sentence_case_dropped(_without_option_letter(dashed[0], options))
+        built = _from_frame(frame, lower_article(elliptical_subject(head)))
+        if built:
+            return built[0], built[1] + [dashed[1]]
+    listed = counted_list(frame, content)
+    if listed:  # "Four: A, B, C and D" -> "Four N ...: A, B, C and D"
+        built = _from_frame(frame, listed[0].lower() if listed[0].lower() in NUMBER_WORDS else listed[0])
+        if built:
+            return f"{strip_trailing(built[0])}: {listed[1]}", built[1]
     kept = full_sentence(frame, words, content, first)
     if not kept and form.kind == "question" and (frame is None or frame.wh) and restates_question(words, content, first):
         kept = content  # the answer says the whole question's frame over again: it is the statement
@@ -542,6 +559,16 @@ def _dashed_head(sentence: str, has_options: bool) -> str:
     if not match or (len(match.group("head").strip("()")) == 1 and not has_options):
         return sentence
     return match.group("head")
+
+
+def _without_option_letter(head: str, options: dict) -> str:
+    """"Minimum wage legislation (A)" -> "Minimum wage legislation": the letter of one of the
+    prompt's options after the option's words goes (the statement names no letters)."""
+    match = _TRAILING_LETTER.search(head)
+    return head[:match.start()] if match and match.group(1).lower() in options else head
+
+
+_TRAILING_LETTER = re.compile(r"(?<=\S)\s++\(([A-Z])\)$")
 
 
 def _negative_with_reason(content: str) -> Tuple[str, str]:

@@ -11,7 +11,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.agreement import answer_is_plural
 from capqa.statements.rules.analysis import Frame, render
-from capqa.statements.rules.lexicon import COPULAS, MODALS, PREPOSITIONS
+from capqa.statements.rules.lexicon import COPULAS, FLOATING_QUANTIFIERS, MODALS, PREPOSITIONS
 from capqa.statements.rules.morphology import agree, inflect, is_base_verb, lemmas_of, plural_phrase
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.tails import split_tail
@@ -66,9 +66,12 @@ def _without_seam_double(pieces: List[str], run: List[Word], insert: str) -> str
 
 
 def main_verb_position(words: Sequence[Word]) -> int:
-    """The position of the main verb in a verb phrase: the first word that is not an adverb."""
+    """The position of the main verb in a verb phrase: the first word that is not an adverb or a
+    floated quantifier ("both include")."""
     for index, word in enumerate(words):
-        if word.tag not in ("RB", "RBR", "RBS") or word.lower in ("not", "n't"):
+        floated = word.lower in FLOATING_QUANTIFIERS and index + 1 < len(words) and (
+            words[index + 1].tag.startswith("VB"))
+        if not floated and (word.tag not in ("RB", "RBR", "RBS") or word.lower in ("not", "n't")):
             return index
     return 0
 
@@ -87,13 +90,23 @@ def declarative(frame: Frame) -> Optional[Clause]:
                           main_verb_position(rest) + 1 if rest else 0)
         position = main_verb_position(rest)
         verb = rest[position]
-        plural = auxiliary == "do" or (auxiliary != "does" and plural_phrase(subject))
+        plural = auxiliary == "do" or ((auxiliary != "does" or coordinated(frame.subject)) and plural_phrase(subject))
         inflected = agree(verb.text, plural, auxiliary == "did") if _is_verb(verb) else verb.text
         adverbs = render(rest[:position])
         group = (adverbs, inflected) if adverbs else (inflected,)
         return Clause(subject, group, rest[position + 1:], 0)
     group = negative(auxiliary) if frame.negated else auxiliary
     return Clause(subject, (group,), rest, main_verb_position(rest) + 1 if rest else 0)
+
+
+def coordinated(subject: Sequence[Word]) -> bool:
+    """Whether the subject is two names joined by "and" at its head ("Gould and Beattie"): plural
+    whatever the question's "does" says ("What does Gould and Beattie have in common?"). Names
+    only: the parse also joins nouns of one compound ("the bread and butter pudding")."""
+    where = {word.i for word in subject}
+    heads = {word.i for word in subject if (word.head not in where or word.head == word.i) and word.tag == "NNP"}
+    return any(word.lower == "and" and word.dep == "cc" and word.head in heads for word in subject) and any(
+        word.dep == "conj" and word.head in heads and word.tag == "NNP" for word in subject)
 
 
 def _is_verb(word: Word) -> bool:

@@ -5,6 +5,8 @@ import re
 # --- Closed word classes ---------------------------------------------------------------------
 DETERMINERS = frozenset("a an the this that these those its their his her our my your some any "
                          "each every all both no one".split())
+# Quantifiers that float after a subject, before its verb ("X and Y | both | include ...", "they all went").
+FLOATING_QUANTIFIERS = frozenset(("both", "all", "each"))
 PRONOUNS = frozenset("it they he she we you i there this these those".split())
 OBJECT_PRONOUNS = frozenset("it them him her".split())
 RELATIVE_PRONOUNS = frozenset("that who whom which whose".split())

@@ -17,13 +17,14 @@ from typing import List, Optional, Sequence, Tuple
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.declarative import join, negative
-from capqa.statements.rules.lexicon import (AUXILIARIES, MODALS, OBJECT_PRONOUNS, PRONOUNS, RELATIVE_PRONOUNS,
-                                            strip_trailing)
+from capqa.statements.rules.lexicon import (AUXILIARIES, MODALS, NUMBER_WORDS, OBJECT_PRONOUNS, PRONOUNS,
+                                            RELATIVE_PRONOUNS, strip_trailing)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_finite_verb, lemmas_of,
                                                plural_phrase)
 from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.polar import affirmed, polarity
 from capqa.statements.rules.subjects import subtree_edges
+from capqa.statements.rules.wh_phrase import missing_noun
 
 _CONTRACTED = re.compile(r"^([’']s|[’']re|[’']ll|[’']ve|[’']d)\b", re.IGNORECASE)
 _CONTRACTIONS = {"'s": "is", "'re": "are", "'ll": "will", "'ve": "have", "'d": "would"}
@@ -43,6 +44,7 @@ _REASON_WORDS = frozenset(("because", "since", "due", "as", "so"))
 
 
 _HEAD_WORDS = 16
+_MAX_TITLE_WORDS = 8
 
 
 def sentence_head(text: str) -> str:
@@ -87,6 +89,8 @@ def may_be_sentence(content: str, first: str) -> bool:
     opening = content.lstrip("\"'“‘(")[:1]
     if not (opening.isupper() or opening.isdigit() or first.lstrip("\"'“‘(")[:1].isupper()):
         return False
+    if len(words) <= _MAX_TITLE_WORDS and all(word[:1].isupper() for word in words) and first.rstrip()[-1:].isalnum():
+        return False  # "You Only Live Twice": every word capitalised and no full stop, a title
     return any(is_finite_verb(word.strip(",;:").lower()) for word in words[1:])
 
 
@@ -125,6 +129,56 @@ def full_sentence(frame: Optional[Frame], question: Parse, content: str, first: 
     if frame is not None and frame.wh == "why" and not (_REASON_WORDS & {word.lower for word in answer_words}):
         return None  # "It hit an iceberg." is the reason: the question's clause + "because ..."
     return _resolved(content, answer_words, frame, question)
+
+
+# A short head, a dash set off by spaces, and what follows it: "Jurassic Park — Neeson starred in ..."
+_DASHED = re.compile(r"^(?P<head>[^—–\s][^—–]{0,79}?)\s++(?:—|–|--)\s++(?P<clause>\S.*)$")
+_MAX_DASHED_HEAD_WORDS = 8
+_NAMING_TAGS = frozenset(("NN", "NNS", "NNP", "NNPS", "CD"))
+
+
+def _dashed_parts(content: str) -> Optional[Tuple[str, str]]:
+    match = _DASHED.match(content)
+    if not match or len(match.group("head").split()) > _MAX_DASHED_HEAD_WORDS:
+        return None
+    return match.group("head"), match.group("clause")
+
+
+def dashed_head_texts(content: str) -> List[str]:
+    """The texts ``dashed_head`` parses."""
+    parts = _dashed_parts(content)
+    return [parts[0], sentence_head(parts[1])] if parts else []
+
+
+def dashed_head(content: str) -> Optional[Tuple[str, str]]:
+    """"Jurassic Park — Neeson starred in Schindler's List that year." -> ("Jurassic Park", the
+    clause): a noun phrase set off by a dash before a clause of its own is the answer, which the
+    question's frame states, and the clause a claim of its own. None when the head has a verb (a
+    sentence that goes on after a dash) or what follows the dash is no clause (an apposition:
+    "Canberra — the capital")."""
+    parts = _dashed_parts(content)
+    if not parts:
+        return None
+    head, clause = parts
+    head_words = parse(head)
+    if any(word.tag.startswith("VB") or word.tag == "MD" for word in head_words) or not any(
+            word.tag in _NAMING_TAGS for word in head_words):
+        return None  # "Never — the costs outpace ...": no noun phrase to put in the frame
+    return (head, clause) if is_clause(parse(sentence_head(clause))) else None
+
+
+_COUNTED_LIST = re.compile(r"^(?P<count>\w+)\s*+:\s++(?P<items>\S.*)$")
+
+
+def counted_list(frame: Optional[Frame], content: str) -> Optional[Tuple[str, str]]:
+    """"Four: Generations, First Contact, ..." answering "How many N ...?" -> ("Four", the items):
+    the count is the answer the frame states ("Four N ..."), the items follow it after its colon."""
+    match = _COUNTED_LIST.match(content)
+    if not match or frame is None or frame.wh != "how" or not frame.phrase or frame.phrase[0].lower not in (
+            "many", "much"):
+        return None
+    count = match.group("count")
+    return (count, match.group("items")) if count.isdigit() or count.lower() in NUMBER_WORDS else None
 
 
 def restates_question(question: Parse, content: str, first: str) -> bool:
@@ -427,7 +481,8 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
     words = expanded(words)
     position = next((index for index, word in enumerate(words) if word.lower in ("what", "which", "who", "whom",
                                                                                    "whose", "where", "when", "how")
-                     and not (index and word.text[:1].isupper() and words[index - 1].text[-1:] not in _SENTENCE_MARKS)),
+                     and not (index and word.text[:1].isupper() and words[index - 1].text[-1:] not in _SENTENCE_MARKS)
+                     and not _opens_relative(words, index)),
                     None)  # not "... of Who Wants To Be ...": a title
     if position is None or position < 2:
         return None
@@ -436,6 +491,11 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
     if wh == "whose":  # "... written for whose coronation?" + George VI -> "for George VI's coronation"
         owner = re.sub(r"[’']s?$", "", answer)
         return join(render(words[:position]), f"{owner}'s", render(words[end:]))
+    if wh == "how" and end < len(words) and words[end].lower in ("many", "much"):
+        # "... sold how many albums?" + "66 million" -> "sold 66 million albums"
+        end = _nouns_end(words, end + 1)
+        counted = missing_noun(answer, [word.text for word in words[position + 2:end]], words[position + 1].lower)
+        return join(render(words[:position]), answer, *counted, render(words[end:]))
     if wh in ("what", "which"):
         end = _nouns_end(words, end)
         if end + 1 < len(words) and words[end].lower == "of" and words[end + 1].tag in _NOUN_PHRASE_TAGS:
@@ -449,6 +509,14 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
         # "was an author which language" + Hindi -> "was an author of the Hindi language"
         return join(render(words[:position]), "of the", answer, render(words[position + 1:end]), render(words[end:]))
     return join(render(words[:position]), answer, kept, render(words[end:]))
+
+
+def _opens_relative(words: Parse, index: int) -> bool:
+    """Whether the wh-word at ``index`` is a relative pronoun ("the actress | who played ...",
+    "the person who made the first what"): after a noun, before a verb; not the word asked."""
+    return 0 < index < len(words) - 1 and words[index].lower in ("who", "which", "whom") and words[
+        index - 1].tag in ("NN", "NNS", "NNP", "NNPS") and (words[index + 1].tag.startswith("VB") or words[
+            index + 1].tag == "MD")
 
 
 def ends_in_situ(words: Parse) -> bool:

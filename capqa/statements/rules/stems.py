@@ -22,12 +22,13 @@ open end, a participle after the wh-word). Search queries ("when was the last ti
 
 from typing import List, Optional, Sequence, Tuple
 
-from capqa.statements.rules.analysis import Frame, agrees_as_verb
+from capqa.statements.rules.analysis import Frame, agrees_as_verb, render
 from capqa.statements.rules.blanks import complete
 from capqa.statements.rules.lexicon import AUXILIARIES, strip_trailing
 from capqa.statements.rules.morphology import lemmas_of
 from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.sentences import is_clause
+from capqa.statements.rules.subjects import subtree_edges
 
 _FINITE = frozenset(("VBZ", "VBP", "VBD", "MD"))
 _OPEN_END_TAGS = frozenset(("IN", "DT", "TO", "CC", "MD", "VBZ", "VBD", "VBP", "VBN", "PRP$", "POS"))
@@ -209,3 +210,34 @@ def stem_statement(stem: str, answer: str, written: str = "") -> Optional[str]:
     if is_modifier(stem_words) and not stem.endswith(",") and not modal_end and is_clause(parse(answer)):
         return f"{stem}, {answer}"  # "When being pursued by a lion, a giraffe will dash"
     return complete(stem, answer)
+
+
+_DEMONSTRATIVES = frozenset(("this", "these", "that", "those"))
+_SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass"))
+
+
+def demonstrative_stem(stem: str, answer: str) -> Optional[str]:
+    """"These are costs which do not vary ...:" + "fixed costs" -> "Fixed costs are costs which
+    do not vary ...": a sentence before a colon whose subject is a demonstrative ("This is where
+    ...", "These goods are ...") defines what the answer names, and the answer takes the
+    demonstrative's place: the pronoun's, or the determiner's before its noun ("Non-durable goods
+    are ..."; an answer that is a noun phrase of its own replaces both, and a longer description
+    stays after it: "Coal, the type of energy resource, often results in ..."). None for another
+    stem, or an answer that is a sentence of its own."""
+    if not stem.rstrip().endswith(":") or is_clause(parse(answer)):
+        return None
+    words = parse(strip_trailing(stem))
+    if len(words) < 3 or words[0].lower not in _DEMONSTRATIVES or (ends_open(words) and words[-1].tag != "VBN"):
+        return None  # "These are examples of:": a sentence still to finish ("... or service sold:" is done)
+    first, second = words[0], words[1]
+    if first.dep in _SUBJECT_DEPS:
+        return f"{answer} {render(words[1:])}"
+    if first.dep != "det" or first.head != second.i or second.tag not in ("NN", "NNS") or second.dep not in (
+            _SUBJECT_DEPS):
+        return None
+    end = subtree_edges(words, 1)[1] + 1  # the whole subject: "This type of energy resource"
+    if end == 2 and " " not in answer and "NOUN" not in lemmas_of(answer.lower()):
+        return f"{answer} {render(words[1:])}"  # an adjective of the noun: "Non-durable goods"
+    if end > 2:  # the description stays, set off after the answer: "Gravity, the force that pulls ..., keeps"
+        return f"{answer}, the {render(words[1:end])}, {render(words[end:])}"
+    return f"{answer} {render(words[end:])}"

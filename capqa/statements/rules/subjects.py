@@ -46,6 +46,9 @@ def copula_subject(words: Sequence[Word], need_predicate: str) -> Split:
         start = predicate_suffix_start(words[:clause])
         if start is None:
             start = _named_start(words[:clause])
+        if 1 < start < len(words) and words[start - 1].tag == "JJ" and all(word.tag in ("IN", "RP", "TO") for word in
+                                                                            words[start:]):
+            start -= 1  # "What are the broadcasts | compliant with?": the adjective is the predicate's
         return words[:start], words[start:]
     subject, predicate = _parsed_subject(words)
     if not predicate:

@@ -49,7 +49,21 @@ from capqa.statements.rules.parser import parser_identity
 # An answer's subject cut short ("The constant term is 125.") takes the question's complement; a markdown
 # blockquote mark ("> ") goes. A fronted "When" clause before the question's own wh-word is its lead, not its
 # wh-word ("When water boils, what ...?" + "steam"); "Find a/an/this X." takes no "the" before its determiner.
-RULES_VERSION = "10"
+# 11: wh-questions: the relative "that" of "What N ...?" after the phrase's own modifier (a relative clause of
+# the phrase joined with "and", a copula kept before a participle with a second verb); a noun phrase set off by
+# a dash before a clause is the answer, the clause a sentence of its own; "How many N" + "Four: A, B ..." puts
+# the count in the frame and the items after a colon, and a counted phrase ends at a verb tagged as a noun; a
+# demonstrative subject before a colon ("These are costs which ...:") takes the answer's place; a bare compound
+# of nouns takes "the" as the subject or agent asked for; names joined by "and" are plural after "does"; a
+# quantifier floated after the subject ("X and Y both include") goes with the verb phrase; a relative "who"
+# after a noun is no wh-word in place, and "how many N" in place keeps N; a title's colon opens no choices;
+# "What caused X to V?" stays active; a participle after a number is an adjective; an adjective before a
+# stranded preposition is the predicate's; a relative clause after the verb goes back after its noun; a doubt
+# appended as a clause goes; a title-cased answer without a full stop is a name; an amount answering "What
+# were the N?" is what they came to; "Which of the N that ... V?" leads with its partitive; a title's "Back to
+# the Future" stays in the wh-phrase. Also in 11: the pair is read as it prints (a NUL, zero-width, BOM or bidi
+# character dropped before the conversion: "Who wrote Faust?\x00" kept its "?").
+RULES_VERSION = "11"
 
 
 def engine_identity() -> Dict[str, str]:

@@ -112,6 +112,10 @@ def _who_is(subject: str, copula: str, answer: str) -> str:
     return join(answer, subject_agrees(copula, answer) if copula in ("is", "are") else copula, subject)
 
 
+# An amount of money or a number with its unit: what plural fees, costs or totals came to, not one of them
+_AMOUNT = re.compile(r"^(?:about |around |roughly |approximately )?[£$€¥]\s?\d|^\d[\d,.]*+\s?(?:%|percent\b)")
+
+
 def _what_is(subject: str, copula: str, answer: str) -> str:
     function = _FUNCTION.match(subject)
     if function:
@@ -119,6 +123,8 @@ def _what_is(subject: str, copula: str, answer: str) -> str:
         if statement:
             return statement
     words = subject.split()
+    if copula in ("are", "were") and words[0].lower() == "the" and _AMOUNT.match(answer):
+        return join(subject, copula, answer)  # "What were the fees?" + "£30m": the amount they came to
     if copula in ("are", "were") and words[0].lower() == "the":
         return list_or_single(subject, answer)
     if is_third_person_verb(answer.split()[0]) and copula == "is":

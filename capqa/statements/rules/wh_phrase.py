@@ -5,8 +5,8 @@ many legs" for a count of legs ("eight legs")."""
 from typing import List
 
 from capqa.statements.rules.lexicon import DEFINITE_HEADS, LIST_ANSWER, MASS_NOUNS
-from capqa.statements.rules.morphology import (indefinite_article, is_bare_noun_phrase, is_plural_noun, lemmas_of,
-                                               singular_of)
+from capqa.statements.rules.morphology import (indefinite_article, is_bare_noun_phrase, is_mass_noun, is_plural_noun,
+                                               lemmas_of, singular_of)
 
 _SUBSTANCES = frozenset("substance material element metal gas liquid mineral compound fuel food drink ingredient "
                         "acid chemical solid".split())
@@ -42,6 +42,23 @@ def with_subject_article(answer: str, noun: str) -> str:
     if is_plural_noun(noun) or is_plural_noun(head) or head.endswith(_MASS_ENDINGS) or head in MASS_NOUNS or noun.lower() in _SUBSTANCES:
         return answer  # "which metal" + mercury: a substance takes no article
     return f"{indefinite_article(answer)} {answer}"
+
+
+def definite_compound(answer: str) -> str:
+    """A bare lower-case compound of nouns ("steam engine indicator", "working fluid") made
+    definite where it names the thing the question asks for as a subject or an agent ("... is
+    limited by the working fluid"): a singular count noun never stands bare there. One word, a
+    plural, a substance or an abstraction by its ending, a list or a word the lexicon does not know
+    (a lower-case name: "roger federer") stays as it is."""
+    words = answer.split()
+    if not 2 <= len(words) <= 3 or not is_bare_noun_phrase(answer) or LIST_ANSWER.search(answer):
+        return answer
+    head = words[-1].lower()
+    if not all("NOUN" in lemmas_of(word.lower()) for word in words):
+        return answer  # an adjective's phrase may name a field or a kind ("computational complexity theory")
+    if is_plural_noun(head) or is_mass_noun(head) or head.endswith(_MASS_ENDINGS) or head in _SUBSTANCES:
+        return answer  # "elastic potential energy": a wrong "the" is worse than none
+    return f"the {answer}"
 
 
 # Endings of nouns that name a substance or an abstraction ("hydrogen", "sodium", "friction",

@@ -11,14 +11,14 @@ import re
 from typing import List, Optional, Sequence, Tuple
 
 from capqa.statements.rules.agreement import is_no_one, no_determiner, subject_case
-from capqa.statements.rules.analysis import Frame, render, texts
+from capqa.statements.rules.analysis import Frame, agrees_as_verb, render, texts
 from capqa.statements.rules.declarative import join, subject_agrees
 from capqa.statements.rules.lexicon import COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, PREDICATE_ADJECTIVES
 from capqa.statements.rules.morphology import (definite_subject, inflect, lemmas_of, looks_like_clause, plural_phrase,
                                                with_article)
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.surface import list_or_single
-from capqa.statements.rules.wh_phrase import missing_noun, wh_noun, with_subject_article
+from capqa.statements.rules.wh_phrase import definite_compound, missing_noun, wh_noun, with_subject_article
 
 _PLACE_PREPOSITIONS = frozenset("in on at inside within aboard".split())
 _ORDER_WORDS = {"first": "before", "earlier": "earlier than", "last": "after", "later": "later than"}
@@ -59,10 +59,16 @@ def wh_subject(frame: Frame, answer: str) -> Optional[str]:
         return _relative(frame, rest, answer)
     if is_no_one(answer) and phrase and phrase[0].lower() != "of":
         return join("no", render(frame.phrase), render(rest))
+    if phrase and phrase[0].lower() == "of" and rest and _is_relative(rest[0]) and predicate_start(rest):
+        # "Which of the teams that X played on never won ...?" -> "Of the teams that X played on, Y never won ..."
+        start = predicate_start(rest)
+        return join(join(render(frame.phrase), render(rest[:start])) + ",",
+                    as_subject(with_subject_article(answer, wh_noun(phrase)), rest[start:]))
     topic = _statement_topic(phrase, rest)
     if topic and looks_like_clause(answer):
         return _replace_pronoun(answer, topic)  # "Which of the following statements about DNA is true?"
-    return as_subject(with_subject_article(answer, wh_noun(phrase)), rest)
+    noun = wh_noun(phrase)
+    return as_subject(with_subject_article(answer, noun) if noun else definite_compound(answer), rest)
 
 
 _DEGREE_ADVERBS = frozenset("best most least also often usually always never still".split())
@@ -123,10 +129,12 @@ def _what_passive(rest: Sequence[Word], answer: str) -> Optional[str]:
     obj = render(rest[1:])
     if rest[1].lower in _NOT_AN_OBJECT or rest[1].tag in ("IN", "TO", "RB") or looks_like_clause(obj):
         return None
+    if any(word.tag == "TO" and after.tag == "VB" for word, after in zip(rest[2:], rest[3:])):
+        return None  # "What caused Luther to write hymns?": the object's infinitive keeps the active
     past = verb.tag == "VBD" or (verb.lower == inflect(verb.lower, "VBD") and verb.lower != inflect(verb.lower, "VBZ"))
     plural = plural_phrase(obj)
     copula = ("were" if plural else "was") if past else ("are" if plural else "is")
-    return join(obj, copula, inflect(verb.lower, "VBN"), "by", answer)
+    return join(obj, copula, inflect(verb.lower, "VBN"), "by", definite_compound(answer))
 
 
 def as_subject(answer: str, rest: Sequence[Word]) -> str:
@@ -144,10 +152,13 @@ def as_subject(answer: str, rest: Sequence[Word]) -> str:
 def _relative(frame: Frame, rest: List[Word], answer: str) -> str:
     """"What organ pumps blood?" -> "The organ that pumps blood is the heart"; "What language is
     spoken in Brazil?" -> "The language spoken in Brazil is Portuguese"."""
-    noun_phrase = render(frame.phrase)
+    start = predicate_start(rest)
+    noun_phrase, modifier, rest = join(render(frame.phrase), render(rest[:start])), rest[:start], rest[start:]
     first = rest[0]
-    if first.lower in COPULAS and len(rest) > 1 and (rest[1].tag == "VBN" or rest[1].lower in PREDICATE_ADJECTIVES
-                                                      or rest[1].tag in ("IN",)):
+    if any(_is_relative(word) for word in modifier):
+        relative = join("and", render(rest))  # "the agronomist that worked on X | and won Y"
+    elif first.lower in COPULAS and len(rest) > 1 and (rest[1].tag == "VBN" or rest[1].lower in PREDICATE_ADJECTIVES
+                                                        or rest[1].tag in ("IN",)) and not _finite_conjunct(rest):
         relative = render(rest[1:])
     else:
         relative = join("that", render(rest))
@@ -155,13 +166,57 @@ def _relative(frame: Frame, rest: List[Word], answer: str) -> str:
     if plural_phrase(noun_phrase):
         return list_or_single(subject, answer)
     past = first.tag == "VBD" or first.lower in ("was", "did")
-    return join(subject, "was" if past else "is", with_article(answer, noun_phrase))
+    articled = with_article(answer, noun_phrase)
+    return join(subject, "was" if past else "is", definite_compound(answer) if articled == answer else articled)
+
+
+_RELATIVE_WORDS = frozenset(("that", "which", "who"))
+_FINITE_TAGS = frozenset(("VBD", "VBZ", "VBP", "MD"))
+_MODIFIER_OPENINGS = frozenset(("IN", "VBN", "VBG"))
+
+
+def predicate_start(rest: Sequence[Word]) -> int:
+    """Where the predicate starts in the words after a subject wh-phrase: after the phrase's own
+    modifier, a prepositional phrase, a participle or a relative clause ("What song | from the
+    album made by The Who | reached ...", "What agronomist | that worked on X | won ..."). Each
+    relative pronoun (lower-case: "The Who" is a name) takes the next finite verb as its own; the
+    first finite verb left over is the predicate's. 0 when the predicate opens ``rest`` or none is
+    found."""
+    if not rest or not (rest[0].tag in _MODIFIER_OPENINGS or _is_relative(rest[0])):
+        return 0  # "What molecule | stores and releases ...": no modifier, whatever the tagger calls "stores"
+    pending = 0
+    for index, word in enumerate(rest):
+        if _is_relative(word):
+            pending += 1
+        elif word.tag in _FINITE_TAGS or (word.lower in COPULAS and word.tag.startswith("VB")):
+            if not pending:
+                while index > 1 and (rest[index - 1].lower in _DEGREE_ADVERBS or rest[index - 1].dep == "neg"):
+                    index -= 1  # "... played on | never won"
+                return index
+            pending -= 1
+    return 0
+
+
+def _is_relative(word: Word) -> bool:
+    """A relative pronoun (lower-case: "The Who" is a name); "that" whatever its tag (the tagger
+    often calls it a complementizer after a noun)."""
+    return word.lower in _RELATIVE_WORDS and word.text.islower() and (word.tag in ("WDT", "WP") or word.lower == "that")
+
+
+def _finite_conjunct(rest: Sequence[Word]) -> bool:
+    """Whether a verb is conjoined to the participle after the copula ("was inspired by a film and
+    cast X", "was directed by X and starred Y"): it may be finite, so the copula stays (a reduced
+    relative would leave it without a subject). Read from the tags, not the labels: the parser
+    often hangs the second verb on a noun."""
+    return any(word.tag == "CC" and after.tag.startswith("VB") and "VERB" in lemmas_of(after.lower)
+               for word, after in zip(rest[2:], rest[3:]))  # not "... limes, and grapefruit/VB"
 
 
 def _count(frame: Frame, rest: List[Word], answer: str) -> str:
     quantifier, noun_phrase = frame.phrase[0].lower, texts(frame.phrase[1:])
     counted = join(no_determiner(answer), *missing_noun(answer, noun_phrase, quantifier))
-    if not any(word.tag.startswith("VB") or word.tag == "MD" for word in rest):
+    verb_first = bool(rest) and rest[0].tag not in ("DT", "IN") and agrees_as_verb(rest[0], plural=not _is_one(answer))
+    if not verb_first and not any(word.tag.startswith("VB") or word.tag == "MD" for word in rest):
         return join("there", "are" if not _is_one(answer) else "is", counted, render(rest))  # "how many players on a team"
     first = rest[0]
     if first.lower in COPULAS and len(rest) > 1 and (rest[1].lower == "there" or (
@@ -190,7 +245,7 @@ def _choices(rest: List[Word], answer: str) -> Optional[Tuple[List[Word], str]]:
     """``rest`` without a trailing ", A or B" (or ": A, B or C") whose choice the answer is, and
     the other choice (a comparison keeps it: "than B"); None without such a tail."""
     for index in range(len(rest) - 1, 0, -1):
-        if rest[index].text in (",", ":") and any(word.lower == "or" for word in rest[index + 1:]):
+        if _separates_choices(rest, index) and any(word.lower == "or" for word in rest[index + 1:]):
             options = _split_options(rest[index + 1:])
             lowered = _bare(answer)
             if lowered not in [_bare(option) for option in options]:
@@ -198,6 +253,16 @@ def _choices(rest: List[Word], answer: str) -> Optional[Tuple[List[Word], str]]:
             others = [option for option in options if _bare(option) != lowered]
             return rest[:index], others[0] if len(others) == 1 else ""
     return None
+
+
+def _separates_choices(rest: Sequence[Word], index: int) -> bool:
+    """Whether ``rest[index]`` opens the closing choices: a comma, or a colon that is no title's
+    ("Avengers: Endgame", a capitalised word on both sides)."""
+    word = rest[index]
+    if word.text == ",":
+        return True
+    title = 0 < index < len(rest) - 1 and rest[index - 1].text[:1].isupper() and rest[index + 1].text[:1].isupper()
+    return word.text == ":" and not title
 
 
 def _has_choices(rest: List[Word]) -> bool:
