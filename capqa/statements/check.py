@@ -28,7 +28,8 @@ from capqa.statements.rules.answer_sentences import answer_sentences, split_sent
 from capqa.statements.rules.code import MATH_SPAN
 from capqa.statements.rules.context import split_question
 from capqa.statements.rules.language import not_english
-from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, MODALS, NUMBER_WORDS, PREPOSITIONS, PRONOUNS, strip_trailing
+from capqa.statements.rules.lexicon import (AUXILIARIES, DETERMINERS, MODALS, NUMBER_WORDS, PREPOSITIONS, PRONOUNS,
+                                            strip_trailing)
 from capqa.statements.rules.morphology import (indefinite_article, inflect, is_bare_noun_phrase, is_base_verb,
                                                is_finite_verb, is_participle, lemmas_of)
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, parse, parse_into
@@ -43,12 +44,14 @@ ISSUES: Dict[str, str] = {
                        "premises too: '..., then find the remainder when ...', '..., calculate Allen's age ...')",
     "semicolon_join": "the answer is tacked on after a semicolon",
     "answer_missing": "the statement leaves out the words of the answer (not its hedges: 'I'd say', 'probably')",
-    "blank_left": "a blank marker (___) is left in the statement",
+    "blank_left": "a blank marker (___, or a lone '_' as a word: 'in order to _ show') is left in the statement",
     "doubled_word": "a word, unit or phrase is written twice ('metres metres', 'the the', 'In Greek mythology, in "
-                    "Greek mythology'), or a relative 'that' ('the agronomist that that worked')",
+                    "Greek mythology'), a number's unit again after an adverb ('16 years later years'), or a "
+                    "relative 'that' ('the agronomist that that worked')",
     "article_mismatch": "'a' before a vowel sound or 'an' before a consonant sound",
     "copula_before_verb": "a copula or 'include' right before a finite or modal verb ('is can', 'are help', "
-                          "'include are'): a sentence to complete given a verb it did not need",
+                          "'include are'), or the question's 'doing' before the answer's -ing verb ('by doing "
+                          "absorbing them'): a sentence to complete given a verb it did not need",
     "article_before_verb": "an article right before a finite verb ('the is', 'a does')",
     "pronoun_start": "starts with a pronoun the question does not contain (an unresolved referent)",
     "fallback_form": "the safe form: 'The answer to \"QUESTION\" is ANSWER' (no statement was built)",
@@ -59,14 +62,18 @@ ISSUES: Dict[str, str] = {
                 "clause: 'The view that honesty is ...'), a lone 'Because ...' clause, a label, a phrase before a "
                 "dash ('Father Brown — the priest-detective who ...', 'None — ...', 'Based on the data given, "
                 "186 pm — ...'), or a noun phrase that ends it after ', but' or ', so' ('I can't be sure, but a "
-                "town.'); a LaTeX formula reads as a name, an equation as a clause",
+                "town.'), or before a comma and a concession ('The Sahara, though Antarctica is larger.'); a LaTeX "
+                "formula reads as a name, an equation as a clause",
     "imperative_sentence": "a sentence is an instruction (a bare verb and no subject: 'Put it in water', 'To get a "
                            "good seat buy a ticket early'), not a statement; a name's verb ('Build With Chrome "
                            "combines ...') is none",
     "inverted_order": "an auxiliary stands before its subject inside the statement: a question's word order left "
-                      "('... does she need to walk', '... theorist did Arther Quinlan interview')",
+                      "('... does she need to walk', '... theorist did Arther Quinlan interview'), or a 'than' "
+                      "before its comparative ('had in 2000 than 2,700 more residents in 1990')",
     "wh_in_place": "a wh-word of the question is left inside the statement ('... won what award in 2011'), or the "
-                   "'many' of its 'how many' after the number put for 'how' ('In total, 4 many values')",
+                   "'many' of its 'how many' (the adjective of 'how old', 'how tall') after the number put for "
+                   "'how' ('In total, 4 many values', 'was ten old'), or a question asked after a colon ('The SQL "
+                   "query for: What position does the player play is ...')",
     "agreement": "subject and verb disagree in number ('Gould and Beattie has', 'the scatter plot include', a name "
                  "of the question with a bare verb: 'Carla take', 'Tom's take him')",
     "determiner_missing": "a singular count noun the answer gave bare stands without an article ('came from "
@@ -81,16 +88,19 @@ ISSUES: Dict[str, str] = {
     "lines_joined": "lines of the answer run together without a sentence break",
     "markup_left": "markdown is left: a table, a code fence or its language tag, bold marks, a heading (not a '#' "
                    "inside a sentence: the code's comment)",
-    "label_left": "an answer label is left ('A: 8', 'So the answer is (B)'; 'So the answer is 284' is a sentence)",
+    "label_left": "an answer label is left ('A: 8', 'So the answer is (B)', '... = 2/5, so (A).'; 'So the answer "
+                  "is 284' is a sentence)",
     "options_left": "the question's answer options are listed in the statement",
     "missing_preposition": "a year stands without its preposition ('was born 1995'); a number after a copula is a "
                            "value ('is 2020')",
     "answer_in_frame": "a full-sentence answer put inside the question's frame ('The Saxon Garden in Polish is in "
-                       "Polish the Saxon Garden is called ...')",
+                       "Polish the Saxon Garden is called ...', a lower-case one after its copula: 'its area is "
+                       "the area is 40 square cm')",
     "capital_inside": "a capitalised word inside a sentence: another sentence or an option pasted into the "
                       "question's frame ('... we conclude that We conclude there is ...', 'Cast of the movie X, Some "
                       "of its cast are ...', a word the question writes in lower case capitalised as it opened an "
-                      "option: 'are all forms of Water (B)')",
+                      "option: 'are all forms of Water (B)'; the answer's opening common noun or 'It's' after "
+                      "'because': 'because Sunlight is made of ...')",
     "negative_as_thing": "a negative answer put where a thing goes ('... is none', 'is a nothing in common')",
     "person_not_swapped": "the questioner's 'I' or 'my' is left in the statement, where the reader is 'you'",
     "auxiliary_misplaced": "the question's fronted auxiliary is put back in the wrong place ('... banned was 4 years "

@@ -142,15 +142,19 @@ def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List
     return found
 
 
+def _comparative(word: Word) -> bool:
+    return word.tag in COMPARATIVE_TAGS or word.lower in COMPARATIVE_WORDS
+
+
 def _than_before_comparative(words: Parse) -> bool:
     """A "than" with no comparative before it and one soon after it ("The town had in 2000 than
     2,700 more residents in 1990"): the question's comparison put back out of order."""
     for word in words[1:]:
         if word.lower != "than":
             continue
-        if any(other.tag in COMPARATIVE_TAGS or other.lower in COMPARATIVE_WORDS for other in words[:word.i]):
+        if any(_comparative(other) for other in words[:word.i]):
             continue
-        if any(other.tag in COMPARATIVE_TAGS or other.lower in COMPARATIVE_WORDS for other in words[word.i + 1:word.i + 6]):
+        if any(_comparative(other) for other in words[word.i + 1:word.i + 6]):
             return True
     return False
 
@@ -602,8 +606,8 @@ def _capital_inside(words: Parse, quoted: List[bool], given: Set[str], answer_op
 
 def _common_noun_opening(words: Parse, index: int, quoted: List[bool], given: Set[str]) -> bool:
     """A capitalised common noun (one the lexicon knows as a noun and never as a name) that opens
-    a sentence of the answer, between a lower-case word and its finite verb ("... looks blue because Sunlight is made of ..."): it
-    opened the answer's sentence, pasted whole into the question's frame."""
+    a sentence of the answer, between a lower-case word and its finite verb ("... looks blue because
+    Sunlight is made of ..."): the answer's sentence pasted whole into the question's frame."""
     word, previous, following = words[index], words[index - 1], words[index + 1]
     if (not word.text[:1].isupper() or not word.text[1:].islower() or quoted[index] or word.text in given
             or not previous.text[:1].islower() or previous.tag in ("MD", "TO")
