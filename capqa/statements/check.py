@@ -83,7 +83,8 @@ ISSUES: Dict[str, str] = {
     "unresolved_pronoun": "the statement's first sentence has a pronoun, an object 'one' or 'there' that nothing "
                           "in it or in the question names ('Polonia Warsaw won it in 2000', 'You can make one "
                           "with cork')",
-    "question_missing": "most of the question's own words are missing: a premise, condition or frame dropped",
+    "question_missing": "most of the question's own words are missing: a premise, condition or frame dropped; or a "
+                        "name's numeral 'I' cut off ('The main causes of World War are ...')",
     "code_altered": "the answer's code is not kept as written: a token changed, recased or dropped",
     "lines_joined": "lines of the answer run together without a sentence break",
     "markup_left": "markdown is left: a table, a code fence or its language tag, bold marks, a heading (not a '#' "
@@ -489,7 +490,7 @@ def _content_issues(question: str, answer: str, text: str, parts, proper: str, c
     found = set()
     if code_altered(answer, text):
         found.add("code_altered")
-    if question_missing(proper, rest, claims):
+    if question_missing(proper, rest, claims) or _numeral_dropped(question, text):
         found.add("question_missing")
     if not parts.context and _short_options(parts.options) and frame_lost(proper, rest, claims):
         found.add("frame_lost")
@@ -538,6 +539,19 @@ def _person_not_swapped(question: str, text: str) -> bool:
     return bool(speaking) and any(word in ("I", "my", "My") and not _regnal(asked, index) and (word, following) in pairs
                                   for index, (word, following) in enumerate(zip(asked, asked[1:]))
                                   if following[:1].isalpha())
+
+
+def _numeral_dropped(question: str, text: str) -> bool:
+    """A name's numeral "I" of the question ("World War I", "Richard I") cut off in the statement,
+    its name kept ("The main causes of World War are ..."): read as the questioner's "I" and dropped."""
+    asked = [word.strip(_PUNCTUATION) for word in question.split()[:MAX_WORDS]]
+    said = [word.strip(_PUNCTUATION) for word in text.split()[:MAX_WORDS * 2]]
+    for index, word in enumerate(asked):
+        name = asked[index - 1] if index else ""
+        if word == "I" and _regnal(asked, index) and name in said and not any(
+                before == name and after == "I" for before, after in zip(said, said[1:])):
+            return True
+    return False
 
 
 def _regnal(words: List[str], index: int) -> bool:

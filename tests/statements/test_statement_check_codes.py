@@ -249,6 +249,9 @@ WIDENED = [
      "Bread goes stale because moisture leaves the crumb and the starch hardens."),
     ("capital_inside", "Why do dogs pant?", "It's how they cool down.", "Dogs pant because of It's how they cool down.",
      "Dogs pant because it's how they cool down."),
+    # a name's numeral "I" read as the questioner's and cut off
+    ("question_missing", "Who led the army of Charles I at Edgehill?", "Prince Rupert",
+     "Prince Rupert led the army of Charles at Edgehill.", "Prince Rupert led the army of Charles I at Edgehill."),
     # a noun phrase, a comma and a concession: no verb for the noun
     ("fragment", "What is the tallest mountain on Earth?", "I'd say Everest, though Mauna Kea is taller from its base.",
      "Everest, though Mauna Kea is taller from its base.",
