@@ -143,8 +143,9 @@ def test_a_blockquote_mark_goes():
     # A bracketed note after the question is a premise; one that instructs goes.
     ("How many ways can 3 people sit in a row? (Two seatings are the same if mirrored.)", "They can sit in 3 ways.",
      "Two seatings are the same if mirrored. 3 people can sit in 3 ways in a row."),
+    # (the task's object completes the answer's subject: rules 11)
     ("Find the greatest integer less than $x^6.$ (Do not use a calculator!)", "The greatest integer is 13535.",
-     "The greatest integer is 13535."),
+     "The greatest integer less than $x^6$ is 13535."),
     ("Evaluate $(1+2i)6-3i$.", "$(1+2i)6-3i = 6+9i$", "$(1+2i)6-3i = 6+9i$."),
 ])
 def test_trailing_instructions_notes_and_computations(question, answer, statement):
@@ -628,6 +629,30 @@ def test_a_wh_phrase_modifier_comes_before_the_relative_clause(question, answer,
 
 
 @pytest.mark.parametrize("question, answer, statement", [
+    # An option that is a clause, in a subject's place, becomes a gerund phrase; a verb phrase too.
+    ("Which process forms soil? (A) Wind carries sand away. (B) Rain breaks rocks into pieces.", "B",
+     "Rain breaking rocks into pieces forms soil."),
+    ("Which is the best way to save energy at home? (A) turn off unused lights (B) open the fridge often", "A",
+     "The best way to save energy at home is turning off unused lights."),
+    ("What could be done to show that magnets attract iron? (A) weigh a nail (B) hold a magnet near a nail", "B",
+     "Holding a magnet near a nail could be done to show that magnets attract iron."),
+    # After "Which is the N?" a clause that has no gerund (an auxiliary, a copula) is "that CLAUSE".
+    ("Which is the most likely result of the drought? (A) Crops will grow faster. (B) Wells will run dry.", "B",
+     "The most likely result of the drought is that wells will run dry."),
+    # A question that asks which statement holds keeps the option's own sentence.
+    ("Which statement about the Moon is true? (A) The Moon makes its own light. (B) The Moon orbits Earth.", "B",
+     "The Moon orbits Earth."),
+    ("Which would most likely happen next? (A) The ice would melt. (B) The water would freeze.", "A",
+     "The ice would melt."),
+    # An option's letter after its text goes.
+    ("Ice, steam and rain are all forms of (A) air. (B) water. (C) soil.", "Water (B)",
+     "Ice, steam and rain are all forms of water."),
+])
+def test_an_option_clause_is_put_in_the_frame(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
     # A noun phrase set off by a dash before a clause: the phrase in the frame, the clause after it
     ("Which European capital hosted the 1992 Summer Olympics?", "Barcelona — the games transformed its seafront.",
      "Barcelona hosted the 1992 Summer Olympics. The games transformed its seafront."),
@@ -646,6 +671,21 @@ def test_a_dashed_noun_phrase_is_the_answer(question, answer, statement):
 
 
 @pytest.mark.parametrize("question, answer, statement", [
+    # A task set under a condition is stated under it, wherever the condition stands.
+    ("If $k$ is 4, then find the value of $3k + 1$.", "13", "If $k$ is 4, the value of $3k + 1$ is 13."),
+    ("Find $y$ if $y > 0$.", "6", "$y$ is 6 if $y > 0$."),
+    ("If a car goes 90 miles in 2 hours, calculate its average speed.", "45 miles per hour",
+     "If a car goes 90 miles in 2 hours, its average speed is 45 miles per hour."),
+    # The task's object completes the answer's subject cut short; "Find all N" states the whole set.
+    ("Find the remainder when 50 is divided by 6.", "The remainder is 2.", "The remainder when 50 is divided by 6 is 2."),
+    ("Find all integers $m$ such that $m^2 = 9.$ Enter them separated by commas.", "3,-3",
+     "The integers $m$ such that $m^2 = 9$ are 3,-3."),
+])
+def test_a_task_under_a_condition_is_stated_under_it(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
     # "How many N ...?" + "Four: A, B, C and D": the count in the frame, the items after its colon
     ("How many planets have rings?", "Four: Jupiter, Saturn, Uranus and Neptune.",
      "Four planets have rings: Jupiter, Saturn, Uranus and Neptune."),
@@ -656,6 +696,28 @@ def test_a_dashed_noun_phrase_is_the_answer(question, answer, statement):
     ("How many players on a soccer team?", "eleven", "There are eleven players on a soccer team."),
 ])
 def test_a_count_before_its_items(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A count's answer that names the counted noun does not double it; "one hundred ..." is plural.
+    ("How many bags of rice did Ana buy?", "three bags", "Ana bought three bags of rice."),
+    ("A farm has 4 pens. How many pigs are there total?", "one hundred twelve",
+     "A farm has 4 pens. There are one hundred twelve pigs total."),
+    # "how many N" left in place by an unread frame is replaced whole.
+    ("If a box holds $12$ eggs and is $25\\%$ full, how many eggs fill the box?", "48 eggs",
+     "If a box holds $12$ eggs and is $25\\%$ full, 48 eggs fill the box."),
+    # "it" before "take / cost ... to" stands for the infinitive: no referent from the context.
+    ("Mia's bike is fast. How long does it take her to ride home?", "20 minutes",
+     "Mia's bike is fast. It takes her 20 minutes to ride home."),
+    # A context subject is found without its fronted phrase ("In the evening, ...").
+    ("Every week, Sam bakes bread. In the evening, he sells it. How many loaves does he sell?", "12 loaves",
+     "Every week, Sam bakes bread. In the evening, he sells it. Sam sells 12 loaves."),
+    # A condition after the wh-clause, with a clause coordinated to it, goes with the answer's sentence.
+    ("If a jar holds 6 cups, how many cups can you pour if you have 2 jars and you spill 1 cup?",
+     "You can pour 11 cups.", "If a jar holds 6 cups, you can pour 11 cups if you have 2 jars and you spill 1 cup."),
+])
+def test_word_problem_counts_and_referents(question, answer, statement):
     assert rule_statement(question, answer) == statement
 
 
@@ -763,4 +825,44 @@ def test_doubts_titles_and_amounts_of_rules_11(question, answer, statement):
      "The Return of the King won Best Picture."),
 ])
 def test_partitive_relatives_and_titles_in_the_wh_phrase(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A stem said again with a pronoun for its subject is the stem completed.
+    ("Pouring salt on ice will (A) melt it (B) freeze it", "It will melt it faster.",
+     "Pouring salt on ice will melt it faster."),
+    # A sentence cut short of the question's complement takes it.
+    ("What tool is needed for a student to measure the mass of a rock? (A) a balance (B) a ruler",
+     "No tool is needed; a hand can judge it.",
+     "No tool is needed for a student to measure the mass of a rock; a hand can judge it."),
+    ("A major cause of erosion is (A) wind (B) sunlight", "Neither is a major cause.",
+     "Neither is a major cause of erosion."),
+])
+def test_a_stem_or_question_phrase_said_again_is_completed(question, answer, statement):
+    assert rule_statement(question, answer) == statement
+
+
+def test_a_worked_answers_lines_and_display_formulas_end_sentences():
+    # A bolded answer before bullet lines of working, each an equation: each a sentence.
+    assert answer_sentences("**$30**\n\n- 2 h × $10 = $20\n- 1 h × $10 = $10") == [
+        "$30.", "2 h × $10 = $20.", "1 h × $10 = $10."]
+    # A display formula's "\]" closes its sentence even when the next runs into it.
+    statement = rule_statement("We can write 6 as \\[2 \\cdot 3 = 6.\\]In all, how many factors does 6 have?", "4")
+    assert statement == "We can write 6 as \\[2 \\cdot 3 = 6.\\] In all, 6 has 4 factors."
+
+
+@pytest.mark.parametrize("question, answer, statement", [
+    # A lettered option's text before a dash is the answer; what follows is a claim of its own.
+    ("To stay dry in the rain, you'd carry (A) a net (B) an umbrella", "**(B) an umbrella** — it keeps the rain off.",
+     "To stay dry in the rain, you'd carry an umbrella. It keeps the rain off."),
+    # A letter set off by a comma before the answer's own words for the option.
+    ("Which is an example of an inherited trait? (A) Eye color is passed on. (B) A dog learns a trick.",
+     "I'd say A, eye color being passed on.", "Eye color being passed on is an example of an inherited trait."),
+    # The working's own "I get N" and a trailing "though I'd double-check" are hedges.
+    ("A shop sold 12 pens on Monday and twice as many on Tuesday. How many pens did the shop sell in all?",
+     "I get 36 pens, though I'd double-check.",
+     "A shop sold 12 pens on Monday and twice as many on Tuesday. The shop sold 36 pens in all."),
+])
+def test_option_letters_and_hedges_of_worked_answers(question, answer, statement):
     assert rule_statement(question, answer) == statement

@@ -343,10 +343,14 @@ def test_the_check_sees_most_bad_tune_outputs_and_rarely_cries_wolf():
     (MMLU-0050's claim names three options: options_left; SQUAD-0048 and MINTAKA-0028 drop a doubt
     clause, ", though I'm not certain ...": answer_missing; HOTPOT-0016 "Psychopsis has 5 known
     species": inverted_order): 0.581 / 0.815 (97 of 167 bad flagged, 119 flags); with the widened
-    check of that round, 0.651 / 0.824 (108 of 166 bad flagged, 131 flags).
+    check of that round, 0.651 / 0.824 (108 of 166 bad flagged, 131 flags). The word-problem and option
+    fixes of the same version made 26 bad rows ok, 12 of them flagged, and 4 of the outputs now ok are
+    flagged as the check reads them (a gerund subject read as a fragment, an answer sentence given the
+    question's complement read as the answer put in the frame, a dropped hedge read as a missing answer):
+    0.669 / 0.779 (95 of 142 bad flagged, 122 flags).
     The floor sits a row or two under that, so that the next fix of the converter does not fail here."""
     from capqa.doctools.rules_corpora import check_measure, judged_split
 
     measure = check_measure(judged_split("tune"))
-    assert measure["recall"] >= 0.645, measure
-    assert measure["precision"] >= 0.82, measure
+    assert measure["recall"] >= 0.66, measure
+    assert measure["precision"] >= 0.77, measure

@@ -24,14 +24,21 @@ _HEDGE = re.compile(
     r"if i(?:'m| am) not mistaken|as far as i (?:know|remember)|my guess is(?: that)?|"
     r"i can (?:tell you|say|confirm)(?: that)?|to (?:the best of )?my knowledge|based on my (?:knowledge|training)|"
     r"according to my (?:knowledge|training data)|as of my (?:last )?(?:knowledge|training)[^,]{0,40}|"
-    r"it (?:seems|appears)(?: that)?|well|sure|ok|okay|hmm+|so|oh|good question)\b[,!:.]?\s+(?!to\b)",
+    r"it (?:seems|appears)(?: that)?|well|sure|ok|okay|hmm+|so|oh|good question|"
+    r"i (?:get|got|make it|calculate|count)(?=\s+[$€£]?\d))\b[,!:.]?\s+(?!to\b)",  # "I get 366 downloads": the working's own "I"
     re.IGNORECASE)  # "likely to be false": "likely" is the content there, not a hedge
 _TRAILING_HEDGE = re.compile(r"(?:,\s*+|(?<![\s,])\s++)(?:i think|i believe|i guess|i suppose|probably|maybe|perhaps|of course|"
-                             r"i(?:'m| am) (?:fairly |pretty |quite )?sure|if i(?:'m| am) not mistaken)\W*$",
-                             re.IGNORECASE)
+                             r"i(?:'m| am) (?:fairly |pretty |quite )?sure|if i(?:'m| am) not mistaken)\W*$|"
+                             # ", though I'd double-check", ", but please double-check the 30% step"
+                             r",\s*+(?:though|but)\s++(?:please\s++|i(?:'d| would)\s++|you may want to\s++)?"
+                             r"(?:double-check|check|verify)\b[^.;!?]{0,60}$", re.IGNORECASE)
 # A doubt appended as a clause: "X, though I'm not certain of the dates", "five, but I'm not sure whether ..."
 _TRAILING_DOUBT = re.compile(r",\s*+(?:though|although|but)\s++i(?:'m| am) not (?:sure|certain|positive)\b[^.;!?]*+$",
                              re.IGNORECASE)
+# An option's text with its letter after it: "Water (B)", "a gecko (C)".
+_TRAILING_LETTER = re.compile(r"^(?P<text>\S.{0,200}?)\s++\((?P<letter>[A-Ha-h])\)$")
+# A letter set off by a comma before the answer's words for it (not a list of letters: "A, B and C").
+_LETTER_COMMA = re.compile(r"^([A-Ha-h]),\s++(?![A-Ha-h](?:,|\s++(?:and|or)\s|$))(\S.+)$")
 _OPTION_LETTER = re.compile(r"^\(?([A-Ha-h])(?:\)|\.|:)\s+(.+)$|^\(([A-Ha-h])\)\s+(.+)$")
 _BARE_LETTER = re.compile(r"^(?:option |choice )?\(?([A-Ha-h])\)?[.:]?$", re.IGNORECASE)
 _RESTATING_OPENER = re.compile(r"^(?:it's|it is|it was|it'd be|it would be|that's|that is|that was|that would be|"
@@ -145,6 +152,13 @@ def _strip_once(text, question, options):
     letter = _BARE_LETTER.match(text)
     if letter and letter.group(1).lower() in options:
         return options[letter.group(1).lower()]
+    comma = _LETTER_COMMA.match(text)
+    if comma and comma.group(1).lower() in options:
+        return comma.group(2)  # "A, a tiger hunting a deer, since ...": the answer's own words for option A
+    trailing = _TRAILING_LETTER.match(text)
+    if trailing and trailing.group("letter").lower() in options and _same_text(
+            trailing.group("text"), options[trailing.group("letter").lower()]):
+        return strip_trailing(options[trailing.group("letter").lower()])  # "Water (B)": the option as the prompt writes it
     option = _OPTION_LETTER.match(text)
     if option and (options or text[:1] == "(" or ")" in text[:3]):
         return option.group(2) or option.group(4)
@@ -167,6 +181,10 @@ def _strip_once(text, question, options):
     if opener and not is_participle(opener.group(1).split()[0].lower()):
         return opener.group(1)  # "It was written by X, ..." is a passive sentence, not "It was X"
     return _without_restated_verb(text, question)
+
+
+def _same_text(text: str, option: str) -> bool:
+    return strip_trailing(text).strip().lower() == strip_trailing(option).strip().lower()
 
 
 def _without_restated_verb(text, question):

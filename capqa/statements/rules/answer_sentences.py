@@ -45,7 +45,8 @@ _LINE_END_WORDS = 3
 _LIST_ITEM_WORDS = 8
 _HEADING = re.compile(r"^#{1,6}[ \t]*", re.MULTILINE)
 _BLOCKQUOTE = re.compile(r"^[ \t]*+>{1,3}[ \t]++(?=\S)", re.MULTILINE)  # "> quoted text": markdown's quote mark
-_BULLET = re.compile(r"^[ \t]*+(?:[-*•·▪‣]|\d{1,3}[.)])[ \t]++(?=[^\d\s])", re.MULTILINE)
+# A bullet before anything ("- 40 h × $10 = $400"); a number's item mark before a word, as "1. 5" may be a number
+_BULLET = re.compile(r"^[ \t]*+(?:[-*•·▪‣][ \t]++(?=\S)|\d{1,3}[.)][ \t]++(?=[^\d\s]))", re.MULTILINE)
 _INLINE_NUMBERED = re.compile(r"(?:^|(?<=\s))(\d{1,2})\.[ \t]++(?=\S)")
 # Sentence ends: . ! ? (and a closing quote or bracket) before a space and a capital, digit,
 # quote or bracket; not after an initial ("J."), a one- or two-letter abbreviation, or a title.
@@ -54,7 +55,10 @@ _ABBREVIATIONS = frozenset("mr mrs ms dr st mt sgt col gen lt capt prof sr jr vs
 # The look-behind and the possessive runs keep it linear on a million "." or "!" in a row: a
 # match can start only where a run of marks starts, and a failed one gives nothing back.
 _WORD_WINDOW = 40
-_BOUNDARY = re.compile(r"(?<![.!?])[.!?]++[\"”’')\]$]*+\s++")  # "$" closes a formula: "Find $p(8).$ Then ..."
+_EQUATION_START = re.compile(r"\d[\d,.]*+ [^=.!?\n]{1,60}?=")  # a line of working: "40 h × $10 = $400"
+# "$" closes a formula ("Find $p(8).$ Then ..."), and so does a display's "\]", which may run into
+# the next sentence ("... = 144. \]In total, ...")
+_BOUNDARY = re.compile(r"(?<![.!?])[.!?]++[\"”’')\]$]*+(?:\s*+\\\]\s*+|\s++)")
 
 _FILLER_SENTENCE = re.compile(
     r"^(?:sure|certainly|of course|absolutely|okay|ok|great question|good question|excellent question|"
@@ -81,6 +85,7 @@ _DANGLING = re.compile(r"^(?:however|but|that said|nevertheless|nonetheless|stil
 # "As an AI, I can't browse the internet, but X" keeps X.
 _DISCLAIMER_BUT = re.compile(r"(?:,\s*+|(?<![\s,])\s++)(?:but|however)(?:\s*+,\s*+|\s++)(?:to answer your "
                              r"question,\s*+)?", re.IGNORECASE)
+_MIN_CLAIM_WORDS = 2  # "..., but a town.": an answer to a stem may be two words
 _EMOJI_CATEGORIES = ("So", "Cs")
 _KEEP_SYMBOLS = frozenset("°©®™№℃℉µΩ←→↑↓±×÷√∞≈≠≤≥")
 
@@ -138,7 +143,8 @@ def _released(mark: str, spans: List[str]) -> str:
 def _introduced_lists(text: str) -> str:
     """A list of short items after a line that ends with a colon joins it as one list: "Six
     teams have never won:" + "- Brewers" + "- Padres" -> "Six teams have never won: Brewers
-    and Padres." Items that are sentences (steps) stay lines of their own."""
+    and Padres." Items that are sentences (steps) stay lines of their own; items that are all
+    equations (a worked answer's lines) are sentences, and so is the line before them."""
     lines = text.split("\n")
     out: List[str] = []
     intro = None  # the last line of ``out`` with text, kept as lines come: a search back is quadratic
@@ -158,12 +164,21 @@ def _introduced_lists(text: str) -> str:
             del out[intro + 1:]
             index = end
             continue
+        worked = len(items) >= 2 and all("=" in item for item in items)
+        if worked and intro is not None:
+            out[intro] = _ended(out[intro])  # "**$460**" before its working: the answer is a sentence of its own
         for line in lines[index:max(end, index + 1)]:  # a run not joined is passed over whole: linear
             if line.strip():
                 intro = len(out)
-            out.append(line)
+            out.append(_ended(line) if worked and line.strip() else line)
         index = max(end, index + 1)
     return "\n".join(out)
+
+
+def _ended(line: str) -> str:
+    """A worked line ("- 40 h × $10 = $400") ended as a sentence, unless it ends with a mark."""
+    stripped = line.rstrip()
+    return stripped + "." if stripped[-1:].isalnum() or stripped[-1:] in "%)$*" else line
 
 
 def _ends_in_verb(text: str) -> bool:
@@ -289,11 +304,13 @@ def _ends_sentence(text: str, mark: int, next_start: int, lowercase: bool = Fals
         return False
     if text[mark] != ".":
         return True
-    if following.isdigit() and text[mark - 1:mark].isdigit():
-        return False  # "63. 0": a number
+    if following.isdigit() and text[mark - 1:mark].isdigit() and not _EQUATION_START.match(text, next_start):
+        return False  # "63. 0": a number; "$460. 40 h × $10 = $400.": a worked line starts
     window = max(0, mark - _WORD_WINDOW)  # an abbreviation is short: never search the whole text back
     word_start = max(text.rfind(" ", window, mark), text.rfind("(", window, mark), window - 1) + 1
     word = text[word_start:mark].lower().lstrip("\"'“‘([")
+    if text.startswith(("$", "\\]"), mark + 1):
+        return True  # a formula closes after its full stop ("... = n.$ Enter ..."): no initial is in a formula
     if len(word) == 1 and word.isalpha():
         return False  # an initial: "J. K. Rowling"
     if _AMOUNT.match(word):
@@ -344,7 +361,7 @@ def _after_disclaimer(sentence: str) -> str:
     World War II ended in 1945."), or after the comma of a disclaiming phrase ("As of my last
     training data, a core principle of the party is ..."); "" when it claims nothing."""
     parts = _DISCLAIMER_BUT.split(sentence, maxsplit=1)
-    if len(parts) == 2 and len(parts[1].split()) >= 3:
+    if len(parts) == 2 and len(parts[1].split()) >= _MIN_CLAIM_WORDS:
         return _capitalised(parts[1].strip())
     phrase = _DISCLAIMING_PHRASE.match(sentence)
     if phrase:

@@ -9,12 +9,12 @@ states them already (most of their content words in it).
 """
 
 import re
-from typing import Callable, Optional, Sequence
+from typing import Callable, Optional, Sequence, Tuple
 
 from capqa.statements.rules.analysis import Frame, render
 from capqa.statements.rules.contractions import WH_WORDS
-from capqa.statements.rules.lexicon import (AUXILIARIES, CONDITION_WORDS, DETERMINERS, NUMBER_WORDS, PREPOSITIONS,
-                                            PRONOUNS)
+from capqa.statements.rules.lexicon import (AUXILIARIES, COMPUTING_VERBS, CONDITION_WORDS, DETERMINERS, NUMBER_WORDS,
+                                            PREPOSITIONS, PRONOUNS, strip_trailing)
 from capqa.statements.rules.morphology import is_finite_verb, lemmas_of
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.subjects import subtree_edges
@@ -24,6 +24,17 @@ _WORD = re.compile(r"\w+")
 # The answerer's own words open the sentence ("I can't confirm ..., but X"): a condition put in
 # front of them would be the answerer's, not the claim's.
 _ANSWERER = re.compile(r"^(?:I|I['’]m|I['’]ve|I['’]d|My|We)\b")
+# A task set under a condition: "If n = 2 (mod 7), then find the remainder ...", "Find x if x != 0."
+_TASK_VERBS = r"(?:find|determine|solve|" + "|".join(COMPUTING_VERBS) + r")"
+# (a formula may hold the condition's comma: "If $f(1) = 1,$ then find ...")
+_CONDITION_FIRST = re.compile(r"^(?P<condition>(?:if|when|for|given that|assuming|suppose)\s.+?)(?P<mark>,\$|\$,|,)\s*+"
+                              r"(?:then\s+)?"
+                              rf"(?P<task>{_TASK_VERBS}\b.+)$", re.IGNORECASE)
+_TASK_START = re.compile(rf"^{_TASK_VERBS}\b", re.IGNORECASE)
+# After the task only "if", "given" or "assuming" is its condition: "when" is most often the task's own
+# ("Find the remainder when X is divided by 7.")
+_CONDITION_AFTER = re.compile(rf"^(?P<task>{_TASK_VERBS}\b.+?),?\s++(?P<condition>(?:if|given that|assuming)\s[^,]+?)"
+                              r"\s*+[.!]?$", re.IGNORECASE)
 
 
 def stated(phrase: Sequence[Word], statement: str) -> bool:
@@ -100,7 +111,8 @@ def trailing_condition(words: Sequence[Word]) -> Sequence[Word]:
         if words[position].dep != "advcl":
             continue
         left, right = subtree_edges(words, position)
-        ends = right == end - 1 or (right + 1 < end and words[right + 1].tag == "CC")
+        # the clause ends the question, or a coordinated clause follows it (its "and" may be parsed into it)
+        ends = right == end - 1 or (right + 1 < end and words[right + 1].tag == "CC") or words[right].tag == "CC"
         if left > wh + 1 and ends and words[left].lower in CONDITION_WORDS and not any(
                 word.lower in WH_WORDS for word in words[right + 1:end]):
             return tuple(words[left:kept if _balanced(words[left:kept]) else end])
@@ -167,3 +179,34 @@ def _fronted(sentence: str) -> bool:
 
 
 _FRONTED_WORDS = 10
+
+
+def conditional_task(question: str) -> Optional[Tuple[str, str]]:
+    """(the condition, the task) of an imperative set under a condition ("If $n$ is even, then find
+    X." -> ("If $n$ is even", "Find X."); "Find $x$ if $x\\neq0$." -> ("if $x\\neq0$", "Find $x$.")),
+    or None. The task is read as the imperative it is, and its statement goes after the condition:
+    echoing "then find X" would leave an instruction in the statement."""
+    first = _CONDITION_FIRST.match(question)
+    if first:
+        task = first.group("task")
+        return first.group("condition") + ("$" if "$" in first.group("mark") else ""), task[:1].upper() + task[1:]
+    after = _CONDITION_AFTER.match(question)
+    if after:
+        condition = after.group("condition")
+        return condition, after.group("task") + "."
+    return None
+
+
+def is_task(sentence: str) -> bool:
+    """Whether a sentence sets a task ("Find X.", "If n is even, then compute X.")."""
+    return bool(_TASK_START.match(sentence)) or conditional_task(sentence) is not None
+
+
+def with_condition(condition: str, statement: str, lowered: Callable[[str], str]) -> str:
+    """The statement under the task's condition, where the task had it (a condition written
+    after the task, lower-case, follows the statement), unless it states the condition already."""
+    if not condition or condition.lower() in statement.lower():
+        return statement
+    if condition[:1].islower():
+        return f"{strip_trailing(statement)} {condition}"
+    return f"{condition}, {lowered(statement)}"

@@ -6,8 +6,10 @@ import re
 from typing import List, NamedTuple, Tuple
 
 from capqa.statements.rules.answer_sentences import split_sentences
+from capqa.statements.rules.conditions import is_task
 from capqa.statements.rules.howto import is_imperative
-from capqa.statements.rules.lexicon import DETERMINERS, WHITESPACE
+from capqa.statements.rules.lexicon import (CONDITION_WORDS, DEFINITE_ADJECTIVES, DETERMINERS, EXTRAPOSING_VERBS,
+                                            PREPOSITIONS, WHITESPACE)
 from capqa.statements.rules.morphology import capitalize, is_finite_verb, plural_phrase
 from capqa.statements.rules.parser import parse
 
@@ -68,7 +70,7 @@ def split_question(text: str) -> QuestionParts:
 
 def _without_trailing(sentences: List[str]) -> Tuple[List[str], List[str]]:
     """The sentences up to the question proper, and the notes that followed it. After a question
-    ("... ?"), an instruction ("Answer briefly.", "Express your answer as a common fraction.": an
+    ("... ?") or a task ("Find X."), an instruction ("Answer briefly.", "Express your answer as a common fraction.": an
     imperative) is no part of it and goes; an imperative about "your answer" ("Enter your answer in
     the form $(r,\\theta)$.") goes after a task too. A bracketed note after the question goes when it
     instructs ("(Do not use a calculator!)"), and is a premise that joins the context when it states
@@ -76,7 +78,8 @@ def _without_trailing(sentences: List[str]) -> Tuple[List[str], List[str]]:
     notes: List[str] = []
     while len(sentences) > 1 and not sentences[-1].endswith("?"):
         last = sentences[-1]
-        after_question = sentences[-2].endswith("?")
+        # an instruction after a task is no part of it either ("..., then find all $n$. Enter them separated by commas.")
+        after_question = sentences[-2].endswith("?") or (is_task(sentences[-2]) and not is_task(last))
         if last.startswith("(") and last.rstrip(".!").endswith(")"):
             note = _premise(last.rstrip(".!")[1:-1].strip())
             if note:
@@ -162,6 +165,11 @@ _OPTION_SCAN = 32
 
 
 _POSSESSIVE_END = re.compile(r"['’]s$")
+# The first words of a phrase fronted before the subject ("In the morning,", "Every day,", "If it rains,").
+_FRONTED_OPENINGS = PREPOSITIONS | CONDITION_WORDS | DETERMINERS | DEFINITE_ADJECTIVES
+# An "it" that stands for an infinitive after it: "does it take him to get back", "is it possible to".
+_EXTRAPOSED_IT = re.compile(r"\bit\s++(?:(?:%s)\b[^?.]*?\bto\s++\w|(?:is|was|be)\s++\w+\s++to\s++\w)"
+                            % "|".join(sorted(EXTRAPOSING_VERBS)), re.IGNORECASE)
 
 
 def resolve_pronoun(question: str, context: list) -> str:
@@ -173,11 +181,14 @@ def resolve_pronoun(question: str, context: list) -> str:
     if not match:
         return question
     pronoun = match.group(1).lower()
+    if pronoun == "it" and _EXTRAPOSED_IT.match(question, match.start()):
+        return question  # no referent: "it" is the infinitive's place-holder
     antecedent = _antecedent(pronoun, context)
     if not antecedent:
         return question
     possessive = pronoun in ("his", "its", "their") or (pronoun == "her" and _precedes_noun(question, match.end()))
-    replacement = f"{antecedent}'s" if possessive else antecedent
+    # "their" for "Darrell and Allen's (ages)": the antecedent's own "'s" is the possessive already
+    replacement = f"{antecedent}'s" if possessive and not _POSSESSIVE_END.search(antecedent) else antecedent
     if match.start() > 0 and replacement.split()[0] in ("The", "A", "An"):
         replacement = replacement[0].lower() + replacement[1:]
     return question[:match.start()] + replacement + question[match.end():]
@@ -210,12 +221,15 @@ def _antecedent(pronoun, context):
 def _subject_of(sentence):
     """The words before the sentence's first verb ("The Amazon River | flows ...")."""
     words = sentence.split()
+    start = 0
     for index in range(1, len(words)):
         word, previous = words[index], words[index - 1].lower()
+        if previous.endswith(",") and words[start].lower() in _FRONTED_OPENINGS:
+            start = index  # "In the morning, she gives ...": a fronted phrase is no part of the subject
         if word[:1].isupper() or previous in DETERMINERS or word.endswith(","):
             continue
         if is_finite_verb(word.lower()):
-            return " ".join(words[:index]).strip(",")
+            return " ".join(words[start:index]).strip(",") if index > start else None
     return None
 
 

@@ -30,13 +30,14 @@ from capqa.statements.rules.answer_sentences import answer_sentences, code_case_
 from capqa.statements.rules.blanks import complete, fill_blanks
 from capqa.statements.rules.casing import cased_statement, casing_texts
 from capqa.statements.rules.code import code_chunks, is_code
-from capqa.statements.rules.conditions import with_conditions
+from capqa.statements.rules.conditions import conditional_task, with_condition, with_conditions
 from capqa.statements.rules.context import QuestionParts, questioner_swapped, resolve_pronoun, split_question
 from capqa.statements.rules.declarative import embedded_question
 from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
                                           steps_texts, topic_code)
 from capqa.statements.rules.lexicon import NUMBER_WORDS, WHITESPACE, strip_trailing
 from capqa.statements.rules.morphology import capitalize, clause_texts, lemmas_of
+from capqa.statements.rules.option_clauses import option_clause_answer
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, bounded, parse_into
 from capqa.statements.rules.polar import polar
 from capqa.statements.rules.prompt_statements import (claim_statement, claim_texts, embedded_statement,
@@ -46,9 +47,9 @@ from capqa.statements.rules.question_forms import Form, normalised, read_form
 from capqa.statements.rules.sentences import (counted_list, dashed_head, dashed_head_texts, denial, ends_in_situ,
                                               full_sentence, in_situ, restates_question, sentence_texts)
 from capqa.statements.rules.stems import (continuation_texts, demonstrative_stem, ends_open, is_stem,
-                                          opens_relative_clause, stem_statement, subordinate_stem,
-                                          subordinate_stem_texts)
-from capqa.statements.rules.subject_frame import completed_subject
+                                          opens_relative_clause, pronoun_restating_stem, stem_statement,
+                                          subordinate_stem, subordinate_stem_texts)
+from capqa.statements.rules.subject_frame import completed_predicate, completed_subject, completed_task_subject
 from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
@@ -71,6 +72,7 @@ _ASKS = re.compile(r"^(?:what|which|who|whom|whose|when|where|why|how|is|are|was
 _CAN_NOT = re.compile(r"\b([Cc])an not\b(?! only\b)")
 _VERDICT_PROMPT = re.compile(r"^(?:answer |say |state )?(?:true or false|true/false|t/f)\W*$", re.IGNORECASE)
 _CLOSING_QUOTES = ('"', "”", "’", "'")
+_DISPLAY_ENDED = re.compile(r"[.!?]\s*+\\\]$")  # a display formula ending its sentence: "... = 144. \]"
 _FINAL_LABEL = re.compile(r"^(?:A|Answer|Final answer|The final answer is|So the answer is|The answer is)\s*+[:=]?"
                           r"\s++(?P<value>\S.{0,80}?)[.\s]*$", re.IGNORECASE)
 _LOWERED_OPENINGS = frozenset("The A An It They He She We You His Her Its Their Our Your There This That These "
@@ -86,9 +88,10 @@ _PHRASE_THEN_WH = re.compile(r"^(?:in|on|at|under|during|for|from|of|by|with|aft
                              r"can|could|will|would|should|has|have|had)\b", re.IGNORECASE)
 _TOPIC_PRONOUN = re.compile(r"\b(?:they|them|it|he|she|him|her)\b")
 _MAX_TOPIC_WORDS = 6
-_DASHED_HEAD = re.compile(r"^(?P<head>\(?[A-E]\)?|(?:no one|nobody|nothing|none|neither)(?: of (?:these|them|those|the "
-                          r"above|the options)| in particular| at all)?)\s*+(?:[—–]|--|-(?=\s))\s*+(?=\w\S*\s+\S+\s+\S)",
-                          re.IGNORECASE)
+# (a lettered option's text before the dash is the answer too: "(B) its gills — sharks pull ...")
+_DASHED_HEAD = re.compile(r"^(?P<head>\(?[A-E]\)?|\(?[A-E]\)\s++[^—–\n]{1,60}?|(?:no one|nobody|nothing|none|neither)"
+                          r"(?: of (?:these|them|those|the above|the options)| in particular| at all)?)\s*+(?:[—–]|--|-(?=\s))"
+                          r"\s*+(?=\w\S*\s+\S+\s+\S)", re.IGNORECASE)
 _NEGATIVE_REASON = re.compile(r"^(no one|nobody|nothing|none|never|neither|both)\s*[,;:]\s*(\w.+)$", re.IGNORECASE)
 # Pairs converted together: their parses (a handful of texts each) are held until the chunk is done.
 CHUNK_PAIRS = 4096
@@ -107,6 +110,7 @@ class Prepared(NamedTuple):
     options: dict
     done: Optional[str] = None  # the statement, when no parse is needed (the safe form)
     working: Tuple[str, ...] = ()  # a worked answer's steps, before its final answer ("A: 18")
+    condition: str = ""         # a task's condition ("If n is even" of "If n is even, then find X.")
 
 
 def read_question(question: str) -> Tuple[QuestionParts, List[str], str]:
@@ -120,6 +124,8 @@ def read_question(question: str) -> Tuple[QuestionParts, List[str], str]:
         proper = f"True or false: {proper}"  # "True or false? Bats are blind."
         context.pop()
     proper = resolve_pronoun(proper, context)
+    if conditional_task(proper):
+        return parts, context, proper  # the task's condition is read with the task (``prepare``)
     if read_form(proper).kind == "question":
         # A question's asker is the reader; a sentence to complete ("I can use a stopwatch to") is
         # the exam's narrator, and a request ("Tell me ...") keeps its "me".
@@ -139,6 +145,8 @@ def prepare(question: str, answer: str) -> Prepared:
     """Everything about ``question`` and ``answer`` that needs no parse (steps 1 and 2)."""
     parts, context, proper = read_question(question)
     raw_answer = WHITESPACE.sub(" ", answer).strip()
+    task = conditional_task(proper) if proper else None
+    condition, proper = task if task else ("", proper)
     if not proper:
         done = fallback_statement(question, answer)
         return Prepared(question, answer, context, "", Form("statement", ""), raw_answer, raw_answer, [], {}, done)
@@ -163,7 +171,7 @@ def prepare(question: str, answer: str) -> Prepared:
     content, reason = _negative_with_reason(content)
     proper, content = normalised(proper, content)
     return Prepared(question, answer, context, proper, read_form(proper), content, first,
-                    ([reason] if reason else []) + extra, parts.options, working=working)
+                    ([reason] if reason else []) + extra, parts.options, working=working, condition=condition)
 
 
 def texts_to_parse(prepared: Prepared) -> List[str]:
@@ -252,6 +260,8 @@ def finish(prepared: Prepared) -> str:
     main, more = _main(prepared.form, prepared.proper, prepared.content, prepared.first, prepared.options)
     if not main:
         main = _fallback(prepared.proper, lower_article(prepared.content))
+    elif prepared.condition:
+        main = with_condition(prepared.condition, main, _lower_first_word)
     text = _sentences(prepared.context + list(prepared.working) + [main] + more + prepared.extra, prepared.answer)
     return code_case_kept(cased_statement(text, prepared.question, prepared.answer, prepared.proper), prepared.answer)
 
@@ -392,7 +402,10 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
     if _keeps_answer_sentence(form):
         kept = full_sentence(None, (), content, content)
         if kept:
-            return completed_subject(kept, form.text), []
+            completed = completed_subject(kept, form.text)
+            if form.kind == "imperative" and completed == kept:
+                completed = completed_task_subject(kept, strip_trailing(form.text))
+            return completed, []
     if form.kind == "embedded":
         return embedded_statement(form.text, lower_article(content)), []
     if form.kind == "imperative":
@@ -407,6 +420,9 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         pointed = demonstrative_stem(proper, lower_article(_sentence_case_dropped(content)))
         if pointed:  # "These are costs which ...:" + "fixed costs" -> "Fixed costs are costs which ..."
             return pointed, []
+        restated = pronoun_restating_stem(proper, content)
+        if restated:
+            return restated, []
         continued = stem_statement(strip_trailing(proper), lower_article(_sentence_case_dropped(content)), content)
         if continued:
             return continued, []
@@ -425,11 +441,17 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         built = _from_frame(frame, listed[0].lower() if listed[0].lower() in NUMBER_WORDS else listed[0])
         if built:
             return f"{strip_trailing(built[0])}: {listed[1]}", built[1]
+    framed = option_clause_answer(frame, content, options)
+    if framed:  # an option that is a clause or verb phrase, as the frame's noun phrase, before its verb phrase
+        # (the question's own: "Which step signals ...?" agrees with one step, as a gerund subject does)
+        said = f"{framed} {render(frame.rest)}" if frame.wh_is_subject else (
+            f"{render(frame.subject)} {frame.auxiliary} {framed}")
+        return with_lead(frame, said), []
     kept = full_sentence(frame, words, content, first)
     if not kept and form.kind == "question" and (frame is None or frame.wh) and restates_question(words, content, first):
         kept = content  # the answer says the whole question's frame over again: it is the statement
     if kept:
-        kept = completed_subject(kept, proper)
+        kept = completed_predicate(completed_subject(kept, proper), proper)
         return with_conditions(frame, words, kept, _lower_first_word), []
     content = _sentence_case_dropped(content)
     if frame is not None:
@@ -551,12 +573,13 @@ def _topic_read(proper: str) -> str:
 
 
 def _dashed_head(sentence: str, has_options: bool) -> str:
-    """"C — a faster rotation means ...", "None of these — first you'd write ...": an option
-    letter or a negative answer set off by a dash is the answer; what follows the dash is a claim
+    """"C — a faster rotation means ...", "(B) its gills — sharks ...", "None of these — first you'd
+    write ...": an option letter (and its text) or a negative answer set off by a dash is the answer; what follows the dash is a claim
     of its own (``prepare`` makes it a sentence). The sentence itself when it has no such head
     (a letter is a head only where the prompt has options)."""
     match = _DASHED_HEAD.match(sentence)
-    if not match or (len(match.group("head").strip("()")) == 1 and not has_options):
+    lettered = bool(match) and (len(match.group("head").strip("()")) == 1 or match.group("head").startswith("("))
+    if not match or (lettered and not has_options):
         return sentence
     return match.group("head")
 
@@ -600,8 +623,9 @@ def _sentences(parts: List[str], answer: str = "") -> str:
         stripped = strip_trailing(part)
         if not stripped:
             continue
-        if stripped[-1:] in _CLOSING_QUOTES + ("$",) and stripped[-2:-1] in ".!?":
-            out.append(capitalize(stripped))  # '... album "Sgt. Pepper's Lonely Hearts Club Band."', "... to $7 + 2i.$"
+        if (stripped[-1:] in _CLOSING_QUOTES + ("$",) and stripped[-2:-1] in ".!?") or _DISPLAY_ENDED.search(stripped):
+            # '... album "Sgt. Pepper's Lonely Hearts Club Band."', "... to $7 + 2i.$", "... = 144. \]"
+            out.append(capitalize(stripped))
         else:
             out.append(capitalize(stripped) + ".")
     return _CAN_NOT.sub(lambda match: match.group(1) + "annot", " ".join(out))

@@ -24,6 +24,19 @@ COMPARATIVE_TAGS = frozenset(("JJR", "RBR"))
 COMPARATIVE_WORDS = frozenset("more less fewer further farther".split())
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10}
+# Verbs whose subject "it" stands for the infinitive after them, not for a thing ("How long does it
+# take him to get back?", "How much would it cost to paint it?").
+EXTRAPOSING_VERBS = frozenset("take takes took taken cost costs".split())
+# Nouns of a question that asks which statement holds ("Which statement best describes X?", "Which
+# is a fact about X?"): an option that is a sentence is the claim itself, kept as it is.
+STATEMENT_NOUNS = frozenset("statement fact claim conclusion explanation description sentence inference observation "
+                            "prediction hypothesis idea belief summary".split())
+# A question's predicate of truth: "Which of these is true / correct?" asks for a statement.
+TRUTH_WORDS = frozenset("true false correct incorrect accurate inaccurate".split())
+# Verbs of a question that asks what event comes ("Which would most likely happen next?").
+EVENT_VERBS = frozenset("happen occur".split())
+# Words that make a count of many out of "one" or "a" before them ("one hundred", "a dozen").
+MULTIPLIER_WORDS = frozenset("dozen score hundred thousand million billion trillion".split())
 NEGATIVE_ANSWERS = frozenset("no false incorrect wrong never nope".split() + ["not really", "not at all"])
 _POSITIVE_ANSWERS = frozenset("yes true correct right yeah yep absolutely indeed".split())
 # Nouns whose instances are unique parts of a whole or units of measure: "the heart", "the ohm".

@@ -22,7 +22,7 @@ from capqa.statements.rules.morphology import is_plural_noun, lemmas_of, looks_l
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.polar import polarity
 from capqa.statements.rules.question_forms import Form
-from capqa.statements.rules.sentences import is_clause, negated_clause
+from capqa.statements.rules.sentences import is_clause, may_be_sentence, negated_clause
 from capqa.statements.rules.surface import list_or_single, list_verb
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
@@ -31,6 +31,7 @@ from capqa.statements.rules.wh_subject import wh_subject
 _EXAMPLE = re.compile(r"^(?:an? |one |some |two |three |several )?(examples?) of (.+)$", re.IGNORECASE)
 _ONE = re.compile(r"^(?:one|a|an|any|a single) (.+)$", re.IGNORECASE)
 _COUNT = re.compile(r"^(\d+|two|three|four|five|six|seven|eight|nine|ten) (.+)$", re.IGNORECASE)
+_FORMULA_STOP = re.compile(r"\.\s*+(\$|\\\])$")  # a formula's own full stop at the end: "... = n.$"
 _THE = re.compile(r"^(?:(the|some|all) )?(.+)$", re.IGNORECASE)
 _LISTING_VERBS = frozenset(("name", "list", "give", "state", "identify", "mention", "cite", "provide",
                             "enumerate", "suggest", "recommend", "specify"))
@@ -130,6 +131,10 @@ def imperative_statement(form: Form, answer: str, first: str) -> Optional[str]:
         if any(word.lower() in NUMBER_WORDS or word.isdigit() for word in subject.split()):
             return f"the {subject} {list_verb(subject, answer)} {answer}"
         return f"some of the {subject} are {answer}"
+    if (match.group(1) or "").lower() == "all" and verb in (*COMPUTING_VERBS, "find") and not (
+            may_be_sentence(first, first)):
+        # "Find all integers $n$ such that $f(n) = n.$" + "1,-2": the answer is the whole set
+        return join("the", _FORMULA_STOP.sub(r"\1", subject), "are", answer)
     if not match.group(1) and verb in (*COMPUTING_VERBS, "write", "spell out", "translate"):
         expression = subject.rstrip("$") if subject.startswith("$") else subject  # a formula's closing "$" aside
         if answer.startswith(expression) and answer[len(expression):].lstrip().startswith("="):

@@ -17,7 +17,7 @@ from typing import List, Optional, Sequence, Tuple
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.declarative import join, negative
-from capqa.statements.rules.lexicon import (AUXILIARIES, MODALS, NUMBER_WORDS, OBJECT_PRONOUNS, PRONOUNS,
+from capqa.statements.rules.lexicon import (AUXILIARIES, DETERMINERS, MODALS, NUMBER_WORDS, OBJECT_PRONOUNS, PRONOUNS,
                                             RELATIVE_PRONOUNS, strip_trailing)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_finite_verb, lemmas_of,
                                                plural_phrase)
@@ -492,10 +492,11 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
         owner = re.sub(r"[’']s?$", "", answer)
         return join(render(words[:position]), f"{owner}'s", render(words[end:]))
     if wh == "how" and end < len(words) and words[end].lower in ("many", "much"):
-        # "... sold how many albums?" + "66 million" -> "sold 66 million albums"
+        # "..., how many calories fulfill X" + "2000 calories": the count replaces "how many" and its noun
         end = _nouns_end(words, end + 1)
-        counted = missing_noun(answer, [word.text for word in words[position + 2:end]], words[position + 1].lower)
-        return join(render(words[:position]), answer, *counted, render(words[end:]))
+        noun_phrase = [word.text for word in words[position + 2:end]]
+        return join(render(words[:position]), answer, *missing_noun(answer, noun_phrase, words[position + 1].lower),
+                    render(words[end:]))
     if wh in ("what", "which"):
         end = _nouns_end(words, end)
         if end + 1 < len(words) and words[end].lower == "of" and words[end + 1].tag in _NOUN_PHRASE_TAGS:
@@ -508,6 +509,10 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
     if wh in ("what", "which") and end > position + 1 and words[position - 1].tag in ("NN", "NNS") and not kept:
         # "was an author which language" + Hindi -> "was an author of the Hindi language"
         return join(render(words[:position]), "of the", answer, render(words[position + 1:end]), render(words[end:]))
+    if kept and wh == "which" and answer.split()[0].lower() not in DETERMINERS and (
+            words[position - 1].lower not in DETERMINERS):
+        # "associated with which system" + "respiratory": the one system asked for is definite
+        return join(render(words[:position]), "the", answer, kept, render(words[end:]))
     return join(render(words[:position]), answer, kept, render(words[end:]))
 
 

@@ -20,6 +20,7 @@ open end, a participle after the wh-word). Search queries ("when was the last ti
 "who sang X") are inverted or have the wh-word as their subject, and stay questions.
 """
 
+import re
 from typing import List, Optional, Sequence, Tuple
 
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render
@@ -36,6 +37,9 @@ _SUBORDINATORS = frozenset("when whenever where while after before if because si
                            "unless as".split())
 _OBJECT_DEPS = frozenset(("dobj", "attr", "acomp", "oprd", "dative", "xcomp", "ccomp"))
 _SUBORDINATE_WH = frozenset(("when", "where", "whenever"))
+# An answer that says the stem's verb again after a pronoun: "It can summon ..." to "Shining a light ... can".
+_PRONOUN_RESTATING = re.compile(r"^(?:it|they|he|she)\s++(?P<verb>[\w'’]+)\s++(?P<rest>\S.*)$", re.IGNORECASE)
+_MIN_STEM_SUBJECT_WORDS = 2
 _COMPLEMENTIZERS = frozenset("because that if whether since so although though while when".split())
 
 
@@ -241,3 +245,17 @@ def demonstrative_stem(stem: str, answer: str) -> Optional[str]:
     if end > 2:  # the description stays, set off after the answer: "Gravity, the force that pulls ..., keeps"
         return f"{answer}, the {render(words[1:end])}, {render(words[end:])}"
     return f"{answer} {render(words[end:])}"
+
+
+def pronoun_restating_stem(stem: str, answer: str) -> Optional[str]:
+    """The stem completed by an answer that says it again with a pronoun for its subject
+    ("Shining a light through a diamond can" + "It can summon a wave of color." -> "Shining a
+    light through a diamond can summon a wave of color."): the pronoun has no referent but the
+    stem's subject, which the stem's words before the shared verb name. None otherwise."""
+    match = _PRONOUN_RESTATING.match(strip_trailing(answer))
+    stem_words = strip_trailing(stem).split()
+    if not match or len(stem_words) <= _MIN_STEM_SUBJECT_WORDS or stem_words[-1].lower() != match.group("verb").lower():
+        return None
+    if stem_words[-1].lower() not in AUXILIARIES:
+        return None  # only a modal or auxiliary ends a stem whose subject is all before it
+    return f"{strip_trailing(stem)} {match.group('rest')}"

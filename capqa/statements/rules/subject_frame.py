@@ -9,8 +9,10 @@ statement's subject is the question's whole phrase: "The constant term in the ex
 desert is Antarctica"), or one the question does not name, stays as it is.
 """
 
+import re
 from typing import Dict, List, Optional
 
+from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, PREPOSITIONS, strip_trailing
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.queries import parse_question
 from capqa.statements.rules.sentences import sentence_head
@@ -18,6 +20,10 @@ from capqa.statements.rules.sentences import sentence_head
 _SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass"))
 _NOUN_TAGS = frozenset(("NN", "NNS"))
 _MODIFIER_TAGS = frozenset(("DT", "JJ", "JJR", "NN", "NNS", "CD", "VBN"))
+_COPULA_NEXT = re.compile(r"^(?:is|are|was|were|equals)\b")
+_MIN_SHARED_WORDS = 2
+_MAX_CUT_SENTENCE_WORDS = 8
+_FUNCTION_WORDS = DETERMINERS | PREPOSITIONS | AUXILIARIES
 
 
 def completed_subject(kept: str, question: str) -> str:
@@ -37,6 +43,58 @@ def completed_subject(kept: str, question: str) -> str:
     rest = kept[_offsets(words)[end + 1] if end + 1 < len(words) else len(head):].lstrip()
     phrase = phrase[:1].upper() + phrase[1:] if kept[:1].isupper() else phrase
     return f"{phrase} {rest}"
+
+
+def completed_task_subject(kept: str, target: str) -> str:
+    """``kept`` ("The remainder is 3.") with its subject given the whole object of the task it
+    answers ("Find the remainder when $X$ is divided by 7."): when the sentence opens with the
+    object's first words (two at least, "the" first) and a copula follows them, the object takes
+    their place. Read from the text, not the parse, since a task's formulas defeat the small
+    parser ("the minimum value of \\[\\sqrt{x^2 + 400} + ...\\]")."""
+    object_words, kept_words = target.split(), kept.split()
+    if not object_words or object_words[0].lower() != "the":
+        return kept
+    shared = 0
+    while shared < min(len(object_words), len(kept_words)) and (
+            object_words[shared].lower() == kept_words[shared].lower()):
+        shared += 1
+    if shared < _MIN_SHARED_WORDS or shared == len(object_words) or not _COPULA_NEXT.match(
+            " ".join(kept_words[shared:]).lower()) or not _formulas_whole(target):
+        return kept
+    target = re.sub(r"\.\s*+(\\\]|\$)$", r"\1", target)  # a formula's own full stop ("... + 900}.\]") ends no subject
+    return f"{target[:1].upper() if kept[:1].isupper() else target[:1]}{target[1:]} {' '.join(kept_words[shared:])}"
+
+
+def completed_predicate(kept: str, question: str) -> str:
+    """``kept`` ending where the question's phrase goes on ("No system is needed" to "What system
+    is needed for a body to get its supply of oxygen?", "None of these is a positive effect" to "A
+    positive effect of burning biofuel is") with the rest of that phrase: the sentence says its
+    claim of the question's whole phrase, which, cut short, loses what it is needed for or an
+    effect of. The last two words of the sentence (one a content word) must be the question's
+    word for word, and the rest runs to the question's next auxiliary or its end."""
+    first, semicolon, rest = kept.partition("; ")
+    if semicolon:  # "No system is needed; the lungs do it alone.": the first clause's phrase
+        return f"{completed_predicate(first, question)}{semicolon}{rest}"
+    kept_words = strip_trailing(kept).split()
+    question_words = strip_trailing(question).split()
+    if len(kept_words) < _MIN_SHARED_WORDS + 1 or len(kept_words) > _MAX_CUT_SENTENCE_WORDS:
+        return kept
+    end = [word.lower() for word in kept_words[-_MIN_SHARED_WORDS:]]
+    if not any(word not in _FUNCTION_WORDS for word in end):
+        return kept
+    lowered = [word.lower() for word in question_words]
+    for start in range(len(lowered) - _MIN_SHARED_WORDS):
+        if lowered[start:start + _MIN_SHARED_WORDS] != end:
+            continue
+        tail = []
+        for word in question_words[start + _MIN_SHARED_WORDS:]:
+            if word.lower() in AUXILIARIES:
+                break
+            tail.append(word)
+        if not tail or tail[0].lower() not in PREPOSITIONS or not _formulas_whole(" ".join(tail)):
+            return kept  # only a complement of the phrase ("of burning biofuel", "for a body to ...")
+        return f"{strip_trailing(kept)} {' '.join(tail)}"
+    return kept
 
 
 def _bare_subject_end(words: Parse) -> Optional[int]:
@@ -70,8 +128,9 @@ def _question_phrase(words: Parse, subject: List[str]) -> Optional[str]:
             continue
         end = _last_dependant(words, noun.i)
         phrase = text[offsets[start]:offsets[end] + len(words[end].text)].rstrip(" ?.!,;:")
-        if phrase.endswith(".$"):
-            phrase = phrase[:-2] + "$"  # a formula's own full stop ("... = (2x - 10)^3.$")
+        if phrase.endswith((".$", ".\\]")):
+            phrase = phrase[:-3] + phrase[-2:] if phrase.endswith("\\]") else phrase[:-2] + "$"  # a formula's own
+            # full stop ("... = (2x - 10)^3.$", "... + 4100}.\]")
         if not _formulas_whole(phrase):
             return None  # the parse cut a formula: never half of one
         return phrase if len(phrase) > len(" ".join(subject)) else None

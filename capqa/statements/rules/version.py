@@ -63,6 +63,20 @@ from capqa.statements.rules.parser import parser_identity
 # were the N?" is what they came to; "Which of the N that ... V?" leads with its partitive; a title's "Back to
 # the Future" stays in the wh-phrase. Also in 11: the pair is read as it prints (a NUL, zero-width, BOM or bidi
 # character dropped before the conversion: "Who wrote Faust?\x00" kept its "?").
+# Also in 11, word problems and option questions: an option that is a clause or a verb phrase put in the
+# frame (option_clauses.py: "A crew building a bridge shows ...", "The most likely effect of X is that ...",
+# "Blowing up a balloon could be done ..."; a question asking which statement holds keeps the option's
+# sentence), an option's trailing letter dropped ("Water (B)"); a task under a condition ("If X, then find
+# Y." / "Find Y if X.") stated under it, "Find all N" stating the set, the task's object completing a cut-short
+# subject ("The remainder when ... is 3."), an instruction after a task dropped; a count's noun not doubled
+# ("two boxes of pizza"), "how many N" in situ, "one hundred ..." plural, "which N" in situ with an adjective
+# answer definite; an "it" before "take/cost ... to" not resolved, a context subject without its fronted
+# phrase; a trailing condition with its coordinated clause; a stem said again with a pronoun, a sentence cut
+# short of the question's complement ("No system is needed for a body to ..."); a display formula's "\]"
+# and a formula's full stop end sentences; worked bullet lines ("- 40 h × $10 = $400") are sentences.
+# An option letter before its text and a dash ("(B) its gills — ..."), or before a comma ("A, a tiger
+# hunting ..."), goes; "I get N" and a trailing "though I'd double-check" are hedges; a disclaimer's "but" keeps
+# a two-word answer ("..., but a town.").
 RULES_VERSION = "11"
 
 

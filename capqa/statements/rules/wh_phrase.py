@@ -79,5 +79,24 @@ def missing_noun(answer: str, noun_phrase: list, quantifier: str = "many") -> li
     lemma = lemmas_of(head).get("NOUN", (head,))[0]
     if head in answer_lower or lemma in answer_lower:
         return []
+    counted = _counted_head(noun_phrase)
+    if counted and answer_lower.split()[-1] in _noun_forms(noun_phrase[counted - 1]):
+        # "How many boxes of pizza" + "two boxes": the answer names the counted noun, not what it holds
+        return noun_phrase[counted:]
     # "hundreds of thousands", "billions": a numeral noun takes "of" before the counted noun.
     return ["of"] + noun_phrase if answer_lower.split()[-1] in _NUMERAL_NOUNS else noun_phrase
+
+
+def _counted_head(noun_phrase: list) -> int:
+    """How many words of the counted phrase go up to its head before a preposition ("boxes" of
+    "boxes of pizza": 1), or 0 when no preposition follows the head."""
+    for index, word in enumerate(noun_phrase[1:], start=1):
+        if word.lower() in ("of", "in", "on", "at", "for", "from", "with"):
+            return index
+    return 0
+
+
+def _noun_forms(word: str) -> frozenset:
+    """The word and its noun lemma, lower-case ("boxes", "box")."""
+    lowered = word.lower()
+    return frozenset((lowered, *lemmas_of(lowered).get("NOUN", ())))

@@ -13,7 +13,8 @@ from typing import List, Optional, Sequence, Tuple
 from capqa.statements.rules.agreement import is_no_one, no_determiner, subject_case
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render, texts
 from capqa.statements.rules.declarative import join, subject_agrees
-from capqa.statements.rules.lexicon import COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, PREDICATE_ADJECTIVES
+from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, MULTIPLIER_WORDS,
+                                            PREDICATE_ADJECTIVES)
 from capqa.statements.rules.morphology import (definite_subject, inflect, lemmas_of, looks_like_clause, plural_phrase,
                                                with_article)
 from capqa.statements.rules.parser import Word
@@ -238,7 +239,9 @@ def _counted_copula(copula: str, answer: str) -> str:
 
 
 def _is_one(answer: str) -> bool:
-    return answer.lower().split()[0] in ("one", "1", "a", "an")
+    """Whether the count is one: "one", "a", "1", not "one hundred eighty-seven" or "a dozen"."""
+    words = answer.lower().split()
+    return words[0] in ("one", "1", "a", "an") and not (len(words) > 1 and words[1].strip(",") in MULTIPLIER_WORDS)
 
 
 def _choices(rest: List[Word], answer: str) -> Optional[Tuple[List[Word], str]]:
