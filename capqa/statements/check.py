@@ -45,12 +45,14 @@ ISSUES: Dict[str, str] = {
                        "premises too: '..., then find the remainder when ...', '..., calculate Allen's age ...')",
     "semicolon_join": "the answer is tacked on after a semicolon",
     "answer_missing": "the statement leaves out the words of the answer (not its hedges: 'I'd say', 'probably')",
-    "blank_left": "a blank marker (___) is left in the statement",
+    "blank_left": "a blank marker (___, or a lone '_' as a word: 'in order to _ show') is left in the statement",
     "doubled_word": "a word, unit or phrase is written twice ('metres metres', 'the the', 'In Greek mythology, in "
-                    "Greek mythology'), or a relative 'that' ('the agronomist that that worked')",
+                    "Greek mythology'), a number's unit again after an adverb ('16 years later years'), or a "
+                    "relative 'that' ('the agronomist that that worked')",
     "article_mismatch": "'a' before a vowel sound or 'an' before a consonant sound",
     "copula_before_verb": "a copula or 'include' right before a finite or modal verb ('is can', 'are help', "
-                          "'include are'): a sentence to complete given a verb it did not need",
+                          "'include are'), or the question's 'doing' before the answer's -ing verb ('by doing "
+                          "absorbing them'): a sentence to complete given a verb it did not need",
     "article_before_verb": "an article right before a finite verb ('the is', 'a does')",
     "pronoun_start": "starts with a pronoun the question does not contain (an unresolved referent)",
     "fallback_form": "the safe form: 'The answer to \"QUESTION\" is ANSWER' (no statement was built)",
@@ -61,14 +63,18 @@ ISSUES: Dict[str, str] = {
                 "clause: 'The view that honesty is ...'), a lone 'Because ...' clause, a label, a phrase before a "
                 "dash ('Father Brown — the priest-detective who ...', 'None — ...', 'Based on the data given, "
                 "186 pm — ...'), or a noun phrase that ends it after ', but' or ', so' ('I can't be sure, but a "
-                "town.'); a LaTeX formula reads as a name, an equation as a clause",
+                "town.'), or before a comma and a concession ('The Sahara, though Antarctica is larger.'); a LaTeX "
+                "formula reads as a name, an equation as a clause",
     "imperative_sentence": "a sentence is an instruction (a bare verb and no subject: 'Put it in water', 'To get a "
                            "good seat buy a ticket early'), not a statement; a name's verb ('Build With Chrome "
                            "combines ...') is none",
     "inverted_order": "an auxiliary stands before its subject inside the statement: a question's word order left "
-                      "('... does she need to walk', '... theorist did Arther Quinlan interview')",
+                      "('... does she need to walk', '... theorist did Arther Quinlan interview'), or a 'than' "
+                      "before its comparative ('had in 2000 than 2,700 more residents in 1990')",
     "wh_in_place": "a wh-word of the question is left inside the statement ('... won what award in 2011'), or the "
-                   "'many' of its 'how many' after the number put for 'how' ('In total, 4 many values')",
+                   "'many' of its 'how many' (the adjective of 'how old', 'how tall') after the number put for "
+                   "'how' ('In total, 4 many values', 'was ten old'), or a question asked after a colon ('The SQL "
+                   "query for: What position does the player play is ...')",
     "agreement": "subject and verb disagree in number ('Gould and Beattie has', 'the scatter plot include', a name "
                  "of the question with a bare verb: 'Carla take', 'Tom's take him')",
     "determiner_missing": "a singular count noun the answer gave bare stands without an article ('came from "
@@ -78,21 +84,25 @@ ISSUES: Dict[str, str] = {
     "unresolved_pronoun": "the statement's first sentence has a pronoun, an object 'one' or 'there' that nothing "
                           "in it or in the question names ('Polonia Warsaw won it in 2000', 'You can make one "
                           "with cork')",
-    "question_missing": "most of the question's own words are missing: a premise, condition or frame dropped",
+    "question_missing": "most of the question's own words are missing: a premise, condition or frame dropped; or a "
+                        "name's numeral 'I' cut off ('The main causes of World War are ...')",
     "code_altered": "the answer's code is not kept as written: a token changed, recased or dropped",
     "lines_joined": "lines of the answer run together without a sentence break",
     "markup_left": "markdown is left: a table, a code fence or its language tag, bold marks, a heading (not a '#' "
                    "inside a sentence: the code's comment)",
-    "label_left": "an answer label is left ('A: 8', 'So the answer is (B)'; 'So the answer is 284' is a sentence)",
+    "label_left": "an answer label is left ('A: 8', 'So the answer is (B)', '... = 2/5, so (A).'; 'So the answer "
+                  "is 284' is a sentence)",
     "options_left": "the question's answer options are listed in the statement",
     "missing_preposition": "a year stands without its preposition ('was born 1995'); a number after a copula is a "
                            "value ('is 2020')",
     "answer_in_frame": "a full-sentence answer put inside the question's frame ('The Saxon Garden in Polish is in "
-                       "Polish the Saxon Garden is called ...')",
+                       "Polish the Saxon Garden is called ...', a lower-case one after its copula: 'its area is "
+                       "the area is 40 square cm')",
     "capital_inside": "a capitalised word inside a sentence: another sentence or an option pasted into the "
                       "question's frame ('... we conclude that We conclude there is ...', 'Cast of the movie X, Some "
                       "of its cast are ...', a word the question writes in lower case capitalised as it opened an "
-                      "option: 'are all forms of Water (B)')",
+                      "option: 'are all forms of Water (B)'; the answer's opening common noun or 'It's' after "
+                      "'because': 'because Sunlight is made of ...')",
     "negative_as_thing": "a negative answer put where a thing goes ('... is none', 'is a nothing in common')",
     "person_not_swapped": "the questioner's 'I' or 'my' is left in the statement, where the reader is 'you'",
     "auxiliary_misplaced": "the question's fronted auxiliary is put back in the wrong place ('... banned was 4 years "
@@ -129,7 +139,9 @@ _IMPERATIVE_OBJECTS = frozenset("me us the a an one two three four five some all
 _PRONOUNS = frozenset("it they he she this these those its their his her".split())
 _DOUBLE_ALLOWED = frozenset("that had very ha no bye now tut yeah la".split())
 _ARTICLES = frozenset(("a", "an", "the"))
-_BLANK = re.compile(r"_{2,}|\[blank\]|\(blank\)", re.IGNORECASE)
+# A blank of two underscores or more, or a lone one standing as a word ("is _ .", "in order to _ show"):
+# no word is written so.
+_BLANK = re.compile(r"_{2,}|\[blank\]|\(blank\)|(?<!\S)_(?!\S)", re.IGNORECASE)
 _QUESTION_MARK = re.compile(r"\?[\"'”’)]*(?:\s|$)")
 # "It is unknown who ...", "It is not true that ...": "it" refers to nothing there.
 _EXPLETIVE = re.compile(r"^it (?:(?:is|was) (?:not |also )?\w+ (?:that|who|whom|whether|when|where|what|which|why|how|if|"
@@ -264,7 +276,9 @@ def _grammar_issues(reading: _Reading, parsed: Dict[str, Parse]) -> Set[str]:
                           {word.lower() for word in _WORD.findall(reading.question)},
                           _bare_answer_words(reading.claims), reading.has_context,
                           _inner_capitals(reading.question, reading.answer),
-                          _word_pairs(reading.question), _opening_words(f"{reading.question}\n{reading.answer}"))
+                          _word_pairs(reading.question), _opening_words(f"{reading.question}\n{reading.answer}"),
+                          {sentence.split()[0] for sentence in split_sentences(reading.claims[:MAX_PARSED_CHARS])
+                           if sentence.split()})
 
 
 def _question_issues(reading: _Reading, grammar: Set[str]) -> Set[str]:
@@ -454,7 +468,7 @@ def _surface_issues(question: str, answer: str, text: str, parts, proper: str, c
     if _BLANK.search(text):
         found.add("blank_left")
     found |= _word_issues(words, f"{question} {answer}")
-    if _doubled_phrase(text, question, answer) or _DOUBLED_RATE.search(text):
+    if _doubled_phrase(text, question, answer) or _DOUBLED_RATE.search(text) or _unit_doubled(words):
         found.add("doubled_word")
     if _answer_in_frame(text, claims, proper):
         found.add("answer_in_frame")
@@ -464,7 +478,8 @@ def _surface_issues(question: str, answer: str, text: str, parts, proper: str, c
         found.add("inverted_order")
     if _NEGATIVE_AS_THING.search(text):
         found.add("negative_as_thing")
-    if _HOW_MANY.search(question) and any(match.group(1) in answer for match in _MANY_LEFT.finditer(text)):
+    if (_HOW_MANY.search(question) and any(match.group(1) in answer for match in _MANY_LEFT.finditer(text))) or (
+            _how_word_left(question, answer, text) or _QUESTION_INSIDE.search(text)):
         found.add("wh_in_place")
     if _person_not_swapped(question, text):
         found.add("person_not_swapped")
@@ -476,7 +491,7 @@ def _content_issues(question: str, answer: str, text: str, parts, proper: str, c
     found = set()
     if code_altered(answer, text):
         found.add("code_altered")
-    if question_missing(proper, rest, claims):
+    if question_missing(proper, rest, claims) or _numeral_dropped(question, text):
         found.add("question_missing")
     if not parts.context and _short_options(parts.options) and frame_lost(proper, rest, claims):
         found.add("frame_lost")
@@ -527,6 +542,19 @@ def _person_not_swapped(question: str, text: str) -> bool:
                                   if following[:1].isalpha())
 
 
+def _numeral_dropped(question: str, text: str) -> bool:
+    """A name's numeral "I" of the question ("World War I", "Richard I") cut off in the statement,
+    its name kept ("The main causes of World War are ..."): read as the questioner's "I" and dropped."""
+    asked = [word.strip(_PUNCTUATION) for word in question.split()[:MAX_WORDS]]
+    said = [word.strip(_PUNCTUATION) for word in text.split()[:MAX_WORDS * 2]]
+    for index, word in enumerate(asked):
+        name = asked[index - 1] if index else ""
+        if word == "I" and _regnal(asked, index) and name in said and not any(
+                before == name and after == "I" for before, after in zip(said, said[1:])):
+            return True
+    return False
+
+
 def _regnal(words: List[str], index: int) -> bool:
     """Whether the "I" at ``index`` is a numeral after a name ("Richard I", "World War I"), not the
     pronoun."""
@@ -538,10 +566,16 @@ def _answer_in_frame(text: str, claims: str, question: str) -> bool:
     ("The Saxon Garden in Polish is in Polish the Saxon Garden is called Ogród Saski"), or with
     the question's words after it ("... portrayed by Troian Bellisario are the head a in pretty
     little liars"). The answer counts as a sentence when it is written as one: a capital first,
-    and a verb of its own within its first ten words, before any relative word."""
+    and a verb of its own within its first ten words, before any relative word. A lower-case
+    answer that opens with a determiner and an auxiliary of its own ("the area is 40 square cm") is a
+    sentence too where it follows the frame's copula ("its area is the area is ...")."""
     first = split_sentences(claims[:MAX_PARSED_CHARS])
-    if not first or not first[0][:1].isupper() or not _opens_clause(first[0].split()[:10]):
+    if not first or not _opens_clause(first[0].split()[:10]):
         return False
+    lowered = not first[0][:1].isupper()
+    if lowered and (first[0].split()[0] not in DETERMINERS or not any(
+            word in AUXILIARIES for word in first[0].split()[1:6])):
+        return False  # "a highly developed economy" has no verb: "developed" qualifies its noun
     claim = " ".join(normalize_statement(first[0]).split())
     if len(claim.split()) < 4:
         return False
@@ -552,6 +586,8 @@ def _answer_in_frame(text: str, claims: str, question: str) -> bool:
         if position < 0:
             continue
         before, after = said[:position].split(), said[position + len(claim) + 2:].split()
+        if lowered:
+            return bool(before) and before[-1] in _FRAME_ENDINGS and sum(word in asked for word in before) >= 2
         if before and (before[-1] in _FRAME_ENDINGS or before[-1] in PREPOSITIONS) and sum(
                 word in asked for word in before) >= 2:
             return True
@@ -693,6 +729,29 @@ _AUXILIARY_FORMS = {"do": ("do", "does", "did"), "does": ("do", "does", "did"), 
 # number must be the answer's ("In 2010 many people moved" keeps the question's year).
 _MANY_LEFT = re.compile(r"\b(\d[\d,.]*+)(?: [a-z]+)? (?:many|much)\b")
 _HOW_MANY = re.compile(r"\bhow (?:many|much)\b", re.IGNORECASE)
+# A question of its own inside the statement, after a colon: "The SQL query for: What position does
+# the player play is ...": a capitalised wh-word with an auxiliary within four words.
+_QUESTION_INSIDE = re.compile(r":\s++(?:What|Which|Who|Whom|Whose|Where|When|Why|How)\b(?:\s++[^\s:;]++){0,3}?\s++(?:"
+                              + "|".join(sorted(_AUXILIARIES - {"am"})) + r")\b")
+_HOW_ADJECTIVE = re.compile(r"\bhow ([a-z]+)\b", re.IGNORECASE)
+
+
+def _how_word_left(question: str, answer: str, text: str) -> bool:
+    """The adjective or adverb of the question's "how old", "how far" right after the answer's
+    number put for "how" ("The boy was ten old"): a number measures nothing without its unit
+    ("ten years old"). "How many" and "how much" are ``_MANY_LEFT``'s."""
+    said = [_bare(word) for word in text.split()[:MAX_WORDS * 2]]
+    numbers = {word for word in (_bare(word) for word in answer.split()[:MAX_WORDS])
+               if word in NUMBER_WORDS or word.replace(",", "").replace(".", "").isdigit()}
+    for match in _HOW_ADJECTIVE.finditer(question[:MAX_PARSED_CHARS]):
+        adjective = match.group(1).lower()
+        if adjective in ("many", "much") or adjective in _AUXILIARIES:
+            continue
+        if any(word in numbers and following == adjective for word, following in zip(said, said[1:])):
+            return True
+    return False
+
+
 # A negative answer put where a thing goes: "... is none", "is a nothing in common", "appeared in None".
 _NEGATIVE_AS_THING = re.compile(r"(?<!\bthere )\b(?:is|are|was|were|include|includes|a|an|the|in|of)\s++(?:none|nothing|"
                                 r"nobody|no one)\b(?! of\b| but\b| else\b| more\b| less\b| like\b)", re.IGNORECASE)
@@ -878,8 +937,9 @@ def _word_issues(words: List[str], given: str) -> set:
             found.add("doubled_word")
         elif previous in _ARTICLES and word in _ARTICLES:
             found.add("doubled_word")
-        elif previous in _LINKING and _is_verb_after_copula(words[index], word):
-            found.add("copula_before_verb")
+        elif (previous in _LINKING and _is_verb_after_copula(words[index], word)) or (
+                previous == "doing" and _is_gerund(word)):
+            found.add("copula_before_verb")  # "by doing absorbing them": the question's "doing what" kept
         elif previous in _ARTICLES and word in _VERBS_NOT_NOUNS and words[index].islower():
             found.add("article_before_verb")
         elif previous in ("a", "an") and word[:1].isalpha() and indefinite_article(
@@ -893,6 +953,23 @@ _LINKING = frozenset("is are was were include includes".split())
 # Finite verbs that are never nouns: after an article they are a verb where a noun should be.
 _VERBS_NOT_NOUNS = frozenset("is are was were does did has have had should would could shall".split())
 _AFTER_COPULA = MODALS | frozenset("is are was were am do does did has have had".split())
+
+
+def _unit_doubled(words: List[str]) -> bool:
+    """A number's unit said again after an adverb ("signed 16 years later years after the siege"):
+    the answer's measure and the question's both kept."""
+    bare = [_bare(word) for word in words[:MAX_WORDS]]
+    for index in range(len(bare) - 3):
+        number, unit, between, again = bare[index:index + 4]
+        if (unit == again and unit.isalpha() and (number in NUMBER_WORDS or number.replace(",", "").isdigit())
+                and between not in PREPOSITIONS and "ADV" in lemmas_of(between)):
+            return True
+    return False
+
+
+def _is_gerund(word: str) -> bool:
+    """An -ing form of a verb the lexicon knows ("absorbing"), not a noun in -ing alone ("ceiling")."""
+    return word.endswith("ing") and "VERB" in lemmas_of(word) and word != "doing"
 
 
 def _is_verb_after_copula(written: str, word: str) -> bool:

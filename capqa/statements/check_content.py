@@ -44,7 +44,12 @@ _LABEL = re.compile(r"(?:^|(?<=[.!?] ))(?:A|Answer|ANSWER|Final answer|Correct a
                     r"\b(?:so |thus |therefore )?the (?:final |correct )?answer is"
                     r"(?:\s*+[:(]|\s++(?-i:[A-E])\b(?!['’]))", re.IGNORECASE)
 # An option letter left as a word: "A, a tiger hunting a deer, ...", "C — lift their shoulders ...".
-_OPTION_LETTER = re.compile(r"(?:^|[.!?] |\b(?:to|is|are|be|was|were) )[A-E](?:,| [—–]| ?\)) ")
+# A bracketed letter after a comma or "so" ("... = 2/5, so (A)."), or a bare one after "so" before a
+# lower-case word or the end ("75 shirts, so B in the two days"), is a choice named too; not a name's
+# "so A Tribe Called Quest" nor a list's ", A knockout punch".
+_OPTION_LETTER = re.compile(r"(?:^|[.!?] |\b(?:to|is|are|be|was|were) )[A-E](?:,| [—–]| ?\)) |"
+                            r"(?:,|\b(?:so|thus|hence|therefore)) \([A-E]\)|"
+                            r"\b(?:so|thus|hence|therefore),? [A-E](?=[.!]?$| [a-z])")
 _LIST_MARKER = re.compile(r"(?:^|(?<=\s))\(?(?:[ivx]{1,4}|[A-Ea-e])\)\s")
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 _UNFRAMING = frozenset(

@@ -13,7 +13,7 @@ the statement, of which the parser reads at most ``MAX_PARSED_CHARS``.
 
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from capqa.statements.rules.lexicon import COPULAS, NUMBER_WORDS, PREPOSITIONS
+from capqa.statements.rules.lexicon import COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, NUMBER_WORDS, PREPOSITIONS
 from capqa.statements.rules.morphology import inflect, is_finite_verb, is_mass_noun, lemmas_of
 from capqa.statements.rules.parser import Parse, Word
 
@@ -51,7 +51,7 @@ _CAPITAL_TAGS = frozenset(("PRP", "DT", "IN", "VB", "VBP", "VBZ", "VBD", "MD", "
 def grammar_issues(parses: Sequence[Parse], question_words: Set[str], bare_answer_words: Set[str],
                    has_context: bool, given_capitals: Set[str] = frozenset(),
                    question_pairs: Set[Tuple[str, str]] = frozenset(),
-                   opening_words: Set[str] = frozenset()) -> Set[str]:
+                   opening_words: Set[str] = frozenset(), answer_openings: Set[str] = frozenset()) -> Set[str]:
     """The parse-based codes of one statement, from the parses of its sentences (the question's
     context sentences left out). ``question_words``: the question's lower-case words;
     ``bare_answer_words``: the words of an answer that is a bare noun phrase ("indian ocean");
@@ -59,7 +59,8 @@ def grammar_issues(parses: Sequence[Parse], question_words: Set[str], bare_answe
     ``given_capitals``: capitalised words the question or answer has inside a sentence;
     ``question_pairs``: the question's pairs of adjacent words, lower-cased (its own wording, as
     "ice skating 2018", is not the statement's fault); ``opening_words``: the words the question or
-    answer writes in lower case and capitalised only to open a sentence or an option."""
+    answer writes in lower case and capitalised only to open a sentence or an option;
+    ``answer_openings``: the first words of the answer's sentences."""
     found: Set[str] = set()
     for index, words in enumerate(parses):
         if not any(word.text[:1].isalnum() for word in words):
@@ -71,7 +72,8 @@ def grammar_issues(parses: Sequence[Parse], question_words: Set[str], bare_answe
         named = [inside or (word.text[:1].isupper() and word.text in given_capitals)
                  for inside, word in zip(quoted, words)]
         found |= _sentence_issues(words, children, quoted, named, bare_answer_words, question_pairs, question_words)
-        if _capital_inside(words, quoted, given_capitals) or _recased(words, quoted, given_capitals, opening_words):
+        if _capital_inside(words, quoted, given_capitals, answer_openings) or _recased(
+                words, quoted, given_capitals, opening_words):
             found.add("capital_inside")
         if index == 0 and not has_context and _unresolved_pronoun(words, children, question_words):
             found.add("unresolved_pronoun")
@@ -135,9 +137,26 @@ def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List
         found.add("clause_unclosed")
     if _noun_joined_to_verb(words, children):
         found.add("fragment")
-    if _do_root_inverted(words, children, quoted):
+    if _do_root_inverted(words, children, quoted) or _than_before_comparative(words):
         found.add("inverted_order")
     return found
+
+
+def _comparative(word: Word) -> bool:
+    return word.tag in COMPARATIVE_TAGS or word.lower in COMPARATIVE_WORDS
+
+
+def _than_before_comparative(words: Parse) -> bool:
+    """A "than" with no comparative before it and one soon after it ("The town had in 2000 than
+    2,700 more residents in 1990"): the question's comparison put back out of order."""
+    for word in words[1:]:
+        if word.lower != "than":
+            continue
+        if any(_comparative(other) for other in words[:word.i]):
+            continue
+        if any(_comparative(other) for other in words[word.i + 1:word.i + 6]):
+            return True
+    return False
 
 
 def _participle_as_verb(words: Parse, children: Dict[int, List[Word]], quoted: List[bool]) -> bool:
@@ -299,8 +318,9 @@ def _subordinate_only(words: Parse, children: Dict[int, List[Word]]) -> bool:
         return False
     own = children.get(root.i, [])
     if root.tag in FINITE_TAGS:  # no comma: "Because X, Y" has a main clause the parser may have hung low
-        return not any(word.text == "," for word in words) and any(
-            child.dep == "mark" and child.i == 0 and child.lower in _SUBORDINATORS for child in own)
+        return (not any(word.text == "," for word in words) and any(
+            child.dep == "mark" and child.i == 0 and child.lower in _SUBORDINATORS for child in own)) or (
+            _noun_before_subordinate(own, words))
     # One finite verb, in a clause of the root noun that a relative pronoun is the subject of or
     # "that" opens: with two, or a noun subject of its own, the parser most often hung the
     # sentence's own verb inside a clause ("The actress who played X won", "The label that Y founded is").
@@ -311,6 +331,16 @@ def _subordinate_only(words: Parse, children: Dict[int, List[Word]]) -> bool:
     if finite[0].dep == "relcl":
         return any(child.dep in ("nsubj", "nsubjpass") and child.tag in ("WDT", "WP") for child in below)
     return finite[0].dep == "acl" and any(child.dep == "mark" and child.tag == "IN" for child in below)
+
+
+def _noun_before_subordinate(own: List[Word], words: Parse) -> bool:
+    """A noun phrase, then a comma and a subordinate clause with its own subject, and no verb for
+    the noun ("The Sahara, though technically Antarctica is larger."): the parser gives the
+    clause's verb two subjects, one before its "though" or "because" and one after it."""
+    marks = [child.i for child in own if child.dep == "mark" and child.lower in _SUBORDINATORS
+             and child.i > 0 and words[child.i - 1].text == ","]
+    subjects = [child.i for child in own if child.dep in ("nsubj", "nsubjpass")]
+    return any(before < mark < after for mark in marks for before in subjects for after in subjects)
 
 
 def _hidden_verb(word: Word, words: Parse) -> bool:
@@ -552,7 +582,7 @@ def _year_without_preposition(words: Parse, question_pairs: Set[Tuple[str, str]]
     return False
 
 
-def _capital_inside(words: Parse, quoted: List[bool], given: Set[str]) -> bool:
+def _capital_inside(words: Parse, quoted: List[bool], given: Set[str], answer_openings: Set[str]) -> bool:
     """A capitalised function word or verb inside a sentence, between lower-case words: another
     sentence pasted in ("... we conclude that We conclude there is ...", "... include Combine
     baking soda ..."). Not titles (runs of capitals), quotations, words after a colon or a modal
@@ -560,15 +590,34 @@ def _capital_inside(words: Parse, quoted: List[bool], given: Set[str]) -> bool:
     has there too."""
     for index in range(1, len(words) - 1):
         word = words[index]
+        if words[index].text in answer_openings and _common_noun_opening(words, index, quoted, given):
+            return True
         if (word.tag not in _CAPITAL_TAGS or not word.text[:1].isupper() or not word.text[1:].islower()
                 or quoted[index] or word.text in given or word.text.split("'")[0] == "I"):
             continue
         previous, following = words[index - 1], words[index + 1]
-        if previous.text[:1].islower() and following.text[:1].islower() and previous.tag not in ("MD", "TO"):
+        # A contraction after it, then a lower-case word, is lower case too ("because of It's a
+        # reflex"; not a title's "in That's So Raven").
+        lower_after = following.text[:1].islower() or (following.text[:1] in "'’" and index + 2 < len(words) and (
+            words[index + 2].text[:1].islower()))
+        if previous.text[:1].islower() and lower_after and previous.tag not in ("MD", "TO"):
             return True
         if previous.text == "," and word.tag == "DT" and following.text[:1].islower() and index > 2:
             return True  # "Cast of the movie X, Some of the main cast members ...": a sentence pasted in
     return False
+
+
+def _common_noun_opening(words: Parse, index: int, quoted: List[bool], given: Set[str]) -> bool:
+    """A capitalised common noun (one the lexicon knows as a noun and never as a name) that opens
+    a sentence of the answer, between a lower-case word and its finite verb ("... looks blue because
+    Sunlight is made of ..."): the answer's sentence pasted whole into the question's frame."""
+    word, previous, following = words[index], words[index - 1], words[index + 1]
+    if (not word.text[:1].isupper() or not word.text[1:].islower() or quoted[index] or word.text in given
+            or not previous.text[:1].islower() or previous.tag in ("MD", "TO")
+            or following.tag not in ("VBZ", "VBD", "VBP", "MD")):
+        return False
+    lemmas = lemmas_of(word.lower)
+    return "NOUN" in lemmas and "PROPN" not in lemmas
 
 
 def _recased(words: Parse, quoted: List[bool], given_capitals: Set[str], opening_words: Set[str]) -> bool:

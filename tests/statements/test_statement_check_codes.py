@@ -209,6 +209,53 @@ WIDENED = [
     ("echoed_question", "A train leaves at 9 am and travels at 60 km/h. Then find the distance it covers by noon.",
      "180 km", "A train leaves at 9 am and travels at 60 km/h. Then find the distance it covers by noon, the distance "
      "is 180 km.", "A train leaves at 9 am and travels at 60 km/h. The distance it covers by noon is 180 km."),
+    # the round on question shapes the corpus lacks (passage arithmetic, science, reading, worked choices):
+    # a lone "_" blank of a reading question left before the answer
+    ("blank_left", "The writer tells the story of the lighthouse to _ .", "warn sailors about the rocks",
+     "The writer tells the story of the lighthouse to _ warn sailors about the rocks.",
+     "The writer tells the story of the lighthouse to warn sailors about the rocks."),
+    # a bracketed option letter, or a bare one after "so", left after a worked answer
+    ("label_left", "A pen costs $3. How much do 4 pens cost? Options: (A) $7 (B) $12 (C) $15 (D) $9",
+     "4 * 3 = 12, so (B).", "A pen costs $3. 4 pens cost 4 * 3 = 12, so (B).", "A pen costs $3. 4 pens cost $12."),
+    ("label_left", "A pen costs $3. How much do 4 pens cost? Options: (A) $7 (B) $12 (C) $15 (D) $9",
+     "They cost 12 dollars, so B.", "A pen costs $3. 4 pens cost 12 dollars, so B in all.",
+     "A pen costs $3. 4 pens cost 12 dollars, so they cost $12."),
+    # the adjective of "how old", "how tall" right after the number put for "how"; a question asked
+    # inside the statement after a colon
+    ("wh_in_place", "How tall is the old mill chimney?", "40", "The old mill chimney is 40 tall.",
+     "The old mill chimney is 40 metres tall."),
+    ("wh_in_place", "What is the query for: Which city hosted the final? Columns: Year, City",
+     "SELECT City FROM t", "The query for: Which city did host the final is SELECT City FROM t.",
+     "The query for the city that hosted the final is SELECT City FROM t."),
+    # "than" before its comparative: the question's comparison put back out of order
+    ("inverted_order", "The club had 90 members in 2010 and 130 in 2015. How many more members did it have in 2015 "
+     "than in 2010?", "40", "The club had 90 members in 2010 and 130 in 2015. The club had in 2015 than 40 more "
+     "members in 2010.", "The club had 90 members in 2010 and 130 in 2015. The club had 40 more members in 2015 "
+     "than in 2010."),
+    # the question's "doing what" kept before the answer's own -ing verb
+    ("copula_before_verb", "Spiders catch insects by doing what?", "spinning sticky webs",
+     "Spiders catch insects by doing spinning sticky webs.", "Spiders catch insects by spinning sticky webs."),
+    # a number's unit said again after an adverb
+    ("doubled_word", "How many years after the flood was the bridge rebuilt?", "It was rebuilt 12 years later.",
+     "The bridge was rebuilt 12 years later years after the flood.",
+     "The bridge was rebuilt 12 years after the flood."),
+    # a lower-case answer sentence ("the total is ...") put after the frame's copula
+    ("answer_in_frame", "If a tin holds 6 biscuits, what is the total in 5 tins?", "the total is 30 biscuits",
+     "If a tin holds 6 biscuits, the total in 5 tins is the total is 30 biscuits.",
+     "If a tin holds 6 biscuits, the total in 5 tins is 30 biscuits."),
+    # the answer's sentence pasted after "because" with its capitalised opening (a common noun, or "It's")
+    ("capital_inside", "Why does bread go stale?", "Moisture leaves the crumb and the starch hardens.",
+     "Bread goes stale because Moisture leaves the crumb and the starch hardens.",
+     "Bread goes stale because moisture leaves the crumb and the starch hardens."),
+    ("capital_inside", "Why do dogs pant?", "It's how they cool down.", "Dogs pant because of It's how they cool down.",
+     "Dogs pant because it's how they cool down."),
+    # a name's numeral "I" read as the questioner's and cut off
+    ("question_missing", "Who led the army of Charles I at Edgehill?", "Prince Rupert",
+     "Prince Rupert led the army of Charles at Edgehill.", "Prince Rupert led the army of Charles I at Edgehill."),
+    # a noun phrase, a comma and a concession: no verb for the noun
+    ("fragment", "What is the tallest mountain on Earth?", "I'd say Everest, though Mauna Kea is taller from its base.",
+     "Everest, though Mauna Kea is taller from its base.",
+     "The tallest mountain on Earth is Everest, though Mauna Kea is taller from its base."),
 ]
 
 # Codes narrowed after the tune split's false alarms were read: statements that must pass.
@@ -218,7 +265,19 @@ NARROWED = [
     # a statement that names one of the question's two alternatives keeps its frame
     ("frame_lost", "Which animated Disney film was released earlier, Bambi or Dumbo?", "Dumbo came out first, in 1941.",
      "Dumbo came out first, in 1941."),
-    # a capitalised verb of a name the question has ("the game Build With Chrome") is no instruction
+    # a title's contraction ("That's So Raven") and a name after "so" ("so A Tribe Called Quest") are no pasted
+    # sentence or option letter; a number with its unit before "old" is no "how old" left
+    ("capital_inside", "who plays the aunt in that's my family", "Ann Lee",
+     "Ann Lee plays the aunt in That's My Family."),
+    ("label_left", "Which group released the album?", "A Tribe Called Quest", "It was a hip-hop record, so A Tribe "
+     "Called Quest released the album."),
+    ("wh_in_place", "How old was the oak when it fell?", "about 300 years",
+     "The oak was about 300 years old when it fell."),
+    # a capitalised wh-word after a colon with no auxiliary after it is a title's
+    ("wh_in_place", "Which book did she write first?", "What Katy Did", "She first wrote the book: What Katy Did."),
+    # a capitalised name the lexicon knows as a noun, after "of", is the question's
+    ("capital_inside", "Which dynasty built the great wall of China?", "the Ming dynasty",
+     "The dynasty that built the great wall of China was the Ming dynasty."),
     ("imperative_sentence", "The online game Build With Chrome combines Lego and what?", "Google Maps",
      "Build With Chrome combines Lego and Google Maps."),
 ]
