@@ -24,12 +24,13 @@ from capqa.common.validation import check_same_length, check_text, check_text_li
 from capqa.statements.check_content import (code_altered, code_tokens, fence_tag_left, frame_lost, label_left,
                                             lines_joined, markup_left, options_left, question_missing)
 from capqa.statements.check_grammar import grammar_issues, is_imperative
+from capqa.statements.rules.answer_cleaning import without_hedges, without_topic_label
 from capqa.statements.rules.answer_sentences import answer_sentences, split_sentences
 from capqa.statements.rules.code import MATH_SPAN
 from capqa.statements.rules.context import split_question
 from capqa.statements.rules.language import not_english
-from capqa.statements.rules.lexicon import (AUXILIARIES, DETERMINERS, MODALS, NUMBER_WORDS, PREPOSITIONS, PRONOUNS,
-                                            strip_trailing)
+from capqa.statements.rules.lexicon import (AUXILIARIES, CONDITION_WORDS, DETERMINERS, MODALS, NUMBER_WORDS,
+                                            PREPOSITIONS, PRONOUNS, strip_trailing)
 from capqa.statements.rules.morphology import (indefinite_article, inflect, is_bare_noun_phrase, is_base_verb,
                                                is_finite_verb, is_participle, lemmas_of)
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, parse, parse_into
@@ -506,7 +507,7 @@ def _content_issues(question: str, answer: str, text: str, parts, proper: str, c
         found.add("label_left")
     sentences = split_sentences(" ".join(question.split()[:400]))
     listed = sentences[-1] if len(sentences) > 1 and "_" not in sentences[-1] else ""
-    if options_left(text, parts.options, listed, proper):
+    if options_left(text, parts.options, listed, proper, claims):
         found.add("options_left")
     return found
 
@@ -590,17 +591,22 @@ def _answer_in_frame(text: str, claims: str, question: str) -> bool:
         if before and (before[-1] in _FRAME_ENDINGS or before[-1] in PREPOSITIONS) and sum(
                 word in asked for word in before) >= 2:
             return True
+        if after and (after[0] in CONDITION_WORDS or after[0] in PREPOSITIONS):
+            return False  # "You can eat 48 grams if ...": the question's condition or complement goes on the sentence
         return len(after) >= 3 and sum(word in asked for word in after[:6]) >= 3
     return False
 
 
 def _opens_clause(words: List[str]) -> bool:
     """Whether the words have a verb of their own (an auxiliary, or a verb that is not also a
-    noun, in lower case) before any relative word."""
-    for word in words[1:]:
+    noun, in lower case) before any relative word; an infinitive after "to" is none ("Social
+    licence to operate" is a noun phrase)."""
+    for previous, word in zip(words, words[1:]):
         bare = word.strip(_PUNCTUATION)
         if bare.lower() in _RELATIVE_WORDS:
             return False
+        if previous.lower() == "to":
+            continue
         if bare.islower() and (bare in AUXILIARIES or (is_finite_verb(bare) and not {"NOUN", "ADJ"} & set(
                 lemmas_of(bare)))):
             return True
@@ -696,6 +702,8 @@ def _inverted_as_asked(question: str, text: str) -> bool:
     rest = [word for word in asked[position + 1:position + 8] if word != "not"]
     if len(rest) < 3 or rest[0] in AUXILIARIES or not _nominal(rest[0]) or is_base_verb(rest[0]):
         return False  # "Who will host ...": the wh-word is the subject
+    if asked[position] in ("have", "has", "had") and (rest[0].isdigit() or rest[0] in NUMBER_WORDS):
+        return False  # "Which genus has 5 known species": a count opens have's object, not its subject
     expected = is_participle if asked[position] in ("have", "has", "had") else is_base_verb
     if not any(expected(word) for word in rest[1:]):
         return False
@@ -891,9 +899,13 @@ def _semicolon_join(question: str, answer: str, text: str) -> bool:
 def _answer_missing(answer: str, text: str, question: str) -> bool:
     """Whether less than half the answer's content words are in the statement (all of them for
     an answer of one or two; none needed for a bare yes/no, which the statement says instead).
-    Words the question has too are not the answer's to give ("Treaties of 1899: The Hague ...")."""
+    Words the question has too are not the answer's to give ("Treaties of 1899: The Hague ..."),
+    nor are its hedges ("I get 366", ", though I'm not certain of the dates") or a heading that
+    restates the question ("Aviemore location: ...")."""
     asked = set(_WORD.findall(question.lower()))
-    words = [word for word in _content_words(answer) if word not in asked]
+    claimed = " ".join(without_hedges(strip_trailing(without_topic_label(sentence, question)))
+                       for sentence in split_sentences(answer))
+    words = [word for word in _content_words(claimed) if word not in asked]
     if not words:
         return False
     said = set(_WORD.findall(text.lower()))

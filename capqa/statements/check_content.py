@@ -239,16 +239,20 @@ def label_left(statement: str) -> bool:
         _OPTION_LETTER.search(statement))
 
 
-def options_left(statement: str, options: Dict[str, str], last_sentence: str, question: str = "") -> bool:
+def options_left(statement: str, options: Dict[str, str], last_sentence: str, question: str = "",
+                 answer: str = "") -> bool:
     """Whether the statement lists the question's options: two or more list markers ("i) OLS ii)
     ILS", "(A) ... (B)"), three or more of its lettered options, or its closing list of choices
     ("972; 451; 100; or 25?"), or the choice between two that ends ``question`` (the question
-    proper: "..., Leonotis or Psychopsis?")."""
+    proper: "..., Leonotis or Psychopsis?"). An option the answer names itself ("A, since it
+    relies on B and C instead") is the answer's claim, not a choice left in."""
     if len(_LIST_MARKER.findall(statement)) >= 2:
         return True
     said = " " + " ".join(_WORD.findall(statement.lower())) + " "
+    claimed = " " + " ".join(_WORD.findall(answer.lower())) + " "
     choices = [" ".join(_WORD.findall(choice.lower())) for choice in list(options.values())[:26]]
-    choices = [choice for choice in choices if len(choice) > 2 and not choice.replace(" ", "").isdigit()]
+    choices = [choice for choice in choices if len(choice) > 2 and not choice.replace(" ", "").isdigit()
+               and f" {choice} " not in claimed]
     if sum(f" {choice} " in said for choice in choices) >= 3:
         return True
     alternatives = _ALTERNATIVES.search(question[-200:])

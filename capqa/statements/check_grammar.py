@@ -383,6 +383,9 @@ def _own_finite(word: Word, words: Parse, children: Dict[int, List[Word]]) -> bo
         return not any(child.dep in ("aux", "auxpass") for child in own) and inflect(word.lower, "VBD") == word.lower
     # "A compass points to ...", "Limburger cheese originates from ...": a verb the tagger read as
     # the noun that heads the sentence.
+    if (word.tag == "NNS" and before.tag in ("NN", "JJ") and after.tag == "DT" and is_finite_verb(word.lower)
+            and not any(other.tag in FINITE_TAGS for other in words)):
+        return True  # "Chlorophyll in the leaf capturing light energy signals the ...": a long subject's verb read as a noun
     return (word.head == word.i and word.tag in ("NN", "NNS") and before.tag in ("NN", "NNS", "NNP", "JJ")
             and after.tag in ("IN", "DT", "TO", "RB", "CD") and is_finite_verb(word.lower))
 

@@ -321,6 +321,52 @@ def test_narrowed_codes_pass_their_look_alikes(code, question, answer, sound):
     assert code not in statement_issues(question, answer, sound), sound
 
 
+# Codes narrowed after the false alarms on rules 11's new ok tune outputs were read, as WIDENED: a
+# statement the code still flags (or None) and a look-alike it passes.
+NARROWED_FALSE_ALARMS = [
+    # an answer's hedges and the doubt it appends claim nothing: neither is a word the statement lacks
+    ("answer_missing", "Who composed the opera Carmen?",
+     "Possibly Georges Bizet, though I'm not certain of the dates of its first staging.",
+     "Giuseppe Verdi composed the opera Carmen.", "Georges Bizet composed the opera Carmen."),
+    ("answer_missing", "How many apples does Ann have left?", "I get 42 apples, though please double-check the second step.",
+     "Ann has 40 apples left.", "Ann has 42 apples left."),
+    # a heading that restates the question is no word of the answer's
+    ("answer_missing", "Which mountain range lies east of Lake Tahoe?", "Tahoe mountains: the Carson Range.",
+     "The Sierra Nevada lies east of Lake Tahoe.", "The Carson Range lies east of Lake Tahoe."),
+    # options the answer names itself are its claim, not the choices left in
+    ("options_left", "Which of the following is not a noble gas?\nA. neon\nB. argon\nC. nitrogen\nD. helium\n"
+     "E. krypton\nF. xenon", "**Nitrogen** (C): neon and argon are noble gases.",
+     "Nitrogen, helium, krypton or xenon: nitrogen is not a noble gas.",
+     "Nitrogen is not a noble gas. Neon and argon are noble gases."),
+    # a count after "has" opens its object: no subject of an inverted "have"
+    ("inverted_order", "Which family has 12 described species, Apidae or Vespidae?", "Apidae", None,
+     "Apidae has 12 described species."),
+    ("inverted_order", "Which family has the museum described twice?", "Apidae", "Apidae has the museum described twice.",
+     None),
+    # the question's condition or complement after a full answer sentence goes on that sentence
+    ("answer_in_frame", "How many pages can Mia read in an hour if she reads 2 pages a minute?", "Mia can read 120 pages.",
+     None, "Mia can read 120 pages if she reads 2 pages a minute."),
+    ("answer_in_frame", "A benefit of burning wood in stoves is (A) smoke (B) ash (C) soot (D) dust",
+     "None of these is a benefit.", None, "None of these is a benefit of burning wood in stoves."),
+    # an infinitive after "to" is no verb of the answer's own: "Public duty to disclose" is a noun phrase
+    ("answer_in_frame", "_______ is the term used to describe the standing of a firm with the people living near its "
+     "plants.\nA. Brand equity\nB. Public duty to disclose\nC. Goodwill\nD. Market share", "Public duty to disclose",
+     None, "Public duty to disclose is the term used to describe the standing of a firm with the people living near "
+     "its plants."),
+    # a verb in -s read as a noun after a long subject (a participle phrase in it) is the sentence's own
+    ("fragment", "Which step signals the end of digestion?", "I believe it's C: bile in the gut absorbing fat.",
+     "Bile in the gut absorbing fat.", "Bile in the gut absorbing fat signals the end of digestion."),
+]
+
+
+@pytest.mark.parametrize("code, question, answer, faulty, sound", NARROWED_FALSE_ALARMS)
+def test_codes_narrowed_for_rules_11_pass_the_sound_statement(code, question, answer, faulty, sound):
+    if faulty is not None:
+        assert code in statement_issues(question, answer, faulty)
+    if sound is not None:
+        assert code not in statement_issues(question, answer, sound), sound
+
+
 def test_the_markup_and_instruction_codes_still_flag_their_faults():
     assert "markup_left" in statement_issues("Which river is longest?", "# Answer\nThe Nile.", "# Answer The Nile.")
     assert "markup_left" in statement_issues("Which river is longest?", "The Nile.\n## Why",
@@ -347,10 +393,14 @@ def test_the_check_sees_most_bad_tune_outputs_and_rarely_cries_wolf():
     fixes of the same version made 26 bad rows ok, 12 of them flagged, and 4 of the outputs now ok are
     flagged as the check reads them (a gerund subject read as a fragment, an answer sentence given the
     question's complement read as the answer put in the frame, a dropped hedge read as a missing answer):
-    0.669 / 0.779 (95 of 142 bad flagged, 122 flags).
+    0.669 / 0.779 (95 of 142 bad flagged, 122 flags). Check version 3 mended eleven of the false alarms
+    (hedges and headings no missing words, options the answer names, a count after "has", a condition after
+    an answer sentence, an -s verb read as a noun), MATH-0021 losing its wrong-reason answer_missing, and
+    two flagged ok rows read again were wrong (HOTPOT-0056, MINTAKA-0033); an infinitive no answer's verb
+    (answer_in_frame): 0.667 / 0.873 (96 of 144 bad flagged, 110 flags).
     The floor sits a row or two under that, so that the next fix of the converter does not fail here."""
     from capqa.doctools.rules_corpora import check_measure, judged_split
 
     measure = check_measure(judged_split("tune"))
-    assert measure["recall"] >= 0.66, measure
-    assert measure["precision"] >= 0.77, measure
+    assert measure["recall"] >= 0.665, measure
+    assert measure["precision"] >= 0.87, measure

@@ -144,8 +144,20 @@ def without_elliptical_sentences(sentences: List[str]) -> List[str]:
     return sentences
 
 
+def without_trailing_doubt(text: str) -> str:
+    """``text`` without a hedge or a doubt appended to its claim (", probably", ", though I'd
+    double-check", ", but I'm not sure whether ...")."""
+    return _TRAILING_DOUBT.sub("", _TRAILING_HEDGE.sub("", text)).strip()
+
+
+def without_hedges(sentence: str) -> str:
+    """``sentence`` without its hedges, leading ("I think", "I get" before a number) or trailing:
+    no content of the answer's (the check reads an answer's words as the converter does)."""
+    return _HEDGE.sub("", without_trailing_doubt(sentence), count=1).strip()
+
+
 def _strip_once(text, question, options):
-    text = _TRAILING_DOUBT.sub("", _TRAILING_HEDGE.sub("", text)).strip()
+    text = without_trailing_doubt(text)
     for pattern in (_LABEL, _HEDGE):
         text = pattern.sub("", text, count=1).strip()
     text = strip_trailing(text)
