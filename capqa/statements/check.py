@@ -29,7 +29,7 @@ from capqa.statements.rules.answer_sentences import answer_sentences, split_sent
 from capqa.statements.rules.code import MATH_SPAN
 from capqa.statements.rules.context import split_question
 from capqa.statements.rules.language import not_english
-from capqa.statements.rules.lexicon import (AUXILIARIES, CONDITION_WORDS, DETERMINERS, MODALS, NUMBER_WORDS,
+from capqa.statements.rules.lexicon import (ARTICLES, AUXILIARIES, CONDITION_WORDS, DETERMINERS, MODALS, NUMBER_WORDS,
                                             PREPOSITIONS, PRONOUNS, strip_trailing)
 from capqa.statements.rules.morphology import (indefinite_article, inflect, is_bare_noun_phrase, is_base_verb,
                                                is_finite_verb, is_participle, lemmas_of)
@@ -138,7 +138,6 @@ _IMPERATIVE_OBJECTS = frozenset("me us the a an one two three four five some all
                                 "when where whether if".split())
 _PRONOUNS = frozenset("it they he she this these those its their his her".split())
 _DOUBLE_ALLOWED = frozenset("that had very ha no bye now tut yeah la".split())
-_ARTICLES = frozenset(("a", "an", "the"))
 # A blank of two underscores or more, or a lone one standing as a word ("is _ .", "in order to _ show"):
 # no word is written so.
 _BLANK = re.compile(r"_{2,}|\[blank\]|\(blank\)|(?<!\S)_(?!\S)", re.IGNORECASE)
@@ -935,12 +934,12 @@ def _word_issues(words: List[str], given: str) -> set:
         if word == previous and word.isalpha() and word not in _DOUBLE_ALLOWED and not (
                 words[index][:1].isupper() and words[index - 1][:1].isupper()):
             found.add("doubled_word")
-        elif previous in _ARTICLES and word in _ARTICLES:
+        elif previous in ARTICLES and word in ARTICLES:
             found.add("doubled_word")
         elif (previous in _LINKING and _is_verb_after_copula(words[index], word)) or (
                 previous == "doing" and _is_gerund(word)):
             found.add("copula_before_verb")  # "by doing absorbing them": the question's "doing what" kept
-        elif previous in _ARTICLES and word in _VERBS_NOT_NOUNS and words[index].islower():
+        elif previous in ARTICLES and word in _VERBS_NOT_NOUNS and words[index].islower():
             found.add("article_before_verb")
         elif previous in ("a", "an") and word[:1].isalpha() and indefinite_article(
                 words[index].strip("\"'“”‘’()[],.;:!?")) != previous:

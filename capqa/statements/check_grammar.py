@@ -13,7 +13,8 @@ the statement, of which the parser reads at most ``MAX_PARSED_CHARS``.
 
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from capqa.statements.rules.lexicon import COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, NUMBER_WORDS, PREPOSITIONS
+from capqa.statements.rules.lexicon import (ARTICLES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, NUMBER_WORDS,
+                                            PREPOSITIONS)
 from capqa.statements.rules.morphology import inflect, is_finite_verb, is_mass_noun, lemmas_of
 from capqa.statements.rules.parser import Parse, Word
 
@@ -552,10 +553,7 @@ def _opening_noun_bare(words: Parse, children: Dict[int, List[Word]], question_p
         return False
     before = {pair[0] for pair in question_pairs if pair[1] == first.lower}
     before |= {pair[0] for pair in question_pairs if pair[1] in before}
-    return bool(before & _ARTICLES)
-
-
-_ARTICLES = frozenset(("the", "a", "an"))
+    return bool(before & ARTICLES)
 
 
 def _year_without_preposition(words: Parse, question_pairs: Set[Tuple[str, str]]) -> bool:

@@ -21,7 +21,8 @@ import functools
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.contractions import WH_WORDS, expanded
-from capqa.statements.rules.lexicon import AUXILIARIES, COPULAS, DETERMINERS, FLOATING_QUANTIFIERS, MODALS, PREPOSITIONS
+from capqa.statements.rules.lexicon import (AUXILIARIES, COPULAS, DETERMINERS, FLOATING_QUANTIFIERS, MODALS,
+                                            PREPOSITIONS, SUBJECT_DEPS)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_participle, is_plural_noun,
                                                lemmas_of, looks_adjective)
 from capqa.statements.rules.parser import Word
@@ -29,7 +30,6 @@ from capqa.statements.rules.subjects import copula_subject, words_after_adverbs
 
 _NEGATION = frozenset(("not", "n't", "never"))
 _NOT = frozenset(("not", "n't"))
-_SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj", "csubjpass"))
 _NOUN_TAGS = frozenset(("NN", "NNS", "NNP", "NNPS", "PRP", "CD", "EX"))
 _RELATIVE = frozenset(("that", "which", "who", "whom", "whose"))
 _FUNCTION_TAGS = frozenset(("IN", "TO", "DT", "CC", "PRP", "PRP$", "CD", "POS", "RP", "WDT", "WP", "WRB"))
@@ -131,7 +131,7 @@ def opening_clause_end(words: Sequence[Word]) -> Optional[int]:
     verb = where.get(words[0].head)
     if comma is None or verb is None or not 1 < verb < comma:
         return None
-    if not any(word.dep in _SUBJECT_DEPS and where.get(word.head) == verb for word in words[1:verb]):
+    if not any(word.dep in SUBJECT_DEPS and where.get(word.head) == verb for word in words[1:verb]):
         return None
     return comma if any(word.lower in WH_WORDS for word in words[comma + 1:comma + 3]) else None
 

@@ -11,11 +11,10 @@
 import re
 from typing import List, Optional
 
-from capqa.statements.rules.lexicon import BLANK, strip_trailing
+from capqa.statements.rules.lexicon import ARTICLES, BLANK, strip_trailing
 from capqa.statements.rules.morphology import capitalize, indefinite_article
 from capqa.statements.text_metrics import normalize_statement
 
-_ARTICLES = frozenset(("a", "an", "the"))
 _PART_SEPARATORS = (re.compile(r"\s*;\s*"), re.compile(r"\s*,\s*"), re.compile(r"\s+and\s+", re.IGNORECASE))
 
 
@@ -60,7 +59,7 @@ def _seam_before(before: str, part: str) -> tuple:
     if not part_words or not words or not words[-1]:
         return before, part
     last = words[-1]
-    if last.lower() in _ARTICLES and part_words[0].lower() in _ARTICLES:
+    if last.lower() in ARTICLES and part_words[0].lower() in ARTICLES:
         return " ".join(words[:-1]) + (" " if len(words) > 1 else ""), _keep_case(last, part)
     if last.lower() in ("a", "an") and part[:1].isalnum():
         words[-1] = _keep_case(last, indefinite_article(part))
@@ -102,7 +101,7 @@ def complete(stem: str, answer: str) -> str:
         return f"{stem}. {capitalize(answer)}"
     words = stem.split()
     if words and words[-1].lower() in ("a", "an") and answer[:1].isalnum():
-        if answer.split()[0].lower() in _ARTICLES:
+        if answer.split()[0].lower() in ARTICLES:
             words = words[:-1]
         else:
             words[-1] = indefinite_article(answer)
@@ -116,6 +115,6 @@ def _join_overlapping(stem_words: List[str], answer: str) -> str:
     lowered_stem = [word.lower() for word in stem_words]
     lowered_answer = [word.lower() for word in answer_words]
     overlap = next((size for size in range(min(len(stem_words), len(answer_words) - 1, 12), 0, -1)
-                    if lowered_stem[-size:] == lowered_answer[:size] and (size > 1 or lowered_answer[0] in _ARTICLES)),
+                    if lowered_stem[-size:] == lowered_answer[:size] and (size > 1 or lowered_answer[0] in ARTICLES)),
                    0)
     return " ".join(stem_words + answer_words[overlap:])

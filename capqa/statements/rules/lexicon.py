@@ -8,6 +8,8 @@ DETERMINERS = frozenset("a an the this that these those its their his her our my
 # Quantifiers that float after a subject, before its verb ("X and Y | both | include ...", "they all went").
 FLOATING_QUANTIFIERS = frozenset(("both", "all", "each"))
 PRONOUNS = frozenset("it they he she we you i there this these those".split())
+ARTICLES = frozenset(("a", "an", "the"))
+DEMONSTRATIVES = frozenset(("this", "that", "these", "those"))
 OBJECT_PRONOUNS = frozenset("it them him her".split())
 RELATIVE_PRONOUNS = frozenset("that who whom which whose".split())
 PREPOSITIONS = frozenset("of to as for with by from in on at into onto about like than over under "
@@ -21,6 +23,9 @@ COPULAS = frozenset("is are was were".split())
 CONDITION_WORDS = frozenset("if when whenever unless once while assuming given".split())
 # A comparison's words: the tags of "taller", "faster", and the words that compare a quantity.
 COMPARATIVE_TAGS = frozenset(("JJR", "RBR"))
+# The parser's labels of a verb's subject: a noun phrase, active or passive (the nominal ones), or any kind.
+NOMINAL_SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass"))
+SUBJECT_DEPS = NOMINAL_SUBJECT_DEPS | frozenset(("expl", "csubj", "csubjpass"))
 COMPARATIVE_WORDS = frozenset("more less fewer further farther".split())
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10}

@@ -15,12 +15,12 @@ the option's own sentence, which is the claim it asks for.
 from typing import Dict, List, Optional
 
 from capqa.statements.rules.analysis import Frame
-from capqa.statements.rules.lexicon import COPULAS, EVENT_VERBS, STATEMENT_NOUNS, TRUTH_WORDS, strip_trailing
+from capqa.statements.rules.lexicon import (COPULAS, EVENT_VERBS, NOMINAL_SUBJECT_DEPS, STATEMENT_NOUNS, TRUTH_WORDS,
+                                            strip_trailing)
 from capqa.statements.rules.morphology import inflect, is_base_verb, is_finite_verb, lemmas_of
 from capqa.statements.rules.parser import Parse, Word, parse
 
 _FINITE_TAGS = ("VBZ", "VBD", "VBP")
-_SUBJECT_DEPS = ("nsubj", "nsubjpass")
 _MIN_PHRASE_WORDS = 2  # with the full stop the option was parsed with
 
 
@@ -88,7 +88,7 @@ def _head_phrase(words) -> List[Word]:
 
 def _is_clause(words: Parse) -> bool:
     root = next((word for word in words if word.dep == "ROOT"), None)
-    return root is not None and any(word.head == root.i and word.dep in _SUBJECT_DEPS and word.i < root.i
+    return root is not None and any(word.head == root.i and word.dep in NOMINAL_SUBJECT_DEPS and word.i < root.i
                                     for word in words) and (root.tag in _FINITE_TAGS + ("MD",) or any(
         word.head == root.i and word.dep in ("aux", "auxpass") for word in words))
 
@@ -105,7 +105,7 @@ def gerund_phrase(words: Parse) -> Optional[str]:
     if lemmas_of(root.lower).get("VERB", (root.lower,))[0] in ("be", "have"):
         return None  # "Air is a mixture": a copula's gerund ("Air being a mixture") says no more
     has_subject = mistagged is not None or any(
-        word.head == root.i and word.dep in _SUBJECT_DEPS and word.i < root.i for word in words)
+        word.head == root.i and word.dep in NOMINAL_SUBJECT_DEPS and word.i < root.i for word in words)
     if has_subject and root.tag not in _FINITE_TAGS and mistagged is None:
         return None
     if not has_subject and not (root.tag == "VB" and root.i == words[0].i and len(words) > _MIN_PHRASE_WORDS

@@ -17,8 +17,8 @@ from typing import List, Optional, Sequence, Tuple
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.declarative import join, negative
-from capqa.statements.rules.lexicon import (AUXILIARIES, DETERMINERS, MODALS, NUMBER_WORDS, OBJECT_PRONOUNS, PRONOUNS,
-                                            RELATIVE_PRONOUNS, strip_trailing)
+from capqa.statements.rules.lexicon import (AUXILIARIES, DEMONSTRATIVES, DETERMINERS, MODALS, NUMBER_WORDS,
+                                            OBJECT_PRONOUNS, PRONOUNS, RELATIVE_PRONOUNS, strip_trailing)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_finite_verb, lemmas_of,
                                                plural_phrase)
 from capqa.statements.rules.parser import Parse, Word, parse
@@ -31,7 +31,6 @@ _CONTRACTIONS = {"'s": "is", "'re": "are", "'ll": "will", "'ve": "have", "'d": "
 _TOPIC = re.compile(r"\b(?:about|regarding|concerning) (.+)$", re.IGNORECASE)
 _QUOTES = frozenset(('"', "“", "”", "'", "‘", "’"))
 _SUBJECT_PRONOUNS = {"it": False, "they": True, "he": False, "she": False}
-_DEMONSTRATIVES = frozenset(("this", "that", "these", "those"))
 # A referent is a noun phrase of its own, not another pronoun or a relative clause's opening.
 _NOT_REFERENTS = PRONOUNS | OBJECT_PRONOUNS | RELATIVE_PRONOUNS
 _MAX_REFERENT_WORDS = 12
@@ -248,7 +247,7 @@ def _resolved(content: str, answer_words: Parse, frame: Optional[Frame], questio
     """``content`` with an opening subject pronoun replaced by the question's noun phrase that it
     refers to (the subject, else the first noun phrase after the verb)."""
     first = answer_words[0]
-    if first.lower in _DEMONSTRATIVES and first.dep in _CLAUSE_DEPS and len(answer_words) > 2:
+    if first.lower in DEMONSTRATIVES and first.dep in _CLAUSE_DEPS and len(answer_words) > 2:
         referent = _demonstrative_referent(frame, answer_words, first)
         return referent + content[len(first.text):] if referent else content
     if first.lower not in _SUBJECT_PRONOUNS or first.dep not in _CLAUSE_DEPS or len(answer_words) < 2:

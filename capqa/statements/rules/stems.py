@@ -25,7 +25,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render
 from capqa.statements.rules.blanks import complete
-from capqa.statements.rules.lexicon import AUXILIARIES, strip_trailing
+from capqa.statements.rules.lexicon import AUXILIARIES, DEMONSTRATIVES, NOMINAL_SUBJECT_DEPS, strip_trailing
 from capqa.statements.rules.morphology import lemmas_of
 from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.sentences import is_clause
@@ -216,10 +216,6 @@ def stem_statement(stem: str, answer: str, written: str = "") -> Optional[str]:
     return complete(stem, answer)
 
 
-_DEMONSTRATIVES = frozenset(("this", "these", "that", "those"))
-_SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass"))
-
-
 def demonstrative_stem(stem: str, answer: str) -> Optional[str]:
     """"These are costs which do not vary ...:" + "fixed costs" -> "Fixed costs are costs which
     do not vary ...": a sentence before a colon whose subject is a demonstrative ("This is where
@@ -231,13 +227,13 @@ def demonstrative_stem(stem: str, answer: str) -> Optional[str]:
     if not stem.rstrip().endswith(":") or is_clause(parse(answer)):
         return None
     words = parse(strip_trailing(stem))
-    if len(words) < 3 or words[0].lower not in _DEMONSTRATIVES or (ends_open(words) and words[-1].tag != "VBN"):
+    if len(words) < 3 or words[0].lower not in DEMONSTRATIVES or (ends_open(words) and words[-1].tag != "VBN"):
         return None  # "These are examples of:": a sentence still to finish ("... or service sold:" is done)
     first, second = words[0], words[1]
-    if first.dep in _SUBJECT_DEPS:
+    if first.dep in NOMINAL_SUBJECT_DEPS:
         return f"{answer} {render(words[1:])}"
     if first.dep != "det" or first.head != second.i or second.tag not in ("NN", "NNS") or second.dep not in (
-            _SUBJECT_DEPS):
+            NOMINAL_SUBJECT_DEPS):
         return None
     end = subtree_edges(words, 1)[1] + 1  # the whole subject: "This type of energy resource"
     if end == 2 and " " not in answer and "NOUN" not in lemmas_of(answer.lower()):

@@ -12,12 +12,11 @@ desert is Antarctica"), or one the question does not name, stays as it is.
 import re
 from typing import Dict, List, Optional
 
-from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, PREPOSITIONS, strip_trailing
+from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, NOMINAL_SUBJECT_DEPS, PREPOSITIONS, strip_trailing
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.queries import parse_question
 from capqa.statements.rules.sentences import sentence_head
 
-_SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass"))
 _NOUN_TAGS = frozenset(("NN", "NNS"))
 _MODIFIER_TAGS = frozenset(("DT", "JJ", "JJR", "NN", "NNS", "CD", "VBN"))
 _COPULA_NEXT = re.compile(r"^(?:is|are|was|were|equals)\b")
@@ -105,7 +104,7 @@ def _bare_subject_end(words: Parse) -> Optional[int]:
     for word in words[1:]:
         if word.tag not in _MODIFIER_TAGS:
             return None  # a superlative ("The largest desert is Antarctica") sets its own scope
-        if word.tag in _NOUN_TAGS and word.dep in _SUBJECT_DEPS:
+        if word.tag in _NOUN_TAGS and word.dep in NOMINAL_SUBJECT_DEPS:
             following = words[word.i + 1] if word.i + 1 < len(words) else None
             has_complement = any(other.head == word.i and other.dep == "prep" for other in words)
             if following is None or has_complement or following.tag not in ("VBZ", "VBP", "VBD", "MD"):

@@ -13,12 +13,12 @@ training data), so two readings are combined:
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from capqa.statements.rules.lexicon import AUXILIARIES, PREDICATE_ADJECTIVES, PREDICATE_NOUNS, PREPOSITIONS
+from capqa.statements.rules.lexicon import (AUXILIARIES, PREDICATE_ADJECTIVES, PREDICATE_NOUNS, PREPOSITIONS,
+                                            SUBJECT_DEPS)
 from capqa.statements.rules.morphology import is_adjective, is_adverb, is_participle, looks_adjective
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.surface import split_noun_predicate, split_subject
 
-_SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj", "csubjpass"))
 _RELATIVE_WORDS = frozenset(("where", "that", "which", "who", "whom", "when", "whose"))
 # A clause after the subject that is not part of it: "Mozart | when he died".
 _SUBORDINATORS = frozenset("when while after before if because since until once".split())
@@ -76,7 +76,7 @@ def _contact_clause(words: Sequence[Word]) -> bool:
     finite verb ("the eagles went to the superbowl" after "the last year")."""
     if not words or words[0].tag not in ("DT", "PRP", "PRP$", "NNP", "NNPS"):
         return False
-    subject = next((index for index, word in enumerate(words) if word.dep in _SUBJECT_DEPS), None)
+    subject = next((index for index, word in enumerate(words) if word.dep in SUBJECT_DEPS), None)
     return subject is not None and any(word.tag in ("VBD", "VBZ", "VBP") for word in words[subject + 1:])
 
 
@@ -141,7 +141,7 @@ def predicate_suffix_start(words: Sequence[Word]) -> "int | None":
 
 def _parsed_subject(words: Tuple[Word, ...]) -> Split:
     for position, word in enumerate(words):
-        if word.dep in _SUBJECT_DEPS:
+        if word.dep in SUBJECT_DEPS:
             left, right = subtree_edges(words, position)
             if left == 0:
                 subject, predicate = _with_relative_verb(words[:right + 1], words[right + 1:])
