@@ -730,8 +730,8 @@ _MANY_LEFT = re.compile(r"\b(\d[\d,.]*+)(?: [a-z]+)? (?:many|much)\b")
 _HOW_MANY = re.compile(r"\bhow (?:many|much)\b", re.IGNORECASE)
 # A question of its own inside the statement, after a colon: "The SQL query for: What position does
 # the player play is ...": a capitalised wh-word with an auxiliary within four words.
-_QUESTION_INSIDE = re.compile(r":\s++(?:What|Which|Who|Whom|Whose|Where|When|Why|How)\b(?:\s++[^\s:;]++){0,3}?\s++(?:"
-                              + "|".join(sorted(_AUXILIARIES - {"am"})) + r")\b")
+_QUESTION_INSIDE = re.compile(r":\s++(?:" + "|".join(sorted(word.capitalize() for word in _WH))
+                              + r")\b(?:\s++[^\s:;]++){0,3}?\s++(?:" + "|".join(sorted(_AUXILIARIES - {"am"})) + r")\b")
 _HOW_ADJECTIVE = re.compile(r"\bhow ([a-z]+)\b", re.IGNORECASE)
 
 
