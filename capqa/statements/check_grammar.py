@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from capqa.statements.rules.lexicon import (ARTICLES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, NUMBER_WORDS,
                                             PREPOSITIONS)
-from capqa.statements.rules.morphology import inflect, is_finite_verb, is_mass_noun, lemmas_of
+from capqa.statements.rules.morphology import inflect, is_count_noun, is_finite_verb, is_mass_noun, lemmas_of
 from capqa.statements.rules.parser import Parse, Word
 
 FINITE_TAGS = frozenset(("VBD", "VBZ", "VBP", "MD"))
@@ -529,8 +529,9 @@ def _bare_count_noun(words: Parse, children: Dict[int, List[Word]], answer_words
     rock"), roles after "as", names and list items are not judged."""
     for word in words:
         if not (word.tag == "NN" or (word.tag == "NNP" and word.text.islower())) or word.lower not in answer_words or (
-                word.dep not in _ARGUMENT_DEPS or is_mass_noun(word.lower) or not _singular_noun(word)):
-            continue
+                word.dep not in _ARGUMENT_DEPS or (is_mass_noun(word.lower) and not is_count_noun(word.lower)) or (
+                not _singular_noun(word))):
+            continue  # a suffix that usually makes a mass noun ("-er", "-ph") yields to a noun only ever counted
         own = children.get(word.i, [])
         if any(child.dep in ("det", "poss", "nummod", "predet", "quantmod", "conj", "cc") or child.tag in ("CD", "PRP$")
                or (child.tag in ("NNP", "NNPS") and not child.text.islower()) for child in own):

@@ -19,7 +19,8 @@ from capqa.statements.rules.morphology import (definite_subject, inflect, lemmas
                                                with_article)
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.surface import list_or_single
-from capqa.statements.rules.wh_phrase import definite_compound, missing_noun, wh_noun, with_subject_article
+from capqa.statements.rules.wh_phrase import (articled_subject, definite_compound, missing_noun, wh_noun,
+                                              with_subject_article)
 
 _PLACE_PREPOSITIONS = frozenset("in on at inside within aboard".split())
 _ORDER_WORDS = {"first": "before", "earlier": "earlier than", "last": "after", "later": "later than"}
@@ -69,7 +70,10 @@ def wh_subject(frame: Frame, answer: str) -> Optional[str]:
     if topic and looks_like_clause(answer):
         return _replace_pronoun(answer, topic)  # "Which of the following statements about DNA is true?"
     noun = wh_noun(phrase)
-    return as_subject(with_subject_article(answer, noun) if noun else definite_compound(answer), rest)
+    if noun:
+        return as_subject(with_subject_article(answer, noun), rest)
+    definite_whole = any(word.lower == "the" for word in rest)  # "What protects the brain?": a part of it
+    return as_subject(articled_subject(answer, definite_whole), rest)
 
 
 _DEGREE_ADVERBS = frozenset("best most least also often usually always never still".split())
@@ -119,8 +123,14 @@ def _replace_pronoun(answer: str, topic: str) -> str:
 
 
 def _what_passive(rest: Sequence[Word], answer: str) -> Optional[str]:
-    """"What carries oxygen in the blood?" -> "Oxygen in the blood is carried by hemoglobin", as
-    CAP-Statements writes a "what" subject with an object."""
+    """"What carries oxygen in the blood?" + "hemoglobin, a protein found inside red blood cells"
+    -> "Oxygen in the blood is carried by hemoglobin, a protein ...": a heavy answer (an apposition
+    or a relative clause after its noun) goes to the end, as CAP-Statements writes it. A light one
+    keeps the question's active voice with the answer as its subject ("A thermometer measures
+    temperature"): None here."""
+    if not _HEAVY.search(answer):
+        # "What takes place as X?" + "it is refracted": the answer's own sentence stands
+        return answer if looks_like_clause(answer) else None
     verb = rest[0]
     if len(rest) < 2 or verb.lower in COPULAS or verb.tag == "MD" or verb.lower in ("do", "does", "did", "has", "have",
                                                                                       "had", "happens", "happened"):
@@ -136,6 +146,10 @@ def _what_passive(rest: Sequence[Word], answer: str) -> Optional[str]:
     plural = plural_phrase(obj)
     copula = ("were" if plural else "was") if past else ("are" if plural else "is")
     return join(obj, copula, inflect(verb.lower, "VBN"), "by", definite_compound(answer))
+
+
+# An answer heavy with an apposition or a relative clause after its noun, which goes last.
+_HEAVY = re.compile(r",|\b(?:which|that|who|whose|where)\b", re.IGNORECASE)
 
 
 def as_subject(answer: str, rest: Sequence[Word]) -> str:
