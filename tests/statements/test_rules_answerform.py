@@ -35,6 +35,7 @@ CASES = [
     ("What sweetens the tea?", "honey", "Honey sweetens the tea."),
     ("What breaks down proteins in the gut?", "enzymes", "Enzymes break down proteins in the gut."),
     ("What can pass through a wall of lead?", "nothing", "Nothing can pass through a wall of lead."),
+    ("where do pearls form", "oyster", "Pearls form in the oyster."),
     # a heavy answer (an apposition) keeps the passive, with the answer last
     ("What carries signals in the body?", "nerves, which run through the spine",
      "Signals in the body are carried by nerves, which run through the spine."),

@@ -6,7 +6,7 @@ import re
 from capqa.common.validation import parse_count
 from capqa.statements.rules.lexicon import (CAUSE_START, DAY, DETERMINERS, LIST_ANSWER, MANNER_START, NUMBER_WORDS,
                                             PLACE_START, RESULT_CONNECTIVES, TIME_POINT)
-from capqa.statements.rules.morphology import (is_adjective, is_adverb, is_participle, is_plural_noun,
+from capqa.statements.rules.morphology import (is_adjective, is_adverb, is_count_noun, is_participle, is_plural_noun,
                                                is_predicate_word, lemmas_of, looks_like_clause, singular_of,
                                                strip_determiner)
 
@@ -92,6 +92,8 @@ def answer_adverbial(wh_word, answer):
             return answer
         if answer.split()[-1].lower().strip(".,") in _VENUES:
             return f"at {answer}"  # "at Twickenham Stadium", "at Augusta National Golf Club"
+        if is_count_noun(answer):
+            return f"in the {answer}"  # "chest", "cerebellum": a part of the whole the question names
         return f"in {answer}"
     if wh_word == "when":
         if _CENTURIES.match(answer):

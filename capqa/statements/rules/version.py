@@ -83,7 +83,8 @@ from capqa.statements.rules.parser import parser_identity
 # subject ("A thermometer measures temperature": a heavy answer keeps the passive), a lone count noun given its
 # article; "what measures | air pressure" read with its verb; function words said twice at a join said once
 # ("because because", "so therefore"); underscores inside a word ("__init__") are code, no blank; a question's
-# inline code loses its backticks; a code identifier opening a sentence keeps its case ("x_1 denotes").
+# inline code loses its backticks; a code identifier opening a sentence keeps its case ("x_1 denotes"); a "where"
+# answer that is a lone count noun takes "in the" ("in the chest").
 RULES_VERSION = "12"
 
 

@@ -128,9 +128,6 @@ def _what_passive(rest: Sequence[Word], answer: str) -> Optional[str]:
     or a relative clause after its noun) goes to the end, as CAP-Statements writes it. A light one
     keeps the question's active voice with the answer as its subject ("A thermometer measures
     temperature"): None here."""
-    if not _HEAVY.search(answer):
-        # "What takes place as X?" + "it is refracted": the answer's own sentence stands
-        return answer if looks_like_clause(answer) else None
     verb = rest[0]
     if len(rest) < 2 or verb.lower in COPULAS or verb.tag == "MD" or verb.lower in ("do", "does", "did", "has", "have",
                                                                                       "had", "happens", "happened"):
@@ -142,6 +139,9 @@ def _what_passive(rest: Sequence[Word], answer: str) -> Optional[str]:
         return None
     if any(word.tag == "TO" and after.tag == "VB" for word, after in zip(rest[2:], rest[3:])):
         return None  # "What caused Luther to write hymns?": the object's infinitive keeps the active
+    if not _HEAVY.search(answer):
+        # "What takes place as X?" + "it is refracted": the answer's own sentence stands
+        return answer if looks_like_clause(answer) else None
     past = verb.tag == "VBD" or (verb.lower == inflect(verb.lower, "VBD") and verb.lower != inflect(verb.lower, "VBZ"))
     plural = plural_phrase(obj)
     copula = ("were" if plural else "was") if past else ("are" if plural else "is")
