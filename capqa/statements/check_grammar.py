@@ -124,6 +124,8 @@ def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List
         found.add("determiner_missing")
     if _opening_noun_bare(words, children, question_pairs):
         found.add("determiner_missing")
+    if _clause_after_because_of(words, children):
+        found.add("answer_in_frame")
     if _year_without_preposition(words, question_pairs):
         found.add("missing_preposition")
     if _relative_doubled(words):
@@ -555,6 +557,20 @@ def _opening_noun_bare(words: Parse, children: Dict[int, List[Word]], question_p
     before = {pair[0] for pair in question_pairs if pair[1] == first.lower}
     before |= {pair[0] for pair in question_pairs if pair[1] in before}
     return bool(before & ARTICLES)
+
+
+def _clause_after_because_of(words: Parse, children: Dict[int, List[Word]]) -> bool:
+    """A clause put after "because of", which takes a noun phrase ("... because of the chlorophyll
+    breaks down"): the "of" has no object, and a finite verb after it has its own subject after it."""
+    for word in words[1:]:
+        if word.lower != "of" or words[word.i - 1].lower != "because" or any(
+                child.dep == "pobj" for child in children.get(word.i, [])):
+            continue
+        for verb in words[word.i + 1:]:
+            if verb.tag in ("VBZ", "VBD", "VBP") and verb.dep != "relcl" and any(
+                    child.dep in ("nsubj", "nsubjpass") and child.i > word.i for child in children.get(verb.i, [])):
+                return True
+    return False
 
 
 def _year_without_preposition(words: Parse, question_pairs: Set[Tuple[str, str]]) -> bool:

@@ -27,5 +27,6 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # mark inside the question's or the answer's code, "**kwargs", is none), a lone count noun of the answer bare as
 # the subject ("Thermometer measures ...") or an argument (determiner_missing), a function word said twice at a
 # join or "so therefore" and a currency's sign with its name ("$243 dollars") (doubled_word), a comparative the
-# question gives a noun left bare ("UB40 has more.", frame_lost); "__init__" is no blank (blank_left).
+# question gives a noun left bare ("UB40 has more.", frame_lost), a clause after "because of" (answer_in_frame);
+# "__init__" is no blank (blank_left).
 CHECK_VERSION = "4"

@@ -36,6 +36,8 @@ CASES = [
     ("What breaks down proteins in the gut?", "enzymes", "Enzymes break down proteins in the gut."),
     ("What can pass through a wall of lead?", "nothing", "Nothing can pass through a wall of lead."),
     ("where do pearls form", "oyster", "Pearls form in the oyster."),
+    ("What device is used to drive nails?", "hammer", "The device used to drive nails is a hammer."),
+    ("What is the everyday name of the patella?", "kneecap", "The everyday name of the patella is kneecap."),
     # a heavy answer (an apposition) keeps the passive, with the answer last
     ("What carries signals in the body?", "nerves, which run through the spine",
      "Signals in the body are carried by nerves, which run through the spine."),
@@ -75,6 +77,7 @@ def test_count_nouns_are_read_conservatively():
     ("What measures temperature?", "thermometer", "Temperature is measured by thermometer.", "determiner_missing"),
     ("Why did it fail?", "because because it was old", "It failed because because it was old.", "doubled_word"),
     ("How many dollars did Lee spend?", "$12", "Lee spent $12 dollars.", "doubled_word"),
+    ("Why do leaves fall?", "the tree dries out", "Leaves fall because of the tree dries out.", "answer_in_frame"),
     ("Which team scored more goals, the Reds or the Blues?", "The Reds scored more.", "The Reds scored more.",
      "frame_lost"),
 ])
@@ -88,7 +91,9 @@ def test_check_flags_what_stays_bad(question, answer, statement, code):
     ("What does the `__init__` method do?", "It sets up the object.", "The __init__ method sets up the object."),
     ("Which planets have rings?", "x", "Saturn and Jupiter (faint) have rings."),
     ("What is the profession they share?", "writer", "The profession they share is writer."),
+    ("Why did it fail?", "the rain", "It failed because of the rain that fell."),
 ])
 def test_check_no_false_alarm(question, answer, statement):
     codes = statement_issues(question, answer, statement)
-    assert not {"markup_left", "determiner_missing", "doubled_word", "blank_left", "frame_lost"} & set(codes)
+    assert not {"markup_left", "determiner_missing", "doubled_word", "blank_left", "frame_lost", "answer_in_frame"} & set(
+        codes)

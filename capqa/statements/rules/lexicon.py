@@ -62,6 +62,8 @@ RESULT_CONNECTIVES = frozenset("therefore thus hence consequently".split())
 # Endings of the names of chemicals and substances ("dioxide", "chlorine", "sodium", "glucose"): uncounted
 # in a science answer whatever plural the lexicon lists ("dioxides").
 CHEMICAL_ENDINGS = ("ide", "ine", "ium", "gen", "ose", "ate", "ite", "ol", "ene", "ane")
+# Nouns whose value is a word, not a thing: "The common name of the clavicle is collarbone" takes no article.
+NAMING_NOUNS = frozenset("name names term word title nickname symbol abbreviation acronym spelling label".split())
 # Pronouns that look like count nouns to the lexicon ("nothings") but take no article.
 INDEFINITE_PRONOUNS = frozenset("nothing nobody noone none everything everyone everybody anything anyone anybody "
                                 "something someone somebody".split())

@@ -84,7 +84,8 @@ from capqa.statements.rules.parser import parser_identity
 # article; "what measures | air pressure" read with its verb; function words said twice at a join said once
 # ("because because", "so therefore"); underscores inside a word ("__init__") are code, no blank; a question's
 # inline code loses its backticks; a code identifier opening a sentence keeps its case ("x_1 denotes"); a "where"
-# answer that is a lone count noun takes "in the" ("in the chest").
+# answer that is a lone count noun takes "in the" ("in the chest"), and one after "The N that ... is" takes "a"
+# ("is a saw"; not after a name or term: "The common name of X is collarbone").
 RULES_VERSION = "12"
 
 

@@ -14,9 +14,9 @@ from capqa.statements.rules.agreement import is_no_one, no_determiner, subject_c
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render, texts
 from capqa.statements.rules.declarative import join, subject_agrees
 from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, MULTIPLIER_WORDS,
-                                            PREDICATE_ADJECTIVES)
-from capqa.statements.rules.morphology import (definite_subject, inflect, lemmas_of, looks_like_clause, plural_phrase,
-                                               with_article)
+                                            NAMING_NOUNS, PREDICATE_ADJECTIVES)
+from capqa.statements.rules.morphology import (definite_subject, head_noun, indefinite_article, inflect, is_count_noun,
+                                               lemmas_of, looks_like_clause, plural_phrase, with_article)
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.surface import list_or_single
 from capqa.statements.rules.wh_phrase import (articled_subject, definite_compound, missing_noun, wh_noun,
@@ -182,6 +182,8 @@ def _relative(frame: Frame, rest: List[Word], answer: str) -> str:
         return list_or_single(subject, answer)
     past = first.tag == "VBD" or first.lower in ("was", "did")
     articled = with_article(answer, noun_phrase)
+    if articled == answer and is_count_noun(answer) and head_noun(noun_phrase.split()).lower() not in NAMING_NOUNS:
+        articled = f"{indefinite_article(answer)} {answer}"  # "The tool used to cut wood is a saw"
     return join(subject, "was" if past else "is", definite_compound(answer) if articled == answer else articled)
 
 
