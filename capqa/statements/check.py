@@ -26,13 +26,14 @@ from capqa.statements.check_content import (code_altered, code_tokens, fence_tag
 from capqa.statements.check_grammar import grammar_issues, is_imperative
 from capqa.statements.rules.answer_cleaning import without_hedges, without_topic_label
 from capqa.statements.rules.answer_sentences import answer_sentences, split_sentences
-from capqa.statements.rules.code import MATH_SPAN
+from capqa.statements.rules.code import MATH_SPAN, code_chunks
 from capqa.statements.rules.context import split_question
+from capqa.statements.rules.joins import without_doubled_joins
 from capqa.statements.rules.language import not_english
 from capqa.statements.rules.lexicon import (ARTICLES, AUXILIARIES, CONDITION_WORDS, DETERMINERS, MODALS, NUMBER_WORDS,
                                             PREPOSITIONS, PRONOUNS, strip_trailing)
 from capqa.statements.rules.morphology import (indefinite_article, inflect, is_bare_noun_phrase, is_base_verb,
-                                               is_finite_verb, is_participle, lemmas_of)
+                                               is_count_noun, is_finite_verb, is_participle, lemmas_of)
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, parse, parse_into
 from capqa.statements.text_metrics import normalize_statement
 
@@ -140,7 +141,7 @@ _PRONOUNS = frozenset("it they he she this these those its their his her".split(
 _DOUBLE_ALLOWED = frozenset("that had very ha no bye now tut yeah la".split())
 # A blank of two underscores or more, or a lone one standing as a word ("is _ .", "in order to _ show"):
 # no word is written so.
-_BLANK = re.compile(r"_{2,}|\[blank\]|\(blank\)|(?<!\S)_(?!\S)", re.IGNORECASE)
+_BLANK = re.compile(r"_{3,}|(?<![A-Za-z0-9_])__(?![A-Za-z0-9_])|\[blank\]|\(blank\)|(?<!\S)_(?!\S)", re.IGNORECASE)
 _QUESTION_MARK = re.compile(r"\?[\"'”’)]*(?:\s|$)")
 # "It is unknown who ...", "It is not true that ...": "it" refers to nothing there.
 _EXPLETIVE = re.compile(r"^it (?:(?:is|was) (?:not |also )?\w+ (?:that|who|whom|whether|when|where|what|which|why|how|if|"
@@ -418,9 +419,12 @@ _PUNCTUATION = "\"'“”‘’()[],.;:!?*"
 
 def _bare_answer_words(claims: str) -> Set[str]:
     """The head noun of an answer that is a bare noun phrase of two or three words ("indian
-    ocean", "working fluid"; one bare word is too often a mass noun or a name: "peace", "duff")."""
+    ocean", "working fluid"; one bare word is too often a mass noun or a name: "peace", "duff", unless
+    it is a noun only ever counted: "thermometer")."""
     phrase = strip_trailing(claims)
     words = phrase.lower().split()
+    if len(words) == 1 and phrase.islower() and is_count_noun(phrase):
+        return {phrase}
     if len(words) < 2 or not is_bare_noun_phrase(phrase) or any(word in AUXILIARIES for word in words):
         return set()
     # A participle after the first word ("panels collecting sunlight", "sorrow regarding ...")
@@ -446,6 +450,25 @@ def _echoes_query(proper: str, question: Callable[[], Parse], text: str, claims:
     return verb.tag == "VB" or any(word.head == verb.i and word.dep == "dobj" for word in words)
 
 
+# A currency's sign and its name both given ("spent $243 dollars"); a comparative the question
+# gives its noun ("more band members") left bare at a sentence's end ("UB40 has more.").
+_CURRENCY_DOUBLED = re.compile(r"[$€£¥]\s?+\d[\d,.]*+\s++(?:dollars?|euros?|pounds?|yen)\b", re.IGNORECASE)
+_COMPARED_NOUN = re.compile(r"\b(?:more|fewer|less)\s++(?!than\b|of\b|or\b)[a-z]", re.IGNORECASE)
+_COMPARATIVE_ENDS = re.compile(r"\b(?:more|fewer|less)[.!?](?:\s|$)", re.IGNORECASE)
+
+
+def _bare_count_answer(claims: str, text: str) -> bool:
+    """A one-word answer that is a noun only ever counted ("thermometer") opening a sentence with
+    no article: "Thermometer measures ..." (the parse tags such a noun a name there, so the words
+    are read). After a copula it may be a role or a name of the thing ("... is writer"): not judged."""
+    answer = strip_trailing(claims)
+    if " " in answer or not answer.islower() or not is_count_noun(answer):
+        return False
+    word = re.escape(answer)
+    pattern = rf"(?:^|[.!?] )(?i:{word[:1]}){word[1:]} (?!is\b|are\b)"
+    return bool(re.search(pattern, text))
+
+
 def _surface_issues(question: str, answer: str, text: str, parts, proper: str, claims: str, rest: str) -> Set[str]:
     """The codes read from the statement's words as they stand."""
     found = set()
@@ -466,6 +489,10 @@ def _surface_issues(question: str, answer: str, text: str, parts, proper: str, c
         found.add("answer_missing")
     if _BLANK.search(text):
         found.add("blank_left")
+    if without_doubled_joins(text, answer) != text or _CURRENCY_DOUBLED.search(text):
+        found.add("doubled_word")  # "because because", "so therefore": a function word said twice at a join
+    if _bare_count_answer(claims, text):
+        found.add("determiner_missing")
     found |= _word_issues(words, f"{question} {answer}")
     if _doubled_phrase(text, question, answer) or _DOUBLED_RATE.search(text) or _unit_doubled(words):
         found.add("doubled_word")
@@ -494,13 +521,15 @@ def _content_issues(question: str, answer: str, text: str, parts, proper: str, c
         found.add("question_missing")
     if not parts.context and _short_options(parts.options) and frame_lost(proper, rest, claims):
         found.add("frame_lost")
+    if _COMPARED_NOUN.search(proper) and _COMPARATIVE_ENDS.search(text):
+        found.add("frame_lost")  # "Which band has more members?" -> "UB40 has more.": more of what is left out
     if _SPLIT_POSSESSIVE.search(text):
         found.add("split_possessive")
     if _hyphen_spaced(f"{question}\n{answer}", text):
         found.add("word_split")
     if lines_joined(answer, text):
         found.add("lines_joined")
-    if markup_left(text) or fence_tag_left(answer, text):
+    if markup_left(text, "\n".join((question,) + code_chunks(answer[:MAX_CODE_CHARS]))) or fence_tag_left(answer, text):
         found.add("markup_left")
     if label_left(text):
         found.add("label_left")

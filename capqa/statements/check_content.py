@@ -36,6 +36,8 @@ _OPERATOR = frozenset("* / + = × ÷ ^ ** - − < > <= >= == != %".split())
 _NUMBER = re.compile(r"^[$€£]?\(?[\d.,]+\)?%?$")
 _BOLD = re.compile(r"(?<!\S)\*\*(?=\S)|(?<=\S)\*\*(?![\w(])|(?<![\w*])\*(?=[A-Za-z])|(?<=[A-Za-z.!?)])\*(?![\w*])")
 _TABLE = re.compile(r"\|\s*+:?-{3,}|(?:\|[^|\n]{1,80}){3,}\|")
+# A list's marks left in a sentence: two bullets ("... are: - Saturn - Jupiter") or items numbered 1 and 2.
+_LIST_LEFT = re.compile(r"(?:^|(?<=[:.!?] ))[-*•] [^-*•\n]{1,80}? [-*•] (?=\w)|(?:^|(?<=[:.!?] ))1[.)] [^\n]{1,80}? 2[.)] (?=[A-Za-z])")
 # A heading's marks open the statement or a sentence: inside one, after code ("hex(255) # '0xff'"),
 # "#" is the code's comment, which is kept as written.
 _MARKUP = re.compile(r"```|(?:^|(?<=[.!?:] ))#{1,6} |\*\*(?=\w)|(?<=\w)\*\*")
@@ -218,8 +220,22 @@ def _plain(word: str) -> str:
     return word.strip("*_`")
 
 
-def markup_left(statement: str) -> bool:
-    return bool(_TABLE.search(statement) or _MARKUP.search(statement))
+def markup_left(statement: str, code: str = "") -> bool:
+    """Markdown left in ``statement``; a mark inside a word of ``code`` (the question's words and the
+    answer's code, as given) is that code's own ("**kwargs", "`**bold**`")."""
+    if _TABLE.search(statement) or _LIST_LEFT.search(statement):
+        return True
+    return any(not _in_code(statement, match.start(), code) for match in _MARKUP.finditer(statement))
+
+
+def _in_code(statement: str, position: int, code: str) -> bool:
+    """Whether the word of ``statement`` at ``position`` is written as it is in ``code``."""
+    if not code:
+        return False
+    start = statement.rfind(" ", 0, position) + 1
+    end = statement.find(" ", position)
+    word = statement[start:end if end >= 0 else len(statement)].strip(".,;:!?()\"'")
+    return bool(word) and word in code
 
 
 def fence_tag_left(answer: str, statement: str) -> bool:

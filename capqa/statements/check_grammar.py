@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from capqa.statements.rules.lexicon import (ARTICLES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, NUMBER_WORDS,
                                             PREPOSITIONS)
-from capqa.statements.rules.morphology import inflect, is_finite_verb, is_mass_noun, lemmas_of
+from capqa.statements.rules.morphology import inflect, is_count_noun, is_finite_verb, is_mass_noun, lemmas_of
 from capqa.statements.rules.parser import Parse, Word
 
 FINITE_TAGS = frozenset(("VBD", "VBZ", "VBP", "MD"))
@@ -124,6 +124,8 @@ def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List
         found.add("determiner_missing")
     if _opening_noun_bare(words, children, question_pairs):
         found.add("determiner_missing")
+    if _clause_after_because_of(words, children):
+        found.add("answer_in_frame")
     if _year_without_preposition(words, question_pairs):
         found.add("missing_preposition")
     if _relative_doubled(words):
@@ -529,8 +531,9 @@ def _bare_count_noun(words: Parse, children: Dict[int, List[Word]], answer_words
     rock"), roles after "as", names and list items are not judged."""
     for word in words:
         if not (word.tag == "NN" or (word.tag == "NNP" and word.text.islower())) or word.lower not in answer_words or (
-                word.dep not in _ARGUMENT_DEPS or is_mass_noun(word.lower) or not _singular_noun(word)):
-            continue
+                word.dep not in _ARGUMENT_DEPS or (is_mass_noun(word.lower) and not is_count_noun(word.lower)) or (
+                not _singular_noun(word))):
+            continue  # a suffix that usually makes a mass noun ("-er", "-ph") yields to a noun only ever counted
         own = children.get(word.i, [])
         if any(child.dep in ("det", "poss", "nummod", "predet", "quantmod", "conj", "cc") or child.tag in ("CD", "PRP$")
                or (child.tag in ("NNP", "NNPS") and not child.text.islower()) for child in own):
@@ -554,6 +557,20 @@ def _opening_noun_bare(words: Parse, children: Dict[int, List[Word]], question_p
     before = {pair[0] for pair in question_pairs if pair[1] == first.lower}
     before |= {pair[0] for pair in question_pairs if pair[1] in before}
     return bool(before & ARTICLES)
+
+
+def _clause_after_because_of(words: Parse, children: Dict[int, List[Word]]) -> bool:
+    """A clause put after "because of", which takes a noun phrase ("... because of the chlorophyll
+    breaks down"): the "of" has no object, and a finite verb after it has its own subject after it."""
+    for word in words[1:]:
+        if word.lower != "of" or words[word.i - 1].lower != "because" or any(
+                child.dep == "pobj" for child in children.get(word.i, [])):
+            continue
+        for verb in words[word.i + 1:]:
+            if verb.tag in ("VBZ", "VBD", "VBP") and verb.dep != "relcl" and any(
+                    child.dep in ("nsubj", "nsubjpass") and child.i > word.i for child in children.get(verb.i, [])):
+                return True
+    return False
 
 
 def _year_without_preposition(words: Parse, question_pairs: Set[Tuple[str, str]]) -> bool:

@@ -23,4 +23,10 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # words (answer_missing), options the answer names no options left, a count after "has" no inversion, a
 # condition or complement after an answer sentence or an infinitive in the answer no answer in the frame, an -s
 # verb read as a noun after a long subject no fragment.
-CHECK_VERSION = "3"
+# 4: answer formatting and function words (branch answerform): a list's bullets or numbers left (markup_left; a
+# mark inside the question's or the answer's code, "**kwargs", is none), a lone count noun of the answer bare as
+# the subject ("Thermometer measures ...") or an argument (determiner_missing), a function word said twice at a
+# join or "so therefore" and a currency's sign with its name ("$243 dollars") (doubled_word), a comparative the
+# question gives a noun left bare ("UB40 has more.", frame_lost), a clause after "because of" (answer_in_frame);
+# "__init__" is no blank (blank_left).
+CHECK_VERSION = "4"

@@ -40,7 +40,7 @@ from support.data import data_path
     ("What are the phases of mitosis?", "prophase, metaphase, and anaphase",
      "The phases of mitosis include prophase, metaphase, and anaphase."),
     ("What is the liquid component of blood called?", "plasma", "The liquid component of blood is called plasma."),
-    ("What carries oxygen in the blood?", "hemoglobin", "Oxygen in the blood is carried by hemoglobin."),
+    ("What carries oxygen in the blood?", "hemoglobin", "Hemoglobin carries oxygen in the blood."),
     ("Who wrote Hamlet?", "Shakespeare", "Shakespeare wrote Hamlet."),
     ("Whom did Juliet love?", "Romeo", "Juliet loved Romeo."),
     ("Whose portrait is on the one-dollar bill?", "George Washington",

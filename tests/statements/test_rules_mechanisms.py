@@ -743,11 +743,11 @@ def test_a_demonstrative_before_a_colon_is_the_answer(question, answer, statemen
     ("What device is used to measure air pressure in a tyre?", "pressure gauge",
      "The device used to measure air pressure in a tyre is the pressure gauge."),
     ("What limits the flow of petrol to the engine?", "fuel pump",
-     "The flow of petrol to the engine is limited by the fuel pump."),
+     "The fuel pump limits the flow of petrol to the engine."),
     # a substance, an abstraction, a plural or an adjective's phrase stays bare
     ("What type of energy is stored in a battery?", "chemical energy",
      "The type of energy stored in a battery is chemical energy."),
-    ("What carries oxygen in the blood?", "red blood cells", "Oxygen in the blood is carried by red blood cells."),
+    ("What carries oxygen in the blood?", "red blood cells", "Red blood cells carry oxygen in the blood."),
     # names joined by "and" are plural whatever the question's "does" says
     ("What sport does Serena Williams and Venus Williams play?", "tennis",
      "The sport Serena Williams and Venus Williams play is tennis."),

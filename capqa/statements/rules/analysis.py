@@ -216,7 +216,10 @@ def _starts_noun_phrase(words: Sequence[Word], index: int) -> bool:
         return True  # a word the lexicon does not know as a verb ("organelles")
     if "NOUN" not in lemmas_of(word.lower) or index + 1 >= len(words):
         return False
-    return agrees_as_verb(words[index + 1], plural=is_plural_noun(word.lower))
+    after = words[index + 1]
+    if after.tag == "RP" or (after.tag in ("NN", "NNS") and after.dep in ("compound", "dobj")):
+        return False  # "what measures | air pressure", "what breaks | down food": the tagger's verb has its object
+    return agrees_as_verb(after, plural=is_plural_noun(word.lower))
 
 
 def agrees_as_verb(word: Word, plural: bool) -> bool:

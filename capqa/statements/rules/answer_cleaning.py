@@ -9,7 +9,8 @@ make ..." when the question asks what they make). Kept: the answer's own words.
 import re
 from typing import List
 
-from capqa.statements.rules.lexicon import QUESTION_START, WHITESPACE, strip_trailing
+from capqa.statements.rules.lexicon import (AUXILIARIES, DETERMINERS, PRONOUNS, QUESTION_START, WHITESPACE,
+                                            strip_trailing)
 from capqa.statements.rules.morphology import is_finite_verb, is_participle, lemmas_of
 
 _OUTER_QUOTES = ('"', '“', '”')
@@ -52,6 +53,13 @@ _PERSON_OPENER = re.compile(r"^(?:[Hh]e|[Ss]he)(?:'s| is| was)\s+((?:[A-Z]|the |
 _EXISTENTIAL_OPENER = re.compile(r"^there(?:'s| is| are| was| were)\s+(.+)$", re.IGNORECASE)
 _COUNT_QUESTION = re.compile(r"^how (?:many|much)\b", re.IGNORECASE)
 _REASON_QUESTION = re.compile(r"^why\b", re.IGNORECASE)
+# An opening before a colon and a list ("Several animals hibernate: ..."), and its words that restate
+# nothing: pronouns ("you" is the questioner's "I"), determiners, auxiliaries, quantifiers.
+_INTRO_COLON = re.compile(r"^([^:\n]{1,80}):\s++(\S.*)$")
+_WORD = re.compile(r"[a-z]+")
+_MAX_INTRO_ITEM_WORDS = 4
+_INTRO_FILLERS = DETERMINERS | PRONOUNS | AUXILIARIES | frozenset(
+    "i me my several many few some main following here include includes including".split())
 _ANSWER_LABEL = re.compile(r"^a\s*:\s+(?=\S)", re.IGNORECASE)
 # "They make honey." answering "What do bees make?": a pronoun subject and a verb of the question.
 _PRONOUN_CLAUSE = re.compile(r"^(?:it|they|he|she|we|you)\s+(?:(?:can|could|will|would|did|do|does|is|are|was|"
@@ -184,6 +192,9 @@ def _strip_once(text, question, options):
         # "It was written by X" answering "Who wrote ...?" -> "X"; with more to say ("by X, a
         # novelist, in 1967") the sentence stays, its pronoun resolved (sentences.full_sentence).
         return passive.group(2)
+    introduced = _restating_intro(text, question)
+    if introduced:
+        return introduced
     if _REASON_QUESTION.match(question):
         return text  # "Why did X split?" + "it was too large": the clause is the reason
     existential = _COUNT_QUESTION.match(question) and _EXISTENTIAL_OPENER.match(text)
@@ -193,6 +204,23 @@ def _strip_once(text, question, options):
     if opener and not is_participle(opener.group(1).split()[0].lower()):
         return opener.group(1)  # "It was written by X, ..." is a passive sentence, not "It was X"
     return _without_restated_verb(text, question)
+
+
+def _restating_intro(text: str, question: str) -> str:
+    """The list after a colon whose opening only restates the question ("Several animals hibernate:
+    bears, bats and groundhogs" for "what animals hibernate in winter", "You need: flour and milk"):
+    the list is the answer. "" when the opening says something the question does not."""
+    match = _INTRO_COLON.match(text)
+    items = re.split(r",\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+", strip_trailing(match.group(2))) if match else []
+    if len(items) < 2 or any(not item or len(item.split()) > _MAX_INTRO_ITEM_WORDS for item in items):
+        return ""  # "Law & Order: SVU will premiere on Thursday, November 12th": no list after the colon
+    asked = {lemma for word in _WORD.findall(question.lower()) for lemma in _word_lemmas(word)}
+    said = [word for word in _WORD.findall(match.group(1).lower()) if word not in _INTRO_FILLERS]
+    return match.group(2) if said and all(_word_lemmas(word) & asked for word in said) else ""
+
+
+def _word_lemmas(word: str) -> set:
+    return {word} | {lemma for lemmas in lemmas_of(word).values() for lemma in lemmas}
 
 
 def _same_text(text: str, option: str) -> bool:

@@ -23,7 +23,7 @@ import unicodedata
 from typing import Callable, List
 
 from capqa.statements.rules.code import CODE_SPAN, FENCE_LANGUAGE, MATH_SPAN, code_chunks, is_code, span_body
-from capqa.statements.rules.lexicon import WHITESPACE
+from capqa.statements.rules.lexicon import COPULAS, PREPOSITIONS, TABLE_NO, TABLE_YES, TOTAL_WORDS, WHITESPACE
 from capqa.statements.rules.morphology import lemmas_of
 
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\([^()\s]{1,500}\)")
@@ -107,6 +107,8 @@ def strip_markup(text: str) -> str:
     text = _CITATION.sub("", text)
     text = _HEADING.sub("", text)
     text = _BLOCKQUOTE.sub("", text)
+    if "|" in text:
+        text = _tables_as_bullets(text)
     items = _list_items(text)
     if items:
         text = _as_list(items)
@@ -158,8 +160,8 @@ def _introduced_lists(text: str) -> str:
         if len(items) >= 2 and intro is not None and out[intro].rstrip().endswith(":") and all(
                 0 < len(item.split()) <= _LIST_ITEM_WORDS and item[-1:] not in ".!?" for item in items):
             opening = out[intro].rstrip()
-            if _ends_in_verb(opening[:-1]):
-                opening = opening[:-1]  # "They also fought:" + items: the items are its object
+            if _ends_in_verb(opening[:-1]) or _ends_in_preposition(opening[:-1]):
+                opening = opening[:-1]  # "They also fought:", "Africa is surrounded by:" + items: the items are its object
             out[intro] = f"{opening} {_as_list(items)}."
             del out[intro + 1:]
             index = end
@@ -181,10 +183,18 @@ def _ended(line: str) -> str:
     return stripped + "." if stripped[-1:].isalnum() or stripped[-1:] in "%)$*" else line
 
 
+def _ends_in_preposition(text: str) -> bool:
+    words = text.split()
+    return bool(words) and words[-1].lower() in PREPOSITIONS
+
+
 def _ends_in_verb(text: str) -> bool:
-    """Whether ``text`` ends in a finite verb ("They also fought"), not a gerund or a noun."""
+    """Whether ``text`` ends in a finite verb ("They also fought"), not a gerund, a noun or a
+    passive's participle ("Three languages are spoken:": the items are no object)."""
     words = text.split()
     last = words[-1].lower() if words else ""
+    if len(words) > 1 and words[-2].lower() in COPULAS:
+        return False
     lemmas = lemmas_of(last) if last else {}
     return "VERB" in lemmas and "NOUN" not in lemmas and "ADJ" not in lemmas and not last.endswith("ing") and (
         last not in lemmas["VERB"])
@@ -272,6 +282,62 @@ def _list_items(text: str) -> List[str]:
         if all(0 < len(item.split()) <= 6 for item in items):
             return items
     return []
+
+
+_TABLE_LINE = re.compile(r"^[ \t]*+\|.*\|[ \t]*+$")
+_TABLE_RULE = re.compile(r"^[ \t|:]*+-[ \t|:-]*+$")
+
+
+def _tables_as_bullets(text: str) -> str:
+    """A markdown table (a header line, its rule of dashes, rows) as the answer's words. A table
+    that is the whole answer is a bulleted list of its rows, which the list rules then join ("A, B
+    and C"): a row is its first cell, the thing it is about, with its other cells in brackets
+    ("Helium (He)"); a cell that only says yes goes ("| Saturn | yes |" -> "Saturn"), and a row
+    whose one other cell says no is no item of the answer. A table of working with a total row is
+    its total ("| **total** | **$57.00** |" -> "$57.00"). A table beside prose is the prose's
+    support, which the prose states: it goes, and a colon that introduced it ends its sentence."""
+    lines = text.split("\n")
+    tables = []
+    index = 0
+    while index < len(lines):
+        end = index
+        while end < len(lines) and _TABLE_LINE.match(lines[end]):
+            end += 1
+        if end - index >= 3 and _TABLE_RULE.match(lines[index + 1]):
+            tables.append((index, end))
+        index = max(end, index + 1)
+    if not tables:
+        return text
+    inside = {line for begin, end in tables for line in range(begin, end)}
+    prose = [line for number, line in enumerate(lines) if number not in inside and line.strip()]
+    if not prose and len(tables) == 1:
+        begin, end = tables[0]
+        return "\n".join(_table_items(lines[begin + 2:end]))
+    out: List[str] = []
+    for number, line in enumerate(lines):
+        if number in inside:
+            last = next((position for position in range(len(out) - 1, -1, -1) if out[position].strip()), None)
+            if last is not None and out[last].rstrip().endswith(":"):
+                out[last] = out[last].rstrip()[:-1] + "."
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def _table_items(rows: List[str]) -> List[str]:
+    """A whole answer's table as lines: its total alone, or its rows as bullets (``_tables_as_bullets``)."""
+    items = []
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip().strip("|").split("|")]
+        if not cells or not cells[0]:
+            continue
+        values = [cell for cell in cells[1:] if cell and cell.strip("*_").lower() not in TABLE_YES]
+        if cells[0].strip("*_ ").lower() in TOTAL_WORDS and values:
+            return [", ".join(value.strip("*_ ") for value in values)]
+        if len(cells) == 2 and values and values[0].strip("*_").lower() in TABLE_NO:
+            continue
+        items.append(f"{cells[0]} ({', '.join(values)})" if values else cells[0])
+    return [f"- {item}" for item in items]
 
 
 def _as_list(items: List[str]) -> str:

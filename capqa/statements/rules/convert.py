@@ -35,6 +35,7 @@ from capqa.statements.rules.context import QuestionParts, questioner_swapped, re
 from capqa.statements.rules.declarative import embedded_question
 from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
                                           steps_texts, topic_code)
+from capqa.statements.rules.joins import without_doubled_joins
 from capqa.statements.rules.lexicon import NUMBER_WORDS, WHITESPACE, strip_trailing
 from capqa.statements.rules.morphology import capitalize, clause_texts, lemmas_of
 from capqa.statements.rules.option_clauses import option_clause_answer
@@ -113,10 +114,14 @@ class Prepared(NamedTuple):
     condition: str = ""         # a task's condition ("If n is even" of "If n is even, then find X.")
 
 
+# A question's inline code: its backticks are markup, as in an answer (the code itself is read as a word).
+_INLINE_CODE = re.compile(r"`([^`\n]{1,200})`")
+
+
 def read_question(question: str) -> Tuple[QuestionParts, List[str], str]:
     """(the question's parts, its context sentences, the question proper normalised): what the
     converter reads of a question whatever its answer."""
-    parts = split_question(_topic_read(WHITESPACE.sub(" ", question).strip()))
+    parts = split_question(_topic_read(_INLINE_CODE.sub(r"\1", WHITESPACE.sub(" ", question).strip())))
     context, proper = list(parts.context), parts.question
     if not proper:
         return parts, context, proper
@@ -254,7 +259,7 @@ def finish(prepared: Prepared) -> str:
         return prepared.done
     steps = _steps(prepared)
     if steps:
-        text = _sentences(prepared.context + steps, prepared.answer)
+        text = without_doubled_joins(_sentences(prepared.context + steps, prepared.answer), prepared.answer)
         return code_case_kept(cased_statement(text, prepared.question, prepared.answer, prepared.proper),
                               prepared.answer)
     main, more = _main(prepared.form, prepared.proper, prepared.content, prepared.first, prepared.options)
@@ -263,6 +268,7 @@ def finish(prepared: Prepared) -> str:
     elif prepared.condition:
         main = with_condition(prepared.condition, main, _lower_first_word)
     text = _sentences(prepared.context + list(prepared.working) + [main] + more + prepared.extra, prepared.answer)
+    text = without_doubled_joins(text, prepared.answer)
     return code_case_kept(cased_statement(text, prepared.question, prepared.answer, prepared.proper), prepared.answer)
 
 

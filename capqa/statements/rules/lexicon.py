@@ -44,9 +44,31 @@ EVENT_VERBS = frozenset("happen occur".split())
 MULTIPLIER_WORDS = frozenset("dozen score hundred thousand million billion trillion".split())
 NEGATIVE_ANSWERS = frozenset("no false incorrect wrong never nope".split() + ["not really", "not at all"])
 _POSITIVE_ANSWERS = frozenset("yes true correct right yeah yep absolutely indeed".split())
+# A table's cells that only say a row has what the question asks ("| Saturn | yes |") or has not.
+TABLE_YES = frozenset("yes y true x ✓ ✔ ✅ ✔️".split())
+# A table's row that sums the rows above it: a worked table's answer.
+TOTAL_WORDS = frozenset("total sum overall altogether grand total".split() + ["grand total", "in total"])
+TABLE_NO = frozenset("no n false none - – — ✗ ✘ ❌ n/a".split())
 # Nouns whose instances are unique parts of a whole or units of measure: "the heart", "the ohm".
 DEFINITE_HEADS = frozenset("organ organelle part structure site boundary layer bone gland "
                             "powerhouse unit".split())
+# Function words that a join may say twice ("because because", "and and", "is is"): said twice in a
+# row, the second is a slip of the answer or of the frame (never "that that" or "had had", which English has).
+# Prepositions are not among them: a lower-case query may put one before a title's own ("in in cold blood").
+DOUBLED_JOIN_WORDS = frozenset("because and or but nor so the a an is are was were than then therefore thus hence "
+                               "since".split())
+# A result connective after "so" says it again: "so therefore", "so thus", "so hence".
+RESULT_CONNECTIVES = frozenset("therefore thus hence consequently".split())
+# Endings of the names of chemicals and substances ("dioxide", "chlorine", "sodium", "glucose"): uncounted
+# in a science answer whatever plural the lexicon lists ("dioxides").
+CHEMICAL_ENDINGS = ("ide", "ine", "ium", "gen", "ose", "ate", "ite", "ol", "ene", "ane")
+# Nouns whose value is a word, not a thing: "The common name of the clavicle is collarbone" takes no article.
+NAMING_NOUNS = frozenset("name names term word title nickname symbol abbreviation acronym spelling label".split())
+# Pronouns that look like count nouns to the lexicon ("nothings") but take no article.
+INDEFINITE_PRONOUNS = frozenset("nothing nobody noone none everything everyone everybody anything anyone anybody "
+                                "something someone somebody".split())
+# Count nouns that name one thing of its kind in everyday speech: "the moon causes tides", never "a moon".
+UNIQUE_NOUNS = frozenset("moon sun earth sky world universe equator horizon atmosphere".split())
 # Adjectives that take a complement and end a question's predicate: "proportional to".
 PREDICATE_ADJECTIVES = frozenset("proportional equal similar related equivalent responsible "
                                   "composed subject due close opposite".split())
@@ -104,7 +126,9 @@ def strip_trailing(text: str) -> str:
     return text[:end] if end < len(text) else text
 
 
-BLANK = re.compile(r"_{2,}")
+# A blank is a run of three underscores or more ("is_____."), or two standing alone: two inside a
+# word are code ("__init__", "x__y").
+BLANK = re.compile(r"_{3,}|(?<![A-Za-z0-9_])__(?![A-Za-z0-9_])")
 WHITESPACE = re.compile(r"\s+")
 LIST_ANSWER = re.compile(r",| and | or |;")
 # Imperatives whose object is a quantity or expression to work out ("Compute $99^2+99+1$.", "Evaluate

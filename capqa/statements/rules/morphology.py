@@ -6,9 +6,10 @@ import functools
 import re
 from typing import List, Optional
 
-from capqa.statements.rules.lexicon import (AUXILIARIES, CLAUSE_WORDS, COUNT_EXCEPTIONS, DEFINITE_HEADS, DETERMINERS,
-                                            LIST_ANSWER, MASS_NOUNS, MASS_SUFFIXES, NOUN_OF, PREDICATE_ADJECTIVES,
-                                            PREPOSITIONS, PRONOUNS, VOWEL_SOUND, WHITESPACE, strip_trailing)
+from capqa.statements.rules.lexicon import (AUXILIARIES, CHEMICAL_ENDINGS, CLAUSE_WORDS, COUNT_EXCEPTIONS,
+                                            DEFINITE_HEADS, DETERMINERS, INDEFINITE_PRONOUNS, LIST_ANSWER, MASS_NOUNS,
+                                            MASS_SUFFIXES, NOUN_OF, PREDICATE_ADJECTIVES, PREPOSITIONS, PRONOUNS,
+                                            VOWEL_SOUND, WHITESPACE, strip_trailing)
 from capqa.statements.rules.parser import parse
 
 
@@ -32,6 +33,24 @@ def inflect(verb, tag):
 
     forms = getInflection(lemma, tag)
     return forms[0] if forms else lowered
+
+
+@functools.lru_cache(maxsize=65536)
+def is_count_noun(word):
+    """Whether ``word`` is a singular noun that is only ever counted ("thermometer", "skull"):
+    lemminflect's plurals of a noun list the noun itself where the corpus it was built from used
+    it uncounted ("yeast", "honey", "heart"), so a noun whose only plural is another word, that
+    is no adjective or mass noun by the lexicon, needs an article as a subject ("A thermometer
+    measures ..."). Conservative: an unknown word, a name, a code word is never one."""
+    from lemminflect import getAllInflections  # Deferred: spacy, through lemminflect (see lemmas_of)
+
+    lowered = word.lower()
+    if not lowered.isalpha() or word != lowered or set(lemmas_of(lowered)) - {"NOUN", "VERB"} or (
+            lowered in INDEFINITE_PRONOUNS or lowered.endswith(CHEMICAL_ENDINGS)):
+        return False
+    forms = getAllInflections(lowered, upos="NOUN")
+    plurals = forms.get("NNS", ())
+    return lowered in forms.get("NN", ()) and bool(plurals) and lowered not in plurals and lowered not in MASS_NOUNS
 
 
 @functools.lru_cache(maxsize=65536)
@@ -193,8 +212,14 @@ def looks_like_clause(text):
     return words[0] not in DETERMINERS and is_third_person_verb(words[1]) and not is_base_verb(words[0])
 
 
+# An identifier of code opening a sentence ("x_1 denotes ...", "a*b*c is 8"): its case is the code's.
+_CODE_WORD_START = re.compile(r"^[a-z][A-Za-z0-9]*+(?:[_*][A-Za-z0-9]++)++\b")
+
+
 def capitalize(text):
-    return text[:1].upper() + text[1:] if text else text
+    if not text or _CODE_WORD_START.match(text):
+        return text
+    return text[:1].upper() + text[1:]
 
 
 def as_sentence(text):

@@ -5,8 +5,8 @@ import re
 
 from capqa.common.validation import parse_count
 from capqa.statements.rules.lexicon import (CAUSE_START, DAY, DETERMINERS, LIST_ANSWER, MANNER_START, NUMBER_WORDS,
-                                            PLACE_START, TIME_POINT)
-from capqa.statements.rules.morphology import (is_adjective, is_adverb, is_participle, is_plural_noun,
+                                            PLACE_START, RESULT_CONNECTIVES, TIME_POINT)
+from capqa.statements.rules.morphology import (is_adjective, is_adverb, is_count_noun, is_participle, is_plural_noun,
                                                is_predicate_word, lemmas_of, looks_like_clause, singular_of,
                                                strip_determiner)
 
@@ -16,6 +16,8 @@ _VENUES = frozenset("stadium arena airport station university college school hos
 _CENTURIES = re.compile(r"^\d{1,2}(?:st|nd|rd|th)(?:(?:,| and| or| to|-)\s*\d{1,2}(?:st|nd|rd|th))* centur(?:y|ies)\b",
                         re.IGNORECASE)
 # A season of a given year is one of a kind and takes "the": "in the summer of 1521" (a bare "in summer" stays).
+# A result connective opening a reason's answer joins it to nothing the statement says.
+_RESULT_OPENING = re.compile(r"^(?:so\s++)?(?:" + "|".join(sorted(RESULT_CONNECTIVES)) + r")\b,?\s*+", re.IGNORECASE)
 _SEASON_OF = re.compile(r"^(?:spring|summer|autumn|fall|winter) of\b", re.IGNORECASE)
 
 
@@ -90,6 +92,8 @@ def answer_adverbial(wh_word, answer):
             return answer
         if answer.split()[-1].lower().strip(".,") in _VENUES:
             return f"at {answer}"  # "at Twickenham Stadium", "at Augusta National Golf Club"
+        if is_count_noun(answer):
+            return f"in the {answer}"  # "chest", "cerebellum": a part of the whole the question names
         return f"in {answer}"
     if wh_word == "when":
         if _CENTURIES.match(answer):
@@ -98,6 +102,7 @@ def answer_adverbial(wh_word, answer):
             return f"in the {answer}"
         return f"on {answer}" if DAY.match(answer) else f"in {answer}" if TIME_POINT.match(answer) else answer
     if wh_word == "why":
+        answer = _RESULT_OPENING.sub("", answer) or answer  # "(so) therefore the chlorophyll breaks down"
         if CAUSE_START.match(answer):
             return answer
         return f"because {answer}" if looks_like_clause(answer) else f"because of {answer}"  # "of Rayleigh scattering"

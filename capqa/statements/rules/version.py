@@ -77,7 +77,16 @@ from capqa.statements.rules.parser import parser_identity
 # An option letter before its text and a dash ("(B) its gills — ..."), or before a comma ("A, a tiger
 # hunting ..."), goes; "I get N" and a trailing "though I'd double-check" are hedges; a disclaimer's "but" keeps
 # a two-word answer ("..., but a town.").
-RULES_VERSION = "11"
+# 12: answer formatting and the words around the answer (branch answerform): a markdown table is a list of its
+# rows ("Saturn and Jupiter (faint) have rings"; a worked table its total; beside prose it goes), an opening that
+# restates the question before a colon and a list goes; "What V O?" keeps the active voice with the answer as its
+# subject ("A thermometer measures temperature": a heavy answer keeps the passive), a lone count noun given its
+# article; "what measures | air pressure" read with its verb; function words said twice at a join said once
+# ("because because", "so therefore"); underscores inside a word ("__init__") are code, no blank; a question's
+# inline code loses its backticks; a code identifier opening a sentence keeps its case ("x_1 denotes"); a "where"
+# answer that is a lone count noun takes "in the" ("in the chest"), and one after "The N that ... is" takes "a"
+# ("is a saw"; not after a name or term: "The common name of X is collarbone").
+RULES_VERSION = "12"
 
 
 def engine_identity() -> Dict[str, str]:

@@ -4,9 +4,9 @@ many legs" for a count of legs ("eight legs")."""
 
 from typing import List
 
-from capqa.statements.rules.lexicon import DEFINITE_HEADS, LIST_ANSWER, MASS_NOUNS
-from capqa.statements.rules.morphology import (indefinite_article, is_bare_noun_phrase, is_mass_noun, is_plural_noun,
-                                               lemmas_of, singular_of)
+from capqa.statements.rules.lexicon import DEFINITE_HEADS, LIST_ANSWER, MASS_NOUNS, UNIQUE_NOUNS
+from capqa.statements.rules.morphology import (indefinite_article, is_bare_noun_phrase, is_count_noun, is_mass_noun,
+                                               is_plural_noun, lemmas_of, singular_of)
 
 _SUBSTANCES = frozenset("substance material element metal gas liquid mineral compound fuel food drink ingredient "
                         "acid chemical solid".split())
@@ -59,6 +59,18 @@ def definite_compound(answer: str) -> str:
     if is_plural_noun(head) or is_mass_noun(head) or head.endswith(_MASS_ENDINGS) or head in _SUBSTANCES:
         return answer  # "elastic potential energy": a wrong "the" is worse than none
     return f"the {answer}"
+
+
+def articled_subject(answer: str, definite_whole: bool) -> str:
+    """A bare answer to "What V ...?" as the subject: a compound made definite
+    (``definite_compound``), a lone singular count noun given its article ("thermometer" -> "a
+    thermometer"; "the" when the question names a definite whole it is part of: "What protects the
+    brain?" + "skull" -> "the skull"); anything else (mass nouns, plurals, names, code) as it is."""
+    compound = definite_compound(answer)
+    words = answer.split()
+    if compound != answer or len(words) != 1 or not is_count_noun(words[0]):
+        return compound
+    return f"the {answer}" if definite_whole or words[0] in UNIQUE_NOUNS else f"{indefinite_article(answer)} {answer}"
 
 
 # Endings of nouns that name a substance or an abstraction ("hydrogen", "sodium", "friction",

@@ -14,12 +14,13 @@ from capqa.statements.rules.agreement import is_no_one, no_determiner, subject_c
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render, texts
 from capqa.statements.rules.declarative import join, subject_agrees
 from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, MULTIPLIER_WORDS,
-                                            PREDICATE_ADJECTIVES)
-from capqa.statements.rules.morphology import (definite_subject, inflect, lemmas_of, looks_like_clause, plural_phrase,
-                                               with_article)
+                                            NAMING_NOUNS, PREDICATE_ADJECTIVES)
+from capqa.statements.rules.morphology import (definite_subject, head_noun, indefinite_article, inflect, is_count_noun,
+                                               lemmas_of, looks_like_clause, plural_phrase, with_article)
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.surface import list_or_single
-from capqa.statements.rules.wh_phrase import definite_compound, missing_noun, wh_noun, with_subject_article
+from capqa.statements.rules.wh_phrase import (articled_subject, definite_compound, missing_noun, wh_noun,
+                                              with_subject_article)
 
 _PLACE_PREPOSITIONS = frozenset("in on at inside within aboard".split())
 _ORDER_WORDS = {"first": "before", "earlier": "earlier than", "last": "after", "later": "later than"}
@@ -69,7 +70,10 @@ def wh_subject(frame: Frame, answer: str) -> Optional[str]:
     if topic and looks_like_clause(answer):
         return _replace_pronoun(answer, topic)  # "Which of the following statements about DNA is true?"
     noun = wh_noun(phrase)
-    return as_subject(with_subject_article(answer, noun) if noun else definite_compound(answer), rest)
+    if noun:
+        return as_subject(with_subject_article(answer, noun), rest)
+    definite_whole = any(word.lower == "the" for word in rest)  # "What protects the brain?": a part of it
+    return as_subject(articled_subject(answer, definite_whole), rest)
 
 
 _DEGREE_ADVERBS = frozenset("best most least also often usually always never still".split())
@@ -119,8 +123,11 @@ def _replace_pronoun(answer: str, topic: str) -> str:
 
 
 def _what_passive(rest: Sequence[Word], answer: str) -> Optional[str]:
-    """"What carries oxygen in the blood?" -> "Oxygen in the blood is carried by hemoglobin", as
-    CAP-Statements writes a "what" subject with an object."""
+    """"What carries oxygen in the blood?" + "hemoglobin, a protein found inside red blood cells"
+    -> "Oxygen in the blood is carried by hemoglobin, a protein ...": a heavy answer (an apposition
+    or a relative clause after its noun) goes to the end, as CAP-Statements writes it. A light one
+    keeps the question's active voice with the answer as its subject ("A thermometer measures
+    temperature"): None here."""
     verb = rest[0]
     if len(rest) < 2 or verb.lower in COPULAS or verb.tag == "MD" or verb.lower in ("do", "does", "did", "has", "have",
                                                                                       "had", "happens", "happened"):
@@ -132,10 +139,17 @@ def _what_passive(rest: Sequence[Word], answer: str) -> Optional[str]:
         return None
     if any(word.tag == "TO" and after.tag == "VB" for word, after in zip(rest[2:], rest[3:])):
         return None  # "What caused Luther to write hymns?": the object's infinitive keeps the active
+    if not _HEAVY.search(answer):
+        # "What takes place as X?" + "it is refracted": the answer's own sentence stands
+        return answer if looks_like_clause(answer) else None
     past = verb.tag == "VBD" or (verb.lower == inflect(verb.lower, "VBD") and verb.lower != inflect(verb.lower, "VBZ"))
     plural = plural_phrase(obj)
     copula = ("were" if plural else "was") if past else ("are" if plural else "is")
     return join(obj, copula, inflect(verb.lower, "VBN"), "by", definite_compound(answer))
+
+
+# An answer heavy with an apposition or a relative clause after its noun, which goes last.
+_HEAVY = re.compile(r",|\b(?:which|that|who|whose|where)\b", re.IGNORECASE)
 
 
 def as_subject(answer: str, rest: Sequence[Word]) -> str:
@@ -168,6 +182,8 @@ def _relative(frame: Frame, rest: List[Word], answer: str) -> str:
         return list_or_single(subject, answer)
     past = first.tag == "VBD" or first.lower in ("was", "did")
     articled = with_article(answer, noun_phrase)
+    if articled == answer and is_count_noun(answer) and head_noun(noun_phrase.split()).lower() not in NAMING_NOUNS:
+        articled = f"{indefinite_article(answer)} {answer}"  # "The tool used to cut wood is a saw"
     return join(subject, "was" if past else "is", definite_compound(answer) if articled == answer else articled)
 
 
