@@ -23,4 +23,9 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # words (answer_missing), options the answer names no options left, a count after "has" no inversion, a
 # condition or complement after an answer sentence or an infinitive in the answer no answer in the frame, an -s
 # verb read as a noun after a long subject no fragment.
-CHECK_VERSION = "3"
+# 4: (negperson) negative_as_thing also flags "A neither ..." and a denial left elliptical ("Vikings didn't; ...",
+# "There isn't one;"); person_not_swapped flags a "You" subject where the question addressed the system and the
+# answer speaks as "I"; fragment flags a prepositional phrase taken for the subject ("From X wrote Y"); a negative
+# answer's "none"/"not any" is said by the statement's "no" (answer_missing); an extraposed "It takes ... to V" is
+# no pronoun start.
+CHECK_VERSION = "4"

@@ -77,7 +77,15 @@ from capqa.statements.rules.parser import parser_identity
 # An option letter before its text and a dash ("(B) its gills — ..."), or before a comma ("A, a tiger
 # hunting ..."), goes; "I get N" and a trailing "though I'd double-check" are hedges; a disclaimer's "but" keeps
 # a two-word answer ("..., but a town.").
-RULES_VERSION = "11"
+# 12: (negperson) negative answers negate the question's frame: "none"/"neither" before the wh-phrase ("No oceans
+# border ...", "Neither of the two brothers ..."), "There isn't one" read as "none", "What is the X?" + none ->
+# "There is no X"; a denial before its reason ("It hasn't; ...", "You can't; ...", "That never happened.") negates
+# the question's clause (with the answer's modal); a why-question's "Actually, X was not ..." kept as the
+# correction; the system's "you" becomes the answer's "I" where it speaks as "I"; quoted text keeps its person
+# ('I think, therefore I am'); "It's from X" to "Who wrote Y?" states Y is from X; a lower-case negative
+# subject opens a sentence; a negative answer's concession ("none, though ...") stays in its sentence; a pronoun
+# is not resolved to a noun phrase of the question's condition clause.
+RULES_VERSION = "12"
 
 
 def engine_identity() -> Dict[str, str]:
