@@ -27,6 +27,10 @@ CONVERTED = [
      "Darwin did not sail to Iceland. Darwin sailed on the Beagle to South America."),
     ("Why did Columbus land in Florida?", "Actually, Columbus never reached Florida.",
      "Columbus never reached Florida."),
+    ("when did the city ban cars?", "it hasn't officially", "The city did not ban cars officially."),
+    ("How does a stone swim?", "It doesn't swim, stones sink.", "A stone does not swim. Stones sink."),
+    ("How many times has Peru hosted the Winter Olympics?", "Never.", "Peru has never hosted the Winter Olympics."),
+    ("Who wrote \"The Quiet Orchard\"?", "It's by Ann Vole.", "Ann Vole wrote \"The Quiet Orchard\"."),
     # the system's "you" is the answer's "I"
     ("Do you dream at night?", "No, I am a program and I do not sleep.", "I do not dream at night. I am a program and "
                                                                            "I do not sleep."),
@@ -43,6 +47,10 @@ CONVERTED = [
 @pytest.mark.parametrize("question,answer,expected", CONVERTED)
 def test_negative_denied_and_person_statements(question, answer, expected):
     assert rule_statement(question, answer) == expected
+
+
+def test_a_generic_you_stays_where_the_answer_only_advises():
+    assert rule_statement("Should you stretch before running?", "Yes. I would recommend it.").startswith("You ")
 
 
 def test_the_questioners_quoted_words_keep_their_person():

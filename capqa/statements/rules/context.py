@@ -304,8 +304,10 @@ def _swapped(segment: str) -> str:
 # language model ..." -> "I do not have feelings". Only a question with no questioner's "I" in it
 # (then "you" can only be the system), and only where the answer speaks as "I" (a verb after it).
 _SYSTEM_ADDRESSED = re.compile(r"(?<![\w'’])(?:you|your|yours|yourself)(?![\w'’])", re.IGNORECASE)
-_SPEAKS_AS_I = re.compile(r"(?<![\w'’])I(?:['’](?:m|ve|d|ll)(?![\w'’])|\s++(?:am|was|do|did|don['’]t|didn['’]t|can|"
-                          r"cannot|can['’]t|could|have|had|will|would|won['’]t|just|only|never|also)(?![\w'’]))")
+# The answer says what it is or can do ("I am", "I don't", "I can't", "I have"), not what it would
+# advise ("I would recommend ..." to a generic "Should you ...?").
+_SPEAKS_AS_I = re.compile(r"(?<![\w'’])I(?:['’](?:m|ve)(?![\w'’])|\s++(?:am|was|do|did|don['’]t|didn['’]t|do not|"
+                          r"did not|can|cannot|can['’]t|have|will not|won['’]t)(?![\w'’]))")
 _SECOND_PERSON = re.compile(r"(?<![\w'’])(?P<word>you(?:['’](?:re|ve|d|ll))?|your|yours|yourself)(?![\w'’])"
                             r"(?P<after>\s++(?:are|were|aren['’]t|weren['’]t)(?![\w'’]))?", re.IGNORECASE)
 _SPEAKER_WORDS = {"you": "I", "you're": "I'm", "you’re": "I’m", "you've": "I've", "you’ve": "I’ve", "you'd": "I'd",

@@ -41,8 +41,13 @@ _DENIAL = re.compile(r"^(?:it|they|he|she|this|that|there)\s+(?:is|are|was|were|
 _DENIAL_HEAD = re.compile(r"^(?:it|they|he|she|this|that|we|you|i)\s+(?:(?P<auxiliary>is|are|am|was|were|does|do|did|has|"
                           r"have|had|can|could|will|would|should|may|might|must|ca(?=n[’']t)|wo(?=n[’']t))(?:\s+not|not|"
                           r"n[’']t)|never\s+(?:is|are|was|were|does|do|did|has|have|had|happened|existed))"
-                          r"(?:\s*+[.,;:!—–-]\s*+(?P<rest>\S.*))?$", re.IGNORECASE)
+                          # an adverb of the denial's own ("it hasn't officially") goes with the negated clause
+                          r"(?:\s++(?P<adverb>[a-z]+ly|yet|ever))?(?:\s*+[.,;:!—–-]\s*+(?P<rest>\S.*))?$", re.IGNORECASE)
 _SHORT_MODALS = {"ca": "can", "wo": "will"}
+# A denial that says the question's verb again: "I don't eat; I'm an AI." to "What do you eat ...?"
+_DENIAL_VERB = re.compile(r"^(?:it|they|he|she|this|that|we|you|i)\s+(?P<auxiliary>does|do|did|can|could|will|would|ca(?=n[’']t)|"
+                          r"wo(?=n[’']t))(?:\s+not|not|n[’']t)\s+(?P<verb>[a-z]+)(?:\s+(?:it|them|one|any|anything))?"
+                          r"(?:\s*+[.,;:!—–-]\s*+(?P<rest>\S.*))?$", re.IGNORECASE)
 _YES_OPENING = re.compile(r"^(?:yes|yeah|yep|sure|of course|certainly)\s*[,.;:!-]\s*(?P<rest>\S.*)$", re.IGNORECASE)
 _NO_OPENING = re.compile(r"^(?:no|nope|actually|in fact)\s*[,.;:!-]\s*(?P<rest>\S.*)$", re.IGNORECASE)
 _CLAUSE_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj"))
@@ -488,7 +493,7 @@ def denial(frame: Frame, content: str, whole: bool = False) -> Optional[Tuple[st
     only a denial that is a clause of its own before its reason ("It hasn't; X is ...", "You
     can't.", "That never happened."), which comes before the answer is read as a sentence (a
     sentence that goes on, "It isn't clear who ...", is no denial)."""
-    match = (_DENIAL_HEAD if whole else _DENIAL).match(content)
+    match = (_DENIAL_HEAD if whole else _DENIAL).match(content) or (_says_verb_again(frame, content) if whole else None)
     if not match or not frame.wh or frame.wh_is_subject or not frame.subject:
         return None
     modal = (match.groupdict().get("auxiliary") or "").lower()
@@ -498,8 +503,22 @@ def denial(frame: Frame, content: str, whole: bool = False) -> Optional[Tuple[st
     statement = affirmed(frame._replace(wh="", phrase=(), preposition=""), negative=True)
     if not statement:
         return None
+    adverb = match.groupdict().get("adverb")
+    if adverb:
+        statement = join(statement, adverb.lower())
     rest = strip_trailing(match.group("rest") or "")
     return statement, [rest] if len(rest.split()) >= 2 else []
+
+
+def _says_verb_again(frame: Frame, content: str) -> Optional[re.Match]:
+    """The match of a denial that says the question's own main verb ("I don't eat; ..." to "What do
+    you eat for breakfast?"), else None."""
+    match = _DENIAL_VERB.match(content)
+    if not match:
+        return None
+    lemma = _verb_lemma(match.group("verb").lower())
+    # (by its lemma whatever its tag: the tagger reads "breathe" of "How does a rock breathe?" as a noun)
+    return match if any(_verb_lemma(word.lower) == lemma for word in frame.rest) else None
 
 
 def in_situ(words: Parse, answer: str) -> Optional[str]:

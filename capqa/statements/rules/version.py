@@ -84,7 +84,10 @@ from capqa.statements.rules.parser import parser_identity
 # correction; the system's "you" becomes the answer's "I" where it speaks as "I"; quoted text keeps its person
 # ('I think, therefore I am'); "It's from X" to "Who wrote Y?" states Y is from X; a lower-case negative
 # subject opens a sentence; a negative answer's concession ("none, though ...") stays in its sentence; a pronoun
-# is not resolved to a noun phrase of the question's condition clause.
+# is not resolved to a noun phrase of the question's condition clause; then "How many times ...?" + "never" says
+# "X has never ...", a denial that says the question's verb again ("It doesn't breathe, ...") or keeps an adverb
+# ("it hasn't officially") negates the question's clause, a wh-subject's "by X" answer is its agent, and the
+# answer's "I" must say what it is or can do ("I am", "I can't"), not what it would advise, to take the "you".
 RULES_VERSION = "12"
 
 
