@@ -209,7 +209,7 @@ def _builder_texts(prepared: Prepared) -> List[str]:
         return [question_text(prepared.proper)] + steps_texts(prepared.proper, [content] + prepared.extra,
                                                                prepared.answer)
     polar = bool(_ASKS_YES_NO.match(prepared.proper))
-    texts = [question_text(prepared.proper)] + sentence_texts(content, prepared.first, polar)
+    texts = [question_text(prepared.proper)] + sentence_texts(content, prepared.first, polar, wh=not polar)
     if form.kind == "question" and not polar:
         texts += dashed_head_texts(content)
     if _two_words(content):  # the answer as the builders of a frame read it (``_main``)

@@ -92,16 +92,16 @@ def is_clause(words: Parse) -> bool:
         words[left - 1].text == ",")
 
 
-def may_be_sentence(content: str, first: str) -> bool:
+def may_be_sentence(content: str, first: str, wh: bool = False) -> bool:
     """Whether an answer could be a sentence of its own, before it is parsed: three words or
     more, a capital (or a digit) first, no formula, and a word that can be a finite verb."""
     words = content.split()
     if len(words) < 3 or "=" in words[:3]:
         return False  # a formula ("F = ma, where ...") is a noun phrase, whatever its parse
     opening = content.lstrip("\"'“‘(")[:1]
-    if not (opening.isupper() or opening.isdigit() or first.lstrip("\"'“‘(")[:1].isupper() or _NEGATIVE_OPENING.match(
-            content)):
-        return False  # (lower case, only a negative subject opens a sentence: "no one has ever climbed it")
+    if not (opening.isupper() or opening.isdigit() or first.lstrip("\"'“‘(")[:1].isupper() or (
+            wh and _NEGATIVE_OPENING.match(content))):
+        return False  # (lower case, to a wh-question, a negative subject opens one: "no one has ever climbed it")
     if len(words) <= _MAX_TITLE_WORDS and all(word[:1].isupper() for word in words) and first.rstrip()[-1:].isalnum():
         return False  # "You Only Live Twice": every word capitalised and no full stop, a title
     return any(is_finite_verb(word.strip(",;:").lower()) for word in words[1:])
@@ -117,11 +117,11 @@ def _sentence_read(content: str, polar: bool) -> str:
     return content
 
 
-def sentence_texts(content: str, first: str, polar: bool) -> List[str]:
+def sentence_texts(content: str, first: str, polar: bool, wh: bool = False) -> List[str]:
     """The texts ``full_sentence`` parses for the answer ``content`` (its first claim ``first`` as
     written) to a yes/no question (``polar``: the question's frame has no wh-word) or another."""
     content = _sentence_read(content, polar)
-    if not may_be_sentence(content, first) or (polar and polarity(content)):
+    if not may_be_sentence(content, first, wh) or (polar and polarity(content)):
         return []
     return [sentence_head(content)]
 
@@ -129,7 +129,7 @@ def sentence_texts(content: str, first: str, polar: bool) -> List[str]:
 def full_sentence(frame: Optional[Frame], question: Parse, content: str, first: str) -> Optional[str]:
     """The answer's own sentence when it is a full clause (see the module docstring), or None."""
     polar = frame is not None and not frame.wh
-    texts = sentence_texts(content, first, polar)
+    texts = sentence_texts(content, first, polar, wh=frame is not None and bool(frame.wh))
     if not texts:
         return None
     corrects = bool(_NO_OPENING.match(content))  # "Actually, Napoleon was not short": a premise corrected

@@ -41,8 +41,10 @@ def wh_subject(frame: Frame, answer: str) -> Optional[str]:
         if other:
             return _comparison(frame, rest, answer, other)
     wh, phrase = frame.wh, texts(frame.phrase)
-    if wh in ("who", "which", "what") and answer.lower().startswith("by ") and len(answer.split()) > 1:
-        answer = answer[3:]  # "Who wrote X?" + "(It's) by Jane Austen": the agent is the subject
+    if wh in ("who", "which", "what") and answer.lower().startswith("by ") and len(answer.split()) > 1 and not (
+            answer.split()[1].lower().endswith("ing")):
+        # "Who wrote X?" + "(It's) by Jane Austen": the agent is the subject ("by using ..." is a means: it stays)
+        answer = answer[3:]
     if wh == "how" and phrase and phrase[0].lower() in ("many", "much"):
         return _count(frame, rest, answer)
     if wh == "whose":
