@@ -29,8 +29,8 @@ from capqa.statements.rules.answer_sentences import answer_sentences, split_sent
 from capqa.statements.rules.code import MATH_SPAN
 from capqa.statements.rules.context import says_you, speaks_to_system, split_question
 from capqa.statements.rules.language import not_english
-from capqa.statements.rules.lexicon import (ARTICLES, AUXILIARIES, CONDITION_WORDS, DETERMINERS, MODALS, NUMBER_WORDS,
-                                            PREPOSITIONS, PRONOUNS, strip_trailing)
+from capqa.statements.rules.lexicon import (ARTICLES, AUXILIARIES, CONDITION_WORDS, DETERMINERS, MODALS, NEGATIONS,
+                                            NEGATIVE_ANSWER_WORDS, NUMBER_WORDS, PREPOSITIONS, PRONOUNS, strip_trailing)
 from capqa.statements.rules.morphology import (indefinite_article, inflect, is_bare_noun_phrase, is_base_verb,
                                                is_finite_verb, is_participle, lemmas_of)
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, parse, parse_into
@@ -933,7 +933,7 @@ def _answer_missing(answer: str, text: str, question: str) -> bool:
         return False
     said = set(_WORD.findall(text.lower()))
     negated = bool(said & _NEGATION_WORDS)
-    present = sum(word in said or _number_word(word, said) or (negated and word in _NEGATIVE_ANSWER_WORDS)
+    present = sum(word in said or _number_word(word, said) or (negated and word in NEGATIVE_ANSWER_WORDS)
                   for word in words)
     if len(words) <= 2:
         return present < len(words)
@@ -941,8 +941,7 @@ def _answer_missing(answer: str, text: str, question: str) -> bool:
 
 
 # A negative answer's words ("none", "not any") are said by the statement's negation ("Venus has no moons").
-_NEGATIVE_ANSWER_WORDS = frozenset("none nothing nobody neither any never".split())
-_NEGATION_WORDS = frozenset("no not never neither none nobody nothing cannot".split())
+_NEGATION_WORDS = NEGATIONS | NEGATIVE_ANSWER_WORDS - {"any"}
 
 
 def _number_word(word: str, said: set) -> bool:

@@ -13,8 +13,8 @@ the statement, of which the parser reads at most ``MAX_PARSED_CHARS``.
 
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from capqa.statements.rules.lexicon import (ARTICLES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, NUMBER_WORDS,
-                                            PREPOSITIONS)
+from capqa.statements.rules.lexicon import (ARTICLES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS,
+                                            NON_LOCATIVE_PREPOSITIONS, NUMBER_WORDS, PREPOSITIONS)
 from capqa.statements.rules.morphology import inflect, is_finite_verb, is_mass_noun, lemmas_of
 from capqa.statements.rules.parser import Parse, Word
 
@@ -358,11 +358,6 @@ def _hidden_verb(word: Word, words: Parse) -> bool:
 _SUBORDINATORS = frozenset("because although though since unless whereas while if".split())
 
 
-# Prepositions that never open a locative inversion ("Under the sea lives a crab" is sound): after
-# one of these, a finite verb with no subject has a prepositional phrase in its subject's place.
-_NO_INVERSION_PREPOSITIONS = frozenset("from by of for with about to as like than through via".split())
-
-
 def _phrase_for_subject(words: Parse, children: Dict[int, List[Word]]) -> bool:
     """The sentence opens with a prepositional phrase that its finite main verb takes for a subject,
     with no comma after it and no subject of the verb's own ("From Shakespeare's Hamlet wrote
@@ -370,7 +365,7 @@ def _phrase_for_subject(words: Parse, children: Dict[int, List[Word]]) -> bool:
     question's wh-subject."""
     root = next((word for word in words if word.dep == "ROOT"), None)
     first = words[0] if words else None
-    if root is None or first is None or root.tag not in FINITE_TAGS or first.lower not in _NO_INVERSION_PREPOSITIONS:
+    if root is None or first is None or root.tag not in FINITE_TAGS or first.lower not in NON_LOCATIVE_PREPOSITIONS:
         return False
     if first.dep != "prep" or first.head != root.i or any(word.text in (",", ";", ":") for word in words[:root.i - first.i]):
         return False
