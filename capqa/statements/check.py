@@ -27,11 +27,11 @@ from capqa.statements.check_grammar import grammar_issues, is_imperative
 from capqa.statements.rules.answer_cleaning import without_hedges, without_topic_label
 from capqa.statements.rules.answer_sentences import answer_sentences, split_sentences
 from capqa.statements.rules.code import MATH_SPAN, code_chunks
-from capqa.statements.rules.context import split_question
+from capqa.statements.rules.context import says_you, speaks_to_system, split_question
 from capqa.statements.rules.joins import without_doubled_joins
 from capqa.statements.rules.language import not_english
-from capqa.statements.rules.lexicon import (ARTICLES, AUXILIARIES, CONDITION_WORDS, DETERMINERS, MODALS, NUMBER_WORDS,
-                                            PREPOSITIONS, PRONOUNS, strip_trailing)
+from capqa.statements.rules.lexicon import (ARTICLES, AUXILIARIES, CONDITION_WORDS, DETERMINERS, MODALS, NEGATIONS,
+                                            NEGATIVE_ANSWER_WORDS, NUMBER_WORDS, PREPOSITIONS, PRONOUNS, strip_trailing)
 from capqa.statements.rules.morphology import (indefinite_article, inflect, is_bare_noun_phrase, is_base_verb,
                                                is_count_noun, is_finite_verb, is_participle, lemmas_of)
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, parse, parse_into
@@ -65,7 +65,8 @@ ISSUES: Dict[str, str] = {
                 "dash ('Father Brown — the priest-detective who ...', 'None — ...', 'Based on the data given, "
                 "186 pm — ...'), or a noun phrase that ends it after ', but' or ', so' ('I can't be sure, but a "
                 "town.'), or before a comma and a concession ('The Sahara, though Antarctica is larger.'); a LaTeX "
-                "formula reads as a name, an equation as a clause",
+                "formula reads as a name, an equation as a clause; or its finite verb has a prepositional phrase "
+                "for its subject ('From Shakespeare's Hamlet wrote ...')",
     "imperative_sentence": "a sentence is an instruction (a bare verb and no subject: 'Put it in water', 'To get a "
                            "good seat buy a ticket early'), not a statement; a name's verb ('Build With Chrome "
                            "combines ...') is none",
@@ -104,8 +105,11 @@ ISSUES: Dict[str, str] = {
                       "of its cast are ...', a word the question writes in lower case capitalised as it opened an "
                       "option: 'are all forms of Water (B)'; the answer's opening common noun or 'It's' after "
                       "'because': 'because Sunlight is made of ...')",
-    "negative_as_thing": "a negative answer put where a thing goes ('... is none', 'is a nothing in common')",
-    "person_not_swapped": "the questioner's 'I' or 'my' is left in the statement, where the reader is 'you'",
+    "negative_as_thing": "a negative answer put where a thing goes ('... is none', 'is a nothing in common', 'A neither "
+                         "signed ...'), or a denial left elliptical ('Vikings didn't; horned helmets ...')",
+    "person_not_swapped": "the questioner's 'I' or 'my' is left in the statement, where the reader is 'you'; or the "
+                          "system's 'you' is, where the answer speaks as 'I' ('Do you have a body?' + 'No, I am a "
+                          "program' -> 'You do not have a body.')",
     "auxiliary_misplaced": "the question's fronted auxiliary is put back in the wrong place ('... banned was 4 years "
                            "long', '(who died was in 1979) most associated')",
     "frame_lost": "the statement is the answer's own words with none of the question's: what it answers is left "
@@ -145,7 +149,9 @@ _BLANK = re.compile(r"_{3,}|(?<![A-Za-z0-9_])__(?![A-Za-z0-9_])|\[blank\]|\(blan
 _QUESTION_MARK = re.compile(r"\?[\"'”’)]*(?:\s|$)")
 # "It is unknown who ...", "It is not true that ...": "it" refers to nothing there.
 _EXPLETIVE = re.compile(r"^it (?:(?:is|was) (?:not |also )?\w+ (?:that|who|whom|whether|when|where|what|which|why|how|if|"
-                        r"to)\b|depends\b|seems\b|appears\b|turns out\b)", re.IGNORECASE)
+                        r"to)\b|depends\b|seems\b|appears\b|turns out\b|"
+                        # "It takes a majority of 51 votes to confirm X": the infinitive is its subject
+                        r"(?:takes|took|costs|cost) [^.;!?]{1,80}?\bto \w)", re.IGNORECASE)
 _FALLBACK = 'The answer to "'
 _WORD = re.compile(r"[^\W_]+")
 # Words of an answer that claim nothing: the statement need not keep them.
@@ -502,12 +508,12 @@ def _surface_issues(question: str, answer: str, text: str, parts, proper: str, c
         found.add("pronoun_start")
     if _inverted_as_asked(proper, text):
         found.add("inverted_order")
-    if _NEGATIVE_AS_THING.search(text):
+    if _NEGATIVE_AS_THING.search(text) or _ARTICLE_NEGATIVE.search(text) or _ELLIPTICAL_DENIAL.search(text):
         found.add("negative_as_thing")
     if (_HOW_MANY.search(question) and any(match.group(1) in answer for match in _MANY_LEFT.finditer(text))) or (
             _how_word_left(question, answer, text) or _QUESTION_INSIDE.search(text)):
         found.add("wh_in_place")
-    if _person_not_swapped(question, text):
+    if _person_not_swapped(question, text) or _speaker_not_swapped(question, answer, text):
         found.add("person_not_swapped")
     return found
 
@@ -568,6 +574,16 @@ def _person_not_swapped(question: str, text: str) -> bool:
     return bool(speaking) and any(word in ("I", "my", "My") and not _regnal(asked, index) and (word, following) in pairs
                                   for index, (word, following) in enumerate(zip(asked, asked[1:]))
                                   if following[:1].isalpha())
+
+
+_READER_SUBJECT = re.compile(r"(?:^|(?<=[.!?]\s))You(?:['’](?:re|ve|d|ll))?\s", re.MULTILINE)
+
+
+def _speaker_not_swapped(question: str, answer: str, text: str) -> bool:
+    """A sentence whose subject is "You" where the question addressed the system as "you" and the
+    answer speaks as "I", saying no "you" of its own ("Do you have a body?" + "No, I am a program"
+    -> "You do not have a body."): the speaker is "I"."""
+    return speaks_to_system(question, answer) and not says_you(answer) and bool(_READER_SUBJECT.search(text))
 
 
 def _numeral_dropped(question: str, text: str) -> bool:
@@ -783,6 +799,14 @@ def _how_word_left(question: str, answer: str, text: str) -> bool:
 # A negative answer put where a thing goes: "... is none", "is a nothing in common", "appeared in None".
 _NEGATIVE_AS_THING = re.compile(r"(?<!\bthere )\b(?:is|are|was|were|include|includes|a|an|the|in|of)\s++(?:none|nothing|"
                                 r"nobody|no one)\b(?! of\b| but\b| else\b| more\b| less\b| like\b)", re.IGNORECASE)
+# "A neither signed ...": a negative answer given an article as if it named one thing.
+_ARTICLE_NEGATIVE = re.compile(r"\b(?:a|an|the)\s++neither\b", re.IGNORECASE)
+# A denial left elliptical at a sentence's opening: "Vikings didn't; horned helmets ...", "Australia hasn't."
+# (its subject's few words, then the negated auxiliary and nothing of the predicate it denies).
+_ELLIPTICAL_DENIAL = re.compile(r"(?:^|(?<=[.!?;:]\s))(?:(?:[\w'’-]++\s++){1,5}?(?:(?:is|are|am|was|were|do|does|did|has|"
+                                r"have|had|could|would|should)(?:n[’']t|\s++not)|can[’']t|cannot|can\s++not|won[’']t)|"
+                                r"there\s++(?:is|are|was|were)(?:n[’']t|\s++not)\s++(?:one|any))\s*+(?:[;!]|\.(?!\w)|$)",
+                                re.IGNORECASE)
 
 
 def _bare(word: str) -> str:
@@ -937,10 +961,16 @@ def _answer_missing(answer: str, text: str, question: str) -> bool:
     if not words:
         return False
     said = set(_WORD.findall(text.lower()))
-    present = sum(word in said or _number_word(word, said) for word in words)
+    negated = bool(said & _NEGATION_WORDS)
+    present = sum(word in said or _number_word(word, said) or (negated and word in NEGATIVE_ANSWER_WORDS)
+                  for word in words)
     if len(words) <= 2:
         return present < len(words)
     return present * 2 < len(words)
+
+
+# A negative answer's words ("none", "not any") are said by the statement's negation ("Venus has no moons").
+_NEGATION_WORDS = NEGATIONS | NEGATIVE_ANSWER_WORDS - {"any"}
 
 
 def _number_word(word: str, said: set) -> bool:

@@ -13,8 +13,8 @@ the statement, of which the parser reads at most ``MAX_PARSED_CHARS``.
 
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from capqa.statements.rules.lexicon import (ARTICLES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, NUMBER_WORDS,
-                                            PREPOSITIONS)
+from capqa.statements.rules.lexicon import (ARTICLES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS,
+                                            NON_LOCATIVE_PREPOSITIONS, NUMBER_WORDS, PREPOSITIONS)
 from capqa.statements.rules.morphology import inflect, is_count_noun, is_finite_verb, is_mass_noun, lemmas_of
 from capqa.statements.rules.parser import Parse, Word
 
@@ -138,7 +138,7 @@ def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List
         found.add("agreement")
     if _unclosed_clause(words, children):
         found.add("clause_unclosed")
-    if _noun_joined_to_verb(words, children):
+    if _noun_joined_to_verb(words, children) or _phrase_for_subject(words, children):
         found.add("fragment")
     if _do_root_inverted(words, children, quoted) or _than_before_comparative(words):
         found.add("inverted_order")
@@ -358,6 +358,20 @@ def _hidden_verb(word: Word, words: Parse) -> bool:
 
 
 _SUBORDINATORS = frozenset("because although though since unless whereas while if".split())
+
+
+def _phrase_for_subject(words: Parse, children: Dict[int, List[Word]]) -> bool:
+    """The sentence opens with a prepositional phrase that its finite main verb takes for a subject,
+    with no comma after it and no subject of the verb's own ("From Shakespeare's Hamlet wrote
+    ...", "By Bell invented the telephone"): a pronoun's sentence whose content went into the
+    question's wh-subject."""
+    root = next((word for word in words if word.dep == "ROOT"), None)
+    first = words[0] if words else None
+    if root is None or first is None or root.tag not in FINITE_TAGS or first.lower not in NON_LOCATIVE_PREPOSITIONS:
+        return False
+    if first.dep != "prep" or first.head != root.i or any(word.text in (",", ";", ":") for word in words[:root.i - first.i]):
+        return False
+    return not any(child.dep in SUBJECTS for child in children.get(root.i, []))
 
 
 def _participle_root(words: Parse, children: Dict[int, List[Word]]) -> bool:

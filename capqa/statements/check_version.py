@@ -29,4 +29,9 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # join or "so therefore" and a currency's sign with its name ("$243 dollars") (doubled_word), a comparative the
 # question gives a noun left bare ("UB40 has more.", frame_lost), a clause after "because of" (answer_in_frame);
 # "__init__" is no blank (blank_left).
+# 4: (negperson) negative_as_thing also flags "A neither ..." and a denial left elliptical ("Vikings didn't; ...",
+# "There isn't one;"); person_not_swapped flags a "You" subject where the question addressed the system and the
+# answer speaks as "I"; fragment flags a prepositional phrase taken for the subject ("From X wrote Y"); a negative
+# answer's "none"/"not any" is said by the statement's "no" (answer_missing); an extraposed "It takes ... to V" is
+# no pronoun start.
 CHECK_VERSION = "4"

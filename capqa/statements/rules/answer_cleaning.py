@@ -77,6 +77,10 @@ _ELLIPTICAL_NEVER = re.compile(r"^(?:i|you|we|they|he|she|it)\s+never\s+(?:do|do
                                r"will|would|could|can)$", re.IGNORECASE)
 _PASSIVE_RESTATEMENT = re.compile(r"^(?:it|they|this|that|he|she)\s+(?:was|were|is|are|has been|have been)\s+"
                                   r"(\w+)\s+by\s+(.+)$", re.IGNORECASE)
+# "There isn't one; X ...", "There are none.": a wh-question's negative answer, said as a clause ("none").
+_NONE_EXISTS = re.compile(r"^there\s*+(?:(?:is|are|was|were|[’']s)\s++(?:none|not (?:one|any))|(?:isn|aren|wasn|weren)"
+                          r"[’']t\s++(?:one|any))(?P<rest>\s*+[,;:—–-]\s*+\S.*)?$", re.IGNORECASE)
+_ASKS_WH = re.compile(r"^(?:what|which|who|whom|whose|when|where|how)\b", re.IGNORECASE)
 _NEGATED = re.compile(r"n[’']t\b|\bnot\b", re.IGNORECASE)
 _STEPS = 4  # labels, hedges and openers nest at most this deep ("Answer: I think it's X")
 
@@ -169,6 +173,9 @@ def _strip_once(text, question, options):
     for pattern in (_LABEL, _HEDGE):
         text = pattern.sub("", text, count=1).strip()
     text = strip_trailing(text)
+    absent = _NONE_EXISTS.match(text) if _ASKS_WH.match(question) else None
+    if absent:  # the reason after it stays, for ``convert`` to make a sentence of its own
+        return "none" + (absent.group("rest") or "")
     letter = _BARE_LETTER.match(text)
     if letter and letter.group(1).lower() in options:
         return options[letter.group(1).lower()]

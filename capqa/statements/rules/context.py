@@ -8,8 +8,8 @@ from typing import List, NamedTuple, Tuple
 from capqa.statements.rules.answer_sentences import split_sentences
 from capqa.statements.rules.conditions import is_task
 from capqa.statements.rules.howto import is_imperative
-from capqa.statements.rules.lexicon import (CONDITION_WORDS, DEFINITE_ADJECTIVES, DETERMINERS, EXTRAPOSING_VERBS,
-                                            PREPOSITIONS, WHITESPACE)
+from capqa.statements.rules.lexicon import (AUXILIARIES, CONDITION_WORDS, DEFINITE_ADJECTIVES, DETERMINERS,
+                                            EXTRAPOSING_VERBS, MODALS, PREPOSITIONS, WHITESPACE)
 from capqa.statements.rules.morphology import capitalize, is_finite_verb, plural_phrase
 from capqa.statements.rules.parser import parse
 
@@ -241,7 +241,8 @@ _QUESTIONER_WORDS = {"i": "you", "me": "you", "my": "your", "mine": "yours", "my
                      "i'll": "you'll", "i’ll": "you’ll"}
 _FIRST_PERSON = re.compile(r"(?<![\w'’])(?:(?P<verb_before>[Aa]m|[Ww]as)\s++(?P<subject>I)(?![\w'’])|(?P<word>I(?:['’](?:m|ve|d|ll))?"
                            r"|[Mm]e|[Mm]y|[Mm]ine|[Mm]yself)(?![\w'’])(?P<after>\s++(?:am|was)(?![\w'’]))?)")
-_QUOTED = re.compile(r"\"[^\"\n]{0,400}+\"|“[^”\n]{0,400}+”")
+# (a single-quoted text opens after no letter and closes before none: "I'm" and "dogs' owners" are no quotes)
+_QUOTED = re.compile(r"\"[^\"\n]{0,400}+\"|“[^”\n]{0,400}+”|(?<![\w'’])'[^'\n]{1,400}+'(?!\w)|‘[^’\n]{0,400}+’")
 _TITLE_AFTER = re.compile(r"\s++[A-Z]")
 
 
@@ -297,3 +298,63 @@ def _swapped(segment: str) -> str:
         return swapped
 
     return _FIRST_PERSON.sub(replace, segment)
+
+
+# The system's "you" of a question, as the answer's speaker: "Do you have feelings?" + "No, I am a
+# language model ..." -> "I do not have feelings". Only a question with no questioner's "I" in it
+# (then "you" can only be the system), and only where the answer speaks as "I" (a verb after it).
+_SYSTEM_ADDRESSED = re.compile(r"(?<![\w'’])(?:you|your|yours|yourself)(?![\w'’])", re.IGNORECASE)
+# The answer says what it is or can do ("I am", "I don't", "I can't", "I have"), not what it would
+# advise ("I would recommend ..." to a generic "Should you ...?").
+_SPEAKS_AS_I = re.compile(r"(?<![\w'’])I(?:['’](?:m|ve)(?![\w'’])|\s++(?:am|was|do|did|don['’]t|didn['’]t|do not|"
+                          r"did not|can|cannot|can['’]t|have|will not|won['’]t)(?![\w'’]))")
+_SECOND_PERSON = re.compile(r"(?<![\w'’])(?P<word>you(?:['’](?:re|ve|d|ll))?|your|yours|yourself)(?![\w'’])"
+                            r"(?P<after>\s++(?:are|were|aren['’]t|weren['’]t)(?![\w'’]))?", re.IGNORECASE)
+_SPEAKER_WORDS = {"you": "I", "you're": "I'm", "you’re": "I’m", "you've": "I've", "you’ve": "I’ve", "you'd": "I'd",
+                  "you’d": "I’d", "you'll": "I'll", "you’ll": "I’ll", "your": "my", "yours": "mine",
+                  "yourself": "myself"}
+_SPEAKER_VERBS = {"are": "am", "were": "was", "aren't": "am not", "aren’t": "am not", "weren't": "wasn't",
+                  "weren’t": "wasn’t"}
+
+
+def speaks_to_system(question: str, answer: str) -> bool:
+    """Whether ``question`` addresses the answering system as "you" (it has no "I" of its own
+    asker) and ``answer`` speaks as "I" outside quotes."""
+    unquoted = _QUOTED.sub("", answer)
+    return bool(_SYSTEM_ADDRESSED.search(question)) and not _MAY_HAVE_FIRST_PERSON.search(
+        _QUOTED.sub("", question)) and bool(_SPEAKS_AS_I.search(unquoted))
+
+
+def says_you(text: str) -> bool:
+    """Whether ``text`` has "you" or "your" outside quotes (an answer's own "you" is the reader)."""
+    return bool(_SYSTEM_ADDRESSED.search(_QUOTED.sub("", text)))
+
+
+def speaker_swapped(text: str) -> str:
+    """``text`` (built from the question's words) with the system's "you", "your" as the answer's
+    "I", "my" (or "me" where "you" is an object: before no verb), outside quotes."""
+    out, last = [], 0
+    for quoted in _QUOTED.finditer(text):
+        out.append(_SECOND_PERSON.sub(_speaker_word, text[last:quoted.start()]))
+        out.append(quoted.group(0))
+        last = quoted.end()
+    out.append(_SECOND_PERSON.sub(_speaker_word, text[last:]))
+    return "".join(out)
+
+
+def _speaker_word(match: re.Match) -> str:
+    word, after = match.group("word"), match.group("after")
+    lowered = word.lower()
+    swapped = _SPEAKER_WORDS[lowered]
+    if lowered == "you" and not after:
+        following = match.string[match.end():].split(None, 1)
+        verb = following[0].strip(",.;:").lower() if following else ""
+        opening = not match.string[:match.start()].strip()
+        if not opening and not (verb in AUXILIARIES or verb in MODALS or verb.endswith(("n't", "n’t")) or (
+                verb in ("cannot", "never", "also", "only", "just")) or is_finite_verb(verb)):
+            swapped = "me"  # "They do not pay you well": an object
+    if swapped == "my" and match.start() == 0:
+        swapped = "My"
+    if after:
+        swapped += " " + _SPEAKER_VERBS[after.strip().lower()]
+    return swapped

@@ -31,12 +31,13 @@ from capqa.statements.rules.blanks import complete, fill_blanks
 from capqa.statements.rules.casing import cased_statement, casing_texts
 from capqa.statements.rules.code import code_chunks, is_code
 from capqa.statements.rules.conditions import conditional_task, with_condition, with_conditions
-from capqa.statements.rules.context import QuestionParts, questioner_swapped, resolve_pronoun, split_question
+from capqa.statements.rules.context import (QuestionParts, questioner_swapped, resolve_pronoun, says_you,
+                                            speaker_swapped, speaks_to_system, split_question)
 from capqa.statements.rules.declarative import embedded_question
 from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
                                           steps_texts, topic_code)
 from capqa.statements.rules.joins import without_doubled_joins
-from capqa.statements.rules.lexicon import NUMBER_WORDS, WHITESPACE, strip_trailing
+from capqa.statements.rules.lexicon import NUMBER_WORDS, PREPOSITIONS, WHITESPACE, strip_trailing
 from capqa.statements.rules.morphology import capitalize, clause_texts, lemmas_of
 from capqa.statements.rules.option_clauses import option_clause_answer
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, bounded, parse_into
@@ -213,7 +214,7 @@ def _builder_texts(prepared: Prepared) -> List[str]:
         return [question_text(prepared.proper)] + steps_texts(prepared.proper, [content] + prepared.extra,
                                                                prepared.answer)
     polar = bool(_ASKS_YES_NO.match(prepared.proper))
-    texts = [question_text(prepared.proper)] + sentence_texts(content, prepared.first, polar)
+    texts = [question_text(prepared.proper)] + sentence_texts(content, prepared.first, polar, wh=not polar)
     if form.kind == "question" and not polar:
         texts += dashed_head_texts(content)
     if _two_words(content):  # the answer as the builders of a frame read it (``_main``)
@@ -267,9 +268,29 @@ def finish(prepared: Prepared) -> str:
         main = _fallback(prepared.proper, lower_article(prepared.content))
     elif prepared.condition:
         main = with_condition(prepared.condition, main, _lower_first_word)
-    text = _sentences(prepared.context + list(prepared.working) + [main] + more + prepared.extra, prepared.answer)
+    if main and speaks_to_system(prepared.question, prepared.answer) and not says_you(prepared.content):
+        main = speaker_swapped(main)  # "Do you have feelings?" + "No, I am ..." -> "I do not have feelings"
+    text = _sentences(prepared.context + list(prepared.working) + _concession_joined([main] + more + prepared.extra),
+                      prepared.answer)
     text = without_doubled_joins(text, prepared.answer)
     return code_case_kept(cased_statement(text, prepared.question, prepared.answer, prepared.proper), prepared.answer)
+
+
+_SUBORDINATE_REASON = re.compile(r"^(?:though|although|even though|as long as|unless|because|since|while|but|as)\s")
+
+
+def _concession_joined(parts: List[str]) -> List[str]:
+    """The parts, a lower-case clause of concession or condition joined to the part before it: a
+    negative answer's "none, though he was nominated" gives "X won no prizes, though he was
+    nominated", not a sentence "Though he was nominated." (the answer's own sentences start with a
+    capital and stay apart)."""
+    out: List[str] = []
+    for part in parts:
+        if out and out[-1] and part and _SUBORDINATE_REASON.match(part):
+            out[-1] = f"{strip_trailing(out[-1])}, {part}"
+        else:
+            out.append(part)
+    return out
 
 
 def _steps(prepared: Prepared) -> Optional[List[str]]:
@@ -453,7 +474,15 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         said = f"{framed} {render(frame.rest)}" if frame.wh_is_subject else (
             f"{render(frame.subject)} {frame.auxiliary} {framed}")
         return with_lead(frame, said), []
+    denied = denial(frame, content, whole=True) if frame is not None else None
+    if denied:  # "It hasn't; Australia is still a monarchy.": the premise negated, then the reason
+        return denied
     kept = full_sentence(frame, words, content, first)
+    if not kept and frame is not None and frame.wh_is_subject and _says_of_topic(first, content):
+        # "Who wrote X?" + "It's from Hamlet.": the pronoun is the question's topic, "from Hamlet" no doer
+        opened = _CONTRACTED_OPENING.sub(lambda match: f"{match.group(1)} {'are' if match.group(2) == 're' else 'is'}",
+                                         strip_trailing(first))
+        kept = full_sentence(frame, words, opened, opened)
     if not kept and form.kind == "question" and (frame is None or frame.wh) and restates_question(words, content, first):
         kept = content  # the answer says the whole question's frame over again: it is the statement
     if kept:
@@ -485,6 +514,18 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
         return in_situ(words, lower_article(content)), []
     return complete(proper, lower_article(content)) if is_stem(words) else fragment_statement(
         words, lower_article(content)), []
+
+
+_PRONOUN_OPENING = re.compile(r"^(?:it|they|he|she)\b", re.IGNORECASE)
+_CONTRACTED_OPENING = re.compile(r"^(it|he|she|they)[’'](s|re)\b", re.IGNORECASE)
+
+
+def _says_of_topic(first: str, content: str) -> bool:
+    """Whether the answer's first claim is a pronoun's sentence whose content (its opener cut) is a
+    prepositional phrase other than an agent's "by": "It's from Shakespeare's Hamlet." says where
+    the question's topic is from; it names no one to put in the wh-subject's place."""
+    word = content.split(" ", 1)[0].lower()
+    return content != first and word in PREPOSITIONS and word != "by" and bool(_PRONOUN_OPENING.match(first))
 
 
 def _from_frame(frame: Frame, answer: str) -> Optional[Tuple[str, List[str]]]:

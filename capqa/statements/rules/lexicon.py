@@ -42,6 +42,10 @@ TRUTH_WORDS = frozenset("true false correct incorrect accurate inaccurate".split
 EVENT_VERBS = frozenset("happen occur".split())
 # Words that make a count of many out of "one" or "a" before them ("one hundred", "a dozen").
 MULTIPLIER_WORDS = frozenset("dozen score hundred thousand million billion trillion".split())
+# Prepositions that never open a locative inversion: "Under the sea lives a crab" is sound, "From X wrote Y" is not.
+NON_LOCATIVE_PREPOSITIONS = frozenset("from by of for with about to as like than through via".split())
+# The words of a negative answer ("none", "not any", "neither", "never"), which a statement says by its negation.
+NEGATIVE_ANSWER_WORDS = frozenset("none nothing nobody neither any never".split())
 NEGATIVE_ANSWERS = frozenset("no false incorrect wrong never nope".split() + ["not really", "not at all"])
 _POSITIVE_ANSWERS = frozenset("yes true correct right yeah yep absolutely indeed".split())
 # A table's cells that only say a row has what the question asks ("| Saturn | yes |") or has not.

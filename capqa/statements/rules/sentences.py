@@ -17,7 +17,7 @@ from typing import List, Optional, Sequence, Tuple
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.declarative import join, negative
-from capqa.statements.rules.lexicon import (AUXILIARIES, DEMONSTRATIVES, DETERMINERS, MODALS, NUMBER_WORDS,
+from capqa.statements.rules.lexicon import (AUXILIARIES, DEMONSTRATIVES, DETERMINERS, MODALS, NEGATIONS, NUMBER_WORDS,
                                             OBJECT_PRONOUNS, PRONOUNS, RELATIVE_PRONOUNS, strip_trailing)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_finite_verb, lemmas_of,
                                                plural_phrase)
@@ -35,13 +35,26 @@ _SUBJECT_PRONOUNS = {"it": False, "they": True, "he": False, "she": False}
 _NOT_REFERENTS = PRONOUNS | OBJECT_PRONOUNS | RELATIVE_PRONOUNS
 _MAX_REFERENT_WORDS = 12
 _DENIAL = re.compile(r"^(?:it|they|he|she|this|that|there)\s+(?:is|are|was|were|does|do|did|has|have|had|can|could|"
-                     r"will|would)(?:\s+not|n[’']t)\b[\s.,;:!-]*(?P<rest>.*)$", re.IGNORECASE)
+                     r"will|would)(?:\s+not|n[’']t)\b(?:\s*+[.,;:!-][\s.,;:!-]*+(?P<rest>.*)|\s*+)$", re.IGNORECASE)
+# (a denial ends at its punctuation: "It isn't clear why ..." denies nothing)
+# The whole of a denial, before its reason: "It hasn't; ...", "You can't.", "We don't", "That never happened."
+_DENIAL_HEAD = re.compile(r"^(?:it|they|he|she|this|that|we|you|i)\s+(?:(?P<auxiliary>is|are|am|was|were|does|do|did|has|"
+                          r"have|had|can|could|will|would|should|may|might|must|ca(?=n[’']t)|wo(?=n[’']t))(?:\s+not|not|"
+                          r"n[’']t)|never\s+(?:is|are|was|were|does|do|did|has|have|had|happened|existed))"
+                          # an adverb of the denial's own ("it hasn't officially") goes with the negated clause
+                          r"(?:\s++(?P<adverb>[a-z]+ly|yet|ever))?(?:\s*+[.,;:!—–-]\s*+(?P<rest>\S.*))?$", re.IGNORECASE)
+_SHORT_MODALS = {"ca": "can", "wo": "will"}
+# A denial that says the question's verb again: "I don't eat; I'm an AI." to "What do you eat ...?"
+_DENIAL_VERB = re.compile(r"^(?:it|they|he|she|this|that|we|you|i)\s+(?P<auxiliary>does|do|did|can|could|will|would|ca(?=n[’']t)|"
+                          r"wo(?=n[’']t))(?:\s+not|not|n[’']t)\s+(?P<verb>[a-z]+)(?:\s+(?:it|them|one|any|anything))?"
+                          r"(?:\s*+[.,;:!—–-]\s*+(?P<rest>\S.*))?$", re.IGNORECASE)
 _YES_OPENING = re.compile(r"^(?:yes|yeah|yep|sure|of course|certainly)\s*[,.;:!-]\s*(?P<rest>\S.*)$", re.IGNORECASE)
 _NO_OPENING = re.compile(r"^(?:no|nope|actually|in fact)\s*[,.;:!-]\s*(?P<rest>\S.*)$", re.IGNORECASE)
 _CLAUSE_DEPS = frozenset(("nsubj", "nsubjpass", "expl", "csubj"))
 _REASON_WORDS = frozenset(("because", "since", "due", "as", "so"))
 
 
+_NEGATIVE_OPENING = re.compile(r"^(?:no one|nobody|nothing|none|neither|no)\s", re.IGNORECASE)
 _HEAD_WORDS = 16
 _MAX_TITLE_WORDS = 8
 
@@ -79,15 +92,16 @@ def is_clause(words: Parse) -> bool:
         words[left - 1].text == ",")
 
 
-def may_be_sentence(content: str, first: str) -> bool:
+def may_be_sentence(content: str, first: str, wh: bool = False) -> bool:
     """Whether an answer could be a sentence of its own, before it is parsed: three words or
     more, a capital (or a digit) first, no formula, and a word that can be a finite verb."""
     words = content.split()
     if len(words) < 3 or "=" in words[:3]:
         return False  # a formula ("F = ma, where ...") is a noun phrase, whatever its parse
     opening = content.lstrip("\"'“‘(")[:1]
-    if not (opening.isupper() or opening.isdigit() or first.lstrip("\"'“‘(")[:1].isupper()):
-        return False
+    if not (opening.isupper() or opening.isdigit() or first.lstrip("\"'“‘(")[:1].isupper() or (
+            wh and _NEGATIVE_OPENING.match(content))):
+        return False  # (lower case, to a wh-question, a negative subject opens one: "no one has ever climbed it")
     if len(words) <= _MAX_TITLE_WORDS and all(word[:1].isupper() for word in words) and first.rstrip()[-1:].isalnum():
         return False  # "You Only Live Twice": every word capitalised and no full stop, a title
     return any(is_finite_verb(word.strip(",;:").lower()) for word in words[1:])
@@ -103,11 +117,11 @@ def _sentence_read(content: str, polar: bool) -> str:
     return content
 
 
-def sentence_texts(content: str, first: str, polar: bool) -> List[str]:
+def sentence_texts(content: str, first: str, polar: bool, wh: bool = False) -> List[str]:
     """The texts ``full_sentence`` parses for the answer ``content`` (its first claim ``first`` as
     written) to a yes/no question (``polar``: the question's frame has no wh-word) or another."""
     content = _sentence_read(content, polar)
-    if not may_be_sentence(content, first) or (polar and polarity(content)):
+    if not may_be_sentence(content, first, wh) or (polar and polarity(content)):
         return []
     return [sentence_head(content)]
 
@@ -115,9 +129,10 @@ def sentence_texts(content: str, first: str, polar: bool) -> List[str]:
 def full_sentence(frame: Optional[Frame], question: Parse, content: str, first: str) -> Optional[str]:
     """The answer's own sentence when it is a full clause (see the module docstring), or None."""
     polar = frame is not None and not frame.wh
-    texts = sentence_texts(content, first, polar)
+    texts = sentence_texts(content, first, polar, wh=frame is not None and bool(frame.wh))
     if not texts:
         return None
+    corrects = bool(_NO_OPENING.match(content))  # "Actually, Napoleon was not short": a premise corrected
     content = _sentence_read(content, polar)
     words = content.split()
     answer_words = parse(texts[0])
@@ -125,7 +140,9 @@ def full_sentence(frame: Optional[Frame], question: Parse, content: str, first: 
                                             and any(word.tag.startswith("VB") for word in answer_words)
                                             and _long_sentence(words, first)):
         return None
-    if frame is not None and frame.wh == "why" and not (_REASON_WORDS & {word.lower for word in answer_words}):
+    negated = any(word.lower in NEGATIONS or word.lower in ("n't", "never") for word in answer_words)
+    if frame is not None and frame.wh == "why" and not (_REASON_WORDS & {word.lower for word in answer_words}) and not (
+            corrects and negated):
         return None  # "It hit an iceberg." is the reason: the question's clause + "because ..."
     return _resolved(content, answer_words, frame, question)
 
@@ -439,7 +456,9 @@ def _referent(frame: Optional[Frame], question: Parse, plural: bool, person: boo
         topic = _TOPIC.search(render(frame.phrase))
         if topic:
             candidates.append(topic.group(1))  # "Which of the following statements about DNA is true?"
-        candidates += _noun_phrases(frame.rest)
+        # not a noun phrase of a clause of its own: "What happens when you mix baking soda and vinegar?" + "They
+        # fizz" keeps "they" after the condition that names them (``conditions``)
+        candidates += _noun_phrases(frame.rest, question)
     lower_case = bool(question) and all(word.text == word.lower for word in question)
     for candidate in candidates:
         if person and not candidate[:1].isupper() and not lower_case:
@@ -450,11 +469,17 @@ def _referent(frame: Optional[Frame], question: Parse, plural: bool, person: boo
     return ""
 
 
-def _noun_phrases(words: Sequence[Word]) -> List[str]:
-    """The objects of a verb phrase: the subtrees of its direct objects and attributes."""
+def _noun_phrases(words: Sequence[Word], question: Parse = ()) -> List[str]:
+    """The objects of a verb phrase: a quotation or quoted title first (whatever the parse makes of
+    its words: 'wrote "To be or not to be"'), then the subtrees of its direct objects and attributes
+    outside quotes (and, given the ``question``'s parse, outside its clauses of their own)."""
     words = tuple(words)
-    phrases = []
+    marks = [position for position, word in enumerate(words) if word.text in _QUOTES]
+    spans = [(marks[index], marks[index + 1]) for index in range(0, len(marks) - 1, 2)]
+    phrases = [render(words[left:right + 1]) for left, right in spans if right > left + 1]
     for position, word in enumerate(words):
+        if any(left < position < right for left, right in spans) or (question and _in_own_clause(question, word)):
+            continue
         if word.dep in ("dobj", "attr", "oprd", "dative"):
             left, right = subtree_edges(words, position)
             if 0 < left and right + 1 < len(words) and words[left - 1].text in _QUOTES and words[right + 1].text in _QUOTES:
@@ -463,16 +488,37 @@ def _noun_phrases(words: Sequence[Word]) -> List[str]:
     return phrases
 
 
-def denial(frame: Frame, content: str) -> Optional[Tuple[str, List[str]]]:
-    """(the question's clause negated, what follows) when the answer denies the premise."""
-    match = _DENIAL.match(content)
+def denial(frame: Frame, content: str, whole: bool = False) -> Optional[Tuple[str, List[str]]]:
+    """(the question's clause negated, what follows) when the answer denies the premise; ``whole``:
+    only a denial that is a clause of its own before its reason ("It hasn't; X is ...", "You
+    can't.", "That never happened."), which comes before the answer is read as a sentence (a
+    sentence that goes on, "It isn't clear who ...", is no denial)."""
+    match = (_DENIAL_HEAD if whole else _DENIAL).match(content) or (_says_verb_again(frame, content) if whole else None)
     if not match or not frame.wh or frame.wh_is_subject or not frame.subject:
         return None
+    modal = (match.groupdict().get("auxiliary") or "").lower()
+    modal = _SHORT_MODALS.get(modal, modal)
+    if whole and modal in MODALS and frame.do_support:
+        frame = frame._replace(auxiliary=modal)  # "How do you turn lead into gold?" + "You can't": you cannot
     statement = affirmed(frame._replace(wh="", phrase=(), preposition=""), negative=True)
     if not statement:
         return None
-    rest = strip_trailing(match.group("rest"))
+    adverb = match.groupdict().get("adverb")
+    if adverb:
+        statement = join(statement, adverb.lower())
+    rest = strip_trailing(match.group("rest") or "")
     return statement, [rest] if len(rest.split()) >= 2 else []
+
+
+def _says_verb_again(frame: Frame, content: str) -> Optional[re.Match]:
+    """The match of a denial that says the question's own main verb ("I don't eat; ..." to "What do
+    you eat for breakfast?"), else None."""
+    match = _DENIAL_VERB.match(content)
+    if not match:
+        return None
+    lemma = _verb_lemma(match.group("verb").lower())
+    # (by its lemma whatever its tag: the tagger reads "breathe" of "How does a rock breathe?" as a noun)
+    return match if any(_verb_lemma(word.lower) == lemma for word in frame.rest) else None
 
 
 def in_situ(words: Parse, answer: str) -> Optional[str]:

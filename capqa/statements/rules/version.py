@@ -86,6 +86,17 @@ from capqa.statements.rules.parser import parser_identity
 # inline code loses its backticks; a code identifier opening a sentence keeps its case ("x_1 denotes"); a "where"
 # answer that is a lone count noun takes "in the" ("in the chest"), and one after "The N that ... is" takes "a"
 # ("is a saw"; not after a name or term: "The common name of X is collarbone").
+# 12: (negperson) negative answers negate the question's frame: "none"/"neither" before the wh-phrase ("No oceans
+# border ...", "Neither of the two brothers ..."), "There isn't one" read as "none", "What is the X?" + none ->
+# "There is no X"; a denial before its reason ("It hasn't; ...", "You can't; ...", "That never happened.") negates
+# the question's clause (with the answer's modal); a why-question's "Actually, X was not ..." kept as the
+# correction; the system's "you" becomes the answer's "I" where it speaks as "I"; quoted text keeps its person
+# ('I think, therefore I am'); "It's from X" to "Who wrote Y?" states Y is from X; a lower-case negative
+# subject opens a sentence; a negative answer's concession ("none, though ...") stays in its sentence; a pronoun
+# is not resolved to a noun phrase of the question's condition clause; then "How many times ...?" + "never" says
+# "X has never ...", a denial that says the question's verb again ("It doesn't breathe, ...") or keeps an adverb
+# ("it hasn't officially") negates the question's clause, a wh-subject's "by X" answer is its agent, and the
+# answer's "I" must say what it is or can do ("I am", "I can't"), not what it would advise, to take the "you".
 RULES_VERSION = "12"
 
 

@@ -53,6 +53,9 @@ def equative(frame: Frame, answer: str) -> Optional[str]:
         if frame.wh == "who" and not any(word.tag in ("VBN", "IN", "TO", "RP", "JJ") for word in rest):
             return None
         return clause.text({object_slot(clause): with_article(answer, subject)})
+    absent = _none_such(subject, copula, answer)
+    if absent:
+        return absent
     if frame.wh == "which" or (frame.wh == "what" and frame.phrase and frame.phrase[0].lower == "of"):
         return _which_is(frame, subject, copula, answer)
     if frame.wh == "who":
@@ -65,6 +68,17 @@ def equative(frame: Frame, answer: str) -> Optional[str]:
         # "What colour is a flamingo's plumage?" -> "A flamingo's plumage is pink"
         return join(subject, copula, with_article(answer, render(frame.phrase)))
     return _what_is(subject, copula, answer)
+
+
+def _none_such(subject: str, copula: str, answer: str) -> str:
+    """"What is the capital of Antarctica?" + "none" -> "There is no capital of Antarctica": a
+    negative answer says the definite subject the question presumes does not exist (it is no thing
+    the subject is); "" for other answers and subjects."""
+    words = subject.split()
+    if answer.strip(" .!").lower() not in ("none", "nothing") or len(words) < 2 or words[0].lower() != "the":
+        # ("Who was the king of X?" + "nobody": "Nobody was the king of X", the answer as the subject)
+        return ""
+    return join("there", copula, "no", " ".join(words[1:]))
 
 
 def _asks_a_time(frame: Frame) -> bool:

@@ -14,7 +14,7 @@ Copular questions that ask for the subject's identity ("What is X?") are ``wh_eq
 import re
 from typing import Optional
 
-from capqa.statements.rules.agreement import NEVER, no_determiner
+from capqa.statements.rules.agreement import NEVER, no_determiner, with_never
 from capqa.statements.rules.analysis import Frame, render, texts
 from capqa.statements.rules.declarative import (Clause, adverbial_slot, declarative, join, main_verb_position,
                                                 object_slot)
@@ -171,6 +171,9 @@ def _count(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
         if quantifier == "much" and _MONEY.search(answer) and not clause.rest:
             return join(clause.subject, "costs" if not plural_phrase(clause.subject) else "cost", answer)
         return clause.text({len(clause.rest): answer})
+    if noun_phrase and noun_phrase[-1].lower() == "times" and answer.lower().strip(" .!") in NEVER:
+        # "How many times has Canada won the World Cup?" + "Never." -> "Canada has never won the World Cup"
+        return with_never(clause.subject, [*clause.verb_group, render(clause.rest)])
     counted = join(no_determiner(answer), *missing_noun(answer, noun_phrase, quantifier))
     if noun_phrase and noun_phrase[-1].lower() == "times":
         return clause.text({len(clause.rest): counted})

@@ -14,7 +14,7 @@ from capqa.statements.rules.agreement import is_no_one, no_determiner, subject_c
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render, texts
 from capqa.statements.rules.declarative import join, subject_agrees
 from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, MULTIPLIER_WORDS,
-                                            NAMING_NOUNS, PREDICATE_ADJECTIVES)
+                                            NAMING_NOUNS, NUMBER_WORDS, PREDICATE_ADJECTIVES)
 from capqa.statements.rules.morphology import (definite_subject, head_noun, indefinite_article, inflect, is_count_noun,
                                                lemmas_of, looks_like_clause, plural_phrase, with_article)
 from capqa.statements.rules.parser import Word
@@ -42,6 +42,10 @@ def wh_subject(frame: Frame, answer: str) -> Optional[str]:
         if other:
             return _comparison(frame, rest, answer, other)
     wh, phrase = frame.wh, texts(frame.phrase)
+    if wh in ("who", "which", "what") and answer.lower().startswith("by ") and len(answer.split()) > 1 and not (
+            answer.split()[1].lower().endswith("ing")):
+        # "Who wrote X?" + "(It's) by Jane Austen": the agent is the subject ("by using ..." is a means: it stays)
+        answer = answer[3:]
     if wh == "how" and phrase and phrase[0].lower() in ("many", "much"):
         return _count(frame, rest, answer)
     if wh == "whose":
@@ -57,10 +61,11 @@ def wh_subject(frame: Frame, answer: str) -> Optional[str]:
         described = _TERM_DESCRIBES.match(render(rest))
         if described:
             return join("the", phrase[0].lower(), "for", described.group(1), "is", answer)
+    negated = negative_subject(frame.phrase, answer)
+    if negated:
+        return join(negated, render(rest))
     if wh == "what" and phrase and phrase[0].lower() != "of" and not looks_like_clause(answer):
         return _relative(frame, rest, answer)
-    if is_no_one(answer) and phrase and phrase[0].lower() != "of":
-        return join("no", render(frame.phrase), render(rest))
     if phrase and phrase[0].lower() == "of" and rest and _is_relative(rest[0]) and predicate_start(rest):
         # "Which of the teams that X played on never won ...?" -> "Of the teams that X played on, Y never won ..."
         start = predicate_start(rest)
@@ -78,6 +83,20 @@ def wh_subject(frame: Frame, answer: str) -> Optional[str]:
 
 _DEGREE_ADVERBS = frozenset("best most least also often usually always never still".split())
 _TOPIC = re.compile(r"\b(?:about|regarding|concerning|on) (.+)$", re.IGNORECASE)
+
+
+def negative_subject(phrase: Sequence[Word], answer: str) -> str:
+    """The wh-phrase negated by a negative answer, "" for any other answer: "what three oceans" +
+    "none" -> "no oceans" (the count asked for goes: none of it is there), "which of the two
+    brothers" + "neither" -> "neither of the two brothers" (a partitive keeps its count), "which
+    planet" + "neither" -> "neither planet"."""
+    word = answer.lower().strip(" .!")
+    if not phrase or not (is_no_one(word) or word == "neither"):
+        return ""
+    if phrase[0].lower == "of":  # a partitive keeps its count: "neither of the two brothers"
+        return join("neither" if word == "neither" else "none", render(phrase))
+    words = [item for item in phrase if not (item.tag == "CD" or item.lower in NUMBER_WORDS)] or list(phrase)
+    return join("neither" if word == "neither" else "no", render(words))
 
 
 def _statement_topic(phrase: List[str], rest: List[Word]) -> str:
