@@ -441,6 +441,8 @@ def _echoes_query(proper: str, question: Callable[[], Parse], text: str, claims:
         return False
     words = question()
     verb = next((word for word in words if word.tag not in ("RB", "``", "''", ":")), None)
+    if verb is not None and verb.i == 0 and lemmas_of(verb.lower) == {"VERB": (verb.lower,)} and len(words) >= 3:
+        return True  # "Undo last commit?": a word that is only a verb opens a task, whatever the tagger makes of it
     if verb is None or verb.head != verb.i or verb.tag not in ("VB", "VBD", "VBP") or verb.i > 1:
         return False
     return verb.tag == "VB" or any(word.head == verb.i and word.dep == "dobj" for word in words)
@@ -585,6 +587,8 @@ def _answer_in_frame(text: str, claims: str, question: str) -> bool:
         if position < 0:
             continue
         before, after = said[:position].split(), said[position + len(claim) + 2:].split()
+        if before and before[-1] == "to":
+            return False  # "The best way to X is to take lessons ...": an imperative answer made an infinitive
         if lowered:
             return bool(before) and before[-1] in _FRAME_ENDINGS and sum(word in asked for word in before) >= 2
         if before and (before[-1] in _FRAME_ENDINGS or before[-1] in PREPOSITIONS) and sum(

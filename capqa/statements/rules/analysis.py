@@ -21,7 +21,8 @@ import functools
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.contractions import WH_WORDS, expanded
-from capqa.statements.rules.lexicon import (AUXILIARIES, COPULAS, DETERMINERS, FLOATING_QUANTIFIERS, MODALS,
+from capqa.statements.rules.lexicon import (AUXILIARIES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DETERMINERS,
+                                            FLOATING_QUANTIFIERS, MODALS,
                                             PREPOSITIONS, SUBJECT_DEPS)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_participle, is_plural_noun,
                                                lemmas_of, looks_adjective)
@@ -151,7 +152,7 @@ def wh_phrase_end(words: Sequence[Word], position: int) -> int:
             # "how many states | border Texas": a verb the tagger took for a noun ends the phrase
             return _over_adjunct_before_inversion(words, _with_verb_rescued(words, end, _noun_phrase_end(words, end)))
         if end < len(words) and words[end].tag in ("JJ", "RB", "JJR", "RBR") and not _is_auxiliary(words[end]):
-            return end + 1
+            return end + 1 + _degree_particle(words, end + 1)
         return end
     if end < len(words) and words[end].lower == "of" and wh in ("which", "what"):
         # "which of the following", "which of these planets"; "which of the following | best ..."
@@ -168,6 +169,15 @@ def wh_phrase_end(words: Sequence[Word], position: int) -> int:
     if end < len(words) and (wh == "whose" or _starts_noun_phrase(words, end)):
         return _with_verb_rescued(words, end, _over_prepositional_phrases(words, _noun_phrase_end(words, end)))
     return end
+
+
+def _degree_particle(words: Sequence[Word], index: int) -> int:
+    """1 when an adverb the degree takes stands at ``index`` before the inverted auxiliary ("how
+    far | away | is the Moon", "how long | ago | was X built"): it is the wh-phrase's, not the
+    subject's; else 0."""
+    if index + 1 >= len(words) or words[index].tag != "RB" or words[index].lower in ("not", "n't"):
+        return 0
+    return 1 if _is_auxiliary(words[index + 1]) or words[index + 1].tag == "MD" else 0
 
 
 _ADJUNCT_TAGS = frozenset(("IN", "NN", "NNS", "DT", "RB", "RBR", "JJR", "JJ", "CD"))
@@ -304,7 +314,8 @@ def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
     if wh == "how" and phrase and phrase[0].lower in ("many", "much") and rest[:1] and rest[0].lower == "there":
         return None  # "how many rooms is there in X": the counted phrase is the subject of "is there"
     partitive = bool(phrase) and phrase[0].lower == "of"
-    if not rest or (not preposition and _starts_predicate(auxiliary.lower, rest, wh, partitive)):
+    if not rest or (not preposition and not _compared_degree(wh, phrase, rest) and _starts_predicate(
+            auxiliary.lower, rest, wh, partitive)):
         return None  # the wh-phrase is the subject: "Who is older", "Which planet does not have"
     mode = "predicate" if preposition else ("adverbial" if wh in ("where", "when", "why", "how") else "")
     subject, verb_phrase, not_after = _subject_and_negation(auxiliary.lower, rest, need_predicate=mode)
@@ -317,6 +328,15 @@ def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
         return None  # "who did the music for the lion king": the parse's main verb, the "verb" a noun of its object
     subject, verb_phrase = _extraposed_relative(subject, verb_phrase)
     return Frame(lead, preposition, wh, phrase, auxiliary.lower, negated or not_after, subject, verb_phrase)
+
+
+def _compared_degree(wh: str, phrase: Sequence[Word], rest: Sequence[Word]) -> bool:
+    """"How much faster | is | light than sound?": a difference of degree with its "than" after
+    the subject asks about the subject, whatever the tagger makes of it ("light/JJ"); the
+    wh-phrase is no subject ("How many more people are needed?" has no "than")."""
+    return wh == "how" and len(phrase) == 2 and phrase[0].lower in ("much", "many") and (
+        phrase[1].tag in COMPARATIVE_TAGS or phrase[1].lower in COMPARATIVE_WORDS) and any(
+        word.lower == "than" for word in rest[1:])
 
 
 def _extraposed_relative(subject: Tuple[Word, ...], verb_phrase: Tuple[Word, ...]) -> Tuple[Tuple[Word, ...],

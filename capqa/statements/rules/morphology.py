@@ -193,6 +193,14 @@ def looks_like_clause(text):
     return words[0] not in DETERMINERS and is_third_person_verb(words[1]) and not is_base_verb(words[0])
 
 
+def parsed_clause(text: str) -> bool:
+    """Whether the parse of ``text`` has a subject of a finite verb ("Background apps drain it."),
+    where the word lists of ``looks_like_clause`` cannot tell a compound subject from a noun phrase."""
+    words = parse(text)
+    finite = {word.i for word in words if word.tag in ("VBZ", "VBP", "VBD", "MD")}
+    return any(word.dep in ("nsubj", "nsubjpass") and word.head in finite for word in words)
+
+
 def capitalize(text):
     return text[:1].upper() + text[1:] if text else text
 

@@ -5,8 +5,8 @@ import re
 
 from capqa.common.validation import parse_count
 from capqa.statements.rules.lexicon import (CAUSE_START, DAY, DETERMINERS, LIST_ANSWER, MANNER_START, NUMBER_WORDS,
-                                            PLACE_START, TIME_POINT)
-from capqa.statements.rules.morphology import (is_adjective, is_adverb, is_participle, is_plural_noun,
+                                            PLACE_START, PRONOUNS, TIME_POINT)
+from capqa.statements.rules.morphology import (is_adjective, is_adverb, is_participle, is_plural_noun, parsed_clause,
                                                is_predicate_word, lemmas_of, looks_like_clause, singular_of,
                                                strip_determiner)
 
@@ -100,7 +100,10 @@ def answer_adverbial(wh_word, answer):
     if wh_word == "why":
         if CAUSE_START.match(answer):
             return answer
-        return f"because {answer}" if looks_like_clause(answer) else f"because of {answer}"  # "of Rayleigh scattering"
+        clause = looks_like_clause(answer) or (len(answer.split()) > 2 and parsed_clause(answer))
+        if clause and answer.split()[0].lower() in PRONOUNS - {"i"}:
+            answer = answer[:1].lower() + answer[1:]  # "because he was afraid": the sentence's capital goes
+        return f"because {answer}" if clause else f"because of {answer}"  # "of Rayleigh scattering"
     if looks_like_clause(answer) and not MANNER_START.match(answer):
         return f": {answer}"  # "A bill becomes a law: it is passed by both houses and signed"
     if MANNER_START.match(answer) or is_adjective(answer):
