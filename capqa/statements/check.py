@@ -23,7 +23,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set
 from capqa.common.validation import check_same_length, check_text, check_text_list, visible_text
 from capqa.statements.check_content import (code_altered, code_tokens, fence_tag_left, frame_lost, label_left,
                                             lines_joined, markup_left, options_left, question_missing)
-from capqa.statements.check_grammar import grammar_issues, is_imperative
+from capqa.statements.check_grammar import grammar_issues, is_imperative, unfilled_preposition
 from capqa.statements.rules.answer_cleaning import without_hedges, without_topic_label
 from capqa.statements.rules.answer_sentences import answer_sentences, split_sentences
 from capqa.statements.rules.code import MATH_SPAN
@@ -123,6 +123,9 @@ ISSUES: Dict[str, str] = {
                        "verb ('Jacques Lefevre, though I'm not certain of the dates was ...')",
     "word_split": "a hyphenated word of the question or the answer is written with spaces around its hyphen "
                   "('whole - number')",
+    "preposition_stranded": "the preposition the question strands ends a sentence with no object: the answer "
+                            "never took its place ('The Eiffel Tower is made of.' for 'What is the Eiffel Tower "
+                            "made of?')",
 }
 MAX_CODE_CHARS = 8000
 MAX_WORDS = 400
@@ -270,8 +273,10 @@ def _bounded_sentences(text: str) -> List[str]:
 
 
 def _grammar_issues(reading: _Reading, parsed: Dict[str, Parse]) -> Set[str]:
-    """The codes of the statement's own parse (``grammar_issues``)."""
-    return grammar_issues([parsed[sentence] for sentence in reading.sentences],
+    """The codes of the statement's own parse (``grammar_issues``, ``unfilled_preposition``)."""
+    parses = [parsed[sentence] for sentence in reading.sentences]
+    stranded = {"preposition_stranded"} if unfilled_preposition(parses, reading.proper) else set()
+    return stranded | grammar_issues(parses,
                           {word.lower() for word in _WORD.findall(reading.question)},
                           _bare_answer_words(reading.claims), reading.has_context,
                           _inner_capitals(reading.question, reading.answer),

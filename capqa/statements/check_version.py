@@ -23,4 +23,8 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # words (answer_missing), options the answer names no options left, a count after "has" no inversion, a
 # condition or complement after an answer sentence or an infinitive in the answer no answer in the frame, an -s
 # verb read as a noun after a long subject no fragment.
-CHECK_VERSION = "3"
+# 4: (qshapes) preposition_stranded (new): the preposition a wh-object question strands ends a sentence with no
+# object; echoed_question: a title led by a word that is only a base-form verb echoed with the answer ("Undo last
+# commit git reset ..."), whatever the tagger makes of it; answer_in_frame: an imperative answer after "to" is
+# an infinitive, no sentence in the frame; code: a shell command ("git reset --soft HEAD~1") is code.
+CHECK_VERSION = "4"

@@ -590,8 +590,9 @@ def _topic_task(proper: str) -> Optional[str]:
     as the task (its verb first, as ``howto`` reads a title), the label dropped as a question's
     is; None when no verb opens what follows the label."""
     match = _TOPIC_TASK.match(proper)
-    if not match or len(match.group("topic").split()) > _MAX_TOPIC_WORDS or _ASKS.match(match.group("topic")):
-        return None
+    if not match or len(match.group("topic").split()) > _MAX_TOPIC_WORDS or _ASKS.match(match.group("topic")) or (
+            proper.endswith(".") or _VERDICT_PROMPT.match(match.group("topic"))):
+        return None  # "True or false: water boils at 100 °C.": a claim to judge, not a task
     task = match.group("task")
     first = task.split(" ", 1)[0].lower()
     if "VERB" not in lemmas_of(first) or lemmas_of(first)["VERB"][0] != first or first in _NOT_TASK_VERBS:

@@ -25,6 +25,8 @@ def course_statement(frame: Optional[Frame], words: Parse, content: str) -> Opti
             return None
         subject_words, subject, copula = frame.subject, render(frame.subject), frame.auxiliary
     else:
+        if any(word.tag in _CLAUSE_TAGS for word in words):
+            return None  # "..., enzymes must do what?": a clause, not a noun phrase to name the course
         subject = fragment_subject(words)
         if subject is None:
             return None
@@ -32,6 +34,10 @@ def course_statement(frame: Optional[Frame], words: Parse, content: str) -> Opti
     if not asks_course(subject_words):
         return None
     return join(subject, copula, "to", content[:1].lower() + content[1:])
+
+
+# A finite verb, a modal or a wh-word: the query is a clause of its own.
+_CLAUSE_TAGS = frozenset(("VBZ", "VBD", "VBP", "MD", "WDT", "WP", "WP$", "WRB"))
 
 
 def asks_course(words: Sequence[Word]) -> bool:

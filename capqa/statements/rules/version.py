@@ -77,7 +77,19 @@ from capqa.statements.rules.parser import parser_identity
 # An option letter before its text and a dash ("(B) its gills — ..."), or before a comma ("A, a tiger
 # hunting ..."), goes; "I get N" and a trailing "though I'd double-check" are hedges; a disclaimer's "but" keeps
 # a two-word answer ("..., but a town.").
-RULES_VERSION = "11"
+# 12: question shapes (qshapes): a degree's particle is the wh-phrase's ("How far away is X?" -> "X is 384,400
+# km away", "How long ago was X built?" -> "X was built 2,000 years ago"), a copula's degree goes after a passive
+# participle or "allowed to be", and only a dimension's adjective follows a measure ("330 m tall", not "5,500
+# degrees hot"); "How much longer did X V than Y?" finds its comparative by its form, "How much faster is light
+# than sound?" keeps the wh-phrase out of the subject, a named subject's phrase goes with the comparison ("Mars
+# is ... farther from the Sun than Earth"), a difference that ends with the comparative is not given it again;
+# an imperative answer to "Best way to X?" / "What is the best way to X?" / "Tips for X?" is the infinitive
+# ("The best way to X is to VP"); a topic's label before a task title ("Git: undo last commit?") and a topic
+# asked about by a bare "why?" ("Laptop battery draining fast -- why?") read as the task and the question; a
+# shell command ("git reset --soft HEAD~1") is code; a "why" answer that the parse shows is a clause takes
+# "because", not "because of"; a noun-phrase query's answer with a number's comma or one comma is no list, and
+# its title capital goes after "the".
+RULES_VERSION = "12"
 
 
 def engine_identity() -> Dict[str, str]:

@@ -155,7 +155,7 @@ def _takes_degree(degree: str, answer_words: List[str]) -> bool:
     ("330 m tall", not "5,500 degrees hot"), never after an adjective of the answer's own ("very
     hot", "huge")."""
     last = answer_words[-1].lower()
-    if last == degree or is_adjective(last):
+    if last == degree or (is_adjective(last) and "ADV" not in lemmas_of(last)):  # "very" is a degree's adverb
         return False
     measured = any(_MEASURE_WORD.search(word) or word.lower() in NUMBER_WORDS for word in answer_words)
     return degree in MEASURE_ADJECTIVES or not measured
