@@ -22,6 +22,10 @@ from capqa.statements.rules.code import is_code
     ("How hot is the soup?", "very", "The soup is very hot."),
     ("How deep is the lake?", "40 metres", "The lake is 40 metres deep."),
     ("How long has it been since the flood?", "three years", "It has been three years since the flood."),
+    # an adverb the tagger calls otherwise, an adjunct before the inversion, a participle hung on the subject
+    ("How far offshore is the reef?", "about 2 km", "The reef is about 2 km offshore."),
+    ("How soon after surgery can patients walk?", "within a day", "Patients can walk after surgery within a day."),
+    ("What is the bowl carved out of?", "walnut", "The bowl is carved out of walnut."),
     # comparatives: found by their form, the wh-phrase no subject, a name's phrase with the comparison
     ("How much longer did the opera last than the play?", "an hour", "The opera lasted an hour longer than the play."),
     ("How much louder is thunder than rain?", "about ten times louder", "Thunder is about ten times louder than rain."),
@@ -50,6 +54,8 @@ def test_question_shapes(question, answer, statement):
 def test_why_answer_that_parses_as_a_clause_takes_because():
     made = rule_statement("Why is the kettle whistling?", "Steam pressure forces air through the spout.")
     assert "because steam pressure forces" in made.lower() and "because of" not in made
+    made = rule_statement("Wheel squeaking -- why?", "It's a dry bearing.")
+    assert made == "The wheel is squeaking because it's a dry bearing."
 
 
 def test_shell_commands_are_code_and_sentences_about_them_are_not():

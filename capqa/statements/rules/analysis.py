@@ -152,7 +152,8 @@ def wh_phrase_end(words: Sequence[Word], position: int) -> int:
             # "how many states | border Texas": a verb the tagger took for a noun ends the phrase
             return _over_adjunct_before_inversion(words, _with_verb_rescued(words, end, _noun_phrase_end(words, end)))
         if end < len(words) and words[end].tag in ("JJ", "RB", "JJR", "RBR") and not _is_auxiliary(words[end]):
-            return end + 1 + _degree_particle(words, end + 1)
+            # "how soon | before a flight | should you arrive": an adjunct before the inversion is the phrase's
+            return _over_adjunct_before_inversion(words, end + 1 + _degree_particle(words, end + 1))
         return end
     if end < len(words) and words[end].lower == "of" and wh in ("which", "what"):
         # "which of the following", "which of these planets"; "which of the following | best ..."
@@ -175,8 +176,9 @@ def _degree_particle(words: Sequence[Word], index: int) -> int:
     """1 when an adverb the degree takes stands at ``index`` before the inverted auxiliary ("how
     far | away | is the Moon", "how long | ago | was X built"): it is the wh-phrase's, not the
     subject's; else 0."""
-    if index + 1 >= len(words) or words[index].tag != "RB" or words[index].lower in ("not", "n't"):
-        return 0
+    if index + 1 >= len(words) or words[index].lower in ("not", "n't") or not (
+            words[index].tag == "RB" or "ADV" in lemmas_of(words[index].lower)):
+        return 0  # "how far | downstream | is X": an adverb, whatever the tagger calls it
     return 1 if _is_auxiliary(words[index + 1]) or words[index + 1].tag == "MD" else 0
 
 
@@ -327,7 +329,37 @@ def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
             any(word.tag == "IN" for word in subject) and not any(word.tag.startswith("VB") for word in verb_phrase)):
         return None  # "who did the music for the lion king": the parse's main verb, the "verb" a noun of its object
     subject, verb_phrase = _extraposed_relative(subject, verb_phrase)
+    if auxiliary.lower in COPULAS:
+        subject, verb_phrase = _participle_out(subject, verb_phrase)
     return Frame(lead, preposition, wh, phrase, auxiliary.lower, negated or not_after, subject, verb_phrase)
+
+
+def _participle_out(subject: Tuple[Word, ...], verb_phrase: Tuple[Word, ...]) -> Tuple[Tuple[Word, ...],
+                                                                                       Tuple[Word, ...]]:
+    """"What is the chair | made out of?", "Why is the wheel | squeaking?", "Why is the lawn |
+    turning yellow?": a participle the parse hangs on the subject's noun, with nothing after it
+    but particles, prepositions, adverbs or an adjective, is the verb phrase's ("The chair is made
+    out of oak"); a passive one only before a stranded preposition ("What is the language spoken?"
+    asks for the language)."""
+    loose = ("IN", "RP", "RB", "JJ")
+    if any(word.tag not in loose for word in verb_phrase):
+        return subject, verb_phrase
+    participle = next((index for index in range(1, len(subject)) if subject[index].tag in ("VBN", "VBG")
+                       and subject[index].dep == "acl" and subject[index - 1].tag in ("NN", "NNS", "NNP", "NNPS")), None)
+    if participle is None and not verb_phrase and len(subject) > 2 and _gerund_as_noun(subject[-1]) and (
+            subject[-2].tag in ("NN", "NNS")):
+        participle = len(subject) - 1  # "Why is the wheel squeaking/NN?": nothing else is the predicate
+    if participle is None or any(word.tag not in loose for word in subject[participle + 1:]):
+        return subject, verb_phrase
+    if subject[participle].tag == "VBN" and not (verb_phrase and all(word.tag in ("IN", "RP") for word in verb_phrase)):
+        return subject, verb_phrase
+    return subject[:participle], subject[participle:] + verb_phrase
+
+
+def _gerund_as_noun(word: Word) -> bool:
+    """An -ing form of a verb the tagger read as a noun ("squeaking/NN"), not a noun of its own ("ring")."""
+    return word.tag == "NN" and word.lower.endswith("ing") and lemmas_of(word.lower).get("VERB", (word.lower,))[0] != (
+        word.lower) and "NOUN" not in lemmas_of(word.lower)
 
 
 def _compared_degree(wh: str, phrase: Sequence[Word], rest: Sequence[Word]) -> bool:

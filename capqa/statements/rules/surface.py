@@ -101,7 +101,7 @@ def answer_adverbial(wh_word, answer):
         if CAUSE_START.match(answer):
             return answer
         clause = looks_like_clause(answer) or (len(answer.split()) > 2 and parsed_clause(answer))
-        if clause and answer.split()[0].lower() in PRONOUNS - {"i"}:
+        if clause and re.split(r"[’']", answer.split()[0].lower())[0] in PRONOUNS - {"i"}:  # "It's"
             answer = answer[:1].lower() + answer[1:]  # "because he was afraid": the sentence's capital goes
         return f"because {answer}" if clause else f"because of {answer}"  # "of Rayleigh scattering"
     if looks_like_clause(answer) and not MANNER_START.match(answer):

@@ -88,7 +88,11 @@ from capqa.statements.rules.parser import parser_identity
 # asked about by a bare "why?" ("Laptop battery draining fast -- why?") read as the task and the question; a
 # shell command ("git reset --soft HEAD~1") is code; a "why" answer that the parse shows is a clause takes
 # "because", not "because of"; a noun-phrase query's answer with a number's comma or one comma is no list, and
-# its title capital goes after "the".
+# its title capital goes after "the". Also: an adverb the tagger calls otherwise is a degree's particle ("how far
+# downstream"), a short adjunct before the inversion is the degree's phrase ("How soon before a flight should you
+# arrive?" -> "... two hours before a flight"), and a participle the parse hangs on a copula's subject, with only
+# stranded prepositions, particles or an adjective after it, is the verb phrase's ("What is the chair made out
+# of?" -> "The chair is made out of oak", "What were her muscles requiring?" -> "... were requiring ...").
 RULES_VERSION = "12"
 
 

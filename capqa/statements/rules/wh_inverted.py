@@ -123,15 +123,23 @@ def _degree(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
     degree = frame.phrase[0].lower
     if "ADJ" not in lemmas_of(degree) and "ADV" not in lemmas_of(degree) and frame.phrase[0].tag not in ("JJ", "RB"):
         return None
-    particle = [word.lower for word in frame.phrase[1:]]  # "away" of "how far away", "ago" of "how long ago"
+    # "away" of "how far away", "ago" of "how long ago"; an adjunct ("before a flight") follows the degree
+    particle = [word.lower for word in frame.phrase[1:]]
+    adjunct = render(frame.phrase[1:]) if particle and frame.phrase[1].tag == "IN" else ""
+    if adjunct:
+        particle = []
     if frame.auxiliary not in COPULAS:
         infinitive = _it_takes(clause, frame)
         if infinitive is not None:
             return clause.text({infinitive: answer})  # "It takes light from the Sun about 8 minutes to reach Earth"
-        if answer.split()[0].lower() in PREPOSITIONS:
+        words = answer.split()
+        if words[0].lower() in PREPOSITIONS and not (len(words) > 1 and _NUMBER.match(words[1])):
             particle = []  # "How far back does it go?" + "to the 1600s": the answer's phrase says where
         slot = 1 if clause.rest and clause.rest[0].lower == "been" else len(clause.rest)  # "It has been | six months"
-        return clause.text({slot: " ".join(_with_particle(answer.split(), particle))})
+        said = " ".join(_with_particle(words, particle))
+        # "until dawn" says when for itself: the adjunct before it ("hunt into the night until dawn")
+        said = join(adjunct, said) if particle == [] and words[0].lower() in PREPOSITIONS else join(said, adjunct)
+        return clause.text({slot: said})
     clause = _predicate_phrase_out(clause)
     answer_words = answer.split()
     if degree == "old" and _NUMBER.match(answer_words[-1]):
@@ -140,7 +148,7 @@ def _degree(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
         answer_words = _with_particle(answer_words, particle)  # "384,400 km away": the particle, not "far"
     elif _takes_degree(degree, answer_words):
         answer_words.append(degree)
-    return clause.text({_degree_slot(clause): " ".join(answer_words)})
+    return clause.text({_degree_slot(clause): join(" ".join(answer_words), adjunct)})
 
 
 def _with_particle(answer_words: List[str], particle: List[str]) -> List[str]:
