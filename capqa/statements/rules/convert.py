@@ -31,8 +31,8 @@ from capqa.statements.rules.blanks import complete, fill_blanks
 from capqa.statements.rules.casing import cased_statement, casing_texts
 from capqa.statements.rules.code import code_chunks, is_code
 from capqa.statements.rules.conditions import conditional_task, with_condition, with_conditions
-from capqa.statements.rules.course_answers import course_statement
 from capqa.statements.rules.context import QuestionParts, questioner_swapped, resolve_pronoun, split_question
+from capqa.statements.rules.course_answers import course_statement
 from capqa.statements.rules.declarative import embedded_question
 from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
                                           steps_texts, topic_code)

@@ -6,9 +6,9 @@ import re
 from capqa.common.validation import parse_count
 from capqa.statements.rules.lexicon import (CAUSE_START, DAY, DETERMINERS, LIST_ANSWER, MANNER_START, NUMBER_WORDS,
                                             PLACE_START, PRONOUNS, TIME_POINT)
-from capqa.statements.rules.morphology import (is_adjective, is_adverb, is_participle, is_plural_noun, parsed_clause,
-                                               is_predicate_word, lemmas_of, looks_like_clause, singular_of,
-                                               strip_determiner)
+from capqa.statements.rules.morphology import (is_adjective, is_adverb, is_participle, is_plural_noun,
+                                               is_predicate_word, lemmas_of, looks_like_clause, parsed_clause,
+                                               singular_of, strip_determiner)
 
 _VENUES = frozenset("stadium arena airport station university college school hospital museum theatre theater "
                      "club hotel park field court garden gardens cathedral church palace castle house hall "

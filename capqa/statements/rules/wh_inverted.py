@@ -21,8 +21,8 @@ from capqa.statements.rules.declarative import (Clause, adverbial_slot, declarat
 from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DEFINITE_HEADS,
                                             MEASURE_ADJECTIVES, NUMBER_WORDS, PREPOSITIONS, TIME_NOUNS)
 from capqa.statements.rules.morphology import (indefinite_article, is_adjective, is_bare_noun_phrase, is_mass_noun,
-                                               is_participle, is_plural_noun, lemmas_of, looks_like_clause, plural_phrase,
-                                               with_article)
+                                               is_participle, is_plural_noun, lemmas_of, looks_like_clause,
+                                               plural_phrase, with_article)
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.surface import answer_adverbial, list_or_single
 from capqa.statements.rules.wh_phrase import missing_noun, wh_noun
