@@ -26,6 +26,7 @@ from capqa.statements.rules.code import is_code
     ("How far offshore is the reef?", "about 2 km", "The reef is about 2 km offshore."),
     ("How soon after surgery can patients walk?", "within a day", "Patients can walk after surgery within a day."),
     ("What is the bowl carved out of?", "walnut", "The bowl is carved out of walnut."),
+    ("Why is the pizza dough not stretching?", "It is too cold.", "The pizza dough is not stretching because it is too cold."),
     # comparatives: found by their form, the wh-phrase no subject, a name's phrase with the comparison
     ("How much longer did the opera last than the play?", "an hour", "The opera lasted an hour longer than the play."),
     ("How much louder is thunder than rain?", "about ten times louder", "Thunder is about ten times louder than rain."),

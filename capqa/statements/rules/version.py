@@ -92,7 +92,8 @@ from capqa.statements.rules.parser import parser_identity
 # downstream"), a short adjunct before the inversion is the degree's phrase ("How soon before a flight should you
 # arrive?" -> "... two hours before a flight"), and a participle the parse hangs on a copula's subject, with only
 # stranded prepositions, particles or an adjective after it, is the verb phrase's ("What is the chair made out
-# of?" -> "The chair is made out of oak", "What were her muscles requiring?" -> "... were requiring ...").
+# of?" -> "The chair is made out of oak", "What were her muscles requiring?" -> "... were requiring ..."); a
+# compound's head before "not" is the subject's ("Why is the bread dough not rising?").
 RULES_VERSION = "12"
 
 
