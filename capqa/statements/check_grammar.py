@@ -444,12 +444,20 @@ def _do_inverted(words: Parse, children: Dict[int, List[Word]], quoted: List[boo
     Quinlan interview"): a question's word order left in place (after "so", "nor" or "neither" it
     is English)."""
     for word in words[1:]:
-        if word.lower not in _DO or word.dep != "aux" or quoted[word.i]:
-            continue
+        if not (word.lower in _DO or (word.tag == "MD" and words[word.head].head == word.head and not any(
+                before.tag in _FINITE_TAGS for before in words[:word.i]))) or word.dep != "aux" or quoted[word.i]:
+            continue  # a modal of the main verb too ("After eating can you swim right away."), not a title's
+            # clause after a verb ("X sang buddy can you spare a dime")
         subject = next((child for child in children.get(word.head, []) if child.dep in ("nsubj", "nsubjpass")), None)
-        if subject is not None and subject.i > word.i and words[word.i - 1].lower not in ("so", "nor", "neither"):
+        if subject is not None and subject.i > word.i and words[word.i - 1].lower not in _INVERTING:
             return True
     return _perfect_inverted(words, quoted)
+
+
+_FINITE_TAGS = frozenset(("VBD", "VBZ", "VBP", "MD"))
+# Words after which an auxiliary comes before its subject in English ("so do I", "only then can you",
+# "never have I"), and a comma's conditional ("..., should you need it, ...").
+_INVERTING = frozenset("so nor neither only then never rarely seldom little , hardly".split())
 
 
 def _perfect_inverted(words: Parse, quoted: List[bool]) -> bool:

@@ -88,3 +88,14 @@ def test_imperative_made_infinitive_is_no_answer_in_frame():
     codes = statement_issues("Tips for a long flight?", "Drink plenty of water and walk around every hour.",
                              "The tips for a long flight are to drink plenty of water and walk around every hour.")
     assert "answer_in_frame" not in codes
+
+
+@pytest.mark.parametrize("statement, flagged", [
+    ("Before the exam should you eat breakfast.", True),
+    ("You should eat breakfast before the exam.", False),
+    ("Only then can you eat breakfast.", False),
+    ("Ella Fitzgerald sang baby won't you please come home.", False),
+])
+def test_modal_left_before_its_subject(statement, flagged):
+    codes = statement_issues("When should you eat breakfast?", "before the exam", statement)
+    assert ("inverted_order" in codes) is flagged
