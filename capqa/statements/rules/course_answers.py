@@ -18,8 +18,9 @@ from capqa.statements.rules.prompt_statements import fragment_subject
 def course_statement(frame: Optional[Frame], words: Parse, content: str) -> Optional[str]:
     """"The best way to X is to VP" for an imperative answer to "What is the best way to X?" or
     the noun-phrase query "Best way to X?"; None for any other question or answer."""
-    if not content or not is_imperative(parse(content)):
-        return None
+    opening = content.lower().split()[:2]
+    if not any("VERB" in lemmas_of(word) for word in opening):
+        return None  # no verb to open an imperative (after a lead adverb: "Gently fold ..."): nothing to parse
     if frame is not None:
         if frame.wh != "what" or frame.phrase or frame.auxiliary not in COPULAS or not frame.subject or frame.rest:
             return None
@@ -31,8 +32,8 @@ def course_statement(frame: Optional[Frame], words: Parse, content: str) -> Opti
         if subject is None:
             return None
         subject_words, copula = words, "are" if plural_phrase(subject) else "is"
-    if not asks_course(subject_words):
-        return None
+    if not asks_course(subject_words) or not is_imperative(parse(content)):
+        return None  # the answer is parsed only for a question that asks for a course of action
     return join(subject, copula, "to", content[:1].lower() + content[1:])
 
 
