@@ -39,6 +39,8 @@ from capqa.statements.rules.code import is_code
      "The best way to clean a cast iron pan is to scrub it with coarse salt and a little oil."),
     ("What is the simplest way to peel garlic?", "Shake the cloves in a closed jar.",
      "The simplest way to peel garlic is to shake the cloves in a closed jar."),
+    ("What is the first thing to do after a minor burn?", "Run cool water over it for ten minutes.",
+     "The first thing to do after a minor burn is run cool water over it for ten minutes."),
     # a topic's label before a task, and a small clause asked about by a bare "why?"
     ("Linux: count lines in a file?", "wc -l file.txt", "You can count lines in a file with wc -l file.txt."),
     ("Phone screen flickering -- why?", "A loose display cable causes it.",

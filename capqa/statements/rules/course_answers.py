@@ -34,7 +34,10 @@ def course_statement(frame: Optional[Frame], words: Parse, content: str) -> Opti
         subject_words, copula = words, "are" if plural_phrase(subject) else "is"
     if not asks_course(subject_words) or not is_imperative(parse(content)):
         return None  # the answer is parsed only for a question that asks for a course of action
-    return join(subject, copula, "to", content[:1].lower() + content[1:])
+    # "The thing to do is put it in a compost pile": after "do" the infinitive is bare, as in a pseudo-cleft
+    marker = "" if any(word.tag == "TO" and following.lower == "do" for word, following in zip(
+        subject_words, subject_words[1:])) else "to"
+    return join(subject, copula, marker, content[:1].lower() + content[1:])
 
 
 # A finite verb, a modal or a wh-word: the query is a clause of its own.

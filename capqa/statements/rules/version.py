@@ -84,7 +84,7 @@ from capqa.statements.rules.parser import parser_identity
 # than sound?" keeps the wh-phrase out of the subject, a named subject's phrase goes with the comparison ("Mars
 # is ... farther from the Sun than Earth"), a difference that ends with the comparative is not given it again;
 # an imperative answer to "Best way to X?" / "What is the best way to X?" / "Tips for X?" is the infinitive
-# ("The best way to X is to VP"); a topic's label before a task title ("Git: undo last commit?") and a topic
+# ("The best way to X is to VP"; bare after "to do": "The thing to do is put it ..."); a topic's label before a task title ("Git: undo last commit?") and a topic
 # asked about by a bare "why?" ("Laptop battery draining fast -- why?") read as the task and the question; a
 # shell command ("git reset --soft HEAD~1") is code; a "why" answer that the parse shows is a clause takes
 # "because", not "because of"; a noun-phrase query's answer with a number's comma or one comma is no list, and
