@@ -23,7 +23,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set
 from capqa.common.validation import check_same_length, check_text, check_text_list, visible_text
 from capqa.statements.check_content import (code_altered, code_tokens, fence_tag_left, frame_lost, label_left,
                                             lines_joined, markup_left, options_left, question_missing)
-from capqa.statements.check_grammar import grammar_issues, is_imperative
+from capqa.statements.check_grammar import grammar_issues, is_imperative, unfilled_preposition
 from capqa.statements.rules.answer_cleaning import without_hedges, without_topic_label
 from capqa.statements.rules.answer_sentences import answer_sentences, split_sentences
 from capqa.statements.rules.code import MATH_SPAN, code_chunks
@@ -128,6 +128,9 @@ ISSUES: Dict[str, str] = {
                        "verb ('Jacques Lefevre, though I'm not certain of the dates was ...')",
     "word_split": "a hyphenated word of the question or the answer is written with spaces around its hyphen "
                   "('whole - number')",
+    "preposition_stranded": "the preposition the question strands ends a sentence with no object: the answer "
+                            "never took its place ('The Eiffel Tower is made of.' for 'What is the Eiffel Tower "
+                            "made of?')",
 }
 MAX_CODE_CHARS = 8000
 MAX_WORDS = 400
@@ -277,8 +280,10 @@ def _bounded_sentences(text: str) -> List[str]:
 
 
 def _grammar_issues(reading: _Reading, parsed: Dict[str, Parse]) -> Set[str]:
-    """The codes of the statement's own parse (``grammar_issues``)."""
-    return grammar_issues([parsed[sentence] for sentence in reading.sentences],
+    """The codes of the statement's own parse (``grammar_issues``, ``unfilled_preposition``)."""
+    parses = [parsed[sentence] for sentence in reading.sentences]
+    stranded = {"preposition_stranded"} if unfilled_preposition(parses, reading.proper) else set()
+    return stranded | grammar_issues(parses,
                           {word.lower() for word in _WORD.findall(reading.question)},
                           _bare_answer_words(reading.claims), reading.has_context,
                           _inner_capitals(reading.question, reading.answer),
@@ -451,6 +456,8 @@ def _echoes_query(proper: str, question: Callable[[], Parse], text: str, claims:
         return False
     words = question()
     verb = next((word for word in words if word.tag not in ("RB", "``", "''", ":")), None)
+    if verb is not None and verb.i == 0 and lemmas_of(verb.lower) == {"VERB": (verb.lower,)} and len(words) >= 3:
+        return True  # "Undo last commit?": a word that is only a verb opens a task, whatever the tagger makes of it
     if verb is None or verb.head != verb.i or verb.tag not in ("VB", "VBD", "VBP") or verb.i > 1:
         return False
     return verb.tag == "VB" or any(word.head == verb.i and word.dep == "dobj" for word in words)
@@ -630,6 +637,8 @@ def _answer_in_frame(text: str, claims: str, question: str) -> bool:
         if position < 0:
             continue
         before, after = said[:position].split(), said[position + len(claim) + 2:].split()
+        if before and before[-1] == "to":
+            return False  # "The best way to X is to take lessons ...": an imperative answer made an infinitive
         if lowered:
             return bool(before) and before[-1] in _FRAME_ENDINGS and sum(word in asked for word in before) >= 2
         if before and (before[-1] in _FRAME_ENDINGS or before[-1] in PREPOSITIONS) and sum(

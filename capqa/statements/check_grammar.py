@@ -20,6 +20,7 @@ from capqa.statements.rules.parser import Parse, Word
 
 FINITE_TAGS = frozenset(("VBD", "VBZ", "VBP", "MD"))
 WH_TAGS = frozenset(("WDT", "WP", "WP$", "WRB"))
+_OBJECT_WH = frozenset(("what", "which", "who", "whom"))
 SUBJECTS = frozenset(("nsubj", "nsubjpass", "expl", "csubj", "csubjpass"))
 NOUN_TAGS = frozenset(("NN", "NNS", "NNP", "NNPS"))
 DASHES = frozenset(("—", "–", "--"))
@@ -79,6 +80,24 @@ def grammar_issues(parses: Sequence[Parse], question_words: Set[str], bare_answe
         if index == 0 and not has_context and _unresolved_pronoun(words, children, question_words):
             found.add("unresolved_pronoun")
     return found
+
+
+def unfilled_preposition(parses: Sequence[Parse], question: str) -> bool:
+    """A preposition the question strands ("What is the Eiffel Tower made of?") left at the end of
+    a sentence of the statement with no object ("The Eiffel Tower is made of."): the answer never
+    took its place. A sentence with a wh-word, a relative "that" or an infinitive before it may end
+    in one ("Wrought iron is what it is made of", "nothing to be afraid of")."""
+    asked = question.rstrip(" ?!.").split()
+    if not asked or asked[-1].lower() not in PREPOSITIONS or not _OBJECT_WH & {word.lower() for word in asked}:
+        return False  # "How do you put eyelashes on?": a particle, no wh-object for the answer to fill
+    stranded = asked[-1].lower()
+    for words in parses:
+        content = [word for word in words if word.text[:1].isalnum()]
+        if not content or content[-1].lower != stranded or content[-1].tag not in ("IN", "TO", "RP"):
+            continue
+        if not any(word.tag in WH_TAGS or word.tag == "TO" or word.lower == "that" for word in content[:-1]):
+            return True
+    return False
 
 
 def is_imperative(words: Parse) -> bool:
@@ -441,12 +460,20 @@ def _do_inverted(words: Parse, children: Dict[int, List[Word]], quoted: List[boo
     Quinlan interview"): a question's word order left in place (after "so", "nor" or "neither" it
     is English)."""
     for word in words[1:]:
-        if word.lower not in _DO or word.dep != "aux" or quoted[word.i]:
-            continue
+        if not (word.lower in _DO or (word.tag == "MD" and words[word.head].head == word.head and not any(
+                before.tag in _FINITE_TAGS for before in words[:word.i]))) or word.dep != "aux" or quoted[word.i]:
+            continue  # a modal of the main verb too ("After eating can you swim right away."), not a title's
+            # clause after a verb ("X sang buddy can you spare a dime")
         subject = next((child for child in children.get(word.head, []) if child.dep in ("nsubj", "nsubjpass")), None)
-        if subject is not None and subject.i > word.i and words[word.i - 1].lower not in ("so", "nor", "neither"):
+        if subject is not None and subject.i > word.i and words[word.i - 1].lower not in _INVERTING:
             return True
     return _perfect_inverted(words, quoted)
+
+
+_FINITE_TAGS = frozenset(("VBD", "VBZ", "VBP", "MD"))
+# Words after which an auxiliary comes before its subject in English ("so do I", "only then can you",
+# "never have I"), and a comma's conditional ("..., should you need it, ...").
+_INVERTING = frozenset("so nor neither only then never rarely seldom little , hardly".split())
 
 
 def _perfect_inverted(words: Parse, quoted: List[bool]) -> bool:

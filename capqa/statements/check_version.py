@@ -34,4 +34,9 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # answer speaks as "I"; fragment flags a prepositional phrase taken for the subject ("From X wrote Y"); a negative
 # answer's "none"/"not any" is said by the statement's "no" (answer_missing); an extraposed "It takes ... to V" is
 # no pronoun start.
+# 4: (qshapes) preposition_stranded (new): the preposition a wh-object question strands ends a sentence with no
+# object; echoed_question: a title led by a word that is only a base-form verb echoed with the answer ("Undo last
+# commit git reset ..."), whatever the tagger makes of it; answer_in_frame: an imperative answer after "to" is
+# an infinitive, no sentence in the frame; code: a shell command ("git reset --soft HEAD~1") is code;
+# inverted_order: a modal of the main verb left before its subject ("After eating can you swim right away.").
 CHECK_VERSION = "4"

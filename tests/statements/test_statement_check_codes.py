@@ -80,6 +80,8 @@ CASES = {
                         "Augustus, though I am not sure of the dates, was the first emperor of Rome."),
     "word_split": ("How many two-digit primes are there?", "21", "There are 21 two - digit primes.",
                    "There are 21 two-digit primes."),
+    "preposition_stranded": ("What is the bridge made of?", "steel", "The bridge is made of.",
+                             "The bridge is made of steel."),
 }
 
 

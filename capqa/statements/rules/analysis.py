@@ -21,8 +21,8 @@ import functools
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.contractions import WH_WORDS, expanded
-from capqa.statements.rules.lexicon import (AUXILIARIES, COPULAS, DETERMINERS, FLOATING_QUANTIFIERS, MODALS,
-                                            PREPOSITIONS, SUBJECT_DEPS)
+from capqa.statements.rules.lexicon import (AUXILIARIES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DETERMINERS,
+                                            FLOATING_QUANTIFIERS, MODALS, PREPOSITIONS, SUBJECT_DEPS)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_participle, is_plural_noun,
                                                lemmas_of, looks_adjective)
 from capqa.statements.rules.parser import Word
@@ -151,7 +151,8 @@ def wh_phrase_end(words: Sequence[Word], position: int) -> int:
             # "how many states | border Texas": a verb the tagger took for a noun ends the phrase
             return _over_adjunct_before_inversion(words, _with_verb_rescued(words, end, _noun_phrase_end(words, end)))
         if end < len(words) and words[end].tag in ("JJ", "RB", "JJR", "RBR") and not _is_auxiliary(words[end]):
-            return end + 1
+            # "how soon | before a flight | should you arrive": an adjunct before the inversion is the phrase's
+            return _over_adjunct_before_inversion(words, end + 1 + _degree_particle(words, end + 1))
         return end
     if end < len(words) and words[end].lower == "of" and wh in ("which", "what"):
         # "which of the following", "which of these planets"; "which of the following | best ..."
@@ -168,6 +169,16 @@ def wh_phrase_end(words: Sequence[Word], position: int) -> int:
     if end < len(words) and (wh == "whose" or _starts_noun_phrase(words, end)):
         return _with_verb_rescued(words, end, _over_prepositional_phrases(words, _noun_phrase_end(words, end)))
     return end
+
+
+def _degree_particle(words: Sequence[Word], index: int) -> int:
+    """1 when an adverb the degree takes stands at ``index`` before the inverted auxiliary ("how
+    far | away | is the Moon", "how long | ago | was X built"): it is the wh-phrase's, not the
+    subject's; else 0."""
+    if index + 1 >= len(words) or words[index].lower in ("not", "n't") or not (
+            words[index].tag == "RB" or "ADV" in lemmas_of(words[index].lower)):
+        return 0  # "how far | downstream | is X": an adverb, whatever the tagger calls it
+    return 1 if _is_auxiliary(words[index + 1]) or words[index + 1].tag == "MD" else 0
 
 
 _ADJUNCT_TAGS = frozenset(("IN", "NN", "NNS", "DT", "RB", "RBR", "JJR", "JJ", "CD"))
@@ -307,7 +318,8 @@ def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
     if wh == "how" and phrase and phrase[0].lower in ("many", "much") and rest[:1] and rest[0].lower == "there":
         return None  # "how many rooms is there in X": the counted phrase is the subject of "is there"
     partitive = bool(phrase) and phrase[0].lower == "of"
-    if not rest or (not preposition and _starts_predicate(auxiliary.lower, rest, wh, partitive)):
+    if not rest or (not preposition and not _compared_degree(wh, phrase, rest) and _starts_predicate(
+            auxiliary.lower, rest, wh, partitive)):
         return None  # the wh-phrase is the subject: "Who is older", "Which planet does not have"
     mode = "predicate" if preposition else ("adverbial" if wh in ("where", "when", "why", "how") else "")
     subject, verb_phrase, not_after = _subject_and_negation(auxiliary.lower, rest, need_predicate=mode)
@@ -319,7 +331,46 @@ def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
             any(word.tag == "IN" for word in subject) and not any(word.tag.startswith("VB") for word in verb_phrase)):
         return None  # "who did the music for the lion king": the parse's main verb, the "verb" a noun of its object
     subject, verb_phrase = _extraposed_relative(subject, verb_phrase)
+    if auxiliary.lower in COPULAS:
+        subject, verb_phrase = _participle_out(subject, verb_phrase)
     return Frame(lead, preposition, wh, phrase, auxiliary.lower, negated or not_after, subject, verb_phrase)
+
+
+def _participle_out(subject: Tuple[Word, ...], verb_phrase: Tuple[Word, ...]) -> Tuple[Tuple[Word, ...],
+                                                                                       Tuple[Word, ...]]:
+    """"What is the chair | made out of?", "Why is the wheel | squeaking?", "Why is the lawn |
+    turning yellow?": a participle the parse hangs on the subject's noun, with nothing after it
+    but particles, prepositions, adverbs or an adjective, is the verb phrase's ("The chair is made
+    out of oak"); a passive one only before a stranded preposition ("What is the language spoken?"
+    asks for the language)."""
+    loose = ("IN", "RP", "RB", "JJ")
+    if any(word.tag not in loose for word in verb_phrase):
+        return subject, verb_phrase
+    participle = next((index for index in range(1, len(subject)) if subject[index].tag in ("VBN", "VBG")
+                       and subject[index].dep == "acl" and subject[index - 1].tag in ("NN", "NNS", "NNP", "NNPS")), None)
+    if participle is None and not verb_phrase and len(subject) > 2 and _gerund_as_noun(subject[-1]) and (
+            subject[-2].tag in ("NN", "NNS")):
+        participle = len(subject) - 1  # "Why is the wheel squeaking/NN?": nothing else is the predicate
+    if participle is None or any(word.tag not in loose for word in subject[participle + 1:]):
+        return subject, verb_phrase
+    if subject[participle].tag == "VBN" and not (verb_phrase and all(word.tag in ("IN", "RP") for word in verb_phrase)):
+        return subject, verb_phrase
+    return subject[:participle], subject[participle:] + verb_phrase
+
+
+def _gerund_as_noun(word: Word) -> bool:
+    """An -ing form of a verb the tagger read as a noun ("squeaking/NN"), not a noun of its own ("ring")."""
+    return word.tag == "NN" and word.lower.endswith("ing") and lemmas_of(word.lower).get("VERB", (word.lower,))[0] != (
+        word.lower) and "NOUN" not in lemmas_of(word.lower)
+
+
+def _compared_degree(wh: str, phrase: Sequence[Word], rest: Sequence[Word]) -> bool:
+    """"How much faster | is | light than sound?": a difference of degree with its "than" after
+    the subject asks about the subject, whatever the tagger makes of it ("light/JJ"); the
+    wh-phrase is no subject ("How many more people are needed?" has no "than")."""
+    return wh == "how" and len(phrase) == 2 and phrase[0].lower in ("much", "many") and (
+        phrase[1].tag in COMPARATIVE_TAGS or phrase[1].lower in COMPARATIVE_WORDS) and any(
+        word.lower == "than" for word in rest[1:])
 
 
 def _extraposed_relative(subject: Tuple[Word, ...], verb_phrase: Tuple[Word, ...]) -> Tuple[Tuple[Word, ...],

@@ -24,6 +24,11 @@ CODE_ONLY = re.compile(r"^\s*+(?:```[^`]*+```|`[^`\n]++`)\s*+$")
 _CALL_LINE = re.compile(r"^[A-Za-z_][\w.]*+[(\[][^\n]*[)\]][\w.()\[\];]*+(?:\s++(?:#|//).*)?$")
 _CODE_KEYWORD = re.compile(r"^(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|import|from|def|class|var|let|const)\s")
 _CODE_MARK = re.compile(r"[()=*;\[\]{}]")
+# A shell command: a lower-case program name and an option among its arguments ("git reset --soft
+# HEAD~1", "ls -la /tmp"), with no full stop at its end and none of prose's function words (a
+# sentence about the command is prose: "sed -i ... is the quickest way").
+_SHELL_LINE = re.compile(r"^(?![^\n]*\b(?:is|are|was|were|the|and|to|you|it)\b)[a-z][\w.]*+ (?:[^\s.!?,;:]++ ){0,6}?"
+                         r"--?[A-Za-z][\w=.~/-]*+(?: [^\s!?,;]++){0,8}(?<!\.)$")
 _MAX_CODE_LINE = 400
 _MAX_CODE_LINES = 40
 
@@ -33,7 +38,8 @@ def is_code_line(text: str) -> bool:
     text = text.strip()
     if len(text) > _MAX_CODE_LINE:
         return False  # a line of code is short; the call pattern backtracks over its brackets
-    return bool(_CALL_LINE.match(text) or (_CODE_KEYWORD.match(text) and _CODE_MARK.search(text)))
+    return bool(_CALL_LINE.match(text) or (_CODE_KEYWORD.match(text) and _CODE_MARK.search(text))
+                or _SHELL_LINE.match(text))
 
 
 @functools.lru_cache(maxsize=65536)
@@ -42,7 +48,7 @@ def is_code(text: str) -> bool:
     are each a line of code."""
     if CODE_ONLY.match(text):
         return True
-    if not _CODE_MARK.search(text):
+    if not _CODE_MARK.search(text) and " -" not in text:
         return False  # no bracket, "=" or ";": no line of code (one pass, before the lines are cut)
     lines = [line for line in text.split("\n", _MAX_CODE_LINES) if line.strip()]
     return bool(lines) and len(lines) <= _MAX_CODE_LINES and all(is_code_line(line) for line in lines)

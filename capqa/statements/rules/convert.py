@@ -33,12 +33,13 @@ from capqa.statements.rules.code import code_chunks, is_code
 from capqa.statements.rules.conditions import conditional_task, with_condition, with_conditions
 from capqa.statements.rules.context import (QuestionParts, questioner_swapped, resolve_pronoun, says_you,
                                             speaker_swapped, speaks_to_system, split_question)
+from capqa.statements.rules.course_answers import course_statement
 from capqa.statements.rules.declarative import embedded_question
 from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
                                           steps_texts, topic_code)
 from capqa.statements.rules.joins import without_doubled_joins
-from capqa.statements.rules.lexicon import NUMBER_WORDS, PREPOSITIONS, WHITESPACE, strip_trailing
-from capqa.statements.rules.morphology import capitalize, clause_texts, lemmas_of
+from capqa.statements.rules.lexicon import DETERMINERS, NUMBER_WORDS, PREPOSITIONS, WHITESPACE, strip_trailing
+from capqa.statements.rules.morphology import capitalize, clause_texts, lemmas_of, plural_phrase
 from capqa.statements.rules.option_clauses import option_clause_answer
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, bounded, parse_into
 from capqa.statements.rules.polar import polar
@@ -88,6 +89,11 @@ _TOPIC = re.compile(r"^(?P<topic>[^:?!.\n—–-]{1,80}?)\s*+(?::|--|—|–)\s*
 _PHRASE_THEN_WH = re.compile(r"^(?:in|on|at|under|during|for|from|of|by|with|after|before)\s[^,?]{0,60}?\b(?:what|which|"
                              r"who|whom|whose|where|when|why|how)\s++(?:\S+\s+){0,3}?(?:is|are|was|were|do|does|did|"
                              r"can|could|will|would|should|has|have|had)\b", re.IGNORECASE)
+# A topic's label and a task title after it: "Git: undo last commit?", "Python -- reverse a list".
+_TOPIC_TASK = re.compile(r"^(?P<topic>[^:?!.\n—–-]{1,60}?)\s*+(?::|--|—|–)\s*+(?P<task>[A-Za-z][a-z]*+\s[^\n?:]{2,120}?)"
+                         r"\s*+\??$")
+_NOT_TASK_VERBS = frozenset("be have do is are was were can may might must shall should will would could".split())
+_BARE_WH = re.compile(r"^(?:why|how come|how|when|where)\s*+\?$", re.IGNORECASE)
 _TOPIC_PRONOUN = re.compile(r"\b(?:they|them|it|he|she|him|her)\b")
 _MAX_TOPIC_WORDS = 6
 # (a lettered option's text before the dash is the answer too: "(B) its gills — sharks pull ...")
@@ -477,6 +483,9 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
     denied = denial(frame, content, whole=True) if frame is not None else None
     if denied:  # "It hasn't; Australia is still a monarchy.": the premise negated, then the reason
         return denied
+    course = course_statement(frame, words, content) if form.kind == "question" else None
+    if course:  # "Best way to X?" + "Take lessons ..." -> "The best way to X is to take lessons ..."
+        return with_lead(frame, course) if frame is not None else course, []
     kept = full_sentence(frame, words, content, first)
     if not kept and frame is not None and frame.wh_is_subject and _says_of_topic(first, content):
         # "Who wrote X?" + "It's from Hamlet.": the pronoun is the question's topic, "from Hamlet" no doer
@@ -606,9 +615,13 @@ def _topic_read(proper: str) -> str:
     Potter: who wrote it?", "Geography: what is the capital of Peru?"): the question, its first
     pronoun replaced by the topic, or the topic dropped when no pronoun stands for it (a label)."""
     match = _TOPIC.match(proper)
-    if not match or len(match.group("topic").split()) > _MAX_TOPIC_WORDS or _ASKS.match(match.group("topic")):
+    if not match:
+        return _topic_task(proper) or proper
+    if len(match.group("topic").split()) > _MAX_TOPIC_WORDS or _ASKS.match(match.group("topic")):
         return proper
     topic, question = match.group("topic").strip(), match.group("question")
+    if _BARE_WH.match(question):
+        return _small_clause_question(topic, question) or proper
     pronoun = _TOPIC_PRONOUN.search(question)
     if not pronoun:
         return question[:1].upper() + question[1:]
@@ -617,6 +630,45 @@ def _topic_read(proper: str) -> str:
         topic = topic[:1].lower() + topic[1:]  # "Medieval castles" mid-sentence: not a name
     made = question[:pronoun.start()] + topic + question[pronoun.end():]
     return made[:1].upper() + made[1:]
+
+
+def _topic_task(proper: str) -> Optional[str]:
+    """"Git: undo last commit?" -> "undo last commit": a task title after its topic's label reads
+    as the task (its verb first, as ``howto`` reads a title), the label dropped as a question's
+    is; None when no verb opens what follows the label."""
+    match = _TOPIC_TASK.match(proper)
+    if not match or len(match.group("topic").split()) > _MAX_TOPIC_WORDS or _ASKS.match(match.group("topic")) or (
+            proper.endswith(".") or _VERDICT_PROMPT.match(match.group("topic"))):
+        return None  # "True or false: water boils at 100 °C.": a claim to judge, not a task
+    task = match.group("task")
+    first = task.split(" ", 1)[0].lower()
+    if "VERB" not in lemmas_of(first) or lemmas_of(first)["VERB"][0] != first or first in _NOT_TASK_VERBS:
+        return None
+    return first + task[len(first):]
+
+
+def _small_clause_question(topic: str, question: str) -> Optional[str]:
+    """"Laptop battery draining fast -- why?" -> "Why is the laptop battery draining fast?": a
+    topic that is a noun phrase and its predicate (an -ing verb or an adjective), asked about by
+    a wh-word alone, is the question's clause; None for any other topic."""
+    words = topic.split()
+    predicate = next((index for index, word in enumerate(words[1:], start=1) if _predicate_word(word.lower())), None)
+    if predicate is None:
+        return None
+    subject = " ".join(words[:predicate])
+    first = words[0].lower()
+    if first not in DETERMINERS and words[0][1:].islower() and {"NOUN", "ADJ"} & set(lemmas_of(first)):
+        subject = f"the {subject[:1].lower()}{subject[1:]}"  # a title's bare noun: the thing the asker has
+    copula = "are" if plural_phrase(subject) else "is"
+    wh = question.rstrip("?").strip().lower()
+    return f"{wh.capitalize()} {copula} {subject} {' '.join(words[predicate:])}?"
+
+
+def _predicate_word(word: str) -> bool:
+    """An -ing verb ("draining") or a word the lexicon knows only as an adjective ("blue")."""
+    lemmas = lemmas_of(word)
+    gerund = word.endswith("ing") and lemmas.get("VERB", (word,))[0] != word
+    return gerund or set(lemmas) == {"ADJ"}
 
 
 def _dashed_head(sentence: str, has_options: bool) -> str:

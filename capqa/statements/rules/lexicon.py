@@ -27,6 +27,9 @@ COMPARATIVE_TAGS = frozenset(("JJR", "RBR"))
 NOMINAL_SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass"))
 SUBJECT_DEPS = NOMINAL_SUBJECT_DEPS | frozenset(("expl", "csubj", "csubjpass"))
 COMPARATIVE_WORDS = frozenset("more less fewer further farther".split())
+# Adjectives of a dimension, which take a measure before them ("330 m tall", "35 years old");
+# others do not ("5,500 degrees hot", "80 kg heavy" are no English).
+MEASURE_ADJECTIVES = frozenset("old tall long wide deep high thick broad".split())
 NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
                  "nine": 9, "ten": 10}
 # Verbs whose subject "it" stands for the infinitive after them, not for a thing ("How long does it
@@ -78,6 +81,10 @@ PREDICATE_ADJECTIVES = frozenset("proportional equal similar related equivalent 
                                   "composed subject due close opposite".split())
 # Nominal predicates that end a copular question: "What is sound a type of?".
 _DEGREE_ADVERBS = frozenset("best most least likely probably usually often also".split())
+# Nouns that name a course of action, which an imperative answer states as an infinitive ("The best
+# way to X is to VP", "Tips for X are to VP").
+COURSE_NOUNS = frozenset("way method means trick tip advice secret key solution remedy cure fix approach strategy "
+                         "technique".split())
 PREDICATE_NOUNS = frozenset("type kind form part example unit measure sort member".split())
 # Suffixes of nouns that are usually uncountable (abstract nouns, processes, substances): such a
 # bare answer gets no article ("is photosynthesis", "is oxygen"), others do ("is a neuron").

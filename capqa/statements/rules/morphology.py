@@ -216,6 +216,14 @@ def looks_like_clause(text):
 _CODE_WORD_START = re.compile(r"^[a-z][A-Za-z0-9]*+(?:[_*][A-Za-z0-9]++)++\b")
 
 
+def parsed_clause(text: str) -> bool:
+    """Whether the parse of ``text`` has a subject of a finite verb ("Background apps drain it."),
+    where the word lists of ``looks_like_clause`` cannot tell a compound subject from a noun phrase."""
+    words = parse(text)
+    finite = {word.i for word in words if word.tag in ("VBZ", "VBP", "VBD", "MD")}
+    return any(word.dep in ("nsubj", "nsubjpass") and word.head in finite for word in words)
+
+
 def capitalize(text):
     if not text or _CODE_WORD_START.match(text):
         return text

@@ -164,6 +164,30 @@ def _clause_or_noun(answer: str, subject: str) -> str:
 
 def fragment_statement(words: Parse, answer: str) -> Optional[str]:
     """A noun phrase as the subject: "capital of France?" + Paris -> "The capital of France is Paris"."""
+    phrase = fragment_subject(words)
+    if phrase is None:
+        return None
+    if plural_phrase(phrase) or _lists(answer):
+        return list_or_single(phrase, answer) if phrase.lower().startswith("the ") else join(
+            phrase, list_verb(phrase, answer), answer)
+    return join(phrase, "is", with_article(answer, phrase))
+
+
+def _lists(answer: str) -> bool:
+    """Whether an answer lists things for a singular noun phrase: "and", "or" or two commas, not
+    a number's comma ("5,895 metres") nor one comma before a phrase that says more of the one
+    thing ("very hot, around 40 degrees", "Spring, for the cherry blossoms")."""
+    text = _NUMBER_COMMA.sub("", answer)
+    return bool(LIST_ANSWER.search(text)) and (bool(_JOINED.search(text)) or text.count(",") + text.count(";") >= 2)
+
+
+_NUMBER_COMMA = re.compile(r"(?<=\d),(?=\d)")
+_JOINED = re.compile(r" (?:and|or) ")
+
+
+def fragment_subject(words: Parse) -> Optional[str]:
+    """A noun-phrase query as the statement's subject ("capital of France?" -> "the capital of
+    France"), or None when the query has a finite verb of its own."""
     words = expanded(words)
     if not words or any(word.tag in ("VBZ", "VBD", "VBP", "MD") and word.dep == "ROOT" for word in words):
         return None
@@ -175,10 +199,7 @@ def fragment_statement(words: Parse, answer: str) -> Optional[str]:
     first = words[0]
     common = "NOUN" in lemmas_of(first.lower) or "ADJ" in lemmas_of(first.lower)
     if (first.tag in ("NN", "NNS", "JJ", "JJS", "VBN") or (first.tag == "NNP" and common)) and first.lower != "list":
-        if first.tag == "NNP":
-            phrase = phrase[:1].lower() + phrase[1:]
+        if first.tag == "NNP" or (common and first.text[1:].islower()):
+            phrase = phrase[:1].lower() + phrase[1:]  # "Side effects of X?": a title's capital, not a name's
         phrase = f"the {phrase}" if not phrase.lower().startswith(("different ", "other ")) else phrase
-    if plural_phrase(phrase) or LIST_ANSWER.search(answer):
-        return list_or_single(phrase, answer) if phrase.lower().startswith("the ") else join(
-            phrase, list_verb(phrase, answer), answer)
-    return join(phrase, "is", with_article(answer, phrase))
+    return phrase

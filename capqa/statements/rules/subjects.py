@@ -33,6 +33,10 @@ def copula_subject(words: Sequence[Word], need_predicate: str) -> Split:
     words = tuple(words)
     if need_predicate == "adverbial":
         subject, predicate = _parsed_subject(words)
+        if len(predicate) > 1 and predicate[0].tag in ("NN", "NNS") and predicate[1].lower in ("not", "n't") and (
+                subject and subject[-1].tag in ("NN", "NNP")):
+            # "Why is the bread | dough | not rising?": a compound's head before "not" is the subject's
+            subject, predicate = subject + predicate[:1], predicate[1:]
         if _contact_clause(predicate):
             return words, ()  # "when was the last year | the eagles went to the superbowl": one subject
         participle = _passive_participle(words) if not predicate else None

@@ -97,6 +97,23 @@ from capqa.statements.rules.parser import parser_identity
 # "X has never ...", a denial that says the question's verb again ("It doesn't breathe, ...") or keeps an adverb
 # ("it hasn't officially") negates the question's clause, a wh-subject's "by X" answer is its agent, and the
 # answer's "I" must say what it is or can do ("I am", "I can't"), not what it would advise, to take the "you".
+# 12: question shapes (qshapes): a degree's particle is the wh-phrase's ("How far away is X?" -> "X is 384,400
+# km away", "How long ago was X built?" -> "X was built 2,000 years ago"), a copula's degree goes after a passive
+# participle or "allowed to be", and only a dimension's adjective follows a measure ("330 m tall", not "5,500
+# degrees hot"); "How much longer did X V than Y?" finds its comparative by its form, "How much faster is light
+# than sound?" keeps the wh-phrase out of the subject, a named subject's phrase goes with the comparison ("Mars
+# is ... farther from the Sun than Earth"), a difference that ends with the comparative is not given it again;
+# an imperative answer to "Best way to X?" / "What is the best way to X?" / "Tips for X?" is the infinitive
+# ("The best way to X is to VP"; bare after "to do": "The thing to do is put it ..."); a topic's label before a task title ("Git: undo last commit?") and a topic
+# asked about by a bare "why?" ("Laptop battery draining fast -- why?") read as the task and the question; a
+# shell command ("git reset --soft HEAD~1") is code; a "why" answer that the parse shows is a clause takes
+# "because", not "because of"; a noun-phrase query's answer with a number's comma or one comma is no list, and
+# its title capital goes after "the". Also: an adverb the tagger calls otherwise is a degree's particle ("how far
+# downstream"), a short adjunct before the inversion is the degree's phrase ("How soon before a flight should you
+# arrive?" -> "... two hours before a flight"), and a participle the parse hangs on a copula's subject, with only
+# stranded prepositions, particles or an adjective after it, is the verb phrase's ("What is the chair made out
+# of?" -> "The chair is made out of oak", "What were her muscles requiring?" -> "... were requiring ..."); a
+# compound's head before "not" is the subject's ("Why is the bread dough not rising?").
 RULES_VERSION = "12"
 
 

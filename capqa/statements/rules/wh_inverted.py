@@ -12,22 +12,21 @@ Copular questions that ask for the subject's identity ("What is X?") are ``wh_eq
 """
 
 import re
-from typing import Optional
+from typing import List, Optional
 
 from capqa.statements.rules.agreement import NEVER, no_determiner, with_never
 from capqa.statements.rules.analysis import Frame, render, texts
 from capqa.statements.rules.declarative import (Clause, adverbial_slot, declarative, join, main_verb_position,
                                                 object_slot)
-from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DEFINITE_HEADS, PREPOSITIONS,
-                                            TIME_NOUNS)
+from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DEFINITE_HEADS,
+                                            MEASURE_ADJECTIVES, NUMBER_WORDS, PREPOSITIONS, TIME_NOUNS)
 from capqa.statements.rules.morphology import (indefinite_article, is_adjective, is_bare_noun_phrase, is_mass_noun,
-                                               is_plural_noun, lemmas_of, looks_like_clause, plural_phrase,
-                                               with_article)
+                                               is_participle, is_plural_noun, lemmas_of, looks_like_clause,
+                                               plural_phrase, with_article)
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.surface import answer_adverbial, list_or_single
 from capqa.statements.rules.wh_phrase import missing_noun, wh_noun
 
-_REPLACED_BY_MEASURE = frozenset(("far",))
 _NUMBER = re.compile(r"^[\d.,]+$")
 _MONEY = re.compile(r"[$£€¥]|\b(?:dollars?|pounds?|euros?|cents?|pence|yen|rupees?)\b", re.IGNORECASE)
 # "the last time X won Y": the time clause whose verb takes "last" / "first".
@@ -119,22 +118,71 @@ def _never(frame: Frame, clause: Clause) -> str:
 
 
 def _degree(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
-    """"How tall is X?" -> "X is 330 m tall"; "How long did the war last?" -> "... lasted 116 years"."""
+    """"How tall is X?" -> "X is 330 m tall"; "How long did the war last?" -> "... lasted 116 years";
+    "How far away is the Moon?" -> "The Moon is 384,400 km away"."""
     degree = frame.phrase[0].lower
     if "ADJ" not in lemmas_of(degree) and "ADV" not in lemmas_of(degree) and frame.phrase[0].tag not in ("JJ", "RB"):
         return None
+    # "away" of "how far away", "ago" of "how long ago"; an adjunct ("before a flight") follows the degree
+    particle = [word.lower for word in frame.phrase[1:]]
+    adjunct = render(frame.phrase[1:]) if particle and frame.phrase[1].tag == "IN" else ""
+    if adjunct:
+        particle = []
     if frame.auxiliary not in COPULAS:
         infinitive = _it_takes(clause, frame)
         if infinitive is not None:
             return clause.text({infinitive: answer})  # "It takes light from the Sun about 8 minutes to reach Earth"
-        return clause.text({len(clause.rest): answer})
+        words = answer.split()
+        if words[0].lower() in PREPOSITIONS and not (len(words) > 1 and _NUMBER.match(words[1])):
+            particle = []  # "How far back does it go?" + "to the 1600s": the answer's phrase says where
+        slot = 1 if clause.rest and clause.rest[0].lower == "been" else len(clause.rest)  # "It has been | six months"
+        said = " ".join(_with_particle(words, particle))
+        # "until dawn" says when for itself: the adjunct before it ("hunt into the night until dawn")
+        said = join(adjunct, said) if particle == [] and words[0].lower() in PREPOSITIONS else join(said, adjunct)
+        return clause.text({slot: said})
     clause = _predicate_phrase_out(clause)
     answer_words = answer.split()
     if degree == "old" and _NUMBER.match(answer_words[-1]):
         answer_words.append("years")
-    if degree not in _REPLACED_BY_MEASURE and answer_words[-1].lower() != degree:
+    if particle:
+        answer_words = _with_particle(answer_words, particle)  # "384,400 km away": the particle, not "far"
+    elif _takes_degree(degree, answer_words):
         answer_words.append(degree)
-    return clause.text({0: " ".join(answer_words)})
+    return clause.text({_degree_slot(clause): join(" ".join(answer_words), adjunct)})
+
+
+def _with_particle(answer_words: List[str], particle: List[str]) -> List[str]:
+    """The answer with the degree's particle after it, unless it says it ("2,000 years ago")."""
+    if not particle or [word.lower() for word in answer_words[-len(particle):]] == particle:
+        return answer_words
+    return answer_words + particle
+
+
+def _takes_degree(degree: str, answer_words: List[str]) -> bool:
+    """Whether the degree's adjective follows the answer: after a measure only a dimension's
+    ("330 m tall", not "5,500 degrees hot"), never after an adjective of the answer's own ("very
+    hot", "huge")."""
+    last = answer_words[-1].lower()
+    if last == degree or (is_adjective(last) and "ADV" not in lemmas_of(last)):  # "very" is a degree's adverb
+        return False
+    measured = any(_MEASURE_WORD.search(word) or word.lower() in NUMBER_WORDS for word in answer_words)
+    return degree in MEASURE_ADJECTIVES or not measured
+
+
+_MEASURE_WORD = re.compile(r"\d")
+
+
+def _degree_slot(clause: Clause) -> int:
+    """Where a copula's degree goes: after a passive's participle and an infinitive it takes ("was
+    built | nearly 2,000 years ago", "is allowed to be | 22 inches tall"), else right after the
+    copula ("is | 330 m tall from ...", "is | quite likely to rain")."""
+    rest = clause.rest
+    if not rest or not (rest[0].tag == "VBN" or (rest[0].tag == "VBD" and is_participle(rest[0].lower))):
+        return 0
+    index = 1
+    while index + 1 < len(rest) and rest[index].tag == "TO" and rest[index + 1].tag == "VB":
+        index += 2
+    return index
 
 
 def _it_takes(clause: Clause, frame: Frame) -> Optional[int]:
@@ -188,19 +236,33 @@ def _comparison(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
     puts a difference before its noun: "scored 19 more goals than Ronaldo")."""
     words = frame.phrase[1:]
     compared = next((index for index, word in enumerate(words) if word.tag in COMPARATIVE_TAGS
-                     or word.lower in COMPARATIVE_WORDS), None)
+                     or word.lower in COMPARATIVE_WORDS or _ends_comparative(word.lower)), None)
     if compared is None or (frame.auxiliary not in COPULAS and compared + 1 < len(words)):
         return None  # "How many more goals did X score": the difference counts the noun (``_count``)
     degree = render(words[compared:])
     difference = join(answer, *missing_noun(answer, texts(words[:compared]), frame.phrase[0].lower))
-    if not _ends_comparative(difference):
+    if not _ends_comparative(difference) and not difference.lower().endswith(f" {degree.lower()}"):
         difference = join(difference, degree)  # "3 tonnes heavier", "11 years younger" say it already
     if frame.auxiliary in COPULAS:
-        return _than_out(clause).text({0: difference})
+        clause = _than_out(clause)
+        return (_predicate_phrase_out(clause) if _named_subject(frame) else clause).text({0: difference})
     # "How much faster does light travel than sound?": the difference before "than", or where an
     # object goes ("will be 8 centimeters shorter after burning")
     than = next((index for index, word in enumerate(clause.rest) if word.lower == "than"), None)
     return clause.text({object_slot(clause) if than is None else than: difference})
+
+
+def _named_subject(frame: Frame) -> bool:
+    """Whether the subject is a name before its first preposition ("Mars | from the Sun than
+    Earth"): a name needs no phrase to pick it out, so the phrase is the comparison's ("farther
+    from the Sun"), though the parse attaches it to the name."""
+    head = []
+    for word in frame.subject:
+        if word.tag in ("IN", "TO"):
+            break
+        head.append(word)
+    return bool(head) and len(head) < len(frame.subject) and all(
+        word.tag in ("NNP", "NNPS") or (index == 0 and word.lower == "the") for index, word in enumerate(head))
 
 
 def _ends_comparative(text: str) -> bool:
