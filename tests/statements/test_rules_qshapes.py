@@ -49,6 +49,14 @@ from capqa.statements.rules.code import is_code
     ("depth of lake baikal", "1,642 metres", "The depth of Lake Baikal is 1,642 metres."),
     ("Best month to visit Iceland?", "June, for the midnight sun.",
      "The best month to visit Iceland is June, for the midnight sun."),
+    # an infinitive after a noun that is no course of action: a title that reads like an imperative stays a name
+    ("What are good books to learn chess?", "Think Like a Grandmaster and Logical Chess are popular choices.",
+     "Think Like a Grandmaster and Logical Chess are popular choices."),
+    # a clause after "because" loses the capital that opened it, unless the parse reads a name
+    ("Why is snow white?", "Ice crystals scatter all colours of light.",
+     "Snow is white because ice crystals scatter all colours of light."),
+    ("Why did Norway join NATO?", "Norway wanted protection after the war.",
+     "Norway joined NATO because Norway wanted protection after the war."),
 ])
 def test_question_shapes(question, answer, statement):
     assert rule_statement(question, answer) == statement

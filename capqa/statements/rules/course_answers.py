@@ -45,14 +45,18 @@ _CLAUSE_TAGS = frozenset(("VBZ", "VBD", "VBP", "MD", "WDT", "WP", "WP$", "WRB"))
 
 
 def asks_course(words: Sequence[Word]) -> bool:
-    """Whether a noun phrase names a course of action: an infinitive after its noun ("the best way
-    to learn", "the first thing to do") or a head noun that is one ("tips for X", "the cure")."""
-    if any(word.tag == "TO" and following.tag == "VB" for word, following in zip(words, words[1:])):
-        return True
+    """Whether a noun phrase names a course of action: a head noun that is one ("the best way to
+    learn", "tips for X", "the cure"), or any noun with "to do" after it ("the first thing to do").
+    An infinitive alone is not enough: "the best books to learn Python" asks for books, and a title
+    ("Automate the Boring Stuff") would be read as an imperative."""
     head = None
     for word in words:
-        if word.lower in PREPOSITIONS:
+        if word.lower in PREPOSITIONS or word.tag == "TO":
             break
         if word.tag.startswith("NN"):
             head = word
-    return head is not None and bool(set(lemmas_of(head.lower).get("NOUN", (head.lower,))) & COURSE_NOUNS)
+    if head is None:
+        return False
+    if any(word.tag == "TO" and following.lower == "do" for word, following in zip(words, words[1:])):
+        return True
+    return bool(set(lemmas_of(head.lower).get("NOUN", (head.lower,))) & COURSE_NOUNS)

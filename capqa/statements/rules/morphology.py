@@ -216,6 +216,15 @@ def looks_like_clause(text):
 _CODE_WORD_START = re.compile(r"^[a-z][A-Za-z0-9]*+(?:[_*][A-Za-z0-9]++)++\b")
 
 
+def name_capital_only(text: str) -> str:
+    """``text`` with its first word's capital lowered unless the parse reads that word as a name or
+    "I": a clause that lands after "because" keeps "Paris" and "NASA" but not "Air" or "It's"."""
+    words = parse(text)
+    if not words or words[0].tag in ("NNP", "NNPS") or words[0].text == "I" or not text[1:2].islower():
+        return text
+    return text[:1].lower() + text[1:]
+
+
 def parsed_clause(text: str) -> bool:
     """Whether the parse of ``text`` has a subject of a finite verb ("Background apps drain it."),
     where the word lists of ``looks_like_clause`` cannot tell a compound subject from a noun phrase."""

@@ -5,10 +5,10 @@ import re
 
 from capqa.common.validation import parse_count
 from capqa.statements.rules.lexicon import (CAUSE_START, DAY, DETERMINERS, LIST_ANSWER, MANNER_START, NUMBER_WORDS,
-                                            PLACE_START, PRONOUNS, RESULT_CONNECTIVES, TIME_POINT)
+                                            PLACE_START, RESULT_CONNECTIVES, TIME_POINT)
 from capqa.statements.rules.morphology import (is_adjective, is_adverb, is_count_noun, is_participle, is_plural_noun,
-                                               is_predicate_word, lemmas_of, looks_like_clause, parsed_clause,
-                                               singular_of, strip_determiner)
+                                               is_predicate_word, lemmas_of, looks_like_clause, name_capital_only,
+                                               parsed_clause, singular_of, strip_determiner)
 
 _VENUES = frozenset("stadium arena airport station university college school hospital museum theatre theater "
                      "club hotel park field court garden gardens cathedral church palace castle house hall "
@@ -106,8 +106,8 @@ def answer_adverbial(wh_word, answer):
         if CAUSE_START.match(answer):
             return answer
         clause = looks_like_clause(answer) or (len(answer.split()) > 2 and parsed_clause(answer))
-        if clause and re.split(r"[’']", answer.split()[0].lower())[0] in PRONOUNS - {"i"}:  # "It's"
-            answer = answer[:1].lower() + answer[1:]  # "because he was afraid": the sentence's capital goes
+        if clause:  # "because he was afraid", "because air scatters ...": the sentence's capital goes
+            answer = name_capital_only(answer)
         return f"because {answer}" if clause else f"because of {answer}"  # "of Rayleigh scattering"
     if looks_like_clause(answer) and not MANNER_START.match(answer):
         return f": {answer}"  # "A bill becomes a law: it is passed by both houses and signed"

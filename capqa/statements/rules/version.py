@@ -114,6 +114,9 @@ from capqa.statements.rules.parser import parser_identity
 # stranded prepositions, particles or an adjective after it, is the verb phrase's ("What is the chair made out
 # of?" -> "The chair is made out of oak", "What were her muscles requiring?" -> "... were requiring ..."); a
 # compound's head before "not" is the subject's ("Why is the bread dough not rising?").
+# 12, merged (lead): a course of action is asked for by its head noun ("the best way to X", "the first thing to
+# do"), not by any infinitive ("the best books to learn Python" + a title that opens with a verb stays as said);
+# a clause after "because" loses its opening capital unless the parse reads a name ("because air scatters ...").
 RULES_VERSION = "12"
 
 
