@@ -52,6 +52,13 @@ from capqa.statements.rules.code import is_code
     # an infinitive after a noun that is no course of action: a title that reads like an imperative stays a name
     ("What are good books to learn chess?", "Think Like a Grandmaster and Logical Chess are popular choices.",
      "Think Like a Grandmaster and Logical Chess are popular choices."),
+    # the copula the auxiliary of an -ing verb after the subject: that verb is the predicate's
+    ("What is she holding?", "a red umbrella", "She is holding a red umbrella."),
+    ("What was the old man reading?", "a newspaper", "The old man was reading a newspaper."),
+    # a predicate noun after the subject, its preposition stranded (the parse's attribute or apposition)
+    ("Who was Zeus the father of?", "Athena and Apollo", "Zeus was the father of Athena and Apollo."),
+    ("What is Lagos the largest city of?", "Nigeria", "Lagos is the largest city of Nigeria."),
+    ("Which country is Canberra the capital of?", "Australia", "Canberra is the capital of Australia."),
     # a clause after "because" loses the capital that opened it, unless the parse reads a name
     ("Why is snow white?", "Ice crystals scatter all colours of light.",
      "Snow is white because ice crystals scatter all colours of light."),

@@ -332,8 +332,50 @@ def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
         return None  # "who did the music for the lion king": the parse's main verb, the "verb" a noun of its object
     subject, verb_phrase = _extraposed_relative(subject, verb_phrase)
     if auxiliary.lower in COPULAS:
-        subject, verb_phrase = _participle_out(subject, verb_phrase)
+        subject, verb_phrase = _participle_out(*_progressive_out(auxiliary, subject, verb_phrase))
+        subject, verb_phrase = _attribute_out(auxiliary, subject, verb_phrase)
     return Frame(lead, preposition, wh, phrase, auxiliary.lower, negated or not_after, subject, verb_phrase)
+
+
+def _progressive_out(auxiliary: Word, subject: Tuple[Word, ...],
+                     verb_phrase: Tuple[Word, ...]) -> Tuple[Tuple[Word, ...], Tuple[Word, ...]]:
+    """"What is John | carrying?", "What was she | reading?": where the parse makes the copula the
+    auxiliary of an -ing verb after the subject, that verb starts the verb phrase, not the subject's
+    last word ("John is carrying the football", not "John carrying is ...")."""
+    if auxiliary.dep != "aux":
+        return subject, verb_phrase
+    verb = next((index for index in range(1, len(subject)) if subject[index].i == auxiliary.head
+                 and subject[index].tag == "VBG"), None)
+    if verb is None:
+        return subject, verb_phrase
+    return subject[:verb], subject[verb:] + verb_phrase
+
+
+def _attribute_out(auxiliary: Word, subject: Tuple[Word, ...],
+                   verb_phrase: Tuple[Word, ...]) -> Tuple[Tuple[Word, ...], Tuple[Word, ...]]:
+    """"What is Ottawa | the capital of?", "Who was Zeus | the father of?": where the parse gives the
+    copula both a subject and, after it, an attribute whose preposition is stranded (or reads that
+    noun phrase as the subject's apposition), it is the predicate ("Ottawa is the capital of
+    Canada"), not the end of the subject."""
+    if not verb_phrase or any(word.tag not in ("IN", "RP") for word in verb_phrase):
+        return subject, verb_phrase
+    attribute = next((index for index in range(1, len(subject)) if _predicate_noun(auxiliary, subject, index)), None)
+    if attribute is None:
+        return subject, verb_phrase
+    start = attribute
+    while start > 1 and subject[start - 1].head == subject[attribute].i and subject[start - 1].dep in ("det", "amod",
+                                                                                                        "compound"):
+        start -= 1
+    return subject[:start], subject[start:] + verb_phrase
+
+
+def _predicate_noun(auxiliary: Word, subject: Tuple[Word, ...], index: int) -> bool:
+    word, before = subject[index], subject[:index]
+    if not word.tag.startswith("NN"):
+        return False
+    if word.dep == "attr" and word.head == auxiliary.i:
+        return any(other.dep == "nsubj" and other.head == auxiliary.i for other in before)
+    return word.dep == "appos" and any(other.i == word.head for other in before)
 
 
 def _participle_out(subject: Tuple[Word, ...], verb_phrase: Tuple[Word, ...]) -> Tuple[Tuple[Word, ...],

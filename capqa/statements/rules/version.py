@@ -116,7 +116,10 @@ from capqa.statements.rules.parser import parser_identity
 # compound's head before "not" is the subject's ("Why is the bread dough not rising?").
 # 12, merged (lead): a course of action is asked for by its head noun ("the best way to X", "the first thing to
 # do"), not by any infinitive ("the best books to learn Python" + a title that opens with a verb stays as said);
-# a clause after "because" loses its opening capital unless the parse reads a name ("because air scatters ...").
+# a clause after "because" loses its opening capital unless the parse reads a name ("because air scatters ...");
+# a copula the parse makes the auxiliary of an -ing verb after the subject leaves that verb to the predicate ("What
+# is she holding?" -> "She is holding ..."); a predicate noun after the subject with its preposition stranded ("Who
+# was Zeus the father of?") is the predicate, not the subject's end.
 RULES_VERSION = "12"
 
 
