@@ -22,7 +22,8 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set
 
 from capqa.common.validation import check_same_length, check_text, check_text_list, visible_text
 from capqa.statements.check_content import (code_altered, code_tokens, fence_tag_left, frame_lost, label_left,
-                                            lines_joined, markup_left, options_left, question_missing)
+                                            lines_joined, markup_left, options_left, preposition_moved,
+                                            question_missing, time_dropped)
 from capqa.statements.check_grammar import grammar_issues, is_imperative, unfilled_preposition
 from capqa.statements.rules.answer_cleaning import without_hedges, without_topic_label
 from capqa.statements.rules.answer_sentences import answer_sentences, split_sentences
@@ -66,7 +67,10 @@ ISSUES: Dict[str, str] = {
                 "186 pm — ...'), or a noun phrase that ends it after ', but' or ', so' ('I can't be sure, but a "
                 "town.'), or before a comma and a concession ('The Sahara, though Antarctica is larger.'); a LaTeX "
                 "formula reads as a name, an equation as a clause; or its finite verb has a prepositional phrase "
-                "for its subject ('From Shakespeare's Hamlet wrote ...')",
+                "for its subject ('From Shakespeare's Hamlet wrote ...'); a noun phrase with a clause of its own joined after "
+                "', but' ('Alexander Graham Bell, but I'm not completely sure.') or after its prepositional phrase "
+                "('About 14 million in the city proper people live ...'); a count label before a colon ('Only one: "
+                "Spain borders ...')",
     "imperative_sentence": "a sentence is an instruction (a bare verb and no subject: 'Put it in water', 'To get a "
                            "good seat buy a ticket early'), not a statement; a name's verb ('Build With Chrome "
                            "combines ...') is none",
@@ -78,7 +82,8 @@ ISSUES: Dict[str, str] = {
                    "'how' ('In total, 4 many values', 'was ten old'), or a question asked after a colon ('The SQL "
                    "query for: What position does the player play is ...')",
     "agreement": "subject and verb disagree in number ('Gould and Beattie has', 'the scatter plot include', a name "
-                 "of the question with a bare verb: 'Carla take', 'Tom's take him')",
+                 "of the question with a bare verb: 'Carla take', 'Tom's take him'; a plural copula right after a "
+                 "name where the question has the singular: 'Elon Musk are the CEO')",
     "determiner_missing": "a singular count noun the answer gave bare stands without an article ('came from "
                           "indo-pacific region'; one with a participle after its noun is not judged), or one the "
                           "question gives an article opens the statement without it ('Draft began ...' for 'the "
@@ -87,7 +92,8 @@ ISSUES: Dict[str, str] = {
                           "in it or in the question names ('Polonia Warsaw won it in 2000', 'You can make one "
                           "with cork')",
     "question_missing": "most of the question's own words are missing: a premise, condition or frame dropped; or a "
-                        "name's numeral 'I' cut off ('The main causes of World War are ...')",
+                        "name's numeral 'I' cut off ('The main causes of World War are ...'); or a year the question "
+                        "sets ('in 1990') left out of a statement that is not the answer as given",
     "code_altered": "the answer's code is not kept as written: a token changed, recased or dropped",
     "lines_joined": "lines of the answer run together without a sentence break",
     "markup_left": "markdown is left: a table, a code fence or its language tag, bold marks, a heading (not a '#' "
@@ -95,23 +101,30 @@ ISSUES: Dict[str, str] = {
     "label_left": "an answer label is left ('A: 8', 'So the answer is (B)', '... = 2/5, so (A).'; 'So the answer "
                   "is 284' is a sentence)",
     "options_left": "the question's answer options are listed in the statement",
-    "missing_preposition": "a year stands without its preposition ('was born 1995'); a number after a copula is a "
+    "missing_preposition": "a year stands without its preposition ('was born 1995'), or a phrase the question puts "
+                           "after a preposition without one ('threw in two touchdowns the second half'); a number "
+                           "after a copula is a "
                            "value ('is 2020')",
     "answer_in_frame": "a full-sentence answer put inside the question's frame ('The Saxon Garden in Polish is in "
                        "Polish the Saxon Garden is called ...', a lower-case one after its copula: 'its area is "
-                       "the area is 40 square cm')",
+                       "the area is 40 square cm'), or after 'because' as a reason that restates the sentence's "
+                       "opening ('Cats purr because cats purr when ...') or says none is known ('because nobody "
+                       "knows')",
     "capital_inside": "a capitalised word inside a sentence: another sentence or an option pasted into the "
                       "question's frame ('... we conclude that We conclude there is ...', 'Cast of the movie X, Some "
                       "of its cast are ...', a word the question writes in lower case capitalised as it opened an "
                       "option: 'are all forms of Water (B)'; the answer's opening common noun or 'It's' after "
-                      "'because': 'because Sunlight is made of ...')",
+                      "'because': 'because Sunlight is made of ...'; the answer's opening determiner before a "
+                      "number: 'replace your shoes Every 300 miles')",
     "negative_as_thing": "a negative answer put where a thing goes ('... is none', 'is a nothing in common', 'A neither "
                          "signed ...'), or a denial left elliptical ('Vikings didn't; horned helmets ...')",
     "person_not_swapped": "the questioner's 'I' or 'my' is left in the statement, where the reader is 'you'; or the "
                           "system's 'you' is, where the answer speaks as 'I' ('Do you have a body?' + 'No, I am a "
                           "program' -> 'You do not have a body.')",
     "auxiliary_misplaced": "the question's fronted auxiliary is put back in the wrong place ('... banned was 4 years "
-                           "long', '(who died was in 1979) most associated')",
+                           "long', '(who died was in 1979) most associated'), a copula before an 'of' phrase "
+                           "with its predicate after it ('The population is of France about 68 million'), a name "
+                           "and a noun's phrase as two subjects ('Ottawa the capital is of Canada')",
     "frame_lost": "the statement is the answer's own words with none of the question's: what it answers is left "
                   "out ('The band was formed in Philadelphia.' for the band that made a named album, 'Pew reported "
                   "about 14%.' for an option of a word or two); naming one of the question's two alternatives keeps "
@@ -125,7 +138,8 @@ ISSUES: Dict[str, str] = {
                          "of its own ('Replacing fat lowers LDL but raises triglycerides is correct'), a name with "
                          "its infinitive ('Luther to write hymns was caused by ...')",
     "clause_unclosed": "an adverbial clause set after the subject by a comma has no comma to close it before the "
-                       "verb ('Jacques Lefevre, though I'm not certain of the dates was ...')",
+                       "verb ('Jacques Lefevre, though I'm not certain of the dates was ...'), a prepositional "
+                       "phrase too ('Mars, because of iron oxide on its surface are known ...')",
     "word_split": "a hyphenated word of the question or the answer is written with spaces around its hyphen "
                   "('whole - number')",
     "preposition_stranded": "the preposition the question strands ends a sentence with no object: the answer "
@@ -418,11 +432,13 @@ def _inner_capitals(question: str, answer: str) -> Set[str]:
         inner |= {word.strip(_PUNCTUATION) for previous, word in zip(words, words[1:])
                   if word[:1].isupper() and previous[-1:] not in ".!?:" and previous[:1].islower()}
     said = answer.split()[:4]
+    opening = set()
     if len(said) <= 3:
-        inner |= {word.strip(_PUNCTUATION) for word in said}
+        opening = {word.strip(_PUNCTUATION) for word in said}
     elif said[1][:1].isupper() or said[1][:1].isdigit():
-        inner.add(said[0].strip(_PUNCTUATION))
-    return inner
+        opening = {said[0].strip(_PUNCTUATION)}
+    # A determiner or preposition opening the answer ("Every 300 miles") opens no name.
+    return inner | {word for word in opening if word.lower() not in DETERMINERS and word.lower() not in PREPOSITIONS}
 
 
 _PUNCTUATION = "\"'“”‘’()[],.;:!?*"
@@ -530,7 +546,9 @@ def _content_issues(question: str, answer: str, text: str, parts, proper: str, c
     found = set()
     if code_altered(answer, text):
         found.add("code_altered")
-    if question_missing(proper, rest, claims) or _numeral_dropped(question, text):
+    if question_missing(proper, rest, claims) or _numeral_dropped(question, text) or (
+            # the question's frame kept with its time left out; an answer given as it is may say it otherwise
+            normalize_statement(rest) != normalize_statement(claims) and time_dropped(proper, rest, claims)):
         found.add("question_missing")
     if not parts.context and _short_options(parts.options) and frame_lost(proper, rest, claims):
         found.add("frame_lost")
@@ -538,6 +556,8 @@ def _content_issues(question: str, answer: str, text: str, parts, proper: str, c
         found.add("frame_lost")  # "Which band has more members?" -> "UB40 has more.": more of what is left out
     if _SPLIT_POSSESSIVE.search(text):
         found.add("split_possessive")
+    if preposition_moved(proper, rest, claims):
+        found.add("missing_preposition")
     if _hyphen_spaced(f"{question}\n{answer}", text):
         found.add("word_split")
     if lines_joined(answer, text):

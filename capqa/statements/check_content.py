@@ -143,6 +143,39 @@ _NEGATION = re.compile(r"\b(?:not|no|never|none|neither|nor|without|cannot|nothi
                        re.IGNORECASE)
 
 
+# A time the question sets: a preposition and a year ("in 1990", "during the 1960s").
+_TIME_SET = re.compile(r"\b(?:in|on|during|since|after|before|until|by|from|between)\s+(?:the\s+)?(?:early\s+|late\s+|mid\s+)?"
+                       r"((?:1[0-9]|20)[0-9]{2})s?\b", re.IGNORECASE)
+
+
+def time_dropped(question: str, statement_rest: str, answer: str) -> bool:
+    """Whether a year the question sets with a preposition ("Who was president in 1990?") is in
+    neither the statement nor the answer: the statement claims it for any time."""
+    said = f"{statement_rest} {answer}"
+    return any(match.group(1) not in said for match in _TIME_SET.finditer(question[:MAX_CHARS]))
+
+
+# The question's preposition before a phrase with an article ("in the second half").
+_PLACED_PHRASE = re.compile(r"\b(in|on|at|during|after|before|under|into|from|with|for|to)\s+(the|a|an)\s+([a-z][\w-]*+)",
+                            re.IGNORECASE)
+
+
+def preposition_moved(question: str, statement_rest: str, answer: str) -> bool:
+    """Whether a phrase the question puts after a preposition ("... in the second half?") stands
+    in the statement without any preposition before it ("Brady threw in two touchdowns the second
+    half."): the preposition moved away from its object. A phrase the answer has is its own."""
+    lowered = statement_rest.lower()
+    for match in _PLACED_PHRASE.finditer(question[:MAX_CHARS]):
+        phrase = f"{match.group(2)} {match.group(3)}".lower()
+        if phrase in answer.lower():
+            continue
+        places = [found.start() for found in re.finditer(rf"\b{re.escape(phrase)}\b", lowered)]
+        if places and match.group(1).lower() in lowered.split() and not any(
+                (lowered[:place].split() or [""])[-1].strip(",") in PREPOSITIONS for place in places):
+            return True
+    return False
+
+
 def frame_lost(question: str, statement_rest: str, answer: str) -> bool:
     """Whether the statement is only the answer's own words, the question's frame left out ("The
     band was formed in Philadelphia." to "Not Richard, But Dick was an album by the band formed in

@@ -39,4 +39,11 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # commit git reset ..."), whatever the tagger makes of it; answer_in_frame: an imperative answer after "to" is
 # an infinitive, no sentence in the frame; code: a shell command ("git reset --soft HEAD~1") is code;
 # inverted_order: a modal of the main verb left before its subject ("After eating can you swim right away.").
+# 4: (checkwide) the converter's bad statements on benchmarks nobody tuned on: fragment (a noun phrase with a
+# clause joined after ", but" or after its prepositional phrase; a count label before a colon: "Only one: ..."),
+# clause_unclosed (a prepositional phrase after the subject's comma), answer_in_frame ("X because X ...",
+# "because nobody knows"), auxiliary_misplaced ("Ottawa the capital is of Canada", "is of France about 68
+# million"), agreement ("Elon Musk are" for the question's "is"), missing_preposition (the question's "in the
+# second half" without its preposition), question_missing (a year the question sets left out), capital_inside
+# (the answer's opening determiner before a number) widened; no tune ok row or gold statement newly flagged.
 CHECK_VERSION = "4"

@@ -19,6 +19,11 @@ AUXILIARIES = frozenset("is are was were am be been being do does did can could 
 NEGATIONS = frozenset("not no cannot can't don't doesn't didn't isn't aren't wasn't weren't won't".split())
 MODALS = frozenset("can could will would shall should may might must".split())
 COPULAS = frozenset("is are was were".split())
+# A plural copula and its singular (the check: "Elon Musk are" where the question said "is").
+PLURAL_COPULAS = {"are": "is", "were": "was"}
+# Words that say a thing is known, and those that deny it ("because nobody knows for sure": no reason).
+KNOWING_WORDS = frozenset("know knows known sure certain clear understood".split())
+NOT_KNOWING_WORDS = frozenset("nobody no noone not n't never".split())
 # Words opening a condition clause ("if your target is 2000", "when making a countertop").
 CONDITION_WORDS = frozenset("if when whenever unless once while assuming given".split())
 # A comparison's words: the tags of "taller", "faster", and the words that compare a quantity.
