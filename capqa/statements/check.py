@@ -31,8 +31,9 @@ from capqa.statements.rules.code import MATH_SPAN, code_chunks
 from capqa.statements.rules.context import says_you, speaks_to_system, split_question
 from capqa.statements.rules.joins import without_doubled_joins
 from capqa.statements.rules.language import not_english
-from capqa.statements.rules.lexicon import (ARTICLES, AUXILIARIES, CONDITION_WORDS, DETERMINERS, MODALS, NEGATIONS,
-                                            NEGATIVE_ANSWER_WORDS, NUMBER_WORDS, PREPOSITIONS, PRONOUNS, strip_trailing)
+from capqa.statements.rules.lexicon import (ARTICLES, AUXILIARIES, BLANK, CONDITION_WORDS, DETERMINERS, MODALS,
+                                            NEGATIONS, NEGATIVE_ANSWER_WORDS, NUMBER_WORDS, PREPOSITIONS, PRONOUNS,
+                                            strip_trailing)
 from capqa.statements.rules.morphology import (indefinite_article, inflect, is_bare_noun_phrase, is_base_verb,
                                                is_count_noun, is_finite_verb, is_participle, lemmas_of)
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, parse, parse_into
@@ -162,7 +163,7 @@ _PRONOUNS = frozenset("it they he she this these those its their his her".split(
 _DOUBLE_ALLOWED = frozenset("that had very ha no bye now tut yeah la".split())
 # A blank of two underscores or more, or a lone one standing as a word ("is _ .", "in order to _ show"):
 # no word is written so.
-_BLANK = re.compile(r"_{3,}|(?<![A-Za-z0-9_])__(?![A-Za-z0-9_])|\[blank\]|\(blank\)|(?<!\S)_(?!\S)", re.IGNORECASE)
+_BLANK = re.compile(BLANK.pattern + r"|\[blank\]|\(blank\)|(?<!\S)_(?!\S)", re.IGNORECASE)
 _QUESTION_MARK = re.compile(r"\?[\"'”’)]*(?:\s|$)")
 # "It is unknown who ...", "It is not true that ...": "it" refers to nothing there.
 _EXPLETIVE = re.compile(r"^it (?:(?:is|was) (?:not |also )?\w+ (?:that|who|whom|whether|when|where|what|which|why|how|if|"

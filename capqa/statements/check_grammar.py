@@ -13,14 +13,12 @@ the statement, of which the parser reads at most ``MAX_PARSED_CHARS``.
 
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
-from capqa.statements.rules.lexicon import (ARTICLES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, KNOWING_WORDS,
-                                            NON_LOCATIVE_PREPOSITIONS, NOT_KNOWING_WORDS, NUMBER_WORDS, PLURAL_COPULAS,
-                                            PREPOSITIONS)
+from capqa.statements.rules.lexicon import (ARTICLES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, FINITE_TAGS,
+                                            KNOWING_WORDS, NON_LOCATIVE_PREPOSITIONS, NOT_KNOWING_WORDS, NUMBER_WORDS,
+                                            PLURAL_COPULAS, PREPOSITIONS, WH_TAGS)
 from capqa.statements.rules.morphology import inflect, is_count_noun, is_finite_verb, is_mass_noun, lemmas_of
 from capqa.statements.rules.parser import Parse, Word
 
-FINITE_TAGS = frozenset(("VBD", "VBZ", "VBP", "MD"))
-WH_TAGS = frozenset(("WDT", "WP", "WP$", "WRB"))
 _OBJECT_WH = frozenset(("what", "which", "who", "whom"))
 SUBJECTS = frozenset(("nsubj", "nsubjpass", "expl", "csubj", "csubjpass"))
 NOUN_TAGS = frozenset(("NN", "NNS", "NNP", "NNPS"))
@@ -279,12 +277,12 @@ def _noun_then_clause(words: Parse, children: Dict[int, List[Word]]) -> bool:
         if subject is None:
             continue
         if child.dep == "conj":
-            joined = [other for other in words[root.i + 1:subject.i]]
+            joined = words[root.i + 1:subject.i]
             if any(other.text == "," for other in joined) and any(other.dep == "cc" for other in joined):
                 return True
         if child.dep == "relcl" and subject.tag in ("NN", "NNS") and any(
                 other.dep == "prep" and root.i < other.i < subject.i for other in own) and not any(
-                other.tag in ("WDT", "WP", "WP$", "WRB") or other.lower == "that"
+                other.tag in WH_TAGS or other.lower == "that"
                 for other in words[root.i + 1:child.i]):
             return True
     return False
@@ -321,8 +319,6 @@ def _reason_unknown(words: Parse) -> bool:
         if set(clause) & KNOWING_WORDS and set(clause) & NOT_KNOWING_WORDS:
             return True
     return False
-
-
 
 
 def _two_subjects(words: Parse, children: Dict[int, List[Word]]) -> bool:
@@ -608,7 +604,7 @@ def _do_inverted(words: Parse, children: Dict[int, List[Word]], quoted: List[boo
     is English)."""
     for word in words[1:]:
         if not (word.lower in _DO or (word.tag == "MD" and words[word.head].head == word.head and not any(
-                before.tag in _FINITE_TAGS for before in words[:word.i]))) or word.dep != "aux" or quoted[word.i]:
+                before.tag in FINITE_TAGS for before in words[:word.i]))) or word.dep != "aux" or quoted[word.i]:
             continue  # a modal of the main verb too ("After eating can you swim right away."), not a title's
             # clause after a verb ("X sang buddy can you spare a dime")
         subject = next((child for child in children.get(word.head, []) if child.dep in ("nsubj", "nsubjpass")), None)
@@ -617,7 +613,6 @@ def _do_inverted(words: Parse, children: Dict[int, List[Word]], quoted: List[boo
     return _perfect_inverted(words, quoted)
 
 
-_FINITE_TAGS = frozenset(("VBD", "VBZ", "VBP", "MD"))
 # Words after which an auxiliary comes before its subject in English ("so do I", "only then can you",
 # "never have I"), and a comma's conditional ("..., should you need it, ...").
 _INVERTING = frozenset("so nor neither only then never rarely seldom little , hardly".split())
@@ -819,7 +814,7 @@ def _common_noun_opening(words: Parse, index: int, quoted: List[bool], given: Se
     word, previous, following = words[index], words[index - 1], words[index + 1]
     if (not word.text[:1].isupper() or not word.text[1:].islower() or quoted[index] or word.text in given
             or not previous.text[:1].islower() or previous.tag in ("MD", "TO")
-            or following.tag not in ("VBZ", "VBD", "VBP", "MD")):
+            or following.tag not in FINITE_TAGS):
         return False
     lemmas = lemmas_of(word.lower)
     return "NOUN" in lemmas and "PROPN" not in lemmas

@@ -22,7 +22,7 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.lexicon import (AUXILIARIES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DETERMINERS,
-                                            FLOATING_QUANTIFIERS, MODALS, PREPOSITIONS, SUBJECT_DEPS)
+                                            FINITE_TAGS, FLOATING_QUANTIFIERS, MODALS, PREPOSITIONS, SUBJECT_DEPS)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_participle, is_plural_noun,
                                                lemmas_of, looks_adjective)
 from capqa.statements.rules.parser import Word
@@ -192,8 +192,8 @@ def _over_adjunct_before_inversion(words: Sequence[Word], end: int) -> int:
     the inverted auxiliary belongs to the wh-phrase, so that the auxiliary and the subject after
     it are found."""
     for index in range(end, min(end + _MAX_ADJUNCT, len(words) - 1) + 1):
-        if index < len(words) - 1 and index > end and _is_auxiliary(words[index]) and words[index].tag in (
-                "VBZ", "VBD", "VBP", "MD") and words[index + 1].tag in _SUBJECT_OPENERS:
+        if index < len(words) - 1 and index > end and _is_auxiliary(words[index]) and words[index].tag in FINITE_TAGS and (
+                words[index + 1].tag in _SUBJECT_OPENERS):
             return index
         if index >= len(words) or words[index].tag not in _ADJUNCT_TAGS or _is_auxiliary(words[index]):
             return end
@@ -209,7 +209,7 @@ def _over_prepositional_phrases(words: Sequence[Word], end: int) -> int:
         if after == index + 1:
             return end
         index = after
-    if index > end and index < len(words) and words[index].tag in ("VBZ", "VBD", "VBP", "MD"):
+    if index > end and index < len(words) and words[index].tag in FINITE_TAGS:
         return index
     return end
 

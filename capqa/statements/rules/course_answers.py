@@ -9,7 +9,7 @@ from typing import Optional, Sequence
 from capqa.statements.rules.analysis import Frame, render
 from capqa.statements.rules.declarative import join
 from capqa.statements.rules.howto import is_imperative
-from capqa.statements.rules.lexicon import COPULAS, COURSE_NOUNS, PREPOSITIONS
+from capqa.statements.rules.lexicon import COPULAS, COURSE_NOUNS, FINITE_TAGS, PREPOSITIONS, WH_TAGS
 from capqa.statements.rules.morphology import lemmas_of, plural_phrase
 from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.prompt_statements import fragment_subject
@@ -41,7 +41,7 @@ def course_statement(frame: Optional[Frame], words: Parse, content: str) -> Opti
 
 
 # A finite verb, a modal or a wh-word: the query is a clause of its own.
-_CLAUSE_TAGS = frozenset(("VBZ", "VBD", "VBP", "MD", "WDT", "WP", "WP$", "WRB"))
+_CLAUSE_TAGS = FINITE_TAGS | WH_TAGS
 
 
 def asks_course(words: Sequence[Word]) -> bool:

@@ -20,8 +20,8 @@ import re
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.code import CODE_ONLY, after_call, calls_masked, is_code, is_code_line
-from capqa.statements.rules.lexicon import (ABSTRACT_SUFFIXES, AUX_START, DEFINITE_ADJECTIVES, DETERMINERS, MASS_NOUNS,
-                                            MODALS, PREPOSITIONS, PRONOUNS, WH_START)
+from capqa.statements.rules.lexicon import (ABSTRACT_SUFFIXES, AUX_START, DEFINITE_ADJECTIVES, DETERMINERS, FINITE_TAGS,
+                                            MASS_NOUNS, MODALS, PREPOSITIONS, PRONOUNS, WH_START)
 from capqa.statements.rules.morphology import indefinite_article, is_finite_verb, lemmas_of
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.sentences import sentence_head
@@ -50,7 +50,6 @@ _CODE_SUBJECT = re.compile(rf"^{_CODE_PATH}\s++[a-z]")
 # Code, then a relative clause that says what it does: "Color.RED.name, which gives 'RED'".
 _CODE_THEN_CLAUSE = re.compile(rf"^{_CODE_PATH},\s++(?:which|that)\s")
 _SUBJECTS = frozenset(("nsubj", "nsubjpass", "expl", "csubj"))
-_FINITE = frozenset(("VBZ", "VBD", "VBP", "MD"))
 
 
 class Goal(NamedTuple):
@@ -417,7 +416,7 @@ def is_imperative(words: Parse) -> bool:
     if first.tag == "VB":
         return True
     rest = words[index + 1:]
-    if any(word.tag in _FINITE for word in rest[:4]):
+    if any(word.tag in FINITE_TAGS for word in rest[:4]):
         return False
     following = rest[0] if rest else None
     # The tagger reads a title's capital verb as a name or a noun ("Toast/NNP"), and as an adverb

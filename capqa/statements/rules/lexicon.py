@@ -28,6 +28,9 @@ NOT_KNOWING_WORDS = frozenset("nobody no noone not n't never".split())
 CONDITION_WORDS = frozenset("if when whenever unless once while assuming given".split())
 # A comparison's words: the tags of "taller", "faster", and the words that compare a quantity.
 COMPARATIVE_TAGS = frozenset(("JJR", "RBR"))
+# Penn tags of a finite verb or a modal, and of a wh-word.
+FINITE_TAGS = frozenset(("VBD", "VBZ", "VBP", "MD"))
+WH_TAGS = frozenset(("WDT", "WP", "WP$", "WRB"))
 # The parser's labels of a verb's subject: a noun phrase, active or passive (the nominal ones), or any kind.
 NOMINAL_SUBJECT_DEPS = frozenset(("nsubj", "nsubjpass"))
 SUBJECT_DEPS = NOMINAL_SUBJECT_DEPS | frozenset(("expl", "csubj", "csubjpass"))

@@ -7,9 +7,9 @@ import re
 from typing import List, Optional
 
 from capqa.statements.rules.lexicon import (AUXILIARIES, CHEMICAL_ENDINGS, CLAUSE_WORDS, COUNT_EXCEPTIONS,
-                                            DEFINITE_HEADS, DETERMINERS, INDEFINITE_PRONOUNS, LIST_ANSWER, MASS_NOUNS,
-                                            MASS_SUFFIXES, NOUN_OF, PREDICATE_ADJECTIVES, PREPOSITIONS, PRONOUNS,
-                                            VOWEL_SOUND, WHITESPACE, strip_trailing)
+                                            DEFINITE_HEADS, DETERMINERS, FINITE_TAGS, INDEFINITE_PRONOUNS, LIST_ANSWER,
+                                            MASS_NOUNS, MASS_SUFFIXES, NOUN_OF, PREDICATE_ADJECTIVES, PREPOSITIONS,
+                                            PRONOUNS, VOWEL_SOUND, WHITESPACE, strip_trailing)
 from capqa.statements.rules.parser import parse
 
 
@@ -229,7 +229,7 @@ def parsed_clause(text: str) -> bool:
     """Whether the parse of ``text`` has a subject of a finite verb ("Background apps drain it."),
     where the word lists of ``looks_like_clause`` cannot tell a compound subject from a noun phrase."""
     words = parse(text)
-    finite = {word.i for word in words if word.tag in ("VBZ", "VBP", "VBD", "MD")}
+    finite = {word.i for word in words if word.tag in FINITE_TAGS}
     return any(word.dep in ("nsubj", "nsubjpass") and word.head in finite for word in words)
 
 

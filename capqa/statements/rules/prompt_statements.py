@@ -16,8 +16,8 @@ from typing import List, Optional, Tuple
 from capqa.statements.rules.analysis import Frame, render, verb_index, wh_phrase_end
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.declarative import join
-from capqa.statements.rules.lexicon import (AUXILIARIES, COMPUTING_VERBS, DETERMINERS, LIST_ANSWER, NUMBER_WORDS,
-                                            strip_trailing)
+from capqa.statements.rules.lexicon import (AUXILIARIES, COMPUTING_VERBS, DETERMINERS, FINITE_TAGS, LIST_ANSWER,
+                                            NUMBER_WORDS, strip_trailing)
 from capqa.statements.rules.morphology import is_plural_noun, lemmas_of, looks_like_clause, plural_phrase, with_article
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.polar import polarity
@@ -72,7 +72,7 @@ def embedded_statement(clause: str, answer: str) -> Optional[str]:
         return None
     first = 1 if wh in ("why", "when", "where", "how") and not phrase else 0  # these are never the subject
     finite = next((index for index, word in enumerate(after) if index >= first and (
-        word.tag in ("VBD", "VBZ", "VBP", "MD") or (word.lower in AUXILIARIES and word.tag.startswith("VB")))), None)
+        word.tag in FINITE_TAGS or (word.lower in AUXILIARIES and word.tag.startswith("VB")))), None)
     if finite is None:
         finite = verb_index(after)  # "why leaves change colour": the tagger took "change" for a noun
     if finite is None:
@@ -189,7 +189,7 @@ def fragment_subject(words: Parse) -> Optional[str]:
     """A noun-phrase query as the statement's subject ("capital of France?" -> "the capital of
     France"), or None when the query has a finite verb of its own."""
     words = expanded(words)
-    if not words or any(word.tag in ("VBZ", "VBD", "VBP", "MD") and word.dep == "ROOT" for word in words):
+    if not words or any(word.tag in FINITE_TAGS and word.dep == "ROOT" for word in words):
         return None
     phrase = render(words)
     listed = _LIST_OF.match(phrase)

@@ -17,8 +17,8 @@ from typing import List, Optional, Sequence, Tuple
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.declarative import join, negative
-from capqa.statements.rules.lexicon import (AUXILIARIES, DEMONSTRATIVES, DETERMINERS, MODALS, NEGATIONS, NUMBER_WORDS,
-                                            OBJECT_PRONOUNS, PRONOUNS, RELATIVE_PRONOUNS, strip_trailing)
+from capqa.statements.rules.lexicon import (AUXILIARIES, DEMONSTRATIVES, DETERMINERS, FINITE_TAGS, MODALS, NEGATIONS,
+                                            NUMBER_WORDS, OBJECT_PRONOUNS, PRONOUNS, RELATIVE_PRONOUNS, strip_trailing)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_finite_verb, lemmas_of,
                                                plural_phrase)
 from capqa.statements.rules.parser import Parse, Word, parse
@@ -80,8 +80,8 @@ def is_clause(words: Parse) -> bool:
         return _mistagged_verb(words)
     if words[0].lower in WH_WORDS or (words[0].lower in AUXILIARIES and words[0].i == root.i):
         return False
-    finite = root.tag in ("VBD", "VBZ", "VBP", "MD") or any(
-        word.head == root.i and word.tag in ("VBD", "VBZ", "VBP", "MD") for word in words) or (
+    finite = root.tag in FINITE_TAGS or any(
+        word.head == root.i and word.tag in FINITE_TAGS for word in words) or (
         root.tag == "VBN" and not any(word.head == root.i and word.dep in ("aux", "auxpass") for word in words))
     subject = next((word for word in words if word.head == root.i and word.dep in _CLAUSE_DEPS and word.i < root.i), None)
     if not finite or subject is None:
@@ -591,7 +591,7 @@ def negated_clause(words: Sequence[Word]) -> Optional[str]:
     """A declarative with its finite verb negated ("Bats are blind" -> "Bats are not blind",
     "Water boils at 100 °C" -> "Water does not boil at 100 °C"), or None."""
     words = expanded(words)
-    finite = next((i for i, word in enumerate(words) if word.tag in ("VBZ", "VBD", "VBP", "MD")
+    finite = next((i for i, word in enumerate(words) if word.tag in FINITE_TAGS
                    or (word.lower in AUXILIARIES and word.dep in ("aux", "auxpass", "ROOT"))), None)
     if finite is None or finite == 0:
         return None

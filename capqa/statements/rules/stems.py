@@ -25,13 +25,13 @@ from typing import List, Optional, Sequence, Tuple
 
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render
 from capqa.statements.rules.blanks import complete
-from capqa.statements.rules.lexicon import AUXILIARIES, DEMONSTRATIVES, NOMINAL_SUBJECT_DEPS, strip_trailing
+from capqa.statements.rules.lexicon import (AUXILIARIES, DEMONSTRATIVES, FINITE_TAGS, NOMINAL_SUBJECT_DEPS,
+                                            strip_trailing)
 from capqa.statements.rules.morphology import lemmas_of
 from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.sentences import is_clause
 from capqa.statements.rules.subjects import subtree_edges
 
-_FINITE = frozenset(("VBZ", "VBP", "VBD", "MD"))
 _OPEN_END_TAGS = frozenset(("IN", "DT", "TO", "CC", "MD", "VBZ", "VBD", "VBP", "VBN", "PRP$", "POS"))
 _SUBORDINATORS = frozenset("when whenever where while after before if because since until once although though "
                            "unless as".split())
@@ -72,7 +72,7 @@ def is_stem(words: Parse) -> bool:
     for word in words:
         if word.tag in ("WP", "WDT", "WRB"):
             return False  # the verb after a relative pronoun is the relative clause's
-        if word.tag in _FINITE:
+        if word.tag in FINITE_TAGS:
             return True
     return False
 
@@ -81,8 +81,8 @@ def _finite_root(words: Parse) -> bool:
     root = next((word for word in words if word.dep == "ROOT"), None)
     if root is None or not (root.tag.startswith("VB") or root.tag == "MD"):
         return False
-    return root.tag in _FINITE or any(word.head == root.i and word.i != root.i and word.dep in ("aux", "auxpass")
-                                      and word.tag in _FINITE for word in words)
+    return root.tag in FINITE_TAGS or any(word.head == root.i and word.i != root.i and word.dep in ("aux", "auxpass")
+                                      and word.tag in FINITE_TAGS for word in words)
 
 
 def is_modifier(words: Parse) -> bool:
@@ -130,7 +130,7 @@ def continues(stem: str, answer: str) -> bool:
     first = after[0]
     inside = range(after[0].i, after[-1].i + 1)
     modifier = is_modifier(stem_words)
-    if first.tag in _FINITE or (first.lower in AUXILIARIES and first.tag.startswith("VB")):
+    if first.tag in FINITE_TAGS or (first.lower in AUXILIARIES and first.tag.startswith("VB")):
         return True
     if first.tag == "VB" and (first.dep == "ROOT" or modifier or before[-1].tag in ("MD", "TO")):
         return True  # "Greenhouses" + "protect plants", "When doing experiments" + "guard against ..."
@@ -192,12 +192,12 @@ def subordinate_stem(frame: Frame, words: Parse, proper: str, answer: str) -> bo
     if proper.rstrip().endswith("?") or frame.wh not in _SUBORDINATE_WH or not frame.wh_is_subject:
         return False
     rest = frame.rest
-    if not rest or (rest[0].tag in _FINITE or rest[0].lower in AUXILIARIES) and rest[0].tag not in ("VBG", "VBN"):
+    if not rest or (rest[0].tag in FINITE_TAGS or rest[0].lower in AUXILIARIES) and rest[0].tag not in ("VBG", "VBN"):
         return False  # "when was ...", "where is ...": the wh-word's own verb
     if rest[0].tag in ("VBG", "VBN"):
         return True  # "When being pursued by a lion", "When compared to the Sun, ..."
     comma = any(word.text == "," for word in words)
-    if not comma and not any(word.tag in _FINITE for word in rest):
+    if not comma and not any(word.tag in FINITE_TAGS for word in rest):
         return False  # no comma and no finite verb: a query or a title, not a clause
     return comma or ends_open(words) or continues(proper.rstrip(), answer)
 

@@ -12,7 +12,8 @@ desert is Antarctica"), or one the question does not name, stays as it is.
 import re
 from typing import Dict, List, Optional
 
-from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, NOMINAL_SUBJECT_DEPS, PREPOSITIONS, strip_trailing
+from capqa.statements.rules.lexicon import (AUXILIARIES, DETERMINERS, FINITE_TAGS, NOMINAL_SUBJECT_DEPS, PREPOSITIONS,
+                                            strip_trailing)
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.queries import parse_question
 from capqa.statements.rules.sentences import sentence_head
@@ -107,7 +108,7 @@ def _bare_subject_end(words: Parse) -> Optional[int]:
         if word.tag in _NOUN_TAGS and word.dep in NOMINAL_SUBJECT_DEPS:
             following = words[word.i + 1] if word.i + 1 < len(words) else None
             has_complement = any(other.head == word.i and other.dep == "prep" for other in words)
-            if following is None or has_complement or following.tag not in ("VBZ", "VBP", "VBD", "MD"):
+            if following is None or has_complement or following.tag not in FINITE_TAGS:
                 return None
             return word.i
     return None

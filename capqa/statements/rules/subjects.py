@@ -13,8 +13,8 @@ training data), so two readings are combined:
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from capqa.statements.rules.lexicon import (AUXILIARIES, PREDICATE_ADJECTIVES, PREDICATE_NOUNS, PREPOSITIONS,
-                                            SUBJECT_DEPS)
+from capqa.statements.rules.lexicon import (AUXILIARIES, FINITE_TAGS, PREDICATE_ADJECTIVES, PREDICATE_NOUNS,
+                                            PREPOSITIONS, SUBJECT_DEPS)
 from capqa.statements.rules.morphology import is_adjective, is_adverb, is_participle, looks_adjective
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.surface import split_noun_predicate, split_subject
@@ -91,7 +91,7 @@ def _subordinate_start(words: Sequence[Word]) -> int:
         lowered = words[index].lower
         if lowered in _RELATIVE_WORDS - {"when"}:
             return len(words)
-        if lowered in _SUBORDINATORS and any(word.tag in ("VBD", "VBZ", "VBP", "MD") for word in words[index + 1:]):
+        if lowered in _SUBORDINATORS and any(word.tag in FINITE_TAGS for word in words[index + 1:]):
             return index  # "when he died"; "after the D-Day landings" is a phrase of the subject
         if lowered in _SUBORDINATORS and 0 < len(words) - index - 1 <= 2 and words[-1].tag in ("JJ", "VBN"):
             return index  # "bananas | when ripe", "pasta | when cooked"

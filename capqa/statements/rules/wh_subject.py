@@ -13,7 +13,7 @@ from typing import List, Optional, Sequence, Tuple
 from capqa.statements.rules.agreement import is_no_one, no_determiner, subject_case
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render, texts
 from capqa.statements.rules.declarative import join, subject_agrees
-from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, MULTIPLIER_WORDS,
+from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, FINITE_TAGS, MULTIPLIER_WORDS,
                                             NAMING_NOUNS, NUMBER_WORDS, PREDICATE_ADJECTIVES)
 from capqa.statements.rules.morphology import (definite_subject, head_noun, indefinite_article, inflect, is_count_noun,
                                                lemmas_of, looks_like_clause, plural_phrase, with_article)
@@ -207,7 +207,6 @@ def _relative(frame: Frame, rest: List[Word], answer: str) -> str:
 
 
 _RELATIVE_WORDS = frozenset(("that", "which", "who"))
-_FINITE_TAGS = frozenset(("VBD", "VBZ", "VBP", "MD"))
 _MODIFIER_OPENINGS = frozenset(("IN", "VBN", "VBG"))
 
 
@@ -224,7 +223,7 @@ def predicate_start(rest: Sequence[Word]) -> int:
     for index, word in enumerate(rest):
         if _is_relative(word):
             pending += 1
-        elif word.tag in _FINITE_TAGS or (word.lower in COPULAS and word.tag.startswith("VB")):
+        elif word.tag in FINITE_TAGS or (word.lower in COPULAS and word.tag.startswith("VB")):
             if not pending:
                 while index > 1 and (rest[index - 1].lower in _DEGREE_ADVERBS or rest[index - 1].dep == "neg"):
                     index -= 1  # "... played on | never won"
