@@ -19,6 +19,8 @@ AUXILIARIES = frozenset("is are was were am be been being do does did can could 
 NEGATIONS = frozenset("not no cannot can't don't doesn't didn't isn't aren't wasn't weren't won't".split())
 MODALS = frozenset("can could will would shall should may might must".split())
 COPULAS = frozenset("is are was were".split())
+# Linking verbs (lemmas) whose "how" answer is an adjective complement: "felt | happy", "looked | tired".
+LINKING_VERBS = frozenset("feel look seem sound taste smell appear become get grow remain stay turn".split())
 # Words opening a condition clause ("if your target is 2000", "when making a countertop").
 CONDITION_WORDS = frozenset("if when whenever unless once while assuming given".split())
 # A comparison's words: the tags of "taller", "faster", and the words that compare a quantity.

@@ -120,6 +120,11 @@ from capqa.statements.rules.parser import parser_identity
 # a copula the parse makes the auxiliary of an -ing verb after the subject leaves that verb to the predicate ("What
 # is she holding?" -> "She is holding ..."); a predicate noun after the subject with its preposition stranded ("Who
 # was Zeus the father of?") is the predicate, not the subject's end.
+# 12: (convwide) a lower-case -ing verb after a name the parse hangs on it is the progressive's ("Who is Mary
+# meeting/NN tomorrow?", "What was Alice reading/NN?" -> "Alice was reading ..."; "Who is Tom calling?" no longer
+# the fallback); a particle before a determiner is a preposition, the object asked for going before it ("Brady
+# threw two touchdowns in the second half"); a label saying one item follows its colon goes ("Only one: Spain.");
+# a linking verb's adjective answer to "how" goes right after the verb ("felt happy at the end of the story").
 RULES_VERSION = "12"
 
 

@@ -18,11 +18,11 @@ from capqa.statements.rules.agreement import NEVER, no_determiner, with_never
 from capqa.statements.rules.analysis import Frame, render, texts
 from capqa.statements.rules.declarative import (Clause, adverbial_slot, declarative, join, main_verb_position,
                                                 object_slot)
-from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DEFINITE_HEADS,
+from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DEFINITE_HEADS, LINKING_VERBS,
                                             MEASURE_ADJECTIVES, NUMBER_WORDS, PREPOSITIONS, TIME_NOUNS)
-from capqa.statements.rules.morphology import (indefinite_article, is_adjective, is_bare_noun_phrase, is_mass_noun,
-                                               is_participle, is_plural_noun, lemmas_of, looks_like_clause,
-                                               plural_phrase, with_article)
+from capqa.statements.rules.morphology import (indefinite_article, is_adjective, is_adverb, is_bare_noun_phrase,
+                                               is_mass_noun, is_participle, is_plural_noun, lemmas_of,
+                                               looks_like_clause, plural_phrase, with_article)
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.surface import answer_adverbial, list_or_single
 from capqa.statements.rules.wh_phrase import missing_noun, wh_noun
@@ -91,7 +91,19 @@ def _adverbial_question(frame: Frame, clause: Clause, answer: str) -> Optional[s
     if wh == "how" and frame.auxiliary in COPULAS and (not clause.rest or not any(
             word.tag == "VBN" for word in clause.rest)):
         return clause.text({len(clause.rest): answer})  # "How is the water?" + "very salty"
-    return _adverbial_clause(frame, clause, answer_adverbial(wh, answer), after_verb=wh == "where")
+    return _adverbial_clause(frame, clause, answer_adverbial(wh, answer), after_verb=wh == "where" or (
+        wh == "how" and complement_adjective(_main_verb(frame, clause), answer)))
+
+
+def complement_adjective(verb: str, answer: str) -> bool:
+    """Whether a "how" answer is an adjective (its degree adverbs before it: "very happy") after a
+    linking verb: the verb's complement, so it goes right after the verb, before the question's
+    prepositional phrases ("The boy felt happy at the end of the story", not "... at the end of the
+    story happy")."""
+    words = answer.split()
+    if not set(lemmas_of(verb).get("VERB", (verb,))) & LINKING_VERBS:
+        return False
+    return 0 < len(words) <= 3 and is_adjective(words[-1]) and all(is_adverb(word) for word in words[:-1])
 
 
 def _head_of_time(frame: Frame) -> str:
