@@ -1,6 +1,7 @@
 """Question and answer shapes of benchmarks nobody tuned on (branch convwide): a progressive whose -ing
 verb the parse makes a noun after a name, a particle that opens a determined phrase read as its
-preposition, a label saying one item follows its colon, and a linking verb's adjective complement.
+preposition, a label saying one item follows its colon, a linking verb's adjective complement, an
+imperative answer to "Which of the following is the next step?", and a choice's own determiner.
 
 Made-up rows that show each mechanism; none is a corpus row."""
 
@@ -31,6 +32,14 @@ from capqa.statements.rules import rule_statement
     ("How did the boy feel at the end of the story?", "happy", "The boy felt happy at the end of the story."),
     ("How did Tom feel?", "sad", "Tom felt sad."),
     ("How did he travel to Paris?", "by train", "He traveled to Paris by train."),
+    # an imperative answer to "Which of the following is the next step?" is a course of action, as for "What is"
+    ("Which of the following is the most appropriate next step in management?", "Order a CT scan of the abdomen.",
+     "The most appropriate next step in management is to order a CT scan of the abdomen."),
+    ("What is the first step?", "Unplug the router.", "The first step is to unplug the router."),
+    ("Which of the following is the capital of France?", "Paris", "Paris is the capital of France."),
+    # a bare answer to a choice question takes the option as the question writes it
+    ("Which is faster, a cheetah or a horse?", "cheetah", "A cheetah is faster than a horse."),
+    ("Which is heavier, gold or silver?", "gold", "Gold is heavier than silver."),
 ])
 def test_statement(question, answer, statement):
     assert rule_statement(question, answer) == statement

@@ -86,7 +86,7 @@ _DEGREE_ADVERBS = frozenset("best most least likely probably usually often also"
 # Nouns that name a course of action, which an imperative answer states as an infinitive ("The best
 # way to X is to VP", "Tips for X are to VP").
 COURSE_NOUNS = frozenset("way method means trick tip advice secret key solution remedy cure fix approach strategy "
-                         "technique".split())
+                         "technique step action".split())
 PREDICATE_NOUNS = frozenset("type kind form part example unit measure sort member".split())
 # Suffixes of nouns that are usually uncountable (abstract nouns, processes, substances): such a
 # bare answer gets no article ("is photosynthesis", "is oxygen"), others do ("is a neuron").

@@ -124,7 +124,9 @@ from capqa.statements.rules.parser import parser_identity
 # meeting/NN tomorrow?", "What was Alice reading/NN?" -> "Alice was reading ..."; "Who is Tom calling?" no longer
 # the fallback); a particle before a determiner is a preposition, the object asked for going before it ("Brady
 # threw two touchdowns in the second half"); a label saying one item follows its colon goes ("Only one: Spain.");
-# a linking verb's adjective answer to "how" goes right after the verb ("felt happy at the end of the story").
+# a linking verb's adjective answer to "how" goes right after the verb ("felt happy at the end of the story");
+# "Which of the following is the next step?" and a "step"/"action" ask for a course of action ("... is to order a
+# CT scan"); a bare answer to "Which is faster, a cheetah or a horse?" takes the option's determiner.
 RULES_VERSION = "12"
 
 
