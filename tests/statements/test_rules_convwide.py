@@ -32,6 +32,9 @@ from capqa.statements.rules import rule_statement
     ("How did the boy feel at the end of the story?", "happy", "The boy felt happy at the end of the story."),
     ("How did Tom feel?", "sad", "Tom felt sad."),
     ("How did he travel to Paris?", "by train", "He traveled to Paris by train."),
+    # an adjective or adverb after its degree adverbs is the manner or complement itself, no "through ..."
+    ("How did she look after the race?", "very tired", "She looked very tired after the race."),
+    ("How did he answer the letter?", "quite politely", "He answered the letter quite politely."),
     # an imperative answer to "Which of the following is the next step?" is a course of action, as for "What is"
     ("Which of the following is the most appropriate next step in management?", "Order a CT scan of the abdomen.",
      "The most appropriate next step in management is to order a CT scan of the abdomen."),

@@ -126,7 +126,8 @@ from capqa.statements.rules.parser import parser_identity
 # threw two touchdowns in the second half"); a label saying one item follows its colon goes ("Only one: Spain.");
 # a linking verb's adjective answer to "how" goes right after the verb ("felt happy at the end of the story");
 # "Which of the following is the next step?" and a "step"/"action" ask for a course of action ("... is to order a
-# CT scan"); a bare answer to "Which is faster, a cheetah or a horse?" takes the option's determiner.
+# CT scan"); a bare answer to "Which is faster, a cheetah or a horse?" takes the option's determiner; a "how"
+# answer that is an adjective or adverb after degree adverbs ("very tired", "quite politely") takes no "through".
 RULES_VERSION = "12"
 
 

@@ -20,11 +20,11 @@ from capqa.statements.rules.declarative import (Clause, adverbial_slot, declarat
                                                 object_slot)
 from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DEFINITE_HEADS, LINKING_VERBS,
                                             MEASURE_ADJECTIVES, NUMBER_WORDS, PREPOSITIONS, TIME_NOUNS)
-from capqa.statements.rules.morphology import (indefinite_article, is_adjective, is_adverb, is_bare_noun_phrase,
-                                               is_mass_noun, is_participle, is_plural_noun, lemmas_of,
-                                               looks_like_clause, plural_phrase, with_article)
+from capqa.statements.rules.morphology import (indefinite_article, is_adjective, is_bare_noun_phrase, is_mass_noun,
+                                               is_participle, is_plural_noun, lemmas_of, looks_like_clause,
+                                               plural_phrase, with_article)
 from capqa.statements.rules.parser import Word
-from capqa.statements.rules.surface import answer_adverbial, list_or_single
+from capqa.statements.rules.surface import adjective_phrase, answer_adverbial, list_or_single
 from capqa.statements.rules.wh_phrase import missing_noun, wh_noun
 
 _NUMBER = re.compile(r"^[\d.,]+$")
@@ -100,10 +100,7 @@ def complement_adjective(verb: str, answer: str) -> bool:
     linking verb: the verb's complement, so it goes right after the verb, before the question's
     prepositional phrases ("The boy felt happy at the end of the story", not "... at the end of the
     story happy")."""
-    words = answer.split()
-    if not set(lemmas_of(verb).get("VERB", (verb,))) & LINKING_VERBS:
-        return False
-    return 0 < len(words) <= 3 and is_adjective(words[-1]) and all(is_adverb(word) for word in words[:-1])
+    return bool(set(lemmas_of(verb).get("VERB", (verb,))) & LINKING_VERBS) and adjective_phrase(answer)
 
 
 def _head_of_time(frame: Frame) -> str:
