@@ -32,6 +32,11 @@ from capqa.statements.rules import rule_statement
     ("How did the boy feel at the end of the story?", "happy", "The boy felt happy at the end of the story."),
     ("How did Tom feel?", "sad", "Tom felt sad."),
     ("How did he travel to Paris?", "by train", "He traveled to Paris by train."),
+    # a bare lower-case venue noun is a part of the scene ("in the garden"); a venue's name stays "at"
+    ("Where is the apple?", "garden", "The apple is in the garden."),
+    ("Where did they play?", "Wembley Stadium", "They played at Wembley Stadium."),
+    # an inflammation's name ("-itis") is a mass noun: no article after a superlative subject
+    ("What is the most likely diagnosis?", "acute appendicitis", "The most likely diagnosis is acute appendicitis."),
     # an adjective or adverb after its degree adverbs is the manner or complement itself, no "through ..."
     ("How did she look after the race?", "very tired", "She looked very tired after the race."),
     ("How did he answer the letter?", "quite politely", "He answered the letter quite politely."),

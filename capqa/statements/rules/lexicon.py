@@ -95,7 +95,7 @@ PREDICATE_NOUNS = frozenset("type kind form part example unit measure sort membe
 MASS_SUFFIXES = ("tion", "sion", "sis", "ism", "ity", "ment", "ness", "ance", "ence", "ing", "gy",
                   "ics", "phyll", "gen", "in", "ose", "ide", "ium", "ure", "age", "ia", "ine", "ity",
                   "ogy", "ship", "dom", "hood", "ur", "um", "ol", "ene", "ane", "ate", "ite",
-                  "ar", "ic", "ine", "ty", "al", "er", "sm", "ph", "ice", "ed", "acid", "tissue")
+                  "ar", "ic", "ine", "ty", "al", "er", "sm", "ph", "ice", "ed", "acid", "tissue", "itis")
 # Nouns uncountable in their usual sense that no suffix gives away: substances, materials,
 # weather, seasons, diseases ("Ice can be made into ...", "Limestone is formed from shells").
 MASS_NOUNS = frozenset("ice water oil air steam smoke sand soil mud clay dirt dust salt sugar coal petroleum "

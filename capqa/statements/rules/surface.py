@@ -90,7 +90,8 @@ def answer_adverbial(wh_word, answer):
         if PLACE_START.match(answer) or looks_like_clause(answer) or is_participle(first) or (
                 is_adverb(first) and PLACE_START.match(answer[len(first):].strip())):
             return answer
-        if answer.split()[-1].lower().strip(".,") in _VENUES:
+        if answer.split()[-1].lower().strip(".,") in _VENUES and not (answer.islower() and is_count_noun(answer)):
+            # a venue's name; a bare lower-case "garden" is a part of the scene, as "kitchen" is (below)
             return f"at {answer}"  # "at Twickenham Stadium", "at Augusta National Golf Club"
         if is_count_noun(answer):
             return f"in the {answer}"  # "chest", "cerebellum": a part of the whole the question names
