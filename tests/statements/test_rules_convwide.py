@@ -35,6 +35,10 @@ from capqa.statements.rules import rule_statement
     # a bare lower-case venue noun is a part of the scene ("in the garden"); a venue's name stays "at"
     ("Where is the apple?", "garden", "The apple is in the garden."),
     ("Where did they play?", "Wembley Stadium", "They played at Wembley Stadium."),
+    # a place goes after the copula, before a time phrase (the parse may hang it on the subject)
+    ("Where was Sandra before the office?", "the hallway", "Sandra was in the hallway before the office."),
+    ("Where was the football before the kitchen?", "garden", "The football was in the garden before the kitchen."),
+    ("Where is the house on the hill?", "in Devon", "The house on the hill is in Devon."),
     # an inflammation's name ("-itis") is a mass noun: no article after a superlative subject
     ("What is the most likely diagnosis?", "acute appendicitis", "The most likely diagnosis is acute appendicitis."),
     # an adjective or adverb after its degree adverbs is the manner or complement itself, no "through ..."

@@ -21,6 +21,8 @@ MODALS = frozenset("can could will would shall should may might must".split())
 COPULAS = frozenset("is are was were".split())
 # Linking verbs (lemmas) whose "how" answer is an adjective complement: "felt | happy", "looked | tired".
 LINKING_VERBS = frozenset("feel look seem sound taste smell appear become get grow remain stay turn".split())
+# Prepositions that open a time phrase ("before the kitchen" in bAbI's "Where was the football before the kitchen?").
+TIME_PREPOSITIONS = frozenset("before after during since until".split())
 # Adverbs of degree before an adjective ("very lonely", "quite tired") that do not end in -ly.
 DEGREE_ADVERBS = frozenset("very quite really so rather pretty fairly too somewhat".split())
 # Words opening a condition clause ("if your target is 2000", "when making a countertop").

@@ -128,7 +128,8 @@ from capqa.statements.rules.parser import parser_identity
 # "Which of the following is the next step?" and a "step"/"action" ask for a course of action ("... is to order a
 # CT scan"); a bare answer to "Which is faster, a cheetah or a horse?" takes the option's determiner; a "how"
 # answer that is an adjective or adverb after degree adverbs ("very tired", "quite politely") takes no "through";
-# a bare lower-case venue noun answering "where" is "in the garden" (a venue's name stays "at"); "-itis" is mass.
+# a bare lower-case venue noun answering "where" is "in the garden" (a venue's name stays "at"); "-itis" is mass;
+# "Where was X before the Y?" puts the place after the copula, before the time phrase.
 RULES_VERSION = "12"
 
 
