@@ -342,13 +342,28 @@ def _progressive_out(auxiliary: Word, subject: Tuple[Word, ...],
     """"What is John | carrying?", "What was she | reading?": where the parse makes the copula the
     auxiliary of an -ing verb after the subject, that verb starts the verb phrase, not the subject's
     last word ("John is carrying the football", not "John carrying is ...")."""
-    if auxiliary.dep != "aux":
-        return subject, verb_phrase
     verb = next((index for index in range(1, len(subject)) if subject[index].i == auxiliary.head
-                 and subject[index].tag == "VBG"), None)
+                 and subject[index].tag == "VBG"), None) if auxiliary.dep == "aux" else None
+    if verb is None:
+        verb = _name_compound_verb(subject)
     if verb is None:
         return subject, verb_phrase
     return subject[:verb], subject[verb:] + verb_phrase
+
+
+def _name_compound_verb(subject: Tuple[Word, ...]) -> Optional[int]:
+    """"Who is Mary | meeting/NN tomorrow?", "What was Alice | reading/NN?": a lower-case -ing word
+    that can be a verb, after a name the parse hangs on it (as its compound or its subject), is the
+    progressive's verb (a name does not modify an activity's noun inside a copular question); the
+    index of that word, or None."""
+    verb = next((index for index, word in enumerate(subject) if not word.tag.startswith("NNP")), None)
+    if not verb:
+        return None
+    word = subject[verb]
+    if not (word.text.islower() and word.lower.endswith("ing") and "VERB" in lemmas_of(word.lower)) or word.dep in (
+            "compound", "amod"):
+        return None  # "What is Beatles recording/compound studio": the -ing word modifies a noun after it
+    return verb if all(name.head == word.i for name in subject[verb - 1:verb]) else None
 
 
 def _attribute_out(auxiliary: Word, subject: Tuple[Word, ...],

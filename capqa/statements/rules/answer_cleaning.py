@@ -61,6 +61,10 @@ _MAX_INTRO_ITEM_WORDS = 4
 _INTRO_FILLERS = DETERMINERS | PRONOUNS | AUXILIARIES | frozenset(
     "i me my several many few some main following here include includes including".split())
 _ANSWER_LABEL = re.compile(r"^a\s*:\s+(?=\S)", re.IGNORECASE)
+# "Only one: Spain.", "Just one answer: eight.": a label saying one item follows its colon. It names the
+# answer's count, not the answer, except where a count is asked ("How many ...?" + "Only one: Spain").
+_SINGLE_LABEL = re.compile(r"^(?:(?:only|just|exactly|simply)\s+)?(?:one|a single)(?:\s+(?P<label>answer|option|"
+                           r"choice|word|thing))?\s*:\s+(?=\S)", re.IGNORECASE)
 # "They make honey." answering "What do bees make?": a pronoun subject and a verb of the question.
 _PRONOUN_CLAUSE = re.compile(r"^(?:it|they|he|she|we|you)\s+(?:(?:can|could|will|would|did|do|does|is|are|was|"
                              r"were|has|have|had)\s+)?(\w+)\s+(.+)$", re.IGNORECASE)
@@ -164,8 +168,9 @@ def without_trailing_doubt(text: str) -> str:
 
 def without_hedges(sentence: str) -> str:
     """``sentence`` without its hedges, leading ("I think", "I get" before a number) or trailing:
-    no content of the answer's (the check reads an answer's words as the converter does)."""
-    return _HEDGE.sub("", without_trailing_doubt(sentence), count=1).strip()
+    no content of the answer's (the check reads an answer's words as the converter does), nor a
+    label saying one item follows ("Only one: Spain")."""
+    return _SINGLE_LABEL.sub("", _HEDGE.sub("", without_trailing_doubt(sentence), count=1).strip(), count=1)
 
 
 def _strip_once(text, question, options):
@@ -189,6 +194,9 @@ def _strip_once(text, question, options):
     option = _OPTION_LETTER.match(text)
     if option and (options or text[:1] == "(" or ")" in text[:3]):
         return option.group(2) or option.group(4)
+    single = _SINGLE_LABEL.match(text)
+    if single and (single.group("label") or not _COUNT_QUESTION.match(question)):
+        return text[single.end():]
     if not options and _ANSWER_LABEL.match(text):
         return _ANSWER_LABEL.sub("", text)  # "A: diamond" after "Q: ...": a label, not an option
     if _ELLIPTICAL_NEVER.match(text):

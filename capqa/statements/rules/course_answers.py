@@ -22,8 +22,10 @@ def course_statement(frame: Optional[Frame], words: Parse, content: str) -> Opti
     if not any("VERB" in lemmas_of(word) for word in opening):
         return None  # no verb to open an imperative (after a lead adverb: "Gently fold ..."): nothing to parse
     if frame is not None:
-        if frame.wh != "what" or frame.phrase or frame.auxiliary not in COPULAS or not frame.subject or frame.rest:
-            return None
+        partitive = frame.wh == "which" and frame.phrase[:1] and frame.phrase[0].lower == "of"
+        if not (frame.wh == "what" and not frame.phrase or partitive) or frame.auxiliary not in COPULAS or (
+                not frame.subject or frame.rest):
+            return None  # "Which of the following is the next step?" asks for a course as "What is ...?" does
         subject_words, subject, copula = frame.subject, render(frame.subject), frame.auxiliary
     else:
         if any(word.tag in _CLAUSE_TAGS for word in words):

@@ -125,9 +125,16 @@ def object_slot(clause: Clause) -> int:
                 rest[index].tag in ("IN", "RP", "TO")):
             return index + 1
     index = clause.verb_index
-    while index < len(rest) and rest[index].tag == "RP":
+    while index < len(rest) and rest[index].tag == "RP" and not opens_phrase(rest, index):
         index += 1
     return index
+
+
+def opens_phrase(rest: Sequence[Word], index: int) -> bool:
+    """Whether the particle at ``index`` opens a determined noun phrase ("throw in/RP | the second
+    half"): with the object asked for, that phrase is no second object but the particle's, so the
+    particle is a preposition and the object goes before it ("threw two touchdowns in the second half")."""
+    return index + 1 < len(rest) and rest[index + 1].tag in ("DT", "PRP$") and rest[index].lower in PREPOSITIONS
 
 
 def _is_stranded(word: Word) -> bool:

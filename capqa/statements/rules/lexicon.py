@@ -24,6 +24,12 @@ PLURAL_COPULAS = {"are": "is", "were": "was"}
 # Words that say a thing is known, and those that deny it ("because nobody knows for sure": no reason).
 KNOWING_WORDS = frozenset("know knows known sure certain clear understood".split())
 NOT_KNOWING_WORDS = frozenset("nobody no noone not n't never".split())
+# Linking verbs (lemmas) whose "how" answer is an adjective complement: "felt | happy", "looked | tired".
+LINKING_VERBS = frozenset("feel look seem sound taste smell appear become get grow remain stay turn".split())
+# Prepositions that open a time phrase ("before the kitchen" in bAbI's "Where was the football before the kitchen?").
+TIME_PREPOSITIONS = frozenset("before after during since until".split())
+# Adverbs of degree before an adjective ("very lonely", "quite tired") that do not end in -ly.
+DEGREE_ADVERBS = frozenset("very quite really so rather pretty fairly too somewhat".split())
 # Words opening a condition clause ("if your target is 2000", "when making a countertop").
 CONDITION_WORDS = frozenset("if when whenever unless once while assuming given".split())
 # A comparison's words: the tags of "taller", "faster", and the words that compare a quantity.
@@ -92,14 +98,14 @@ _DEGREE_ADVERBS = frozenset("best most least likely probably usually often also"
 # Nouns that name a course of action, which an imperative answer states as an infinitive ("The best
 # way to X is to VP", "Tips for X are to VP").
 COURSE_NOUNS = frozenset("way method means trick tip advice secret key solution remedy cure fix approach strategy "
-                         "technique".split())
+                         "technique step action".split())
 PREDICATE_NOUNS = frozenset("type kind form part example unit measure sort member".split())
 # Suffixes of nouns that are usually uncountable (abstract nouns, processes, substances): such a
 # bare answer gets no article ("is photosynthesis", "is oxygen"), others do ("is a neuron").
 MASS_SUFFIXES = ("tion", "sion", "sis", "ism", "ity", "ment", "ness", "ance", "ence", "ing", "gy",
                   "ics", "phyll", "gen", "in", "ose", "ide", "ium", "ure", "age", "ia", "ine", "ity",
                   "ogy", "ship", "dom", "hood", "ur", "um", "ol", "ene", "ane", "ate", "ite",
-                  "ar", "ic", "ine", "ty", "al", "er", "sm", "ph", "ice", "ed", "acid", "tissue")
+                  "ar", "ic", "ine", "ty", "al", "er", "sm", "ph", "ice", "ed", "acid", "tissue", "itis")
 # Nouns uncountable in their usual sense that no suffix gives away: substances, materials,
 # weather, seasons, diseases ("Ice can be made into ...", "Limestone is formed from shells").
 MASS_NOUNS = frozenset("ice water oil air steam smoke sand soil mud clay dirt dust salt sugar coal petroleum "

@@ -4,8 +4,8 @@ answer's verb ("are" or "include"), and the adverbial a where/when/why/how answe
 import re
 
 from capqa.common.validation import parse_count
-from capqa.statements.rules.lexicon import (CAUSE_START, DAY, DETERMINERS, LIST_ANSWER, MANNER_START, NUMBER_WORDS,
-                                            PLACE_START, RESULT_CONNECTIVES, TIME_POINT)
+from capqa.statements.rules.lexicon import (CAUSE_START, DAY, DEGREE_ADVERBS, DETERMINERS, LIST_ANSWER, MANNER_START,
+                                            NUMBER_WORDS, PLACE_START, RESULT_CONNECTIVES, TIME_POINT)
 from capqa.statements.rules.morphology import (is_adjective, is_adverb, is_count_noun, is_participle, is_plural_noun,
                                                is_predicate_word, lemmas_of, looks_like_clause, name_capital_only,
                                                parsed_clause, singular_of, strip_determiner)
@@ -90,7 +90,8 @@ def answer_adverbial(wh_word, answer):
         if PLACE_START.match(answer) or looks_like_clause(answer) or is_participle(first) or (
                 is_adverb(first) and PLACE_START.match(answer[len(first):].strip())):
             return answer
-        if answer.split()[-1].lower().strip(".,") in _VENUES:
+        if answer.split()[-1].lower().strip(".,") in _VENUES and not (answer.islower() and is_count_noun(answer)):
+            # a venue's name; a bare lower-case "garden" is a part of the scene, as "kitchen" is (below)
             return f"at {answer}"  # "at Twickenham Stadium", "at Augusta National Golf Club"
         if is_count_noun(answer):
             return f"in the {answer}"  # "chest", "cerebellum": a part of the whole the question names
@@ -111,7 +112,21 @@ def answer_adverbial(wh_word, answer):
         return f"because {answer}" if clause else f"because of {answer}"  # "of Rayleigh scattering"
     if looks_like_clause(answer) and not MANNER_START.match(answer):
         return f": {answer}"  # "A bill becomes a law: it is passed by both houses and signed"
-    if MANNER_START.match(answer) or is_adjective(answer):
-        return answer  # "by boiling", "sweet" ("How does honey taste?")
+    if MANNER_START.match(answer) or is_adjective(answer) or adjective_phrase(answer) or _adverb_phrase(answer):
+        return answer  # "by boiling", "sweet" ("How does honey taste?"), "very lonely" / "very quickly"
     first = answer.split()[0].lower()
     return f"by {answer}" if first.endswith("ing") and "VERB" in lemmas_of(first) else f"through {answer}"
+
+
+def adjective_phrase(answer: str) -> bool:
+    """Whether the answer is an adjective after its degree adverbs ("very lonely", "quite tired"),
+    a complement as the adjective alone is ("sweet")."""
+    words = answer.split()
+    return 0 < len(words) <= 3 and is_adjective(words[-1]) and all(
+        word.lower() in DEGREE_ADVERBS or is_adverb(word) for word in words[:-1])
+
+
+def _adverb_phrase(answer: str) -> bool:
+    words = answer.split()
+    return 0 < len(words) <= 3 and all(word.lower() in DEGREE_ADVERBS or is_adverb(word) for word in words[:-1]) and (
+        is_adverb(words[-1]))

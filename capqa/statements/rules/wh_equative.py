@@ -14,8 +14,8 @@ from capqa.statements.rules.analysis import Frame, render, texts
 from capqa.statements.rules.declarative import declarative, join, object_slot, subject_agrees
 from capqa.statements.rules.lexicon import COPULAS, LIST_ANSWER, PREPOSITIONS, PROPOSITION_HEADS, TIME_NOUNS
 from capqa.statements.rules.morphology import (definite_subject, head_noun, is_base_verb, is_finite_verb,
-                                               is_plural_noun, is_superlative, is_third_person_verb, looks_like_clause,
-                                               plural_phrase, singular_of, with_article)
+                                               is_plural_noun, is_superlative, is_third_person_verb, lemmas_of,
+                                               looks_like_clause, plural_phrase, singular_of, with_article)
 from capqa.statements.rules.surface import list_or_single, list_verb
 from capqa.statements.rules.wh_phrase import wh_noun, with_subject_article
 
@@ -40,6 +40,8 @@ def equative(frame: Frame, answer: str) -> Optional[str]:
         # "What year was X born?" asks when, not what X is: ``inverted`` says "born in 1995" (a stranded
         # "What time is the show on?" stays here: "on 8pm")
         return None
+    if rest and _progressive(rest) and frame.wh in ("what", "who", "whom") and not frame.phrase:
+        return clause.text({_progressive_object_slot(rest): answer})
     if rest:
         if rest[0].lower == "like" and not answer.split()[0].lower() in ("a", "an", "the"):
             # "What is the weather like in the Sahara?" + "hot and dry"
@@ -68,6 +70,23 @@ def equative(frame: Frame, answer: str) -> Optional[str]:
         # "What colour is a flamingo's plumage?" -> "A flamingo's plumage is pink"
         return join(subject, copula, with_article(answer, render(frame.phrase)))
     return _what_is(subject, copula, answer)
+
+
+def _progressive(rest) -> bool:
+    """"Who is Tom | calling?", "Who is Mary | meeting/NN tomorrow?", "What was Alice | reading/NN?":
+    a verb phrase that opens with a lower-case -ing word that can be a verb is a progressive whose
+    object is asked for, whatever tag the parse gives that word after a name."""
+    first = rest[0]
+    return first.text.islower() and first.lower.endswith("ing") and (first.tag == "VBG" or "VERB" in lemmas_of(
+        first.lower))
+
+
+def _progressive_object_slot(rest) -> int:
+    """Where the object goes in a progressive: after a stranded preposition ("meeting with"), else
+    after the -ing verb and its particle ("picking up | tomorrow")."""
+    if rest[-1].tag in ("IN", "TO") and rest[-1].lower in PREPOSITIONS:
+        return len(rest)
+    return 2 if len(rest) > 1 and rest[1].tag == "RP" else 1
 
 
 def _none_such(subject: str, copula: str, answer: str) -> str:

@@ -18,13 +18,14 @@ from capqa.statements.rules.agreement import NEVER, no_determiner, with_never
 from capqa.statements.rules.analysis import Frame, render, texts
 from capqa.statements.rules.declarative import (Clause, adverbial_slot, declarative, join, main_verb_position,
                                                 object_slot)
-from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DEFINITE_HEADS,
-                                            MEASURE_ADJECTIVES, NUMBER_WORDS, PREPOSITIONS, TIME_NOUNS)
+from capqa.statements.rules.lexicon import (COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DEFINITE_HEADS, LINKING_VERBS,
+                                            MEASURE_ADJECTIVES, NUMBER_WORDS, PREPOSITIONS, TIME_NOUNS,
+                                            TIME_PREPOSITIONS)
 from capqa.statements.rules.morphology import (indefinite_article, is_adjective, is_bare_noun_phrase, is_mass_noun,
                                                is_participle, is_plural_noun, lemmas_of, looks_like_clause,
                                                plural_phrase, with_article)
 from capqa.statements.rules.parser import Word
-from capqa.statements.rules.surface import answer_adverbial, list_or_single
+from capqa.statements.rules.surface import adjective_phrase, answer_adverbial, list_or_single
 from capqa.statements.rules.wh_phrase import missing_noun, wh_noun
 
 _NUMBER = re.compile(r"^[\d.,]+$")
@@ -76,6 +77,10 @@ def _adverbial_clause(frame: Frame, clause: Clause, adverbial: str, after_verb: 
 
 def _adverbial_question(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
     wh = frame.wh
+    if wh == "where" and frame.auxiliary in COPULAS:
+        placed = _place_before_time(clause, answer_adverbial(wh, answer))
+        if placed:
+            return placed
     if wh == "when" and answer.lower() in NEVER:
         return _never(frame, clause)
     if wh == "where" and clause.rest and stranded(clause) and object_slot(clause) == len(clause.rest):
@@ -91,7 +96,29 @@ def _adverbial_question(frame: Frame, clause: Clause, answer: str) -> Optional[s
     if wh == "how" and frame.auxiliary in COPULAS and (not clause.rest or not any(
             word.tag == "VBN" for word in clause.rest)):
         return clause.text({len(clause.rest): answer})  # "How is the water?" + "very salty"
-    return _adverbial_clause(frame, clause, answer_adverbial(wh, answer), after_verb=wh == "where")
+    return _adverbial_clause(frame, clause, answer_adverbial(wh, answer), after_verb=wh == "where" or (
+        wh == "how" and complement_adjective(_main_verb(frame, clause), answer)))
+
+
+def complement_adjective(verb: str, answer: str) -> bool:
+    """Whether a "how" answer is an adjective (its degree adverbs before it: "very happy") after a
+    linking verb: the verb's complement, so it goes right after the verb, before the question's
+    prepositional phrases ("The boy felt happy at the end of the story", not "... at the end of the
+    story happy")."""
+    return bool(set(lemmas_of(verb).get("VERB", (verb,))) & LINKING_VERBS) and adjective_phrase(answer)
+
+
+def _place_before_time(clause: Clause, place: str) -> Optional[str]:
+    """"Where was Sandra before the office?", "Where was the football before the kitchen?": the place
+    goes right after the copula, before the time phrase (which the parse may hang on the subject's
+    noun); None without such a phrase."""
+    subject = clause.subject.split()
+    cut = next((index for index in range(1, len(subject)) if subject[index].lower() in TIME_PREPOSITIONS), None)
+    if cut is not None:
+        return join(" ".join(subject[:cut]), *clause.verb_group, place, " ".join(subject[cut:]), render(clause.rest))
+    if clause.rest and clause.rest[0].lower in TIME_PREPOSITIONS:
+        return clause.text({0: place})
+    return None
 
 
 def _head_of_time(frame: Frame) -> str:

@@ -39,6 +39,7 @@ def wh_subject(frame: Frame, answer: str) -> Optional[str]:
         return answer  # "Which band had more members, X or Y?" + "X had five members, while Y had four"
     if choices is not None:
         rest, other = choices
+        answer = chosen_option(list(frame.rest), answer)
         if other:
             return _comparison(frame, rest, answer, other)
     wh, phrase = frame.wh, texts(frame.phrase)
@@ -290,6 +291,16 @@ def _choices(rest: List[Word], answer: str) -> Optional[Tuple[List[Word], str]]:
             others = [option for option in options if _bare(option) != lowered]
             return rest[:index], others[0] if len(others) == 1 else ""
     return None
+
+
+def chosen_option(rest: List[Word], answer: str) -> str:
+    """The option as the question writes it when the answer is its bare noun ("Which is faster, a
+    cheetah or a horse?" + "cheetah" -> "a cheetah"): the question's determiner, not a bare singular."""
+    if len(answer.split()) != 1 or not answer.islower():
+        return answer
+    options = _split_options(rest[next((index for index in range(len(rest) - 1, 0, -1)
+                                        if _separates_choices(rest, index)), 0) + 1:])
+    return next((option for option in options if _bare(option) == answer and option.lower() != answer), answer)
 
 
 def _separates_choices(rest: Sequence[Word], index: int) -> bool:
