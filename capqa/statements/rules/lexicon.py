@@ -53,6 +53,17 @@ EXTRAPOSING_VERBS = frozenset("take takes took taken cost costs".split())
 # is a fact about X?"): an option that is a sentence is the claim itself, kept as it is.
 STATEMENT_NOUNS = frozenset("statement fact claim conclusion explanation description sentence inference observation "
                             "prediction hypothesis idea belief summary".split())
+# Nouns a prompt calls the sentence it asks a verdict on ("Is this claim supported?", "Is the following
+# statement correct?"), as a pattern's alternatives.
+CLAIM_NOUNS = frozenset("claim statement sentence hypothesis argument assertion conclusion".split())
+CLAIM_NOUNS_PATTERN = "|".join(sorted(CLAIM_NOUNS))
+# An answer's verdict on a claim: it holds, it does not, or it is contradicted ("entailment",
+# "refutes", "fiction"; an inference's "contradiction" is more than its "not entailed").
+POSITIVE_VERDICTS = frozenset("yes true correct right accurate supported supports support entailment entailed entails "
+                              "fact valid plausible".split())
+NEGATIVE_VERDICTS = frozenset("no false incorrect wrong inaccurate refuted refutes refute fiction myth invalid "
+                              "implausible non-entailment".split() + ["not entailment", "not entailed", "not supported"])
+CONTRADICTING_VERDICTS = frozenset("contradiction contradicted contradicts contradict".split())
 # A question's predicate of truth: "Which of these is true / correct?" asks for a statement.
 TRUTH_WORDS = frozenset("true false correct incorrect accurate inaccurate".split())
 # Verbs of a question that asks what event comes ("Which would most likely happen next?").

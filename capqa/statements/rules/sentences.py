@@ -597,8 +597,9 @@ def negated_clause(words: Sequence[Word]) -> Optional[str]:
         return None
     word = words[finite]
     before, after = render(words[:finite]), render(words[finite + 1:])
-    if finite + 1 < len(words) and words[finite + 1].lower in ("not", "n't", "never"):
-        return None
+    if finite + 1 < len(words) and words[finite + 1].lower in ("not", "n't", "never") or words[finite - 1].lower in (
+            "never", "not"):
+        return None  # "Lightning never strikes twice": no second negation ("never does not strike")
     perfect = finite + 1 < len(words) and words[finite + 1].tag == "VBN"
     if (word.lower in AUXILIARIES and (word.lower not in ("has", "have", "had") or perfect)) or word.lower in MODALS:
         return join(before, negative(word.lower), after)
