@@ -11,7 +11,7 @@
 """
 
 import re
-from typing import List, NamedTuple, Optional, Tuple
+from typing import List, NamedTuple, Optional, Set, Tuple
 
 from capqa.statements.rules.lexicon import (CLAIM_NOUNS_PATTERN, CONTRADICTING_VERDICTS, DETERMINERS, NEGATIVE_VERDICTS,
                                             POSITIVE_VERDICTS, PRONOUNS)
@@ -29,6 +29,13 @@ _JUDGES_BEFORE = re.compile(
 _JUDGES_AFTER = re.compile(
     rf"^(?:is|are)\s+the\s+following\s+(?:{CLAIM_NOUNS_PATTERN})s?\s+(?:{_VERDICT_WORDS})"
     rf"(?:\s+or\s+(?:{_VERDICT_WORDS}|not))?\W*$", re.IGNORECASE)
+_FOLLOWING = re.compile(rf"\bthe\s+following\s+({CLAIM_NOUNS_PATTERN})\b", re.IGNORECASE)
+_COPULAR_FOLLOWING = re.compile(rf"^(?P<copula>is|are)\s+the\s+following\s+(?P<noun>{CLAIM_NOUNS_PATTERN})s?\s+"
+                                r"(?P<predicate>[^?]+?)\s*\?$", re.IGNORECASE)
+# An instruction after a claim to judge, and a list of the verdicts to choose from.
+_INSTRUCTION = re.compile(r"^(?:briefly\s+)?(?:explain|justify)(?:\s+(?:briefly|why|your\s+(?:answer|reasoning|choice)))?"
+                          r"\W*$", re.IGNORECASE)
+_VERDICT_OPTIONS = re.compile(r"^(?:options|choices|answers?)\s*+:\s*+\S.*$", re.IGNORECASE)
 _CLAIM_LABEL = re.compile(rf"^(?:{CLAIM_NOUNS_PATTERN}|premise)\s*+:\s*+", re.IGNORECASE)
 _HYPOTHESIS = re.compile(r"^(?P<label>hypothesis|sentence\s*2)\s*+:\s*+(?P<claim>\S.*)$", re.IGNORECASE)
 # "Does the premise entail the hypothesis?", "Entailment or non-entailment?", "... neutral or contradiction?"
@@ -36,7 +43,10 @@ _ASKS_ENTAILMENT = re.compile(r"\b(?:entail(?:s|ed|ment)?|contradict(?:s|ed|ion)
 # What an answer says of the claim before its verdict word: "The statement is false", "It is refuted".
 _SAID_OF_CLAIM = re.compile(rf"^(?:(?:i'd|i would)\s+say\s+|(?:the|this|that)\s+(?:{CLAIM_NOUNS_PATTERN})\s+is\s+|"
                             r"(?:it|this|that)\s+is\s+|(?:it|that)'s\s+)", re.IGNORECASE)
-_VERDICT = re.compile(rf"^(?P<word>{_VERDICT_WORDS}|not\s+enough\s+info(?:rmation)?|"
+# A concession before the verdict: "That's a common myth, but it's false: ...".
+_CONCEDED = re.compile(r"^[^.;:!?]{1,60}?,?\s+but\s+", re.IGNORECASE)
+_POSITIVE_WORDS = "|".join(sorted(POSITIVE_VERDICTS, key=len, reverse=True))
+_VERDICT = re.compile(rf"^(?P<word>{_VERDICT_WORDS}|not\s+enough\s+info(?:rmation)?|not\s+(?:{_POSITIVE_WORDS})|"
                       r"(?:it\s+is\s+)?not\s+possible\s+to\s+tell|undetermined|neutral)\b[\s,.;:!—–-]*(?P<rest>.*)$",
                       re.IGNORECASE)
 _QUOTED = re.compile(r'^["“](?P<inner>[^"”]+?)[.!]?["”]$')
@@ -45,11 +55,25 @@ _QUOTED = re.compile(r'^["“](?P<inner>[^"”]+?)[.!]?["”]$')
 class Verdict(NamedTuple):
     kind: str         # "true", "false", "contradicts" or "unsettled"
     explanation: str  # what the answer says after its verdict
+    word: str = ""    # the verdict word, lower-case ("plausible", "not plausible")
 
 
 def judged_prompt(context: List[str], proper: str) -> Optional[Tuple[List[str], str]]:
     """(context, "True or false: CLAIM") for a prompt that asks for a verdict on a sentence of its
     own, or None."""
+    context, asked = list(context), proper
+    if context and (_INSTRUCTION.match(proper) or (_VERDICT_OPTIONS.match(proper) and context[-1].endswith("?"))):
+        proper = context.pop()  # "True or false: X. Explain briefly.", "Does P entail H? Options: yes, no"
+    following = next((index for index in range(len(context) - 1, -1, -1) if _FOLLOWING.search(context[index])
+                      and context[index].endswith("?")), None)
+    if following is not None and not (following == len(context) - 1 and _JUDGES_AFTER.match(context[-1])):
+        judged = " ".join(_claim(sentence) + "." for sentence in context[following + 1:] + [proper])
+        copular = _COPULAR_FOLLOWING.match(context[following])
+        if copular:  # "Is the following argument valid? X" judges the claim 'the argument "X" is valid'
+            noun, copula, predicate = copular.group("noun", "copula", "predicate")
+            return context[:following], f'True or false: the {noun.lower()} "{judged[:-1]}" {copula.lower()} {predicate}'
+        lead = _FOLLOWING.sub(lambda match: f'the {match.group(1)} "{judged[:-1]}"', context[following], count=1)
+        return context[:following], lead  # "Does the sentence "He drank sand" make sense?"
     hypothesis = next((match for match in map(_HYPOTHESIS.match, reversed(context)) if match), None)
     if hypothesis and _ASKS_ENTAILMENT.search(proper) and proper.endswith(("?", ".")):
         kept = [sentence for sentence in context if sentence != hypothesis.string]
@@ -59,25 +83,37 @@ def judged_prompt(context: List[str], proper: str) -> Optional[Tuple[List[str], 
         return context[:-1], f"True or false: {_claim(_CLAIM_LABEL.sub('', context[-1]))}"
     if context and _JUDGES_AFTER.match(context[-1]) and not proper.endswith("?"):
         return context[:-1], f"True or false: {_claim(proper)}"
-    return None
+    return (context, proper) if proper != asked else None
 
 
 def verdict(answer: str) -> Optional[Verdict]:
     """The verdict an answer gives a claim, or None when it opens with none."""
-    text = _SAID_OF_CLAIM.sub("", answer.strip())
-    match = _VERDICT.match(text)
+    text = answer.strip()
+    match = _VERDICT.match(_SAID_OF_CLAIM.sub("", text)) or _VERDICT.match(_SAID_OF_CLAIM.sub("", _CONCEDED.sub("", text)))
     if not match:
         return None
     word = " ".join(match.group("word").lower().split())
     if word in POSITIVE_VERDICTS:
         kind = "true"
-    elif word in NEGATIVE_VERDICTS:
+    elif word in NEGATIVE_VERDICTS or word.startswith("not ") and word[4:] in POSITIVE_VERDICTS:
         kind = "false"
     elif word in CONTRADICTING_VERDICTS:
         kind = "contradicts"
     else:
         kind = "unsettled"
-    return Verdict(kind, match.group("rest").strip())
+    return Verdict(kind, match.group("rest").strip(), word)
+
+
+def predicate_verdict(answer: str, predicate: Set[str]) -> Optional[Verdict]:
+    """The verdict of an answer that says the question's own predicate or denies it ("Is the
+    argument valid?" + "valid" / "invalid"; "Is it plausible that X?" + "It is not plausible
+    because ..."), or None."""
+    read = verdict(answer)
+    if read is None:
+        return None
+    word = read.word.split()[-1]
+    stem = word[2:] if word[:2] in ("in", "im", "un") and word[2:] in POSITIVE_VERDICTS else word
+    return read if stem in predicate and stem not in ("yes", "no") else None
 
 
 def unsettled_statement(claim: str) -> str:
