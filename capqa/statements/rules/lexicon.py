@@ -53,6 +53,9 @@ EXTRAPOSING_VERBS = frozenset("take takes took taken cost costs".split())
 # is a fact about X?"): an option that is a sentence is the claim itself, kept as it is.
 STATEMENT_NOUNS = frozenset("statement fact claim conclusion explanation description sentence inference observation "
                             "prediction hypothesis idea belief summary".split())
+# The words an option's letter may be named with, in the prompt and in the answer ("Sentence A: ...",
+# "Option B"), as a pattern's alternatives.
+OPTION_LABEL_PATTERN = "sentence|statement|option|choice"
 # Nouns a prompt calls the sentence it asks a verdict on ("Is this claim supported?", "Is the following
 # statement correct?"), as a pattern's alternatives.
 CLAIM_NOUNS = frozenset("claim statement sentence hypothesis argument assertion conclusion".split())
