@@ -62,11 +62,14 @@ CLAIM_NOUNS = frozenset("claim statement sentence hypothesis argument assertion 
 CLAIM_NOUNS_PATTERN = "|".join(sorted(CLAIM_NOUNS))
 # An answer's verdict on a claim: it holds, it does not, or it is contradicted ("entailment",
 # "refutes", "fiction"; an inference's "contradiction" is more than its "not entailed").
-POSITIVE_VERDICTS = frozenset("yes true correct right accurate supported supports support entailment entailed entails "
-                              "fact valid plausible".split())
-NEGATIVE_VERDICTS = frozenset("no false incorrect wrong inaccurate refuted refutes refute fiction myth invalid "
-                              "implausible non-entailment".split() + ["not entailment", "not entailed", "not supported"])
+# The labels of fact-checking and inference tasks among them are no content an answer gives (statement check).
+_POSITIVE_LABELS = frozenset("supported supports support entailment entailed entails".split())
+_NEGATIVE_LABELS = frozenset("refuted refutes refute non-entailment".split())
 CONTRADICTING_VERDICTS = frozenset("contradiction contradicted contradicts contradict".split())
+VERDICT_LABELS = _POSITIVE_LABELS | _NEGATIVE_LABELS | CONTRADICTING_VERDICTS | {"neutral"}
+POSITIVE_VERDICTS = _POSITIVE_LABELS | frozenset("yes true correct right accurate fact valid plausible".split())
+NEGATIVE_VERDICTS = _NEGATIVE_LABELS | frozenset("no false incorrect wrong inaccurate fiction myth invalid "
+                                                 "implausible".split() + ["not entailment", "not entailed", "not supported"])
 # A question's predicate of truth: "Which of these is true / correct?" asks for a statement.
 TRUTH_WORDS = frozenset("true false correct incorrect accurate inaccurate".split())
 # Verbs of a question that asks what event comes ("Which would most likely happen next?").
