@@ -111,3 +111,10 @@ def test_a_wh_question_about_a_true_statement_keeps_the_option_as_the_claim():
     assert rule_statement(question, "A") == "The sun is a star."
     assert rule_statement("Which statement is false? A) The sun is a star. B) The moon is a planet.", "B") == (
         'The statement "The moon is a planet" is false.')
+
+
+def test_a_hypothesis_opening_with_a_keeps_no_capital():
+    question = ("Premise: A person on a horse jumps over a broken down airplane. Hypothesis: A person is outdoors. "
+                "Does the premise entail the hypothesis?")
+    assert rule_statement(question, "Yes") == ("Premise: A person on a horse jumps over a broken down airplane. "
+                                               "The premise entails that a person is outdoors.")

@@ -142,7 +142,8 @@ def lowered_clause(clause: str) -> str:
     ("The man" -> "the man", "Product and geography" -> "product and geography", "Ernest Jones" stays)."""
     first, _, rest = clause.partition(" ")
     word = first.lower()
-    if not first[:1].isupper() or not first[1:].islower() or (rest[:1].isupper() and word not in DETERMINERS):
+    if not first[:1].isupper() or (first[1:] and not first[1:].islower()) or (
+            rest[:1].isupper() and word not in DETERMINERS):
         return clause  # "Ernest Jones"; "The Grameen Bank" is still "the Grameen Bank"
     common = word in DETERMINERS or word in PRONOUNS or bool(lemmas_of(word))  # a name has no lemma of its own
     return word + (" " + rest if rest else "") if common else clause
