@@ -33,7 +33,7 @@ from capqa.statements.rules.joins import without_doubled_joins
 from capqa.statements.rules.language import not_english
 from capqa.statements.rules.lexicon import (ARTICLES, AUXILIARIES, BLANK, CONDITION_WORDS, DETERMINERS, MODALS,
                                             NEGATIONS, NEGATIVE_ANSWER_WORDS, NUMBER_WORDS, PREPOSITIONS, PRONOUNS,
-                                            strip_trailing)
+                                            VERDICT_LABELS, strip_trailing)
 from capqa.statements.rules.morphology import (indefinite_article, inflect, is_bare_noun_phrase, is_base_verb,
                                                is_count_noun, is_finite_verb, is_participle, lemmas_of)
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, parse, parse_into
@@ -179,7 +179,7 @@ _UNCLAIMED = frozenset(
     "maybe perhaps answer correct option choice final well ok okay hmm great question certainly course "
     "hello hi hey bing ai language model assistant hope helps let know please note however also just fairly "
     "pretty quite certain confident positive likely definitely most if remember recall correctly mistaken would "
-    "do does did will can could should has have had am none nobody nothing never neither nor".split())
+    "do does did will can could should has have had am none nobody nothing never neither nor".split()) | VERDICT_LABELS
 _POLARITY = frozenset("yes no true false correct incorrect right wrong yeah yep nope".split())
 # A rate said twice, in two ways, in one clause: "about $294 a week on eggs per week".
 _DOUBLED_RATE = re.compile(r"\ba (second|minute|hour|day|week|month|year)\b[^.,;!?]{0,60}?\bper \1\b|"

@@ -46,4 +46,6 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # million"), agreement ("Elon Musk are" for the question's "is"), missing_preposition (the question's "in the
 # second half" without its preposition), question_missing (a year the question sets left out), capital_inside
 # (the answer's opening determiner before a number) widened; no tune ok row or gold statement newly flagged.
+# 4: (judgeq) answer_missing: a fact-checking or inference label ("REFUTES", "entailment", "neutral") is no content
+# the statement must repeat: it says the verdict by its verb ("X is not an accountant", "entails that H").
 CHECK_VERSION = "4"

@@ -163,6 +163,8 @@ def wh_phrase_end(words: Sequence[Word], position: int) -> int:
             after += 2
         else:
             return _noun_phrase_end(words, after)
+        if after + 1 < len(words) and words[after].tag == "CD" and words[after + 1].tag in ("NNS", "NNPS"):
+            after += 1  # "which of these two planets": the count is the noun phrase's
         if after < len(words) and words[after].tag in ("NN", "NNS", "NNP", "NNPS", "JJ"):
             return _over_prepositional_phrases(words, _noun_phrase_end(words, after))
         return after

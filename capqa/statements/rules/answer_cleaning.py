@@ -9,8 +9,8 @@ make ..." when the question asks what they make). Kept: the answer's own words.
 import re
 from typing import List
 
-from capqa.statements.rules.lexicon import (AUXILIARIES, DETERMINERS, PRONOUNS, QUESTION_START, WHITESPACE,
-                                            strip_trailing)
+from capqa.statements.rules.lexicon import (AUXILIARIES, DETERMINERS, OPTION_LABEL_PATTERN, PRONOUNS, QUESTION_START,
+                                            WHITESPACE, strip_trailing)
 from capqa.statements.rules.morphology import is_finite_verb, is_participle, lemmas_of
 
 _OUTER_QUOTES = ('"', '“', '”')
@@ -41,7 +41,7 @@ _TRAILING_LETTER = re.compile(r"^(?P<text>\S.{0,200}?)\s++\((?P<letter>[A-Ha-h])
 # A letter set off by a comma before the answer's words for it (not a list of letters: "A, B and C").
 _LETTER_COMMA = re.compile(r"^([A-Ha-h]),\s++(?![A-Ha-h](?:,|\s++(?:and|or)\s|$))(\S.+)$")
 _OPTION_LETTER = re.compile(r"^\(?([A-Ha-h])(?:\)|\.|:)\s+(.+)$|^\(([A-Ha-h])\)\s+(.+)$")
-_BARE_LETTER = re.compile(r"^(?:option |choice )?\(?([A-Ha-h])\)?[.:]?$", re.IGNORECASE)
+_BARE_LETTER = re.compile(rf"^(?:(?:{OPTION_LABEL_PATTERN}) )?\(?([A-Ha-h])\)?[.:]?$", re.IGNORECASE)
 _RESTATING_OPENER = re.compile(r"^(?:it's|it is|it was|it'd be|it would be|that's|that is|that was|that would be|"
                                r"that'd be|this is|they're|they are|they were|"
                                # "The longest one is the Volga": a description by "one" stands for the question's

@@ -9,7 +9,7 @@ from capqa.statements.rules.answer_sentences import split_sentences
 from capqa.statements.rules.conditions import is_task
 from capqa.statements.rules.howto import is_imperative
 from capqa.statements.rules.lexicon import (AUXILIARIES, CONDITION_WORDS, DEFINITE_ADJECTIVES, DETERMINERS,
-                                            EXTRAPOSING_VERBS, MODALS, PREPOSITIONS, WHITESPACE)
+                                            EXTRAPOSING_VERBS, MODALS, OPTION_LABEL_PATTERN, PREPOSITIONS, WHITESPACE)
 from capqa.statements.rules.morphology import capitalize, is_finite_verb, plural_phrase
 from capqa.statements.rules.parser import parse
 
@@ -23,7 +23,9 @@ _ANSWER_WORD = re.compile(r"\byour answers?\b", re.IGNORECASE)  # "Express your 
 _TRAILING_INSTRUCTION = re.compile(r"^(?:answer|respond|reply|be|keep|give|explain|use|please|think|show|"
                                   r"justify|only)\b[^.?!]{0,60}[.!]?$", re.IGNORECASE)
 # An option marker: "A)", "(B)", "c.", "D:" after a space, followed by the option's text.
-_OPTION_MARKER = re.compile(r"(?:^|(?<=\s))\(?([A-Ha-h])[).:]\s+")
+# "A) x", "(b) x", and a labelled one: "Sentence A: x", "Option B: x" (its label word goes with it).
+_OPTION_MARKER = re.compile(rf"(?:^|(?<=\s))(?:(?:{OPTION_LABEL_PATTERN})\s+(?=[A-Ha-h]:))?\(?([A-Ha-h])[).:]\s+",
+                            re.IGNORECASE)
 _SUBJECT_PRONOUN = re.compile(r"\b(he|she|it|they|his|her|its|their)\b", re.IGNORECASE)
 _PERSONAL = frozenset(("he", "she", "his", "her"))
 
@@ -35,6 +37,10 @@ class QuestionParts(NamedTuple):
 
 
 _TRAILING_LABEL = re.compile(r"(?<!\S)(?:options|choices|answer choices|answers?|a)\s*+:\s*+$", re.IGNORECASE)
+# The answer's format after a yes/no question: "Q: Is X Y? A: yes or no", "Does P entail H? yes or no".
+# ("X. True or false?" keeps its verdict prompt: it says what is judged; after "A:" it only says the format.)
+_ANSWER_FORMAT = re.compile(r"(?<=\?)\s*+(?:(?:(?:a|answer)\s*+:\s*+)?(?:answer\s+)?(?:yes\s*+(?:or|/)\s*+no)|"
+                            r"(?:a|answer)\s*+:\s*+(?:true\s*+(?:or|/)\s*+false))\W*$", re.IGNORECASE)
 _LEADING_INSTRUCTION = re.compile(r"^(?:(?:choose|select|pick|circle|give) the (?:correct|best|right|most appropriate) "
                                   r"(?:answer|option|choice|response)s?|(?:complete|finish) the (?:sentence|statement)|"
                                   r"fill in the blanks?|multiple choice|answer the following question)\s*[:.!-]?\s+",
@@ -49,7 +55,7 @@ _COMPARATIVES = frozenset("more less fewer better worse earlier later first last
 def split_question(text: str) -> QuestionParts:
     """Context sentences, the question proper and its answer options."""
     text, options = _take_options(_unquoted(WHITESPACE.sub(" ", text).strip()))
-    text = _TRAILING_LABEL.sub("", text)
+    text = _TRAILING_LABEL.sub("", _ANSWER_FORMAT.sub("", text))
     labelled = list(_QUESTION_LABEL.finditer(text))
     if labelled and text[labelled[-1].end():].strip():
         context_text, question = text[:labelled[-1].start()], text[labelled[-1].end():].strip()

@@ -38,6 +38,7 @@ from capqa.statements.rules.declarative import embedded_question
 from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
                                           steps_texts, topic_code)
 from capqa.statements.rules.joins import without_doubled_joins
+from capqa.statements.rules.judged import judged_prompt
 from capqa.statements.rules.lexicon import DETERMINERS, NUMBER_WORDS, PREPOSITIONS, WHITESPACE, strip_trailing
 from capqa.statements.rules.morphology import capitalize, clause_texts, lemmas_of, plural_phrase
 from capqa.statements.rules.option_clauses import option_clause_answer
@@ -135,6 +136,9 @@ def read_question(question: str) -> Tuple[QuestionParts, List[str], str]:
     if context and _VERDICT_PROMPT.match(context[-1]):
         proper = f"True or false: {proper}"  # "True or false? Bats are blind."
         context.pop()
+    judged = judged_prompt(context, proper)
+    if judged:
+        context, proper = judged  # "Claim: X. Is this claim supported?": "True or false: X"
     proper = resolve_pronoun(proper, context)
     if conditional_task(proper):
         return parts, context, proper  # the task's condition is read with the task (``prepare``)

@@ -53,6 +53,23 @@ EXTRAPOSING_VERBS = frozenset("take takes took taken cost costs".split())
 # is a fact about X?"): an option that is a sentence is the claim itself, kept as it is.
 STATEMENT_NOUNS = frozenset("statement fact claim conclusion explanation description sentence inference observation "
                             "prediction hypothesis idea belief summary".split())
+# The words an option's letter may be named with, in the prompt and in the answer ("Sentence A: ...",
+# "Option B"), as a pattern's alternatives.
+OPTION_LABEL_PATTERN = "sentence|statement|option|choice"
+# Nouns a prompt calls the sentence it asks a verdict on ("Is this claim supported?", "Is the following
+# statement correct?"), as a pattern's alternatives.
+CLAIM_NOUNS = frozenset("claim statement sentence hypothesis argument assertion conclusion".split())
+CLAIM_NOUNS_PATTERN = "|".join(sorted(CLAIM_NOUNS))
+# An answer's verdict on a claim: it holds, it does not, or it is contradicted ("entailment",
+# "refutes", "fiction"; an inference's "contradiction" is more than its "not entailed").
+# The labels of fact-checking and inference tasks among them are no content an answer gives (statement check).
+_POSITIVE_LABELS = frozenset("supported supports support entailment entailed entails".split())
+_NEGATIVE_LABELS = frozenset("refuted refutes refute non-entailment".split())
+CONTRADICTING_VERDICTS = frozenset("contradiction contradicted contradicts contradict".split())
+VERDICT_LABELS = _POSITIVE_LABELS | _NEGATIVE_LABELS | CONTRADICTING_VERDICTS | {"neutral"}
+POSITIVE_VERDICTS = _POSITIVE_LABELS | frozenset("yes true correct right accurate fact valid plausible".split())
+NEGATIVE_VERDICTS = _NEGATIVE_LABELS | frozenset("no false incorrect wrong inaccurate fiction myth invalid "
+                                                 "implausible".split() + ["not entailment", "not entailed", "not supported"])
 # A question's predicate of truth: "Which of these is true / correct?" asks for a statement.
 TRUTH_WORDS = frozenset("true false correct incorrect accurate inaccurate".split())
 # Verbs of a question that asks what event comes ("Which would most likely happen next?").

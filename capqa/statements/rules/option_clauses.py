@@ -15,8 +15,8 @@ the option's own sentence, which is the claim it asks for.
 from typing import Dict, List, Optional
 
 from capqa.statements.rules.analysis import Frame
-from capqa.statements.rules.lexicon import (COPULAS, EVENT_VERBS, NOMINAL_SUBJECT_DEPS, STATEMENT_NOUNS, TRUTH_WORDS,
-                                            strip_trailing)
+from capqa.statements.rules.lexicon import (COPULAS, EVENT_VERBS, NOMINAL_SUBJECT_DEPS, POSITIVE_VERDICTS,
+                                            STATEMENT_NOUNS, TRUTH_WORDS, strip_trailing)
 from capqa.statements.rules.morphology import inflect, is_base_verb, is_finite_verb, lemmas_of
 from capqa.statements.rules.parser import Parse, Word, parse
 
@@ -43,7 +43,7 @@ def option_clause_answer(frame: Optional[Frame], content: str, options: Dict[str
     lowered = text[:1].lower() + text[1:] if _lowered_opening(text) else text
     if frame.wh_is_subject:
         if _asks_for_statement(_head_phrase(frame.phrase), frame.rest):
-            return None
+            return _quoted_option(frame, text)
         return _case_kept(gerund_phrase(words), lowered)
     if frame.auxiliary in COPULAS and not frame.rest and frame.subject:
         clause = _is_clause(words)
@@ -54,6 +54,20 @@ def option_clause_answer(frame: Optional[Frame], content: str, options: Dict[str
             return _case_kept(gerund, lowered)  # "An example of X is a tiger hunting a deer"
         return f"that {lowered}" if clause else None
     return None
+
+
+def _quoted_option(frame: Frame, text: str) -> Optional[str]:
+    """'the sentence "X"' for "Which of these sentences is against common sense?" (a copula's
+    predicate other than truth: the option is what it is said of, not a claim), else None (the
+    option's own sentence is the claim: "Which statement is true?", "Which statement best describes X?")."""
+    rest = [word.lower for word in frame.rest]
+    if not rest or rest[0] not in COPULAS or any(word in POSITIVE_VERDICTS for word in rest):
+        return None
+    noun = next((word for word in reversed(_head_phrase(frame.phrase)) if word.tag.startswith("NN")), None)
+    if noun is None:
+        return None
+    singular = lemmas_of(noun.lower).get("NOUN", (noun.lower,))[0]
+    return f'the {singular} "{strip_trailing(text.strip(chr(34) + "“”"))}"'
 
 
 def _case_kept(made: Optional[str], text: str) -> Optional[str]:

@@ -13,6 +13,7 @@ from typing import List, Optional, Sequence, Tuple
 
 from capqa.statements.rules.analysis import Frame, render, split_subject
 from capqa.statements.rules.declarative import declarative, join, negative as negative_auxiliary
+from capqa.statements.rules.judged import predicate_verdict
 from capqa.statements.rules.lexicon import (AUXILIARIES, COPULAS, DETERMINERS, NEGATIONS, NEGATIVE_ANSWERS, PRONOUNS,
                                             YES_NO)
 from capqa.statements.rules.parser import Word
@@ -35,7 +36,7 @@ def polarity(answer: str) -> Optional[Tuple[bool, str]]:
 
 def polar(frame: Frame, answer: str) -> Optional[Tuple[str, str]]:
     """(statement, explanation to add as its own sentence) for a yes/no question, or None."""
-    read = polarity(answer)
+    read = polarity(answer) or _verdict_read(frame, answer)
     if read is None:
         chosen = _chosen_alternative(frame, answer)
         return (chosen, "") if chosen else None
@@ -51,6 +52,15 @@ def polar(frame: Frame, answer: str) -> Optional[Tuple[str, str]]:
     if explanation and _COMPLETES.match(explanation) and len(explanation.split()) <= 4:
         return join(statement, explanation), ""
     return statement, explanation
+
+
+def _verdict_read(frame: Frame, answer: str) -> Optional[Tuple[bool, str]]:
+    """(negative, explanation) of an answer that says the question's predicate ("Is it plausible
+    that X?" + "It is not plausible because ..."), or None."""
+    read = predicate_verdict(answer, {word.lower for word in frame.subject + frame.rest})
+    if read is None or read.kind not in ("true", "false"):
+        return None
+    return read.kind == "false", read.explanation
 
 
 def affirmed(frame: Frame, negative: bool) -> Optional[str]:

@@ -16,6 +16,8 @@ from typing import List, Optional, Tuple
 from capqa.statements.rules.analysis import Frame, render, verb_index, wh_phrase_end
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.declarative import join
+from capqa.statements.rules.judged import (Verdict, contradicted_statement, echoes_verdict, lowered_clause,
+                                           unsettled_statement, verdict)
 from capqa.statements.rules.lexicon import (AUXILIARIES, COMPUTING_VERBS, DETERMINERS, FINITE_TAGS, LIST_ANSWER,
                                             NUMBER_WORDS, strip_trailing)
 from capqa.statements.rules.morphology import is_plural_noun, lemmas_of, looks_like_clause, plural_phrase, with_article
@@ -41,22 +43,34 @@ _LIST_OF = re.compile(r"^(?:a |the )?(?:list|names|examples) of (.+)$", re.IGNOR
 def claim_texts(claim: str, content: str) -> List[str]:
     """The texts ``claim_statement(claim, content)`` parses: an answer without a verdict, or the
     claim an answer denies."""
-    read = polarity(content)
+    read = _verdict(content)
     if read is None:
         return [content]
-    return [claim] if read[0] else []
+    return [claim] if read.kind in ("false", "contradicts") else []
 
 
 def claim_statement(claim: str, content: str) -> Tuple[Optional[str], List[str]]:
-    """(the claim affirmed or negated by the answer, sentences to follow)."""
-    read = polarity(content)
+    """(the claim affirmed, negated or said unsettled by the answer, sentences to follow)."""
+    read = _verdict(content)
     if read is None:
         return (content if is_clause(parse(content)) else claim), []
-    negative, explanation = read
     statement = claim
-    if negative:
-        statement = negated_clause(parse(claim)) or f"it is not true that {claim}"
+    if read.kind == "unsettled":
+        statement = unsettled_statement(claim)
+    elif read.kind != "true":
+        statement = (read.kind == "contradicts" and contradicted_statement(claim)) or negated_clause(parse(claim)) or (
+            f"it is not true that {lowered_clause(claim)}")
+    explanation = "" if echoes_verdict(read.explanation) else read.explanation
     return statement, [explanation] if len(explanation.split()) >= 2 else []
+
+
+def _verdict(content: str) -> Optional[Verdict]:
+    """The answer's verdict on a claim: its verdict word, or its yes or no ("nope", "absolutely")."""
+    read = verdict(content)
+    if read is not None:
+        return read
+    polar_read = polarity(content)
+    return None if polar_read is None else Verdict("false" if polar_read[0] else "true", polar_read[1])
 
 
 def embedded_statement(clause: str, answer: str) -> Optional[str]:

@@ -17,6 +17,7 @@ from typing import List, Optional, Sequence, Tuple
 from capqa.statements.rules.analysis import Frame, agrees_as_verb, render
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.declarative import join, negative
+from capqa.statements.rules.judged import predicate_verdict
 from capqa.statements.rules.lexicon import (AUXILIARIES, DEMONSTRATIVES, DETERMINERS, FINITE_TAGS, MODALS, NEGATIONS,
                                             NUMBER_WORDS, OBJECT_PRONOUNS, PRONOUNS, RELATIVE_PRONOUNS, strip_trailing)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_finite_verb, lemmas_of,
@@ -130,8 +131,8 @@ def full_sentence(frame: Optional[Frame], question: Parse, content: str, first: 
     """The answer's own sentence when it is a full clause (see the module docstring), or None."""
     polar = frame is not None and not frame.wh
     texts = sentence_texts(content, first, polar, wh=frame is not None and bool(frame.wh))
-    if not texts:
-        return None
+    if not texts or (polar and predicate_verdict(content, {word.lower for word in frame.subject + frame.rest})):
+        return None  # "It is not plausible because ..." answers "Is it plausible that X?": the frame says it
     corrects = bool(_NO_OPENING.match(content))  # "Actually, Napoleon was not short": a premise corrected
     content = _sentence_read(content, polar)
     words = content.split()
@@ -597,8 +598,9 @@ def negated_clause(words: Sequence[Word]) -> Optional[str]:
         return None
     word = words[finite]
     before, after = render(words[:finite]), render(words[finite + 1:])
-    if finite + 1 < len(words) and words[finite + 1].lower in ("not", "n't", "never"):
-        return None
+    if finite + 1 < len(words) and words[finite + 1].lower in ("not", "n't", "never") or words[finite - 1].lower in (
+            "never", "not"):
+        return None  # "Lightning never strikes twice": no second negation ("never does not strike")
     perfect = finite + 1 < len(words) and words[finite + 1].tag == "VBN"
     if (word.lower in AUXILIARIES and (word.lower not in ("has", "have", "had") or perfect)) or word.lower in MODALS:
         return join(before, negative(word.lower), after)
