@@ -25,6 +25,7 @@ from typing import Callable, List
 from capqa.statements.rules.code import CODE_SPAN, FENCE_LANGUAGE, MATH_SPAN, code_chunks, is_code, span_body
 from capqa.statements.rules.lexicon import COPULAS, PREPOSITIONS, TABLE_NO, TABLE_YES, TOTAL_WORDS, WHITESPACE
 from capqa.statements.rules.morphology import lemmas_of
+from capqa.statements.rules.worked import WORKING_LABEL, final_line, unboxed
 
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\([^()\s]{1,500}\)")
 _CITATION = re.compile(r"\[\d{1,3}\]|\^\d{1,3}|【[^】\n]{0,40}】")
@@ -67,7 +68,9 @@ _FILLER_SENTENCE = re.compile(
     r"hello,? this is bing|this is bing|i(?:'m| am) (?:bing|chatgpt|an ai)\b.*|"
     r"is there anything else\b.*|do you have any other questions\b.*|it depends|"
     r"(?:that's|that is|this is|what) an? (?:\w+ ){0,2}question|"
-    r"(?:i )?(?:hope|trust) (?:this|that) (?:answers|clarifies)\b.*)[\s!.,:;]*$",
+    r"(?:i )?(?:hope|trust) (?:this|that) (?:answers|clarifies)\b.*|"
+    r"(?:let(?:'s|’s| us)|let me|i(?:'ll|’ll| will)|we(?:'ll|’ll| will)) (?:think|work|reason|solve|go|break)\b"
+    r"[^.!?]{0,40}?step[- ]by[- ]step)[\s!.,:;]*$",  # the chain-of-thought prompt's opening, said back
     re.IGNORECASE)
 _DISCLAIMER = re.compile(
     r"^(?:as an ai(?: language model| assistant| model)?|as a language model|as of my (?:last )?(?:knowledge|training)"
@@ -115,6 +118,7 @@ def strip_markup(text: str) -> str:
     if "\n" in text:
         text = _introduced_lists(text)
     text = _BULLET.sub("", text)
+    text = WORKING_LABEL.sub("", text)
     if not fenced and "\n" in text:  # code's lines are no sentences
         text = _lines_as_sentences(text)
     text = FENCE_LANGUAGE.sub("", text)
@@ -201,16 +205,21 @@ def _ends_in_verb(text: str) -> bool:
 
 
 def _lines_as_sentences(text: str) -> str:
-    """A line of three words or more that ends with no mark, before a line that opens with a
-    capital, ends a sentence: the lines of a worked solution ("Charleston has 4*20=80 sheep" /
-    "Toulouse has ..."); a heading or a short label ("Plain toast") does not."""
+    """A line of three words or more that ends with no mark, before a line (past blank ones) that
+    opens with a capital or an equation, ends a sentence: the lines of a worked solution ("Charleston
+    has 4*20=80 sheep" / "Toulouse has ...", "14 - 3 = 11" / "11 + 39 = 50"); a heading or a short
+    label ("Plain toast") does not."""
     lines = text.split("\n")
-    for index in range(len(lines) - 1):
-        line, following = lines[index].rstrip(), lines[index + 1].lstrip()
+    following = ""
+    for index in range(len(lines) - 1, -1, -1):  # backwards: the next line with text is known, past blank ones
+        line = lines[index].rstrip()
         ends_bare = line[-1:].isalnum() or (line[-1:] != "" and line[-1:] in "%)$")
-        if following[:1].isupper() and ends_bare and not line.lstrip().startswith("#") and len(
+        opens = following[:1].isupper() or bool(_EQUATION_START.match(following))  # "14 - 3 = 11" / "11 + 39 = 50"
+        if opens and ends_bare and not line.lstrip().startswith("#") and len(
                 line.split(None, _LINE_END_WORDS)) >= _LINE_END_WORDS:
             lines[index] = line + "."
+        if line.strip():
+            following = line.lstrip()
     return "\n".join(lines)
 
 
@@ -400,6 +409,7 @@ def answer_sentences(answer: str) -> List[str]:
     at its full stops ("# ... work ...")."""
     if is_code(answer):
         return [strip_markup(answer)]
+    answer, value = final_line(unboxed(answer))
     sentences = [part for sentence in split_sentences(strip_markup(answer)) for part in _dash_clauses(sentence)]
     kept: List[str] = []
     dropped_disclaimer = False
@@ -419,7 +429,7 @@ def answer_sentences(answer: str) -> List[str]:
         kept.append(sentence)
     claims = [sentence for sentence in kept if not sentence.endswith("?")]
     # A question claims nothing: the question repeated before the answer, "Want to know more?".
-    return claims if claims else kept
+    return (claims if claims else kept) + ([value] if value else [])  # a worked answer's lone final value last
 
 
 def _after_disclaimer(sentence: str) -> str:
