@@ -165,7 +165,7 @@ def _degree(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
         if words[0].lower() in PREPOSITIONS and not (len(words) > 1 and _NUMBER.match(words[1])):
             particle = []  # "How far back does it go?" + "to the 1600s": the answer's phrase says where
         slot = 1 if clause.rest and clause.rest[0].lower == "been" else len(clause.rest)  # "It has been | six months"
-        if degree == "far" and not particle:  # a distance is the verb's measure, before its adjuncts ("travel | in 4 h")
+        if degree == "far" and not particle:  # a distance: the measure before the adjuncts ("travel | in 4 h")
             slot = next((index for index, word in enumerate(clause.rest) if word.tag == "IN"), slot)
         said = " ".join(_with_particle(words, particle))
         # "until dawn" says when for itself: the adjunct before it ("hunt into the night until dawn")
@@ -256,6 +256,11 @@ def _count(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
     counted = join(no_determiner(answer), *missing_noun(answer, noun_phrase, quantifier))
     if noun_phrase and noun_phrase[-1].lower() == "times":
         return clause.text({len(clause.rest): counted})
+    than = next((index for index, word in enumerate(clause.rest) if word.lower == "than"), None)
+    if noun_phrase and noun_phrase[0].lower() in COMPARATIVE_WORDS and than is not None and object_slot(clause) > than:
+        # "How many more pages did she read on Monday than on Tuesday?": the difference before the adjuncts it compares
+        slot = next((index for index, word in enumerate(clause.rest[:than]) if word.tag == "IN"), than)
+        return clause.text({slot: counted})
     return clause.text({object_slot(clause): counted})
 
 
