@@ -25,7 +25,7 @@ from typing import Callable, List
 from capqa.statements.rules.code import CODE_SPAN, FENCE_LANGUAGE, MATH_SPAN, code_chunks, is_code, span_body
 from capqa.statements.rules.lexicon import COPULAS, PREPOSITIONS, TABLE_NO, TABLE_YES, TOTAL_WORDS, WHITESPACE
 from capqa.statements.rules.morphology import lemmas_of
-from capqa.statements.rules.worked import WORKING_LABEL, final_line, unboxed
+from capqa.statements.rules.worked import COT_OPENING, WORKING_LABEL, final_line, unboxed
 
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\([^()\s]{1,500}\)")
 _CITATION = re.compile(r"\[\d{1,3}\]|\^\d{1,3}|【[^】\n]{0,40}】")
@@ -68,9 +68,7 @@ _FILLER_SENTENCE = re.compile(
     r"hello,? this is bing|this is bing|i(?:'m| am) (?:bing|chatgpt|an ai)\b.*|"
     r"is there anything else\b.*|do you have any other questions\b.*|it depends|"
     r"(?:that's|that is|this is|what) an? (?:\w+ ){0,2}question|"
-    r"(?:i )?(?:hope|trust) (?:this|that) (?:answers|clarifies)\b.*|"
-    r"(?:let(?:'s|’s| us)|let me|i(?:'ll|’ll| will)|we(?:'ll|’ll| will)) (?:think|work|reason|solve|go|break)\b"
-    r"[^.!?]{0,40}?step[- ]by[- ]step)[\s!.,:;]*$",  # the chain-of-thought prompt's opening, said back
+    r"(?:i )?(?:hope|trust) (?:this|that) (?:answers|clarifies)\b.*)[\s!.,:;]*$",
     re.IGNORECASE)
 _DISCLAIMER = re.compile(
     r"^(?:as an ai(?: language model| assistant| model)?|as a language model|as of my (?:last )?(?:knowledge|training)"
@@ -414,7 +412,9 @@ def answer_sentences(answer: str) -> List[str]:
     kept: List[str] = []
     dropped_disclaimer = False
     for sentence in sentences:
-        if _FILLER_SENTENCE.match(sentence):
+        opening = COT_OPENING.match(sentence)
+        sentence = _capitalised(sentence[opening.end():]) if opening else sentence
+        if not sentence or _FILLER_SENTENCE.match(sentence):
             continue
         if _DISCLAIMER.match(sentence):
             rest = _after_disclaimer(sentence)

@@ -28,6 +28,11 @@ _DIGIT = re.compile(r"\d")
 WORKING_LABEL = re.compile(r"^[ \t]*+(?:" + "|".join(sorted(WORKING_LABELS)) +
                            r")(?:[ \t]++\d{1,2})?[ \t]*+[:.)–-][ \t]++(?=\S)", re.IGNORECASE | re.MULTILINE)
 _BOXED = "\\boxed{"
+_NUMBER = re.compile(r"[-−]?\d[\d,]*+(?:\.\d++)?")
+# The chain-of-thought prompt said back at the answer's start ("Let's think step by step.", "Let me work
+# this out step by step:"): it claims nothing.
+COT_OPENING = re.compile(r"^(?:let(?:'s|’s| us)|let me|i(?:'ll|’ll| will)|we(?:'ll|’ll| will)) (?:think|work|"
+                         r"reason|solve|go|break)\b[^.!?:]{0,40}?step[- ]by[- ]step[\s.!:,;]*+", re.IGNORECASE)
 # The marks of a final answer's line: GSM8K's "####", emphasis ("**34**").
 _LINE_MARKS = re.compile(r"^[ \t]*+#{1,6}[ \t]*+|^[ \t]*+\*{1,3}+|\*{1,3}+[ \t]*+$")  # not "2*9"'s
 
@@ -73,7 +78,10 @@ def unboxed(text: str) -> str:
             end += 1
         if depth:
             break  # an unclosed box: the rest as written
-        out.append(text[position:start] + text[start + len(_BOXED):end - 1])
+        value, before = text[start + len(_BOXED):end - 1], text[position:start]
+        if before.endswith("$") and text.startswith("$", end) and _NUMBER.fullmatch(value):
+            before, end = before[:-1], end + 1  # "$\\boxed{8}$": a number, no formula once unboxed
+        out.append(before + value)
         position = end
         start = text.find(_BOXED, position)
     return "".join(out) + text[position:]
