@@ -14,8 +14,9 @@ from capqa.statements.rules.lexicon import (AUXILIARIES, DETERMINERS, OPTION_LAB
 from capqa.statements.rules.morphology import is_finite_verb, is_participle, lemmas_of
 
 _OUTER_QUOTES = ('"', '“', '”')
-_LABEL = re.compile(r"^(?:(?:the |my |final |correct |short )*answer(?: is)?|the correct (?:one|option|choice) is|"
-                    r"(?:the )?(?:correct )?(?:option|choice) is)\s*[:\-]?\s+", re.IGNORECASE)
+_LABEL = re.compile(r"^(?:(?:(?:so|thus|therefore|hence),? )?(?:the |my |final |correct |short )*answer(?: is)?|"
+                    r"the correct (?:one|option|choice) is|(?:the )?(?:correct )?(?:option|choice) is)\s*[:\-]?\s+",
+                    re.IGNORECASE)
 _HEDGE = re.compile(
     r"^(?:i (?:think|believe|guess|suppose|reckon)(?: that(?! (?:is|was|'s|would)\b))?|i(?:'d| would) say|"
     r"i(?:'m| am) (?:fairly |pretty |quite |almost |reasonably )?(?:sure|certain|confident)(?: that)?|"

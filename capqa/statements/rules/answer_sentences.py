@@ -25,6 +25,7 @@ from typing import Callable, List
 from capqa.statements.rules.code import CODE_SPAN, FENCE_LANGUAGE, MATH_SPAN, code_chunks, is_code, span_body
 from capqa.statements.rules.lexicon import COPULAS, PREPOSITIONS, TABLE_NO, TABLE_YES, TOTAL_WORDS, WHITESPACE
 from capqa.statements.rules.morphology import lemmas_of
+from capqa.statements.rules.worked import COT_OPENING, WORKING_LABEL, final_line, unboxed
 
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\([^()\s]{1,500}\)")
 _CITATION = re.compile(r"\[\d{1,3}\]|\^\d{1,3}|【[^】\n]{0,40}】")
@@ -115,6 +116,7 @@ def strip_markup(text: str) -> str:
     if "\n" in text:
         text = _introduced_lists(text)
     text = _BULLET.sub("", text)
+    text = WORKING_LABEL.sub("", text)
     if not fenced and "\n" in text:  # code's lines are no sentences
         text = _lines_as_sentences(text)
     text = FENCE_LANGUAGE.sub("", text)
@@ -201,16 +203,21 @@ def _ends_in_verb(text: str) -> bool:
 
 
 def _lines_as_sentences(text: str) -> str:
-    """A line of three words or more that ends with no mark, before a line that opens with a
-    capital, ends a sentence: the lines of a worked solution ("Charleston has 4*20=80 sheep" /
-    "Toulouse has ..."); a heading or a short label ("Plain toast") does not."""
+    """A line of three words or more that ends with no mark, before a line (past blank ones) that
+    opens with a capital or an equation, ends a sentence: the lines of a worked solution ("Charleston
+    has 4*20=80 sheep" / "Toulouse has ...", "14 - 3 = 11" / "11 + 39 = 50"); a heading or a short
+    label ("Plain toast") does not."""
     lines = text.split("\n")
-    for index in range(len(lines) - 1):
-        line, following = lines[index].rstrip(), lines[index + 1].lstrip()
+    following = ""
+    for index in range(len(lines) - 1, -1, -1):  # backwards: the next line with text is known, past blank ones
+        line = lines[index].rstrip()
         ends_bare = line[-1:].isalnum() or (line[-1:] != "" and line[-1:] in "%)$")
-        if following[:1].isupper() and ends_bare and not line.lstrip().startswith("#") and len(
+        opens = following[:1].isupper() or bool(_EQUATION_START.match(following))  # "14 - 3 = 11" / "11 + 39 = 50"
+        if opens and ends_bare and not line.lstrip().startswith("#") and len(
                 line.split(None, _LINE_END_WORDS)) >= _LINE_END_WORDS:
             lines[index] = line + "."
+        if line.strip():
+            following = line.lstrip()
     return "\n".join(lines)
 
 
@@ -400,11 +407,14 @@ def answer_sentences(answer: str) -> List[str]:
     at its full stops ("# ... work ...")."""
     if is_code(answer):
         return [strip_markup(answer)]
+    answer, value = final_line(unboxed(answer))
     sentences = [part for sentence in split_sentences(strip_markup(answer)) for part in _dash_clauses(sentence)]
     kept: List[str] = []
     dropped_disclaimer = False
     for sentence in sentences:
-        if _FILLER_SENTENCE.match(sentence):
+        opening = COT_OPENING.match(sentence)
+        sentence = _capitalised(sentence[opening.end():]) if opening else sentence
+        if not sentence or _FILLER_SENTENCE.match(sentence):
             continue
         if _DISCLAIMER.match(sentence):
             rest = _after_disclaimer(sentence)
@@ -419,7 +429,7 @@ def answer_sentences(answer: str) -> List[str]:
         kept.append(sentence)
     claims = [sentence for sentence in kept if not sentence.endswith("?")]
     # A question claims nothing: the question repeated before the answer, "Want to know more?".
-    return claims if claims else kept
+    return (claims if claims else kept) + ([value] if value else [])  # a worked answer's lone final value last
 
 
 def _after_disclaimer(sentence: str) -> str:

@@ -232,9 +232,13 @@ def _subject_of(sentence):
         word, previous = words[index], words[index - 1].lower()
         if previous.endswith(",") and words[start].lower() in _FRONTED_OPENINGS:
             start = index  # "In the morning, she gives ...": a fronted phrase is no part of the subject
+        elif start == 0 and words[0].lower() in PREPOSITIONS and word[:1].isupper() and words[index - 1].islower():
+            start = index  # "At the arcade Dave won ...": a name after the fronted phrase's own noun opens the subject
         if word[:1].isupper() or previous in DETERMINERS or word.endswith(","):
             continue
         if is_finite_verb(word.lower()):
+            if start == 0 and words[0].lower() in PREPOSITIONS:
+                return None  # "For Halloween Debby and her sister combined ...": where the subject starts is unknown
             return " ".join(words[start:index]).strip(",") if index > start else None
     return None
 

@@ -39,7 +39,7 @@ from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal
                                           steps_texts, topic_code)
 from capqa.statements.rules.joins import without_doubled_joins
 from capqa.statements.rules.judged import judged_prompt
-from capqa.statements.rules.lexicon import DETERMINERS, NUMBER_WORDS, PREPOSITIONS, WHITESPACE, strip_trailing
+from capqa.statements.rules.lexicon import DAY, DETERMINERS, NUMBER_WORDS, PREPOSITIONS, WHITESPACE, strip_trailing
 from capqa.statements.rules.morphology import capitalize, clause_texts, lemmas_of, plural_phrase
 from capqa.statements.rules.option_clauses import option_clause_answer
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, bounded, parse_into
@@ -58,6 +58,7 @@ from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
 from capqa.statements.rules.wh_subject import wh_subject
+from capqa.statements.rules.worked import final_answer
 
 logger = logging.getLogger(__name__)
 _Made = TypeVar("_Made")
@@ -77,8 +78,6 @@ _CAN_NOT = re.compile(r"\b([Cc])an not\b(?! only\b)")
 _VERDICT_PROMPT = re.compile(r"^(?:answer |say |state )?(?:true or false|true/false|t/f)\W*$", re.IGNORECASE)
 _CLOSING_QUOTES = ('"', "”", "’", "'")
 _DISPLAY_ENDED = re.compile(r"[.!?]\s*+\\\]$")  # a display formula ending its sentence: "... = 144. \]"
-_FINAL_LABEL = re.compile(r"^(?:A|Answer|Final answer|The final answer is|So the answer is|The answer is)\s*+[:=]?"
-                          r"\s++(?P<value>\S.{0,80}?)[.\s]*$", re.IGNORECASE)
 _LOWERED_OPENINGS = frozenset("The A An It They He She We You His Her Its Their Our Your There This That These "
                               "Those".split())
 _GOAL_FORMS = ("question", "statement")
@@ -174,7 +173,7 @@ def prepare(question: str, answer: str) -> Prepared:
     if _ASKS_YES_NO.match(proper) and len(sentences) > 1 and elliptical_polarity(sentences[0]):
         sentences = [elliptical_polarity(sentences[0])] + sentences[1:]  # "It is. Helium is in group 18."
     sentences = without_elliptical_sentences(sentences)
-    sentences, working = _final_answer(sentences)
+    sentences, working = final_answer(sentences)
     first, extra = _dashed_head(sentences[0], bool(parts.options)), sentences[1:]
     if first != sentences[0]:
         extra = [sentences[0][len(first):].lstrip(" —–-")] + extra
@@ -280,10 +279,18 @@ def finish(prepared: Prepared) -> str:
         main = with_condition(prepared.condition, main, _lower_first_word)
     if main and speaks_to_system(prepared.question, prepared.answer) and not says_you(prepared.content):
         main = speaker_swapped(main)  # "Do you have feelings?" + "No, I am ..." -> "I do not have feelings"
-    text = _sentences(prepared.context + list(prepared.working) + _concession_joined([main] + more + prepared.extra),
+    text = _sentences(prepared.context + _working_before(prepared.working, main) + _concession_joined(
+        [main] + more + prepared.extra),
                       prepared.answer)
     text = without_doubled_joins(text, prepared.answer)
     return code_case_kept(cased_statement(text, prepared.question, prepared.answer, prepared.proper), prepared.answer)
+
+
+def _working_before(working: Sequence[str], main: str) -> List[str]:
+    """A worked answer's working before the statement of its final answer, less a last sentence
+    that is the statement already ("Jake has 7 peaches." + "#### 7"): a statement is said once."""
+    said = strip_trailing(main).lower()
+    return list(working[:-1] if working and strip_trailing(working[-1]).lower() == said else working)
 
 
 _SUBORDINATE_REASON = re.compile(r"^(?:though|although|even though|as long as|unless|because|since|while|but|as)\s")
@@ -591,8 +598,8 @@ def _sentence_case_dropped(content: str) -> str:
     """"Coming through a tough shell, ..." -> "coming ...": an answer's capital that only opened
     its sentence (a verb, adverb or adjective, not a name) is lowered, as it lands mid-sentence."""
     first = content.split(" ", 1)[0]
-    if len(first) < 2 or not first[0].isupper() or not first[1:].islower():
-        return content
+    if len(first) < 2 or not first[0].isupper() or not first[1:].islower() or DAY.match(content):
+        return content  # "May 17, 2021": a month is a name, not the modal
     lowered = first.lower()
     if lowered in _OPENING_WORDS:
         return lowered + content[len(first):]  # "Because chlorophyll breaks down ..."
@@ -602,16 +609,6 @@ def _sentence_case_dropped(content: str) -> str:
     if gerund or plural or (lemmas and "NOUN" not in lemmas and {"VERB", "ADV", "ADJ"} & set(lemmas)):
         return lowered + content[len(first):]
     return content
-
-
-def _final_answer(sentences: List[str]) -> Tuple[List[str], Tuple[str, ...]]:
-    """A worked answer that ends in its final answer ("... so 2 * 9 = $18 per day. A: 18"):
-    ([the final answer], the working); the working stays as written, before the statement
-    the question makes of the final answer."""
-    label = _FINAL_LABEL.match(sentences[-1]) if len(sentences) >= 2 else None
-    if not label:
-        return sentences, ()
-    return [label.group("value")], tuple(sentences[:-1])
 
 
 def _topic_read(proper: str) -> str:

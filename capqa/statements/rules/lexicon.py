@@ -206,3 +206,8 @@ MANNER_START = re.compile(r"^(?:by|through|via|with|using|in|from|on|at|of|after
                            re.IGNORECASE)
 PLACE_START = re.compile(r"^(?:in|on|at|inside|within|near|under|above|below|between|along|across|"
                           r"from|into|onto|to|toward|towards|around|beside|behind|outside|off)\b", re.IGNORECASE)
+# Labels that open a line of a worked answer's reasoning ("Step 2: ...", "Explanation: ..."): markup, as a bullet is.
+WORKING_LABELS = frozenset("step explanation solution reasoning rationale working calculation".split())
+# Nouns that only say a quantity is money ("How much money did she spend?"): an amount answering them
+# is the money itself, "$66" or "66", never "$66 money".
+MONEY_NOUNS = frozenset(("money", "cash"))

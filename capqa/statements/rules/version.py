@@ -145,6 +145,18 @@ from capqa.statements.rules.parser import parser_identity
 # lightning never strikes" (no "never does not"); "which of these two planets" keeps its count; "Sentence B: ..."
 # is an option (answered "Sentence B"), and a statement option said to be other than true is quoted ('The
 # sentence "He put an elephant into the fridge" is against common sense').
+# 12: (worked) a worked answer's final answer is read from its label whatever its opening ("The answer is 7",
+# "So the answer is 5." no longer kept raw: a possessive space took the label's gap; "Therefore, the answer (arabic
+# numerals) is 39", "The answer is: 17"), GSM8K's "#### 9", a "\boxed{70}" (unboxed everywhere: "= \boxed{6+9i}"
+# -> "= 6+9i"), a lone final value after reasoning ("51 - 17 = 34" + "34"), or a plain last sentence after a
+# first one that is an equation ("1532 - 1529 = 3" + "The siege lasted 3 years."); "Let's think step by step" and
+# "Step 2:" / "Explanation:" labels go; a working line ends before a blank line or an equation's line ("14 - 3 = 11"
+# / "11 + 39 = 50"); the working's last sentence that is the statement is said once. Word-problem frames: "How much
+# money" + "$5" takes no noun ("Tom spent $5"); a "how far" distance goes before the adjuncts ("travel 240 miles in 4
+# hours"); "how many more N ... on A than on B" puts the difference before the adjuncts ("read 7 more pages on
+# Monday than on Tuesday"); "What time will it be in 2 hours?" -> "It will be 12:15 PM in 2 hours"; a date's month
+# keeps its capital ("May 17, 2021"); a context sentence that opens with a preposition gives a pronoun its subject
+# only after the phrase ("At the arcade Dave won" -> Dave) or none ("For Halloween Debby and her sister ...").
 RULES_VERSION = "12"
 
 

@@ -53,6 +53,8 @@ def inverted(frame: Frame, answer: str) -> Optional[str]:
     if wh in ("where", "when", "why", "how"):
         return _adverbial_question(frame, clause, answer)
     if wh in ("what", "which") and len(phrase) == 1 and phrase[0].lower() in TIME_NOUNS and not stranded(clause):
+        if clause.subject.lower() == "it" and clause.rest and clause.rest[0].lower == "be":
+            return clause.text({1: answer})  # "What time will it be in 2 hours?": the time is what "it" will be
         preposition = TIME_NOUNS[phrase[0].lower()]
         adverbial = answer if answer.split()[0].lower() in PREPOSITIONS else f"{preposition} {answer}"
         return _adverbial_clause(frame, clause, adverbial, after_verb=False)
@@ -163,6 +165,8 @@ def _degree(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
         if words[0].lower() in PREPOSITIONS and not (len(words) > 1 and _NUMBER.match(words[1])):
             particle = []  # "How far back does it go?" + "to the 1600s": the answer's phrase says where
         slot = 1 if clause.rest and clause.rest[0].lower == "been" else len(clause.rest)  # "It has been | six months"
+        if degree == "far" and not particle:  # a distance: the measure before the adjuncts ("travel | in 4 h")
+            slot = next((index for index, word in enumerate(clause.rest) if word.tag == "IN"), slot)
         said = " ".join(_with_particle(words, particle))
         # "until dawn" says when for itself: the adjunct before it ("hunt into the night until dawn")
         said = join(adjunct, said) if particle == [] and words[0].lower() in PREPOSITIONS else join(said, adjunct)
@@ -252,6 +256,11 @@ def _count(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
     counted = join(no_determiner(answer), *missing_noun(answer, noun_phrase, quantifier))
     if noun_phrase and noun_phrase[-1].lower() == "times":
         return clause.text({len(clause.rest): counted})
+    than = next((index for index, word in enumerate(clause.rest) if word.lower == "than"), None)
+    if noun_phrase and noun_phrase[0].lower() in COMPARATIVE_WORDS and than is not None and object_slot(clause) > than:
+        # "How many more pages did she read on Monday than on Tuesday?": the difference before the adjuncts it compares
+        slot = next((index for index, word in enumerate(clause.rest[:than]) if word.tag == "IN"), than)
+        return clause.text({slot: counted})
     return clause.text({object_slot(clause): counted})
 
 

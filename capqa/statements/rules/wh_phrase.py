@@ -4,7 +4,7 @@ many legs" for a count of legs ("eight legs")."""
 
 from typing import List
 
-from capqa.statements.rules.lexicon import DEFINITE_HEADS, LIST_ANSWER, MASS_NOUNS, UNIQUE_NOUNS
+from capqa.statements.rules.lexicon import DEFINITE_HEADS, LIST_ANSWER, MASS_NOUNS, MONEY_NOUNS, UNIQUE_NOUNS
 from capqa.statements.rules.morphology import (indefinite_article, is_bare_noun_phrase, is_count_noun, is_mass_noun,
                                                is_plural_noun, lemmas_of, singular_of)
 
@@ -84,8 +84,9 @@ def missing_noun(answer: str, noun_phrase: list, quantifier: str = "many") -> li
     """The counted noun, unless the answer already names it ("8 legs") or a measure ("2 litres")."""
     if noun_phrase and noun_phrase[0].lower() == "of":
         return noun_phrase  # "How much of the Earth ...?" -> "71 percent of the Earth"
-    if not noun_phrase or (quantifier == "much" and len(answer.split()) > 1):
-        return []
+    if not noun_phrase or (quantifier == "much" and (len(answer.split()) > 1 or (
+            noun_phrase[-1].lower() in MONEY_NOUNS))):
+        return []  # "How much money" + "$66": the amount is the money
     answer_lower = answer.lower()
     head = noun_phrase[-1].lower()
     lemma = lemmas_of(head).get("NOUN", (head,))[0]
