@@ -24,6 +24,7 @@ from typing import Dict, FrozenSet, List, Tuple
 
 from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, PREPOSITIONS, PRONOUNS
 from capqa.statements.rules.morphology import lemmas_of
+from capqa.statements.rules.worked import unboxed
 
 MAX_WORDS = 400  # of the question and of the answer: the frame and the claims are in their first words
 MAX_CHARS = 8000
@@ -98,8 +99,9 @@ def _trimmed(token: str) -> str:
 
 
 def code_altered(answer: str, statement: str) -> bool:
-    """Whether a code token of the answer is not in the statement as written."""
-    tokens = code_tokens(answer[:MAX_CHARS])
+    """Whether a code token of the answer is not in the statement as written; a "\\boxed{X}" of the
+    answer is X, as the converter reads it (the box marks the final answer: "= \\boxed{6+9i}" is "= 6+9i")."""
+    tokens = code_tokens(unboxed(answer[:MAX_CHARS]))
     if not tokens:
         return False
     said = statement.split()

@@ -48,4 +48,6 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # (the answer's opening determiner before a number) widened; no tune ok row or gold statement newly flagged.
 # 4: (judgeq) answer_missing: a fact-checking or inference label ("REFUTES", "entailment", "neutral") is no content
 # the statement must repeat: it says the verdict by its verb ("X is not an accountant", "entails that H").
+# 4: (worked) code_altered reads an answer's "\\boxed{X}" as X, as the converter does ("= \\boxed{6+9i}" kept as
+# "= 6+9i" is no altered code: MATH-0015 no longer flagged).
 CHECK_VERSION = "4"
