@@ -46,4 +46,13 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # million"), agreement ("Elon Musk are" for the question's "is"), missing_preposition (the question's "in the
 # second half" without its preposition), question_missing (a year the question sets left out), capital_inside
 # (the answer's opening determiner before a number) widened; no tune ok row or gold statement newly flagged.
+# 4: (checkfresh) the converter's bad statements on more benchmarks nobody tuned on (ELI5, NarrativeQA, CoQA, QuAC,
+# DROP, BoolQ, SciQ, RACE, Dolly, Alpaca, HumanEval, bAbI): echoed_question (a yes/no question's "any"/"ever" kept
+# unlicensed: "They won any awards."), copula_before_verb ("be" as the auxiliary of a bare verb: "The TV is not
+# show the resident ..."), clause_as_subject (a sentence with its own subject and auxiliary as a copula's subject:
+# "The museum is closed on Mondays is TRUE"), label_left (an option letter before the option's article: "B. A Day
+# at the Zoo can be ..."), answer_in_frame (an answer's equation run on into the frame: "100 - 4.3 = 95.7 percent of
+# people were ..."; "because of" before a bare adjective: "because of hungry"), code_altered (lower-case code
+# capitalised to open the statement: "Len([1, 2, 3]) returns 3."), frame_lost (a share asked "in percent" said as
+# a count: "81.4 people, in percent, were ..."); no tune row's codes changed.
 CHECK_VERSION = "4"
