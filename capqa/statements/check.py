@@ -58,7 +58,8 @@ ISSUES: Dict[str, str] = {
                           "'include are'), or the question's 'doing' before the answer's -ing verb ('by doing "
                           "absorbing them'), or a 'be' as the auxiliary of a bare verb ('is not show the "
                           "resident'): a sentence to complete given a verb it did not need",
-    "article_before_verb": "an article right before a finite verb ('the is', 'a does')",
+    "article_before_verb": "an article right before a finite verb or a personal pronoun ('the is', 'a does', 'The "
+                           "me a list of ...')",
     "pronoun_start": "starts with a pronoun the question does not contain (an unresolved referent)",
     "fallback_form": "the safe form: 'The answer to \"QUESTION\" is ANSWER' (no statement was built)",
     "empty": "the statement is empty",
@@ -415,8 +416,19 @@ def _fronted_be_predicate(words) -> Optional[str]:
             return words[head].lower
         predicate = next((word for word in words if word.head == be.i and word.dep in ("acomp", "advcl")
                           and word.tag in ("VBN", "JJ") and word.i > subject.i), None)
-        return predicate.lower if predicate is not None else None
+        return predicate.lower if predicate is not None else _stranded_predicate(words, subject.i)
     return None
+
+
+def _stranded_predicate(words, subject: int) -> Optional[str]:
+    """The adjective or adverb after the subject that heads the preposition the question strands
+    ("What is the kitchen east of?": "east"), lower-cased: the predicate the copula goes before."""
+    content = [word for word in words if word.text[:1].isalnum()]
+    last = content[-1] if content else None
+    if last is None or last.dep != "prep" or last.tag != "IN" or last.head == last.i:
+        return None
+    head = words[last.head]
+    return head.lower if head.tag in ("RB", "JJ") and head.i == last.i - 1 and head.i > subject else None
 
 
 _BE_FORMS = frozenset(("is", "are", "was", "were", "be", "been", "being", "am"))
@@ -1078,8 +1090,9 @@ def _word_issues(words: List[str], given: str) -> set:
         elif (previous in _LINKING and _is_verb_after_copula(words[index], word)) or (
                 previous == "doing" and _is_gerund(word)):
             found.add("copula_before_verb")  # "by doing absorbing them": the question's "doing what" kept
-        elif previous in ARTICLES and word in _VERBS_NOT_NOUNS and words[index].islower():
-            found.add("article_before_verb")
+        elif previous in ARTICLES and (word in _VERBS_NOT_NOUNS or word in _PERSONAL_PRONOUNS) and words[
+                index].islower() and words[index].isalpha():
+            found.add("article_before_verb")  # "The me a list of ...": an instruction's verb swapped for "the"
         elif previous in ("a", "an") and word[:1].isalpha() and indefinite_article(
                 words[index].strip("\"'“”‘’()[],.;:!?")) != previous:
             found.add("article_mismatch")
@@ -1089,6 +1102,8 @@ def _word_issues(words: List[str], given: str) -> set:
 _SUBORDINATING_WH = frozenset(("when", "where", "whenever"))
 _LINKING = frozenset("is are was were include includes".split())
 # Finite verbs that are never nouns: after an article they are a verb where a noun should be.
+# Personal pronouns no article stands before ("i" and "it" apart: "the I-beam", "the it girl").
+_PERSONAL_PRONOUNS = frozenset("me him us them you he she we they".split())
 _VERBS_NOT_NOUNS = frozenset("is are was were does did has have had should would could shall".split())
 _AFTER_COPULA = MODALS | frozenset("is are was were am do does did has have had".split())
 

@@ -144,7 +144,7 @@ def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List
         found.add("determiner_missing")
     if _opening_noun_bare(words, children, question_pairs):
         found.add("determiner_missing")
-    if _clause_after_because_of(words, children) or _adjective_after_because_of(words):
+    if _clause_after_because_of(words, children) or _no_noun_after_because_of(words):
         found.add("answer_in_frame")
     if _year_without_preposition(words, question_pairs):
         found.add("missing_preposition")
@@ -826,15 +826,17 @@ def _clause_after_because_of(words: Parse, children: Dict[int, List[Word]]) -> b
     return False
 
 
-def _adjective_after_because_of(words: Parse) -> bool:
-    """A bare adjective after "because of", which takes a noun phrase ("John went to the kitchen
-    because of hungry"): the answer's adjective put where the reason's noun goes."""
+def _no_noun_after_because_of(words: Parse) -> bool:
+    """A bare adjective or a preposition after "because of", which takes a noun phrase ("John went
+    to the kitchen because of hungry", "... because of for committing adultery"): the answer's
+    adjective or phrase put where the reason's noun goes."""
     for word in words[2:-1]:
         if word.lower != "of" or words[word.i - 1].lower != "because":
             continue
         after = words[word.i + 1]
         following = words[after.i + 1] if after.i + 1 < len(words) else None
-        if after.tag == "JJ" and (following is None or not following.text[:1].isalnum() or following.tag == "CC"):
+        if after.tag in ("IN", "TO") and after.lower not in ("of", "about") or after.tag == "JJ" and (
+                following is None or not following.text[:1].isalnum() or following.tag == "CC"):
             return True
     return False
 

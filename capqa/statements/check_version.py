@@ -54,5 +54,8 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # at the Zoo can be ..."), answer_in_frame (an answer's equation run on into the frame: "100 - 4.3 = 95.7 percent of
 # people were ..."; "because of" before a bare adjective: "because of hungry"), code_altered (lower-case code
 # capitalised to open the statement: "Len([1, 2, 3]) returns 3."), frame_lost (a share asked "in percent" said as
-# a count: "81.4 people, in percent, were ..."); no tune row's codes changed.
+# a count: "81.4 people, in percent, were ..."), answer_in_frame (a preposition after "because of": "because of for
+# committing adultery"), article_before_verb (an article before a personal pronoun: "The me a list of ..."),
+# auxiliary_misplaced (the copula after the predicate that heads the question's stranded preposition: "What is the
+# kitchen east of?" -> "The kitchen east is of the bedroom"); no tune row's codes changed.
 CHECK_VERSION = "4"

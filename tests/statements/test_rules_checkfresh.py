@@ -29,6 +29,13 @@ FLAGGED = [
      "100 - 4.3 = 95.7 percent of people were not Asian."),
     # "because of" before a bare adjective
     ("answer_in_frame", "Why did John go to the kitchen?", "hungry", "John went to the kitchen because of hungry."),
+    ("answer_in_frame", "Why is Hester forced to wear a scarlet letter?", "for committing adultery",
+     "Hester is forced to wear a scarlet letter because of for committing adultery."),
+    # an article before a personal pronoun: an instruction's verb swapped for "the"
+    ("article_before_verb", "Give me a list of the planets in our solar system.", "Mercury, Venus, Earth",
+     "The me a list of the planets in our solar system is Mercury, Venus, Earth."),
+    # the copula put after the predicate that heads the question's stranded preposition
+    ("auxiliary_misplaced", "What is the kitchen east of?", "the bedroom", "The kitchen east is of the bedroom."),
     # lower-case code capitalised to open the statement
     ("code_altered", "What does len([1, 2, 3]) return?", "3", "Len([1, 2, 3]) returns 3."),
     # a share asked in percent said as a count
@@ -58,6 +65,11 @@ SOUND = [
     ("How much did the pastries cost?", "3 x $68 = $204. The total was $204.",
      "The donuts cost 3 x $68 = $204. The total was $204."),
     ("Why did John go to the kitchen?", "hungry", "John went to the kitchen because he was hungry."),
+    ("Why is Hester forced to wear a scarlet letter?", "for committing adultery",
+     "Hester is forced to wear a scarlet letter for committing adultery."),
+    ("Give me a list of the planets in our solar system.", "Mercury, Venus, Earth",
+     "The planets in our solar system include Mercury, Venus and Earth."),
+    ("What is the kitchen east of?", "the bedroom", "The kitchen is east of the bedroom."),
     ("What does len([1, 2, 3]) return?", "3", "The call len([1, 2, 3]) returns 3."),
     ("How many people, in percent, were not Hispanic?", "81.4", "81.4 percent of the people were not Hispanic."),
 ]
