@@ -45,7 +45,8 @@ ISSUES: Dict[str, str] = {
     "question_mark": "not declarative: ends with a question mark",
     "imperative_start": "not declarative: starts with an imperative verb (Name, List, Tell me, Explain, ...)",
     "echoed_question": "the question or instruction is repeated in the statement (an instruction after a task's "
-                       "premises too: '..., then find the remainder when ...', '..., calculate Allen's age ...')",
+                       "premises too: '..., then find the remainder when ...', '..., calculate Allen's age ...'), or "
+                       "a yes/no question's 'any' or 'ever' kept in an affirmative sentence ('They won any awards')",
     "semicolon_join": "the answer is tacked on after a semicolon",
     "answer_missing": "the statement leaves out the words of the answer (not its hedges: 'I'd say', 'probably')",
     "blank_left": "a blank marker (___, or a lone '_' as a word: 'in order to _ show') is left in the statement",
@@ -55,8 +56,10 @@ ISSUES: Dict[str, str] = {
     "article_mismatch": "'a' before a vowel sound or 'an' before a consonant sound",
     "copula_before_verb": "a copula or 'include' right before a finite or modal verb ('is can', 'are help', "
                           "'include are'), or the question's 'doing' before the answer's -ing verb ('by doing "
-                          "absorbing them'): a sentence to complete given a verb it did not need",
-    "article_before_verb": "an article right before a finite verb ('the is', 'a does')",
+                          "absorbing them'), or a 'be' as the auxiliary of a bare verb ('is not show the "
+                          "resident'): a sentence to complete given a verb it did not need",
+    "article_before_verb": "an article right before a finite verb or a personal pronoun ('the is', 'a does', 'The "
+                           "me a list of ...')",
     "pronoun_start": "starts with a pronoun the question does not contain (an unresolved referent)",
     "fallback_form": "the safe form: 'The answer to \"QUESTION\" is ANSWER' (no statement was built)",
     "empty": "the statement is empty",
@@ -137,7 +140,8 @@ ISSUES: Dict[str, str] = {
                           "born 18 October 1992 won ...')",
     "clause_as_subject": "a clause stands as a subject without 'that' or 'for': a gerund's clause with a finite verb "
                          "of its own ('Replacing fat lowers LDL but raises triglycerides is correct'), a name with "
-                         "its infinitive ('Luther to write hymns was caused by ...')",
+                         "its infinitive ('Luther to write hymns was caused by ...'), a sentence with its own "
+                         "subject and auxiliary ('The museum is closed on Mondays is TRUE')",
     "clause_unclosed": "an adverbial clause set after the subject by a comma has no comma to close it before the "
                        "verb ('Jacques Lefevre, though I'm not certain of the dates was ...'), a prepositional "
                        "phrase too ('Mars, because of iron oxide on its surface are known ...')",
@@ -412,8 +416,19 @@ def _fronted_be_predicate(words) -> Optional[str]:
             return words[head].lower
         predicate = next((word for word in words if word.head == be.i and word.dep in ("acomp", "advcl")
                           and word.tag in ("VBN", "JJ") and word.i > subject.i), None)
-        return predicate.lower if predicate is not None else None
+        return predicate.lower if predicate is not None else _stranded_predicate(words, subject.i)
     return None
+
+
+def _stranded_predicate(words, subject: int) -> Optional[str]:
+    """The adjective or adverb after the subject that heads the preposition the question strands
+    ("What is the kitchen east of?": "east"), lower-cased: the predicate the copula goes before."""
+    content = [word for word in words if word.text[:1].isalnum()]
+    last = content[-1] if content else None
+    if last is None or last.dep != "prep" or last.tag != "IN" or last.head == last.i:
+        return None
+    head = words[last.head]
+    return head.lower if head.tag in ("RB", "JJ") and head.i == last.i - 1 and head.i > subject else None
 
 
 _BE_FORMS = frozenset(("is", "are", "was", "were", "be", "been", "being", "am"))
@@ -485,6 +500,10 @@ def _echoes_query(proper: str, question: Callable[[], Parse], text: str, claims:
 _CURRENCY_DOUBLED = re.compile(r"[$€£¥]\s?+\d[\d,.]*+\s++(?:dollars?|euros?|pounds?|yen)\b", re.IGNORECASE)
 _COMPARED_NOUN = re.compile(r"\b(?:more|fewer|less)\s++(?!than\b|of\b|or\b)[a-z]", re.IGNORECASE)
 _COMPARATIVE_ENDS = re.compile(r"\b(?:more|fewer|less)[.!?](?:\s|$)", re.IGNORECASE)
+# A question that asks for a share in percent ("How many people, in percent, were ...?"): group 1 the
+# noun "how many" counts.
+_ASKS_PERCENT = re.compile(r"\bhow many (\w+)\b(?=.*\b(?:in percent|in percentage|as a percent(?:age)?)\b)",
+                           re.IGNORECASE)
 
 
 def _bare_count_answer(claims: str, text: str) -> bool:
@@ -526,7 +545,7 @@ def _surface_issues(question: str, answer: str, text: str, parts, proper: str, c
     found |= _word_issues(words, f"{question} {answer}")
     if _doubled_phrase(text, question, answer) or _DOUBLED_RATE.search(text) or _unit_doubled(words):
         found.add("doubled_word")
-    if _answer_in_frame(text, claims, proper):
+    if _answer_in_frame(text, claims, proper) or _equation_continued(answer, text):
         found.add("answer_in_frame")
     if _starts_with_pronoun(rest, question, claims):
         found.add("pronoun_start")
@@ -545,7 +564,7 @@ def _surface_issues(question: str, answer: str, text: str, parts, proper: str, c
 def _content_issues(question: str, answer: str, text: str, parts, proper: str, claims: str, rest: str) -> Set[str]:
     """What the statement keeps of the question and the answer, and their formatting it leaves."""
     found = set()
-    if code_altered(answer, text):
+    if code_altered(answer, text) or _code_recased(f"{question}\n{answer}", text):
         found.add("code_altered")
     if question_missing(proper, rest, claims) or _numeral_dropped(question, text) or (
             # the question's frame kept with its time left out; an answer given as it is may say it otherwise
@@ -555,6 +574,8 @@ def _content_issues(question: str, answer: str, text: str, parts, proper: str, c
         found.add("frame_lost")
     if _COMPARED_NOUN.search(proper) and _COMPARATIVE_ENDS.search(text):
         found.add("frame_lost")  # "Which band has more members?" -> "UB40 has more.": more of what is left out
+    if _percent_counted(proper, claims, text):
+        found.add("frame_lost")
     if _SPLIT_POSSESSIVE.search(text):
         found.add("split_possessive")
     if preposition_moved(proper, rest, claims):
@@ -572,6 +593,47 @@ def _content_issues(question: str, answer: str, text: str, parts, proper: str, c
     if options_left(text, parts.options, listed, proper, claims):
         found.add("options_left")
     return found
+
+
+# An equation's result with a lower-case word after it in the same sentence ("100 - 4.3 = 95.7 percent
+# of people ..."): group 1 the equation's end as written, group 2 the word.
+_EQUATION_RESULT = re.compile(r"(=\s*+[-$€£]?\d(?:[\d.,]*\d)?%?)\s++([a-z]\w*)")
+# A call, index or attribute opening the statement with its first letter capitalised ("Len([1, ...").
+_CODE_OPENING = re.compile(r"^[A-Z]\w*+[(\[.](?=\S)")
+
+
+def _equation_continued(answer: str, text: str) -> bool:
+    """The answer's working pasted as the frame's subject or object: an equation of the answer,
+    ending there, goes on into the question's words in the statement ("How many percent were not
+    Asian?" "100 - 4.3 = 95.7" -> "100 - 4.3 = 95.7 percent of people were not Asian.")."""
+    for match in _EQUATION_RESULT.finditer(text):
+        result = match.group(1)
+        if result in answer and not re.search(re.escape(result) + r"\s++" + re.escape(match.group(2)), answer):
+            return True
+    return False
+
+
+def _code_recased(given: str, text: str) -> bool:
+    """Code the question or answer writes in lower case capitalised to open the statement
+    ("What does len([1, 2, 3]) return?" -> "Len([1, 2, 3]) returns 3."): code is case-sensitive,
+    so the sentence's capital changes it."""
+    match = _CODE_OPENING.match(text)
+    if match is None:
+        return False
+    opening = match.group(0)
+    return opening[0].lower() + opening[1:] in given and opening not in given
+
+
+def _percent_counted(question: str, answer: str, text: str) -> bool:
+    """A share the question asks for in percent said as a count of the question's noun ("How many
+    people, in percent, were not Hispanic?" "81.4" -> "81.4 people, in percent, were ..."): the
+    answer's number is a percentage, and the statement counts the things with it."""
+    asked = _ASKS_PERCENT.search(question)
+    if asked is None:
+        return False
+    noun = asked.group(1).lower()
+    return any(re.search(rf"(?<![\w.,]){re.escape(number)} {re.escape(noun)}\b", text, re.IGNORECASE)
+               for number in re.findall(r"\d+(?:\.\d+)?", answer))
 
 
 def _hyphen_spaced(given: str, text: str) -> bool:
@@ -1028,8 +1090,9 @@ def _word_issues(words: List[str], given: str) -> set:
         elif (previous in _LINKING and _is_verb_after_copula(words[index], word)) or (
                 previous == "doing" and _is_gerund(word)):
             found.add("copula_before_verb")  # "by doing absorbing them": the question's "doing what" kept
-        elif previous in ARTICLES and word in _VERBS_NOT_NOUNS and words[index].islower():
-            found.add("article_before_verb")
+        elif previous in ARTICLES and (word in _VERBS_NOT_NOUNS or word in _PERSONAL_PRONOUNS) and words[
+                index].islower() and words[index].isalpha():
+            found.add("article_before_verb")  # "The me a list of ...": an instruction's verb swapped for "the"
         elif previous in ("a", "an") and word[:1].isalpha() and indefinite_article(
                 words[index].strip("\"'“”‘’()[],.;:!?")) != previous:
             found.add("article_mismatch")
@@ -1039,6 +1102,8 @@ def _word_issues(words: List[str], given: str) -> set:
 _SUBORDINATING_WH = frozenset(("when", "where", "whenever"))
 _LINKING = frozenset("is are was were include includes".split())
 # Finite verbs that are never nouns: after an article they are a verb where a noun should be.
+# Personal pronouns no article stands before ("i" and "it" apart: "the I-beam", "the it girl").
+_PERSONAL_PRONOUNS = frozenset("me him us them you he she we they".split())
 _VERBS_NOT_NOUNS = frozenset("is are was were does did has have had should would could shall".split())
 _AFTER_COPULA = MODALS | frozenset("is are was were am do does did has have had".split())
 

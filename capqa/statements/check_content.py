@@ -50,7 +50,10 @@ _LABEL = re.compile(r"(?:^|(?<=[.!?] ))(?:A|Answer|ANSWER|Final answer|Correct a
 # A bracketed letter after a comma or "so" ("... = 2/5, so (A)."), or a bare one after "so" before a
 # lower-case word or the end ("75 shirts, so B in the two days"), is a choice named too; not a name's
 # "so A Tribe Called Quest" nor a list's ", A knockout punch".
+# An option's letter with its period before the option's own article ("B. A Day at the Zoo can be ...",
+# "According to the passage, C. The museum ..."): no initial stands before "A" or "The".
 _OPTION_LETTER = re.compile(r"(?:^|[.!?] |\b(?:to|is|are|be|was|were) )[A-E](?:,| [—–]| ?\)) |"
+                            r"(?:^|, )[A-E]\. (?:A|An|The) |"
                             r"(?:,|\b(?:so|thus|hence|therefore)) \([A-E]\)|"
                             r"\b(?:so|thus|hence|therefore),? [A-E](?=[.!]?$| [a-z])")
 _LIST_MARKER = re.compile(r"(?:^|(?<=\s))\(?(?:[ivx]{1,4}|[A-Ea-e])\)\s")

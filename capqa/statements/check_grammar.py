@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from capqa.statements.rules.lexicon import (ARTICLES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, FINITE_TAGS,
                                             KNOWING_WORDS, NON_LOCATIVE_PREPOSITIONS, NOT_KNOWING_WORDS, NUMBER_WORDS,
-                                            PLURAL_COPULAS, PREPOSITIONS, WH_TAGS)
+                                            PLURAL_COPULAS, POLARITY_LICENSORS, POLARITY_WORDS, PREPOSITIONS, WH_TAGS)
 from capqa.statements.rules.morphology import inflect, is_count_noun, is_finite_verb, is_mass_noun, lemmas_of
 from capqa.statements.rules.parser import Parse, Word
 
@@ -28,6 +28,8 @@ _QUOTES = frozenset(('"', "“", "”", "``", "''", "‘", "’"))
 _SUBORDINATE = frozenset(("relcl", "acl", "advcl", "ccomp", "xcomp", "csubj", "pcomp", "pobj", "nsubj", "conj", "dobj",
                           "attr", "appos", "npadvmod", "oprd"))
 _DO = frozenset(("do", "does", "did"))
+# A noun's own words before it: "the", "old", "museum" (in "museum staff"), "three", "its".
+_NOUN_MODIFIERS = frozenset(("det", "amod", "compound", "nummod", "poss", "case"))
 # Verbs and adjectives that embed a question: "... know which team won", "unknown what year ...".
 _EMBEDDING = frozenset("know knows knew known unknown unclear ask asks asked wonder wondered tell told explain "
                        "explains explained determine determines determined decide decided sure clear about "
@@ -142,7 +144,7 @@ def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List
         found.add("determiner_missing")
     if _opening_noun_bare(words, children, question_pairs):
         found.add("determiner_missing")
-    if _clause_after_because_of(words, children):
+    if _clause_after_because_of(words, children) or _no_noun_after_because_of(words):
         found.add("answer_in_frame")
     if _year_without_preposition(words, question_pairs):
         found.add("missing_preposition")
@@ -150,8 +152,12 @@ def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List
         found.add("doubled_word")
     if _participle_as_verb(words, children, quoted):
         found.add("participle_as_verb")
-    if _clause_as_subject(words, children, quoted):
+    if _clause_as_subject(words, children, quoted) or _sentence_as_subject(words, children, quoted):
         found.add("clause_as_subject")
+    if _be_before_base_verb(words, children):
+        found.add("copula_before_verb")
+    if _polarity_left(words, quoted):
+        found.add("echoed_question")
     if _name_with_plural_verb(words, children, quoted, question_words):
         found.add("agreement")
     if _unclosed_clause(words, children) or _unclosed_phrase(words, children):
@@ -218,6 +224,70 @@ def _clause_as_subject(words: Parse, children: Dict[int, List[Word]], quoted: Li
                 child.dep == "acl" and child.tag == "VB" and child.i == word.i + 2 and words[word.i + 1].lower == "to"
                 for child in own) and not any(child.dep == "det" for child in own):
             return True  # "Luther to write hymns was caused by ...": "What caused Luther to ..." half undone
+    return False
+
+
+def _sentence_as_subject(words: Parse, children: Dict[int, List[Word]], quoted: List[bool]) -> bool:
+    """A whole sentence, with its own subject and finite auxiliary and no "that", put as the
+    subject of a copula ("The museum is closed on Mondays is TRUE"): an option's sentence pasted
+    into the frame "X is true". The parser makes the pasted sentence a clausal subject that opens
+    the sentence or follows its comma (after "The first time ..." it is a relative clause), or
+    makes the frame's copula a second verb joined to it with no conjunction or comma."""
+    for word in words:
+        own = children.get(word.i, [])
+        if quoted[word.i] or not any(child.tag in FINITE_TAGS for child in own if child.dep in ("aux", "auxpass")):
+            continue
+        subject = next((child for child in own if child.dep in ("nsubj", "nsubjpass") and child.i < word.i), None)
+        if subject is None:
+            continue
+        left = [child for child in children.get(subject.i, []) if child.i < subject.i]
+        start = min([subject.i] + [child.i for child in left])
+        if any(child.dep not in _NOUN_MODIFIERS for child in left) or not (
+                start == 0 or not words[start - 1].text[:1].isalnum() or words[start - 1].text.endswith(".")):
+            continue  # "The first time devices were used ... was in 1948": a noun before it heads the subject
+        if word.dep == "csubj" and words[word.head].lower in COPULAS and not any(
+                child.dep == "mark" or child.tag in WH_TAGS for child in own):
+            return True
+        for joined in own:
+            if joined.dep == "conj" and joined.lower in COPULAS and not any(
+                    child.dep in SUBJECTS for child in children.get(joined.i, [])) and not any(
+                    other.dep == "cc" or not other.text[:1].isalnum() for other in words[word.i + 1:joined.i]):
+                return True
+    return False
+
+
+def _be_before_base_verb(words: Parse, children: Dict[int, List[Word]]) -> bool:
+    """A form of "be" as the auxiliary of a bare base-form verb ("The TV is not show the resident
+    over ..."): English has no "be" + bare infinitive ("is to show" has its "to"); a question's
+    noun ("the tv show") read as a verb after the copula put inside it."""
+    for word in words:
+        if word.dep != "aux" or word.lower not in COPULAS or word.head <= word.i:
+            continue
+        verb = words[word.head]
+        if verb.tag == "VB" and verb.text[:1].islower() and all(
+                other.dep in ("neg", "advmod") for other in words[word.i + 1:verb.i]):
+            return True
+    return False
+
+
+def _polarity_left(words: Parse, quoted: List[bool]) -> bool:
+    """A yes/no question's polarity word kept in an affirmative sentence ("Did they win any awards?"
+    -> "They won any awards."): "any" before a plural noun, "anything"/"anyone" as an object, or
+    "ever" before a finite verb, with nothing in the sentence that licenses it (a negation, a
+    condition, a comparison or superlative, "only", a modal's free choice: "you can use any")."""
+    if any(word.lower in POLARITY_LICENSORS or word.tag in ("MD", "JJS", "RBS", "JJR", "RBR") or word.text == "?"
+           or word.lower.endswith("n't") for word in words):
+        return False
+    for word in words:
+        if quoted[word.i] or word.lower not in POLARITY_WORDS:
+            continue
+        head = words[word.head]
+        if word.lower == "any" and word.dep == "det" and head.tag == "NNS" and head.dep in ("dobj", "attr"):
+            return True
+        if word.lower in ("anything", "anyone", "anybody") and word.dep == "dobj":
+            return True
+        if word.lower == "ever" and word.dep == "advmod" and head.tag in FINITE_TAGS and head.i == word.i + 1:
+            return True
     return False
 
 
@@ -753,6 +823,21 @@ def _clause_after_because_of(words: Parse, children: Dict[int, List[Word]]) -> b
             if verb.tag in ("VBZ", "VBD", "VBP") and verb.dep != "relcl" and any(
                     child.dep in ("nsubj", "nsubjpass") and child.i > word.i for child in children.get(verb.i, [])):
                 return True
+    return False
+
+
+def _no_noun_after_because_of(words: Parse) -> bool:
+    """A bare adjective or a preposition after "because of", which takes a noun phrase ("John went
+    to the kitchen because of hungry", "... because of for committing adultery"): the answer's
+    adjective or phrase put where the reason's noun goes."""
+    for word in words[2:-1]:
+        if word.lower != "of" or words[word.i - 1].lower != "because":
+            continue
+        after = words[word.i + 1]
+        following = words[after.i + 1] if after.i + 1 < len(words) else None
+        if after.tag in ("IN", "TO") and after.lower not in ("of", "about") or after.tag == "JJ" and (
+                following is None or not following.text[:1].isalnum() or following.tag == "CC"):
+            return True
     return False
 
 

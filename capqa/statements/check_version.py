@@ -50,4 +50,16 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # the statement must repeat: it says the verdict by its verb ("X is not an accountant", "entails that H").
 # 4: (worked) code_altered reads an answer's "\\boxed{X}" as X, as the converter does ("= \\boxed{6+9i}" kept as
 # "= 6+9i" is no altered code: MATH-0015 no longer flagged).
+# 4: (checkfresh) the converter's bad statements on more benchmarks nobody tuned on (ELI5, NarrativeQA, CoQA, QuAC,
+# DROP, BoolQ, SciQ, RACE, Dolly, Alpaca, HumanEval, bAbI): echoed_question (a yes/no question's "any"/"ever" kept
+# unlicensed: "They won any awards."), copula_before_verb ("be" as the auxiliary of a bare verb: "The TV is not
+# show the resident ..."), clause_as_subject (a sentence with its own subject and auxiliary as a copula's subject:
+# "The museum is closed on Mondays is TRUE"), label_left (an option letter before the option's article: "B. A Day
+# at the Zoo can be ..."), answer_in_frame (an answer's equation run on into the frame: "100 - 4.3 = 95.7 percent of
+# people were ..."; "because of" before a bare adjective: "because of hungry"), code_altered (lower-case code
+# capitalised to open the statement: "Len([1, 2, 3]) returns 3."), frame_lost (a share asked "in percent" said as
+# a count: "81.4 people, in percent, were ..."), answer_in_frame (a preposition after "because of": "because of for
+# committing adultery"), article_before_verb (an article before a personal pronoun: "The me a list of ..."),
+# auxiliary_misplaced (the copula after the predicate that heads the question's stranded preposition: "What is the
+# kitchen east of?" -> "The kitchen east is of the bedroom"); no tune row's codes changed.
 CHECK_VERSION = "4"

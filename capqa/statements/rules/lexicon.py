@@ -16,6 +16,13 @@ PREPOSITIONS = frozenset("of to as for with by from in on at into onto about lik
                           "between through during after before without within across".split())
 AUXILIARIES = frozenset("is are was were am be been being do does did can could will would shall "
                          "should may might must has have had".split())
+# Words of a question's polarity ("Did they win any awards?", "Has it ever snowed?") that an
+# affirmative statement cannot keep ("They won any awards"), and the words that license them there:
+# a negation, a condition, a comparison, a restriction ("only"), a question.
+POLARITY_WORDS = frozenset("any anything anyone anybody ever".split())
+POLARITY_LICENSORS = frozenset("not n't no never nothing nobody none neither nor without if whether unless than "
+                               "before only few little hardly barely rarely every each all too doubt deny "
+                               "ask asked wonder".split())
 NEGATIONS = frozenset("not no cannot can't don't doesn't didn't isn't aren't wasn't weren't won't".split())
 MODALS = frozenset("can could will would shall should may might must".split())
 COPULAS = frozenset("is are was were".split())
