@@ -25,7 +25,7 @@ from typing import Callable, Dict, Iterable, Iterator, List, NamedTuple, Optiona
 from capqa.common.quoting import bounded_message
 from capqa.statements.rules.analysis import Frame, analyse, render
 from capqa.statements.rules.answer_cleaning import (clean_answer, elliptical_polarity, elliptical_subject,
-                                                    lower_article, without_elliptical_sentences)
+                                                    lower_article, named_option, without_elliptical_sentences)
 from capqa.statements.rules.answer_sentences import answer_sentences, code_case_kept
 from capqa.statements.rules.blanks import complete, fill_blanks
 from capqa.statements.rules.casing import cased_statement, casing_texts
@@ -76,8 +76,14 @@ _CAN_NOT = re.compile(r"\b([Cc])an not\b(?! only\b)")
 _VERDICT_PROMPT = re.compile(r"^(?:answer |say |state )?(?:true or false|true/false|t/f)\W*$", re.IGNORECASE)
 _CLOSING_QUOTES = ('"', "”", "’", "'")
 _DISPLAY_ENDED = re.compile(r"[.!?]\s*+\\\]$")  # a display formula ending its sentence: "... = 144. \]"
-_FINAL_LABEL = re.compile(r"^(?:A|Answer|Final answer|The final answer is|So the answer is|The answer is)\s*+[:=]?"
-                          r"\s++(?P<value>\S.{0,80}?)[.\s]*$", re.IGNORECASE)
+_FINAL_LABEL = re.compile(r"^(?:(?:A|Answer|Final answer)\s*+[:=]\s*+|(?:(?:so|thus|hence|therefore),?\s++)?"
+                          r"(?:the\s++)?(?:final\s++|correct\s++|right\s++|best\s++)?(?:answer|option|choice)\s++is"
+                          r"\s*+:?\s*+)(?P<value>\S.{0,80}?)[.\s]*$", re.IGNORECASE)
+# A worked answer's last sentence concluding with an option's letter: "f(3) = 19. The answer is (B).",
+# "The writer seems supportive, so B." (read only where the prompt has that option).
+_LETTER_CONCLUSION = re.compile(r"^(?P<working>.*?\w.*?[.!?,;])\s++(?:(?:so|thus|hence|therefore),?\s++)?(?:(?:the\s++)?"
+                                r"(?:final\s++|correct\s++|right\s++|best\s++)?(?:answer|option|choice)\s++is\s*+:?"
+                                r"\s*+|(?<=,\s)|(?<=so\s))\(?(?P<letter>[A-Ha-h])\)?[.\s]*$", re.IGNORECASE)
 _LOWERED_OPENINGS = frozenset("The A An It They He She We You His Her Its Their Our Your There This That These "
                               "Those".split())
 _GOAL_FORMS = ("question", "statement")
@@ -170,7 +176,7 @@ def prepare(question: str, answer: str) -> Prepared:
     if _ASKS_YES_NO.match(proper) and len(sentences) > 1 and elliptical_polarity(sentences[0]):
         sentences = [elliptical_polarity(sentences[0])] + sentences[1:]  # "It is. Helium is in group 18."
     sentences = without_elliptical_sentences(sentences)
-    sentences, working = _final_answer(sentences)
+    sentences, working = _final_answer(sentences, parts.options)
     first, extra = _dashed_head(sentences[0], bool(parts.options)), sentences[1:]
     if first != sentences[0]:
         extra = [sentences[0][len(first):].lstrip(" —–-")] + extra
@@ -600,14 +606,20 @@ def _sentence_case_dropped(content: str) -> str:
     return content
 
 
-def _final_answer(sentences: List[str]) -> Tuple[List[str], Tuple[str, ...]]:
-    """A worked answer that ends in its final answer ("... so 2 * 9 = $18 per day. A: 18"):
-    ([the final answer], the working); the working stays as written, before the statement
-    the question makes of the final answer."""
+def _final_answer(sentences: List[str], options: dict) -> Tuple[List[str], Tuple[str, ...]]:
+    """A worked answer that ends in its final answer ("... so 2 * 9 = $18 per day. A: 18", "...
+    sugars. So the answer is (C)."): ([the final answer], the working); the working stays as
+    written, before the statement the question makes of the final answer. A last sentence that
+    ends in an option's letter ("X, so B.") is working up to its conclusion."""
     label = _FINAL_LABEL.match(sentences[-1]) if len(sentences) >= 2 else None
-    if not label:
+    if label:  # a letter is the option it names (a working of code or formulas is not cleaned)
+        return [named_option(label.group("value"), options) or label.group("value")], tuple(sentences[:-1])
+    concluded = _LETTER_CONCLUSION.match(sentences[-1])
+    if not concluded or not named_option(concluded.group("letter"), options):
         return sentences, ()
-    return [label.group("value")], tuple(sentences[:-1])
+    last = concluded.group("working")
+    last = last[:-1] + "." if last[-1] in ",;" else last
+    return [named_option(concluded.group("letter"), options)], tuple(sentences[:-1]) + (last,)
 
 
 def _topic_read(proper: str) -> str:

@@ -130,6 +130,13 @@ from capqa.statements.rules.parser import parser_identity
 # answer that is an adjective or adverb after degree adverbs ("very tired", "quite politely") takes no "through";
 # a bare lower-case venue noun answering "where" is "in the garden" (a venue's name stays "at"); "-itis" is mass;
 # "Where was X before the Y?" puts the place after the copula, before the time phrase.
+# 12: (choices) options in more formats: a bracket touching its text ("A)12 B)15"), numbered ("...? 1. x 2. y",
+# an answer "3" or "3. x" names option 3) or bulleted ("Choices: - x - y") after the question or its label; a
+# letter with its option in brackets ("B (BCG), since ...") is that option; a worked answer's last sentence
+# "So / Therefore the answer is (C)." or "X, so B." is its final answer, the letter the option's text, the
+# working kept before it ("Plants take in CO2 ... . The gas plants absorb ... is carbon dioxide."), and a
+# final label with no colon now reads ("So the answer is 284."); "Let's think / analyse ..." is a filler
+# sentence; "Which of these is TRUE according to the passage?" asks for a statement (the option's sentence kept).
 RULES_VERSION = "12"
 
 
