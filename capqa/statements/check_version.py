@@ -46,4 +46,8 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # million"), agreement ("Elon Musk are" for the question's "is"), missing_preposition (the question's "in the
 # second half" without its preposition), question_missing (a year the question sets left out), capital_inside
 # (the answer's opening determiner before a number) widened; no tune ok row or gold statement newly flagged.
+# 4: (choices) no code of the check itself changed: the prompt's options it reads come from the converter's
+# reader, which now takes numbered ("...? 1. x 2. y") and bulleted ("Options: - Yes - No") options and a
+# bracket touching its text ("A)12"), so an output that echoes those options is flagged echoed_question or
+# options_left (41 held-out outputs gained or lost a code; no tune or tuned row changed).
 CHECK_VERSION = "4"

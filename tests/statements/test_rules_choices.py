@@ -43,6 +43,17 @@ _GAS = "Which gas do plants absorb from the atmosphere for photosynthesis? A) ox
     # a letter with its option in brackets
     ("Which gas do plants absorb? A) oxygen B) nitrogen C) carbon dioxide", "C (carbon dioxide), through the stomata",
      "The gas plants absorb is carbon dioxide, through the stomata."),
+    # several letters are their options joined; a letter said to be correct is its option, the reason kept
+    ("Which of the following are mammals? A) whale B) shark C) bat D) trout", "A and C", "Whale and bat are mammals."),
+    ("What is the SI unit of force? A) joule B) newton C) watt D) pascal",
+     "B is the correct answer because force is measured in newtons.",
+     "The SI unit of force is newton because force is measured in newtons."),
+    # a key and then a sentence that does not say the option again: the option, and a claim of its own
+    ("What is the SI unit of force? A) joule B) newton C) watt", "Answer: B. Force is measured in newtons.",
+     "The SI unit of force is the newton. Force is measured in newtons."),
+    # a conclusion with the letter and its option's text
+    ("If 5x = 35, what is x? A) 5 B) 6 C) 7 D) 8", "Dividing both sides by 5 gives 7, so the answer is C) 7.",
+     "Dividing both sides by 5 gives 7. If 5x = 35, x is 7."),
     # a reasoning's announcement is no claim
     ("Which of the following can be inferred from the statements above? A) Some doctors are not scientists. "
      "B) All scientists are doctors. C) No doctor is a scientist. D) Some scientists are doctors.",
@@ -67,6 +78,17 @@ def test_choice_formats_state_the_option(question, answer, statement):
 ])
 def test_unlettered_options_only_after_the_question(question, options):
     assert split_question(question).options == options
+
+
+def test_a_key_restating_its_option_stays_whole():
+    assert rule_statement("Suppose real GDP increases. We can conclude that\nA. prices are higher.\nB. employment is "
+                          "higher.", "B. employment is not higher.") == (
+        "Suppose real GDP increases. We can conclude that employment is not higher.")
+
+
+def test_a_list_of_letters_is_no_worked_conclusion():
+    assert rule_statement("Which of the following are mammals? A) whale B) shark C) bat D) trout", "A, C") == (
+        "Whale and bat are mammals.")
 
 
 def test_a_final_label_without_a_colon_is_the_final_answer():

@@ -41,6 +41,12 @@ _TRAILING_LETTER = re.compile(r"^(?P<text>\S.{0,200}?)\s++\((?P<letter>[A-Ha-h])
 # A letter set off by a comma before the answer's words for it (not a list of letters: "A, B and C").
 # A letter with its option's text in brackets after it: "B (BCG), since it is live", "C (coulomb)".
 _LETTER_BRACKETED = re.compile(r"^\(?([A-Ha-h])\)?\s++\((?P<text>[^()]{1,120})\)(?P<rest>.*)$")
+# Letters alone, several: "A and C", "B, D" (each the prompt's option).
+_LETTERS = re.compile(r"^\(?[A-Ha-h]\)?(?:\s*+(?:,\s*+(?:and\s++)?|and\s++|&\s*+)\(?[A-Ha-h]\)?)+$")
+_LETTER = re.compile(r"(?<![A-Za-z])[A-Ha-h](?![A-Za-z])")
+# A letter said to be right: "B is correct.", "B is the correct answer because ..." (the reason stays).
+_LETTER_VERDICT = re.compile(r"^\(?([A-Ha-h])\)?\s++is\s++(?:the\s++)?(?:correct|right|best)(?:\s++(?:answer|option|"
+                             r"choice))?(?P<rest>(?:,?\s++(?:because|since|as)\b.*)?)$", re.IGNORECASE)
 _LETTER_COMMA = re.compile(r"^([A-Ha-h]),\s++(?![A-Ha-h](?:,|\s++(?:and|or)\s|$))(\S.+)$")
 _OPTION_LETTER = re.compile(r"^\(?([A-Ha-h])(?:\)|\.|:)\s+(.+)$|^\(([A-Ha-h])\)\s+(.+)$")
 _BARE_LETTER = re.compile(r"^(?:option |choice )?\(?([A-Ha-h1-9])\)?[.:]?$", re.IGNORECASE)
@@ -195,6 +201,13 @@ def _strip_once(text, question, options):
     letter = _BARE_LETTER.match(text)
     if letter and letter.group(1).lower() in options:
         return options[letter.group(1).lower()]
+    letters = _LETTER.findall(text) if _LETTERS.match(text) else []
+    if letters and all(letter.lower() in options for letter in letters):
+        texts = [strip_trailing(options[letter.lower()]) for letter in letters]
+        return ", ".join(texts[:-1]) + " and " + texts[-1]
+    verdict = _LETTER_VERDICT.match(text)
+    if verdict and verdict.group(1).lower() in options:
+        return strip_trailing(options[verdict.group(1).lower()]) + verdict.group("rest")
     bracketed = _LETTER_BRACKETED.match(text)
     if bracketed and _same_text(bracketed.group("text"), options.get(bracketed.group(1).lower(), "")):
         return strip_trailing(options[bracketed.group(1).lower()]) + bracketed.group("rest")

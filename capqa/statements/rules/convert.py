@@ -81,9 +81,9 @@ _FINAL_LABEL = re.compile(r"^(?:(?:A|Answer|Final answer)\s*+[:=]\s*+|(?:(?:so|t
                           r"\s*+:?\s*+)(?P<value>\S.{0,80}?)[.\s]*$", re.IGNORECASE)
 # A worked answer's last sentence concluding with an option's letter: "f(3) = 19. The answer is (B).",
 # "The writer seems supportive, so B." (read only where the prompt has that option).
-_LETTER_CONCLUSION = re.compile(r"^(?P<working>.*?\w.*?[.!?,;])\s++(?:(?:so|thus|hence|therefore),?\s++)?(?:(?:the\s++)?"
+_LETTER_CONCLUSION = re.compile(r"^(?P<working>\S++\s.*?\w.*?[.!?,;])\s++(?:(?:so|thus|hence|therefore),?\s++)?(?:(?:the\s++)?"
                                 r"(?:final\s++|correct\s++|right\s++|best\s++)?(?:answer|option|choice)\s++is\s*+:?"
-                                r"\s*+|(?<=,\s)|(?<=so\s))\(?(?P<letter>[A-Ha-h])\)?[.\s]*$", re.IGNORECASE)
+                                r"\s*+|(?<=,\s)|(?<=so\s))\(?(?P<letter>[A-Ha-h])\)?(?:\s++(?P<text>[^.]{1,80}))?[.\s]*$", re.IGNORECASE)
 _LOWERED_OPENINGS = frozenset("The A An It They He She We You His Her Its Their Our Your There This That These "
                               "Those".split())
 _GOAL_FORMS = ("question", "statement")
@@ -106,6 +106,11 @@ _MAX_TOPIC_WORDS = 6
 _DASHED_HEAD = re.compile(r"^(?P<head>\(?[A-E]\)?|\(?[A-E]\)\s++[^—–\n]{1,60}?|(?:no one|nobody|nothing|none|neither)"
                           r"(?: of (?:these|them|those|the above|the options)| in particular| at all)?)\s*+(?:[—–]|--|-(?=\s))"
                           r"\s*+(?=\w\S*\s+\S+\s+\S)", re.IGNORECASE)
+# An option's key after an answer's label, then a sentence: "Answer: B. Force is measured in newtons."
+_KEYED_HEAD = re.compile(r"^(?P<head>(?i:(?:the\s++)?(?:correct\s++|final\s++)?answer(?:\s++is)?\s*+:?\s*+)?"
+                         r"\(?(?P<key>[A-Ha-h1-9])[.)])\s++(?P<rest>[A-Z].*)$")
+_WORDS = re.compile(r"\w+")
+_RESTATED_SHARE = 0.5  # a sentence with half of the option's words says the option again
 _NEGATIVE_REASON = re.compile(r"^(no one|nobody|nothing|none|never|neither|both)\s*[,;:]\s*(\w.+)$", re.IGNORECASE)
 # Pairs converted together: their parses (a handful of texts each) are held until the chunk is done.
 CHUNK_PAIRS = 4096
@@ -178,6 +183,7 @@ def prepare(question: str, answer: str) -> Prepared:
     sentences = without_elliptical_sentences(sentences)
     sentences, working = _final_answer(sentences, parts.options)
     first, extra = _dashed_head(sentences[0], bool(parts.options)), sentences[1:]
+    first = _keyed_head(first, parts.options) if first == sentences[0] else first
     if first != sentences[0]:
         extra = [sentences[0][len(first):].lstrip(" —–-")] + extra
     # Code as a whole is the answer as written: no hedge, label or article of prose to take from it
@@ -615,8 +621,9 @@ def _final_answer(sentences: List[str], options: dict) -> Tuple[List[str], Tuple
     if label:  # a letter is the option it names (a working of code or formulas is not cleaned)
         return [named_option(label.group("value"), options) or label.group("value")], tuple(sentences[:-1])
     concluded = _LETTER_CONCLUSION.match(sentences[-1])
-    if not concluded or not named_option(concluded.group("letter"), options):
-        return sentences, ()
+    if not concluded or not named_option(concluded.group("letter"), options) or (concluded.group("text") and strip_trailing(
+            concluded.group("text")).lower() != strip_trailing(named_option(concluded.group("letter"), options)).lower()):
+        return sentences, ()  # "..., so the answer is B) newton.": the letter's own option only
     last = concluded.group("working")
     last = last[:-1] + "." if last[-1] in ",;" else last
     return [named_option(concluded.group("letter"), options)], tuple(sentences[:-1]) + (last,)
@@ -693,6 +700,23 @@ def _dashed_head(sentence: str, has_options: bool) -> str:
     if not match or (lettered and not has_options):
         return sentence
     return match.group("head")
+
+
+def _keyed_head(sentence: str, options: dict) -> str:
+    """"Answer: B. Force is measured in newtons.": an option's key, then a sentence that does not say
+    the option again, is the answer and a claim of its own (``prepare`` makes it a sentence); "D.
+    TNCs are not ..." restating option D is the answer's own words for it, and stays whole."""
+    match = _KEYED_HEAD.match(sentence)
+    option = named_option(match.group("key"), options) if match else ""
+    if not option or _shared_share(option, match.group("rest")) >= _RESTATED_SHARE:
+        return sentence
+    return match.group("head").rstrip()
+
+
+def _shared_share(option: str, text: str) -> float:
+    """The share of the option's words that ``text`` has too."""
+    said, words = set(_WORDS.findall(text.lower())), _WORDS.findall(option.lower())
+    return sum(word in said for word in words) / max(len(words), 1)
 
 
 def _without_option_letter(head: str, options: dict) -> str:

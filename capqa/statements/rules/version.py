@@ -136,7 +136,10 @@ from capqa.statements.rules.parser import parser_identity
 # "So / Therefore the answer is (C)." or "X, so B." is its final answer, the letter the option's text, the
 # working kept before it ("Plants take in CO2 ... . The gas plants absorb ... is carbon dioxide."), and a
 # final label with no colon now reads ("So the answer is 284."); "Let's think / analyse ..." is a filler
-# sentence; "Which of these is TRUE according to the passage?" asks for a statement (the option's sentence kept).
+# sentence; "Which of these is TRUE according to the passage?" asks for a statement (the option's sentence kept);
+# letters alone are their options joined ("A and C" -> "Whale and bat are mammals."), "B is the correct answer
+# because ..." is option B and its reason, and "Answer: B. Force is measured in newtons." is option B and a claim
+# of its own where the sentence does not say the option again ("D. TNCs are not ..." stays the answer's words).
 RULES_VERSION = "12"
 
 
