@@ -81,9 +81,11 @@ _FINAL_LABEL = re.compile(r"^(?:(?:A|Answer|Final answer)\s*+[:=]\s*+|(?:(?:so|t
                           r"\s*+:?\s*+)(?P<value>\S.{0,80}?)[.\s]*$", re.IGNORECASE)
 # A worked answer's last sentence concluding with an option's letter: "f(3) = 19. The answer is (B).",
 # "The writer seems supportive, so B." (read only where the prompt has that option).
-_LETTER_CONCLUSION = re.compile(r"^(?P<working>\S++\s.*?\w.*?[.!?,;])\s++(?:(?:so|thus|hence|therefore),?\s++)?(?:(?:the\s++)?"
-                                r"(?:final\s++|correct\s++|right\s++|best\s++)?(?:answer|option|choice)\s++is\s*+:?"
-                                r"\s*+|(?<=,\s)|(?<=so\s))\(?(?P<letter>[A-Ha-h])\)?(?:\s++(?P<text>[^.]{1,80}))?[.\s]*$", re.IGNORECASE)
+_LETTER_CONCLUSION = re.compile(r"(?P<end>[.!?,;])\s++(?:(?:so|thus|hence|therefore),?\s++)?(?:(?:the\s++)?(?:final\s++|"
+                                r"correct\s++|right\s++|best\s++)?(?:answer|option|choice)\s++is\s*+:?\s*+|(?<=,\s)|(?<=so\s))"
+                                r"\(?(?P<letter>[A-Ha-h])\)?(?:\s++(?P<text>[^.]{1,80}))?[.\s]*$", re.IGNORECASE)
+_CONCLUSION_CHARS = 160  # the conclusion is looked for in the sentence's end only: a long text stays linear
+_TWO_WORDS = re.compile(r"\S\s+\S")
 _LOWERED_OPENINGS = frozenset("The A An It They He She We You His Her Its Their Our Your There This That These "
                               "Those".split())
 _GOAL_FORMS = ("question", "statement")
@@ -620,13 +622,17 @@ def _final_answer(sentences: List[str], options: dict) -> Tuple[List[str], Tuple
     label = _FINAL_LABEL.match(sentences[-1]) if len(sentences) >= 2 else None
     if label:  # a letter is the option it names (a working of code or formulas is not cleaned)
         return [named_option(label.group("value"), options) or label.group("value")], tuple(sentences[:-1])
-    concluded = _LETTER_CONCLUSION.match(sentences[-1])
-    if not concluded or not named_option(concluded.group("letter"), options) or (concluded.group("text") and strip_trailing(
-            concluded.group("text")).lower() != strip_trailing(named_option(concluded.group("letter"), options)).lower()):
+    tail_start = max(len(sentences[-1]) - _CONCLUSION_CHARS, 0)
+    concluded = _LETTER_CONCLUSION.search(sentences[-1], tail_start) if options else None
+    option = named_option(concluded.group("letter"), options) if concluded else ""
+    if not option or (concluded.group("text") and strip_trailing(concluded.group("text")).lower() != strip_trailing(
+            option).lower()):
         return sentences, ()  # "..., so the answer is B) newton.": the letter's own option only
-    last = concluded.group("working")
+    last = sentences[-1][:concluded.end("end")]
+    if not _TWO_WORDS.search(last):
+        return sentences, ()  # "A, C": letters, not working
     last = last[:-1] + "." if last[-1] in ",;" else last
-    return [named_option(concluded.group("letter"), options)], tuple(sentences[:-1]) + (last,)
+    return [option], tuple(sentences[:-1]) + (last,)
 
 
 def _topic_read(proper: str) -> str:
