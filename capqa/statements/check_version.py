@@ -62,4 +62,8 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # committing adultery"), article_before_verb (an article before a personal pronoun: "The me a list of ..."),
 # auxiliary_misplaced (the copula after the predicate that heads the question's stranded preposition: "What is the
 # kitchen east of?" -> "The kitchen east is of the bedroom"); no tune row's codes changed.
+# 4: (choices) no code of the check itself changed: the prompt's options it reads come from the converter's
+# reader, which now takes numbered ("...? 1. x 2. y") and bulleted ("Options: - Yes - No") options and a
+# bracket touching its text ("A)12"), so an output that echoes those options is flagged echoed_question or
+# options_left (41 held-out outputs gained or lost a code; no tune or tuned row changed).
 CHECK_VERSION = "4"

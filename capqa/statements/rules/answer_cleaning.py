@@ -40,9 +40,20 @@ _TRAILING_DOUBT = re.compile(r",\s*+(?:though|although|but)\s++i(?:'m| am) not (
 # An option's text with its letter after it: "Water (B)", "a gecko (C)".
 _TRAILING_LETTER = re.compile(r"^(?P<text>\S.{0,200}?)\s++\((?P<letter>[A-Ha-h])\)$")
 # A letter set off by a comma before the answer's words for it (not a list of letters: "A, B and C").
+# A letter with its option's text in brackets after it: "B (BCG), since it is live", "C (coulomb)".
+_LETTER_BRACKETED = re.compile(r"^\(?([A-Ha-h])\)?\s++\((?P<text>[^()]{1,120})\)(?P<rest>.*)$")
+# Letters alone, several: "A and C", "B, D" (each the prompt's option).
+_LETTERS = re.compile(r"^\(?[A-Ha-h]\)?(?:\s*+(?:,\s*+(?:and\s++)?|and\s++|&\s*+)\(?[A-Ha-h]\)?)+$")
+_LETTER = re.compile(r"(?<![A-Za-z])[A-Ha-h](?![A-Za-z])")
+# A letter said to be right: "B is correct.", "B is the correct answer because ..." (the reason stays).
+_LETTER_VERDICT = re.compile(r"^\(?([A-Ha-h])\)?\s++is\s++(?:the\s++)?(?:correct|right|best)(?:\s++(?:answer|option|"
+                             r"choice))?(?P<rest>(?:,?\s++(?:because|since|as)\b.*)?)$", re.IGNORECASE)
 _LETTER_COMMA = re.compile(r"^([A-Ha-h]),\s++(?![A-Ha-h](?:,|\s++(?:and|or)\s|$))(\S.+)$")
 _OPTION_LETTER = re.compile(r"^\(?([A-Ha-h])(?:\)|\.|:)\s+(.+)$|^\(([A-Ha-h])\)\s+(.+)$")
-_BARE_LETTER = re.compile(rf"^(?:(?:{OPTION_LABEL_PATTERN}) )?\(?([A-Ha-h])\)?[.:]?$", re.IGNORECASE)
+_BARE_LETTER = re.compile(rf"^(?:(?:{OPTION_LABEL_PATTERN}) )?\(?([A-Ha-h1-9])\)?[.:]?$", re.IGNORECASE)
+# A key of the prompt's options before the answer's words: "B)7", "3. mitochondrion" (read only when the
+# prompt has that option: "3. Then stir" is no option without one).
+_KEYED_OPTION = re.compile(r"^\(?([A-Ha-h1-9])(?:[.):]\s+|\)(?=\S))(\S.*)$")
 _RESTATING_OPENER = re.compile(r"^(?:it's|it is|it was|it'd be|it would be|that's|that is|that was|that would be|"
                                r"that'd be|this is|they're|they are|they were|"
                                # "The longest one is the Volga": a description by "one" stands for the question's
@@ -134,6 +145,12 @@ def clean_answer(answer: str, question: str = "", options: dict = None, context:
     return text
 
 
+def named_option(text: str, options: dict) -> str:
+    """The option's text that ``text`` names by its key alone ("C", "(b)", "option 3"), or ""."""
+    key = _BARE_LETTER.match(strip_trailing(text.strip()))
+    return options.get(key.group(1).lower(), "") if key else ""
+
+
 def _without_outer_quotes(text: str) -> str:
     """A quote at the answer's edge that nothing closes (or opens) goes; '"Kiss"' and '"We're
     Going on a Bear Hunt" was written by ...' keep theirs."""
@@ -185,6 +202,16 @@ def _strip_once(text, question, options):
     letter = _BARE_LETTER.match(text)
     if letter and letter.group(1).lower() in options:
         return options[letter.group(1).lower()]
+    letters = _LETTER.findall(text) if _LETTERS.match(text) else []
+    if letters and all(letter.lower() in options for letter in letters):
+        texts = [strip_trailing(options[letter.lower()]) for letter in letters]
+        return ", ".join(texts[:-1]) + " and " + texts[-1]
+    verdict = _LETTER_VERDICT.match(text)
+    if verdict and verdict.group(1).lower() in options:
+        return strip_trailing(options[verdict.group(1).lower()]) + verdict.group("rest")
+    bracketed = _LETTER_BRACKETED.match(text)
+    if bracketed and _same_text(bracketed.group("text"), options.get(bracketed.group(1).lower(), "")):
+        return strip_trailing(options[bracketed.group(1).lower()]) + bracketed.group("rest")
     comma = _LETTER_COMMA.match(text)
     if comma and comma.group(1).lower() in options:
         return comma.group(2)  # "A, a tiger hunting a deer, since ...": the answer's own words for option A
@@ -192,6 +219,9 @@ def _strip_once(text, question, options):
     if trailing and trailing.group("letter").lower() in options and _same_text(
             trailing.group("text"), options[trailing.group("letter").lower()]):
         return strip_trailing(options[trailing.group("letter").lower()])  # "Water (B)": the option as the prompt writes it
+    keyed = _KEYED_OPTION.match(text)
+    if keyed and keyed.group(1).lower() in options:
+        return keyed.group(2)
     option = _OPTION_LETTER.match(text)
     if option and (options or text[:1] == "(" or ")" in text[:3]):
         return option.group(2) or option.group(4)

@@ -65,6 +65,8 @@ _FILLER_SENTENCE = re.compile(
     r"^(?:sure|certainly|of course|absolutely|okay|ok|great question|good question|excellent question|"
     r"hello|hi|hey|thanks|thank you|happy to help|glad to help|here(?:'s| is) (?:the|your|my|what)\b[^.!?]{0,60}|"
     r"i hope (?:this|that) helps|hope (?:this|that) helps|let me know\b.*|feel free\b.*|"
+    # a reasoning's announcement: "Let's think step by step.", "Let's analyse each option."
+    r"let(?:'s| us| me) (?:think|analy[sz]e|look at|consider|go through|work through|solve|break)\b[^.!?]{0,40}|"
     r"hello,? this is bing|this is bing|i(?:'m| am) (?:bing|chatgpt|an ai)\b.*|"
     r"is there anything else\b.*|do you have any other questions\b.*|it depends|"
     r"(?:that's|that is|this is|what) an? (?:\w+ ){0,2}question|"

@@ -22,10 +22,15 @@ _INSTRUCTION_CHARS = 200  # an instruction is short; a longer sentence is contex
 _ANSWER_WORD = re.compile(r"\byour answers?\b", re.IGNORECASE)  # "Express your answer in base 8."
 _TRAILING_INSTRUCTION = re.compile(r"^(?:answer|respond|reply|be|keep|give|explain|use|please|think|show|"
                                   r"justify|only)\b[^.?!]{0,60}[.!]?$", re.IGNORECASE)
-# An option marker: "A)", "(B)", "c.", "D:" after a space, followed by the option's text.
-# "A) x", "(b) x", and a labelled one: "Sentence A: x", "Option B: x" (its label word goes with it).
-_OPTION_MARKER = re.compile(rf"(?:^|(?<=\s))(?:(?:{OPTION_LABEL_PATTERN})\s+(?=[A-Ha-h]:))?\(?([A-Ha-h])[).:]\s+",
-                            re.IGNORECASE)
+# An option marker: "A)", "(B)", "c.", "D:" after a space, followed by the option's text; a bracket may
+# touch the text ("A)12 B)15"); a labelled one: "Sentence A: x", "Option B: x" (its label word goes with it).
+_OPTION_MARKER = re.compile(rf"(?:^|(?<=\s))(?:(?:{OPTION_LABEL_PATTERN})\s+(?=[A-Ha-h]:))?\(?([A-Ha-h])"
+                            r"(?:[).:]\s+|\)(?=[^\s)]))", re.IGNORECASE)
+# Unlettered options after the question or its label ("...? 1. x 2. y", "Choices: - x - y"): numbered
+# or bulleted items, read only where they follow a "?" or a ":" (a count or a dash in a sentence is no option).
+_NUMBER_MARKER = re.compile(r"(?:^|(?<=\s))\(?([1-9])[.)]\s+")
+_BULLET_MARKER = re.compile(r"(?:^|(?<=\s))([-•*])\s+")
+_LIST_OPENING = re.compile(r"[?:]$")
 _SUBJECT_PRONOUN = re.compile(r"\b(he|she|it|they|his|her|its|their)\b", re.IGNORECASE)
 _PERSONAL = frozenset(("he", "she", "his", "her"))
 
@@ -146,23 +151,40 @@ def _take_listed_choices(question: str, context: list):
 
 
 def _take_options(text):
-    """The text without a trailing run of options "A) x B) y ...", and the options by letter.
+    """The text without a trailing run of options, and the options by key: lettered ("A) x B) y
+    ...", by lower-case letter) anywhere, numbered ("1. x 2. y", by digit) or bulleted ("- x - y",
+    by letter in order) after a question or a label's colon."""
+    taken = _option_run(text, _OPTION_MARKER, lambda mark: ord(mark.lower()) - ord("a"))
+    for marker, order in ((_NUMBER_MARKER, lambda mark: int(mark) - 1), (_BULLET_MARKER, None)):
+        if taken[1]:
+            break
+        listed = _option_run(text, marker, order)
+        # the list follows the question ("Steps: 1. x 2. y. How long ...?" lists no options)
+        if listed[1] and _LIST_OPENING.search(listed[0]) and not any("?" in item for item in listed[1].values()):
+            taken = listed
+    return taken
 
-    Each of the last ``_OPTION_SCAN`` "a" markers starts a run of the markers after it in letter
-    order, looked for among the next ``_OPTION_SCAN``: a text of a million "a)" stays linear."""
-    markers = list(_OPTION_MARKER.finditer(text))
-    starts = [index for index, marker in enumerate(markers) if marker.group(1) in "aA" and marker.start() > 0]
-    for start in starts[-_OPTION_SCAN:]:  # options end the text: the last "a" markers are the candidates
+
+def _option_run(text, marker_pattern, order):
+    """The text without the last run of markers in order (``order`` gives a marker's place: 0
+    starts a run; None: every marker is the next, as bullets are) that ends the text, and the
+    options it marks. Each of the last ``_OPTION_SCAN`` first markers starts a run of the markers
+    after it, looked for among the next ``_OPTION_SCAN``: a text of a million "a)" stays linear."""
+    markers = list(marker_pattern.finditer(text))
+    place = order or (lambda mark: 0)
+    starts = [index for index, marker in enumerate(markers) if place(marker.group(1)) == 0 and marker.start() > 0]
+    for start in starts[-_OPTION_SCAN:]:  # options end the text: the last first markers are the candidates
         first = markers[start]
         run = [first]
         for marker in markers[start + 1:start + 1 + _OPTION_SCAN]:
-            if ord(marker.group(1).lower()) == ord(run[-1].group(1).lower()) + 1:
+            if order is None or order(marker.group(1)) == order(run[-1].group(1)) + 1:
                 run.append(marker)
         if len(run) < 2:
             continue
         ends = [marker.start() for marker in run[1:]] + [len(text)]
-        options = {marker.group(1).lower(): _TRAILING_LABEL.sub("", text[marker.end():end]).strip(" ,;")
-                   for marker, end in zip(run, ends)}
+        keys = [marker.group(1).lower() if order else chr(ord("a") + index) for index, marker in enumerate(run)]
+        options = {key: _TRAILING_LABEL.sub("", text[marker.end():end]).strip(" ,;")
+                   for key, marker, end in zip(keys, run, ends)}
         return _TRAILING_LABEL.sub("", text[:first.start()]).strip(), options
     return text, {}
 

@@ -25,7 +25,7 @@ from typing import Callable, Dict, Iterable, Iterator, List, NamedTuple, Optiona
 from capqa.common.quoting import bounded_message
 from capqa.statements.rules.analysis import Frame, analyse, render
 from capqa.statements.rules.answer_cleaning import (clean_answer, elliptical_polarity, elliptical_subject,
-                                                    lower_article, without_elliptical_sentences)
+                                                    lower_article, named_option, without_elliptical_sentences)
 from capqa.statements.rules.answer_sentences import answer_sentences, code_case_kept
 from capqa.statements.rules.blanks import complete, fill_blanks
 from capqa.statements.rules.casing import cased_statement, casing_texts
@@ -78,6 +78,13 @@ _CAN_NOT = re.compile(r"\b([Cc])an not\b(?! only\b)")
 _VERDICT_PROMPT = re.compile(r"^(?:answer |say |state )?(?:true or false|true/false|t/f)\W*$", re.IGNORECASE)
 _CLOSING_QUOTES = ('"', "”", "’", "'")
 _DISPLAY_ENDED = re.compile(r"[.!?]\s*+\\\]$")  # a display formula ending its sentence: "... = 144. \]"
+# A worked answer's last sentence concluding with an option's letter: "f(3) = 19. The answer is (B).",
+# "The writer seems supportive, so B." (read only where the prompt has that option).
+_LETTER_CONCLUSION = re.compile(r"(?P<end>[.!?,;])\s++(?:(?:so|thus|hence|therefore),?\s++)?(?:(?:the\s++)?(?:final\s++|"
+                                r"correct\s++|right\s++|best\s++)?(?:answer|option|choice)\s++is\s*+:?\s*+|(?<=,\s)|(?<=so\s))"
+                                r"\(?(?P<letter>[A-Ha-h])\)?(?:\s++(?P<text>[^.]{1,80}))?[.\s]*$", re.IGNORECASE)
+_CONCLUSION_CHARS = 160  # the conclusion is looked for in the sentence's end only: a long text stays linear
+_TWO_WORDS = re.compile(r"\S\s+\S")
 _LOWERED_OPENINGS = frozenset("The A An It They He She We You His Her Its Their Our Your There This That These "
                               "Those".split())
 _GOAL_FORMS = ("question", "statement")
@@ -100,6 +107,11 @@ _MAX_TOPIC_WORDS = 6
 _DASHED_HEAD = re.compile(r"^(?P<head>\(?[A-E]\)?|\(?[A-E]\)\s++[^—–\n]{1,60}?|(?:no one|nobody|nothing|none|neither)"
                           r"(?: of (?:these|them|those|the above|the options)| in particular| at all)?)\s*+(?:[—–]|--|-(?=\s))"
                           r"\s*+(?=\w\S*\s+\S+\s+\S)", re.IGNORECASE)
+# An option's key after an answer's label, then a sentence: "Answer: B. Force is measured in newtons."
+_KEYED_HEAD = re.compile(r"^(?P<head>(?i:(?:the\s++)?(?:correct\s++|final\s++)?answer(?:\s++is)?\s*+:?\s*+)?"
+                         r"\(?(?P<key>[A-Ha-h1-9])[.)])\s++(?P<rest>[A-Z].*)$")
+_WORDS = re.compile(r"\w+")
+_RESTATED_SHARE = 0.5  # a sentence with half of the option's words says the option again
 _NEGATIVE_REASON = re.compile(r"^(no one|nobody|nothing|none|never|neither|both)\s*[,;:]\s*(\w.+)$", re.IGNORECASE)
 # Pairs converted together: their parses (a handful of texts each) are held until the chunk is done.
 CHUNK_PAIRS = 4096
@@ -174,7 +186,12 @@ def prepare(question: str, answer: str) -> Prepared:
         sentences = [elliptical_polarity(sentences[0])] + sentences[1:]  # "It is. Helium is in group 18."
     sentences = without_elliptical_sentences(sentences)
     sentences, working = final_answer(sentences)
+    if working:  # a letter is the option it names (a working of code or formulas is not cleaned)
+        sentences = [named_option(sentences[0], parts.options) or sentences[0]]
+    else:
+        sentences, working = _letter_conclusion(sentences, parts.options)
     first, extra = _dashed_head(sentences[0], bool(parts.options)), sentences[1:]
+    first = _keyed_head(first, parts.options) if first == sentences[0] else first
     if first != sentences[0]:
         extra = [sentences[0][len(first):].lstrip(" —–-")] + extra
     # Code as a whole is the answer as written: no hedge, label or article of prose to take from it
@@ -611,6 +628,23 @@ def _sentence_case_dropped(content: str) -> str:
     return content
 
 
+def _letter_conclusion(sentences: List[str], options: dict) -> Tuple[List[str], Tuple[str, ...]]:
+    """A worked answer whose last sentence ends in an option's letter ("... sugars, so B.", "... The
+    answer is (C) glucose."): ([that option], the working up to its conclusion), the working as
+    written; the sentences as they are, and no working, for any other answer."""
+    tail_start = max(len(sentences[-1]) - _CONCLUSION_CHARS, 0)
+    concluded = _LETTER_CONCLUSION.search(sentences[-1], tail_start) if options else None
+    option = named_option(concluded.group("letter"), options) if concluded else ""
+    if not option or (concluded.group("text") and strip_trailing(concluded.group("text")).lower() != strip_trailing(
+            option).lower()):
+        return sentences, ()  # "..., so the answer is B) newton.": the letter's own option only
+    last = sentences[-1][:concluded.end("end")]
+    if not _TWO_WORDS.search(last):
+        return sentences, ()  # "A, C": letters, not working
+    last = last[:-1] + "." if last[-1] in ",;" else last
+    return [option], tuple(sentences[:-1]) + (last,)
+
+
 def _topic_read(proper: str) -> str:
     """A question after its topic ("Medieval castles--were they really cold inside?", "Harry
     Potter: who wrote it?", "Geography: what is the capital of Peru?"): the question, its first
@@ -682,6 +716,23 @@ def _dashed_head(sentence: str, has_options: bool) -> str:
     if not match or (lettered and not has_options):
         return sentence
     return match.group("head")
+
+
+def _keyed_head(sentence: str, options: dict) -> str:
+    """"Answer: B. Force is measured in newtons.": an option's key, then a sentence that does not say
+    the option again, is the answer and a claim of its own (``prepare`` makes it a sentence); "D.
+    TNCs are not ..." restating option D is the answer's own words for it, and stays whole."""
+    match = _KEYED_HEAD.match(sentence)
+    option = named_option(match.group("key"), options) if match else ""
+    if not option or _shared_share(option, match.group("rest")) >= _RESTATED_SHARE:
+        return sentence
+    return match.group("head").rstrip()
+
+
+def _shared_share(option: str, text: str) -> float:
+    """The share of the option's words that ``text`` has too."""
+    said, words = set(_WORDS.findall(text.lower())), _WORDS.findall(option.lower())
+    return sum(word in said for word in words) / max(len(words), 1)
 
 
 def _without_option_letter(head: str, options: dict) -> str:

@@ -82,8 +82,8 @@ def _asks_for_statement(phrase: List[Word], rest) -> bool:
     if any(word.tag.startswith("NN") and (word.lower in STATEMENT_NOUNS or lemmas_of(word.lower).get(
             "NOUN", ("",))[0] in STATEMENT_NOUNS) for word in phrase):
         return True
-    if any(word.lower in TRUTH_WORDS for word in rest):
-        return True
+    if any(word.lower in TRUTH_WORDS for word in list(rest) + list(phrase)):
+        return True  # "Which of these is TRUE according to ...?": a capital "TRUE" is parsed as the subject's noun
     verbs = [word for word in rest if word.tag.startswith("VB")]
     return bool(verbs) and lemmas_of(verbs[-1].lower).get("VERB", (verbs[-1].lower,))[0] in EVENT_VERBS
 

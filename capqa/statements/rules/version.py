@@ -157,6 +157,16 @@ from capqa.statements.rules.parser import parser_identity
 # Monday than on Tuesday"); "What time will it be in 2 hours?" -> "It will be 12:15 PM in 2 hours"; a date's month
 # keeps its capital ("May 17, 2021"); a context sentence that opens with a preposition gives a pronoun its subject
 # only after the phrase ("At the arcade Dave won" -> Dave) or none ("For Halloween Debby and her sister ...").
+# 12: (choices) options in more formats: a bracket touching its text ("A)12 B)15"), numbered ("...? 1. x 2. y",
+# an answer "3" or "3. x" names option 3) or bulleted ("Choices: - x - y") after the question or its label; a
+# letter with its option in brackets ("B (BCG), since ...") is that option; a worked answer's last sentence
+# "So / Therefore the answer is (C)." or "X, so B." is its final answer, the letter the option's text, the
+# working kept before it ("Plants take in CO2 ... . The gas plants absorb ... is carbon dioxide."), and a
+# final label with no colon now reads ("So the answer is 284."); "Let's think / analyse ..." is a filler
+# sentence; "Which of these is TRUE according to the passage?" asks for a statement (the option's sentence kept);
+# letters alone are their options joined ("A and C" -> "Whale and bat are mammals."), "B is the correct answer
+# because ..." is option B and its reason, and "Answer: B. Force is measured in newtons." is option B and a claim
+# of its own where the sentence does not say the option again ("D. TNCs are not ..." stays the answer's words).
 RULES_VERSION = "12"
 
 
