@@ -49,7 +49,7 @@ _POSITIVE_WORDS = "|".join(sorted(POSITIVE_VERDICTS, key=len, reverse=True))
 _VERDICT = re.compile(rf"^(?P<word>{_VERDICT_WORDS}|not\s+enough\s+info(?:rmation)?|not\s+(?:{_POSITIVE_WORDS})|"
                       r"(?:it\s+is\s+)?not\s+possible\s+to\s+tell|undetermined|neutral)\b[\s,.;:!—–-]*(?P<rest>.*)$",
                       re.IGNORECASE)
-_QUOTED = re.compile(r'^["“](?P<inner>[^"”]+?)[.!]?["”]$')
+_QUOTED = re.compile(r'^(?:["“](?P<inner>[^"”]+?)[.!]?["”]|[\'‘](?P<single>[^\'‘’]+?)[.!]?[\'’])$')
 
 
 class Verdict(NamedTuple):
@@ -69,9 +69,10 @@ def judged_prompt(context: List[str], proper: str) -> Optional[Tuple[List[str], 
     if following is not None and not (following == len(context) - 1 and _JUDGES_AFTER.match(context[-1])):
         judged = " ".join(_claim(sentence) + "." for sentence in context[following + 1:] + [proper])
         copular = _COPULAR_FOLLOWING.match(context[following])
-        if copular:  # "Is the following argument valid? X" judges the claim 'the argument "X" is valid'
+        if copular:  # "Is the following argument valid? X" judges 'the argument is valid: "X"', the quote last
+            # so that a "no" negates the claim's copula, never a verb inside the quote
             noun, copula, predicate = copular.group("noun", "copula", "predicate")
-            return context[:following], f'True or false: the {noun.lower()} "{judged[:-1]}" {copula.lower()} {predicate}'
+            return context[:following], f'True or false: the {noun.lower()} {copula.lower()} {predicate}: "{judged[:-1]}"'
         lead = _FOLLOWING.sub(lambda match: f'the {match.group(1)} "{judged[:-1]}"', context[following], count=1)
         return context[:following], lead  # "Does the sentence "He drank sand" make sense?"
     hypothesis = next((match for match in map(_HYPOTHESIS.match, reversed(context)) if match), None)
@@ -156,6 +157,6 @@ _ECHO = re.compile(rf"^(?:(?:the|this|that|it)(?:\s+(?:premise|{CLAIM_NOUNS_PATT
 
 def _claim(sentence: str) -> str:
     quoted = _QUOTED.match(sentence.strip())
-    return (quoted.group("inner") if quoted else sentence).strip().rstrip(".!")
+    return (quoted.group("inner") or quoted.group("single") if quoted else sentence).strip().rstrip(".!")
 
 

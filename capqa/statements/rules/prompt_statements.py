@@ -14,6 +14,7 @@ import re
 from typing import List, Optional, Tuple
 
 from capqa.statements.rules.analysis import Frame, render, verb_index, wh_phrase_end
+from capqa.statements.rules.answer_cleaning import elliptical_polarity
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.declarative import join
 from capqa.statements.rules.judged import (Verdict, contradicted_statement, echoes_verdict, lowered_clause,
@@ -60,7 +61,8 @@ def claim_statement(claim: str, content: str) -> Tuple[Optional[str], List[str]]
     elif read.kind != "true":
         statement = (read.kind == "contradicts" and contradicted_statement(claim)) or negated_clause(parse(claim)) or (
             f"it is not true that {lowered_clause(claim)}")
-    explanation = "" if echoes_verdict(read.explanation) else read.explanation
+    # "No, it is not." / "Yes, that's correct.": a sentence that only says the verdict again is no explanation
+    explanation = "" if echoes_verdict(read.explanation) or elliptical_polarity(read.explanation) else read.explanation
     return statement, [explanation] if len(explanation.split()) >= 2 else []
 
 

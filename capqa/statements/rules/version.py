@@ -132,14 +132,15 @@ from capqa.statements.rules.parser import parser_identity
 # "Where was X before the Y?" puts the place after the copula, before the time phrase.
 # 12: (judgeq) a prompt that asks a verdict on a sentence of its own is read as that claim: after it ("The sun is a
 # planet. True or false?", "Claim: X. Is this claim supported, refuted or not enough info?"), before it ("Is the
-# following statement correct? X"; "Is the following argument valid? A. B." -> 'The argument "A. B" is valid';
+# following statement correct? X"; "Is the following argument valid? A. B." -> 'The argument is valid: "A. B"',
+# the quote last, so that a "no" negates the verdict's copula, not a verb in the quote; single quotes too;
 # "Does the following sentence make sense? X" -> 'The sentence "X" makes sense'), an inference's hypothesis
 # ("Premise: P Hypothesis: H Does the premise entail the hypothesis?" -> "The premise entails that H", "...
 # contradicts that H", "... neither entails nor contradicts that H"); the answer's verdict word ("REFUTES",
 # "Fiction", "entailment", "Not enough info" -> "There is not enough information to tell whether X"), said of the
 # claim ("The statement is false.", "It is refuted; ...") or after a concession ("That's a common myth, but it's
-# false") affirms or negates it, and an echo after it ("Yes, that's correct.") goes; an instruction or verdict
-# options after the claim go ("Explain briefly.", "Options: yes, no"); an answer that says or denies a yes/no
+# false") affirms or negates it, and an echo after it ("Yes, that's correct.", "No, it is not.") goes; an
+# instruction or verdict options after the claim go ("Explain briefly.", "Options: yes, no"); an answer that says or denies a yes/no
 # question's own predicate is its yes or no ("It is not plausible because ..." -> "It is not plausible that X,
 # because ..."); "A: yes or no" after a question goes; "Lightning never strikes" negates as "It is not true that
 # lightning never strikes" (no "never does not"); "which of these two planets" keeps its count; "Sentence B: ..."
