@@ -18,6 +18,8 @@ _GAS = "Which gas do plants absorb from the atmosphere for photosynthesis? A) ox
 @pytest.mark.parametrize("question, answer, statement", [
     # a bracket that touches its option's text, in the prompt and in the answer
     ("If 2x - 4 = 10, what is the value of x? A)5 B)7 C)12 D)14", "B)7", "If 2x - 4 = 10, the value of x is 7."),
+    (_GAS, "C)carbon dioxide, since plants make sugar from it.",
+     "The gas plants absorb from the atmosphere for photosynthesis is carbon dioxide, since plants make sugar from it."),
     ("What phenomenon makes global winds blow northeast to southwest or the reverse in the northern hemisphere? "
      "A)coriolis effect B)muon effect C)centrifugal effect D)tropical effect", "A",
      "The phenomenon that makes global winds blow northeast to southwest or the reverse in the northern hemisphere "
@@ -94,3 +96,9 @@ def test_a_list_of_letters_is_no_worked_conclusion():
 def test_a_final_label_without_a_colon_is_the_final_answer():
     assert rule_statement("Who wrote Hamlet?", "Shakespeare wrote it. The answer is Shakespeare.") == (
         "Shakespeare wrote it. Shakespeare wrote Hamlet.")
+
+
+def test_a_bracket_before_a_comma_keys_no_option():
+    """"(C), since ..." is a letter and its reason: the touching bracket's reading ("B)7") needs a word or an
+    amount after it, or the statement would open with the reason's comma."""
+    assert not rule_statement(_GAS, "(C), since plants make sugar from it.").startswith(",")

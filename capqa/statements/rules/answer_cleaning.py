@@ -52,8 +52,9 @@ _LETTER_COMMA = re.compile(r"^([A-Ha-h]),\s++(?![A-Ha-h](?:,|\s++(?:and|or)\s|$)
 _OPTION_LETTER = re.compile(r"^\(?([A-Ha-h])(?:\)|\.|:)\s+(.+)$|^\(([A-Ha-h])\)\s+(.+)$")
 _BARE_LETTER = re.compile(rf"^(?:(?:{OPTION_LABEL_PATTERN}) )?\(?([A-Ha-h1-9])\)?[.:]?$", re.IGNORECASE)
 # A key of the prompt's options before the answer's words: "B)7", "3. mitochondrion" (read only when the
-# prompt has that option: "3. Then stir" is no option without one).
-_KEYED_OPTION = re.compile(r"^\(?([A-Ha-h1-9])(?:[.):]\s+|\)(?=\S))(\S.*)$")
+# prompt has that option: "3. Then stir" is no option without one); a bracket touches a word or an amount,
+# never a comma ("(B), since ..." is the letter and a reason).
+_KEYED_OPTION = re.compile(r"^\(?([A-Ha-h1-9])(?:[.):]\s+|\)(?=[\w$€£]))(\S.*)$")
 _RESTATING_OPENER = re.compile(r"^(?:it's|it is|it was|it'd be|it would be|that's|that is|that was|that would be|"
                                r"that'd be|this is|they're|they are|they were|"
                                # "The longest one is the Volga": a description by "one" stands for the question's
