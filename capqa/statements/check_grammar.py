@@ -14,8 +14,9 @@ the statement, of which the parser reads at most ``MAX_PARSED_CHARS``.
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from capqa.statements.rules.lexicon import (ARTICLES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, FINITE_TAGS,
-                                            KNOWING_WORDS, NON_LOCATIVE_PREPOSITIONS, NOT_KNOWING_WORDS, NUMBER_WORDS,
-                                            PLURAL_COPULAS, POLARITY_LICENSORS, POLARITY_WORDS, PREPOSITIONS, WH_TAGS)
+                                            KNOWING_WORDS, NOMINAL_SUBJECT_DEPS, NON_LOCATIVE_PREPOSITIONS,
+                                            NOT_KNOWING_WORDS, NUMBER_WORDS, PLURAL_COPULAS, POLARITY_LICENSORS,
+                                            POLARITY_WORDS, PREPOSITIONS, WH_TAGS)
 from capqa.statements.rules.morphology import inflect, is_count_noun, is_finite_verb, is_mass_noun, lemmas_of
 from capqa.statements.rules.parser import Parse, Word
 
@@ -237,7 +238,7 @@ def _sentence_as_subject(words: Parse, children: Dict[int, List[Word]], quoted: 
         own = children.get(word.i, [])
         if quoted[word.i] or not any(child.tag in FINITE_TAGS for child in own if child.dep in ("aux", "auxpass")):
             continue
-        subject = next((child for child in own if child.dep in ("nsubj", "nsubjpass") and child.i < word.i), None)
+        subject = next((child for child in own if child.dep in NOMINAL_SUBJECT_DEPS and child.i < word.i), None)
         if subject is None:
             continue
         left = [child for child in children.get(subject.i, []) if child.i < subject.i]
