@@ -58,7 +58,7 @@ from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
 from capqa.statements.rules.wh_subject import wh_subject
-from capqa.statements.rules.worked import final_answer
+from capqa.statements.rules.worked import ANSWER_NOUN, CONCLUDING, final_answer
 
 logger = logging.getLogger(__name__)
 _Made = TypeVar("_Made")
@@ -80,9 +80,9 @@ _CLOSING_QUOTES = ('"', "”", "’", "'")
 _DISPLAY_ENDED = re.compile(r"[.!?]\s*+\\\]$")  # a display formula ending its sentence: "... = 144. \]"
 # A worked answer's last sentence concluding with an option's letter: "f(3) = 19. The answer is (B).",
 # "The writer seems supportive, so B." (read only where the prompt has that option).
-_LETTER_CONCLUSION = re.compile(r"(?P<end>[.!?,;])\s++(?:(?:so|thus|hence|therefore),?\s++)?(?:(?:the\s++)?(?:final\s++|"
-                                r"correct\s++|right\s++|best\s++)?(?:answer|option|choice)\s++is\s*+:?\s*+|(?<=,\s)|(?<=so\s))"
-                                r"\(?(?P<letter>[A-Ha-h])\)?(?:\s++(?P<text>[^.]{1,80}))?[.\s]*$", re.IGNORECASE)
+_LETTER_CONCLUSION = re.compile(rf"(?P<end>[.!?,;])\s++(?:{CONCLUDING})?(?:(?:the\s++)?{ANSWER_NOUN}\s++is\s*+:?\s*+|"
+                                r"(?<=,\s)|(?<=so\s))\(?(?P<letter>[A-Ha-h])\)?(?:\s++(?P<text>[^.]{1,80}))?[.\s]*$",
+                                re.IGNORECASE)
 _CONCLUSION_CHARS = 160  # the conclusion is looked for in the sentence's end only: a long text stays linear
 _TWO_WORDS = re.compile(r"\S\s+\S")
 _LOWERED_OPENINGS = frozenset("The A An It They He She We You His Her Its Their Our Your There This That These "

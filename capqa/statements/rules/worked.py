@@ -15,11 +15,14 @@ from typing import List, Tuple
 
 from capqa.statements.rules.lexicon import WORKING_LABELS
 
+# A conclusion's connective and its answer noun ("So, the correct option is ..."), for every pattern that
+# reads a worked answer's conclusion.
+CONCLUDING = r"(?:so|thus|therefore|hence),?\s++"
+ANSWER_NOUN = r"(?:final\s++|correct\s++|right\s++|best\s++)?(?:answer|option|choice)"
 # "The answer is: 17", "So the correct option is (C).", "Therefore, the answer (arabic numerals) is 39."
 _FINAL_LABEL = re.compile(
-    r"^(?:(?:A|(?:the\s++)?(?:final\s++)?answer)\s*+[:=]\s*+|(?:(?:so|thus|therefore|hence),?\s++)?the\s++"
-    r"(?:final\s++|correct\s++|right\s++|best\s++)?(?:answer|option|choice)(?:\s*+\([^()\n]{1,40}\))?\s++is"
-    r"(?:\s*+:)?\s++)(?P<value>\S.{0,80}?)[.\s]*$", re.IGNORECASE)
+    rf"^(?:(?:A|(?:the\s++)?(?:final\s++)?answer)\s*+[:=]\s*+|(?:{CONCLUDING})?the\s++{ANSWER_NOUN}"
+    r"(?:\s*+\([^()\n]{1,40}\))?\s++is(?:\s*+:)?\s++)(?P<value>\S.{0,80}?)[.\s]*$", re.IGNORECASE)
 # A value alone: a number with its currency, sign, per cent and up to two unit words ("34", "$6.75", "14 days"),
 # a formula, or a date or time ("May 17, 2021", "12:15 PM") is no lone value: it needs a label.
 LONE_VALUE = re.compile(r"^[$€£]?+[-−]?+\d[\d,]*+(?:\.\d++)?+%?+(?:\s++[A-Za-z]++){0,2}\.?$|^\$[^$\n]{1,40}\$\.?$")
