@@ -16,6 +16,7 @@ from typing import List, NamedTuple, Optional, Set, Tuple
 from capqa.statements.rules.lexicon import (CLAIM_NOUNS_PATTERN, CONTRADICTING_VERDICTS, DETERMINERS, NEGATIVE_VERDICTS,
                                             POSITIVE_VERDICTS, PRONOUNS)
 from capqa.statements.rules.morphology import lemmas_of
+from capqa.statements.rules.text_verdicts import judged_text_prompt
 
 _VERDICT_WORDS = "|".join(re.escape(word).replace(r"\ ", r"\s+") for word in sorted(
     POSITIVE_VERDICTS | NEGATIVE_VERDICTS | CONTRADICTING_VERDICTS, key=len, reverse=True))
@@ -61,6 +62,9 @@ class Verdict(NamedTuple):
 def judged_prompt(context: List[str], proper: str) -> Optional[Tuple[List[str], str]]:
     """(context, "True or false: CLAIM") for a prompt that asks for a verdict on a sentence of its
     own, or None."""
+    judged_text = judged_text_prompt(list(context) + [proper])
+    if judged_text:  # "Is the following sentence plausible? X": truth reads X, a property quotes it
+        return judged_text
     context, asked = list(context), proper
     if context and (_INSTRUCTION.match(proper) or (_VERDICT_OPTIONS.match(proper) and context[-1].endswith("?"))):
         proper = context.pop()  # "True or false: X. Explain briefly.", "Does P entail H? Options: yes, no"
