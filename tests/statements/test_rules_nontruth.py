@@ -10,6 +10,7 @@ SARC, SST-2, IMDb, PAWS, QQP, MRPC, FOLIO, ProofWriter and FEVER."""
 
 import pytest
 
+from capqa.statements.check import statement_issues
 from capqa.statements.rules import rule_statement
 from capqa.statements.rules.text_verdicts import is_truth_predicate, judged_claim, text_verdict_statement
 
@@ -180,3 +181,10 @@ def test_an_answer_without_a_verdict_on_the_text_has_none():
     judged = judged_claim('the review "Great phone." is positive or negative')
     assert text_verdict_statement(judged, "yes") is None
     assert text_verdict_statement(judged, "I am not sure what you mean") is None
+
+
+def test_a_quotations_i_is_no_questioner_left_unswapped():
+    question = 'Tweet: "I love waiting two hours at the DMV." Is this tweet sarcastic?'
+    statement = rule_statement(question, "yes")
+    assert statement == 'The tweet "I love waiting two hours at the DMV." is sarcastic.'
+    assert "person_not_swapped" not in statement_issues(question, "yes", statement)
