@@ -148,6 +148,23 @@ CASES = [
     ('Is the following sentence plausible? "The cat barked at the mailman."',
      'I would say it is implausible, since cats meow.',
      'The sentence "The cat barked at the mailman." is implausible since cats meow.'),
+    # a task that asks the verdict is the question it asks; "the sentence below"; a bare "not"
+    ('Determine whether the following sentence is grammatical. "The cats sleeps."', 'No',
+     'The sentence "The cats sleeps." is not grammatical.'),
+    ('Tell me if this tweet is sarcastic or not: "Love being stuck in traffic."', 'yes',
+     'The tweet "Love being stuck in traffic." is sarcastic.'),
+    ('Classify whether the following review is positive or negative. "Loved it!"', 'Positive',
+     'The review "Loved it!" is positive.'),
+    ('Is the sentence below grammatical? "The cats sleeps."', 'Probably not.',
+     'The sentence "The cats sleeps." is not grammatical.'),
+    # a pair's verb phrase: its "no" is "do not"
+    ('Sentence 1: "The firm raised prices." Sentence 2: "Prices were raised by the firm." Do these two sentences '
+     'mean the same thing?', 'No, they differ.',
+     'The sentences "The firm raised prices." and "Prices were raised by the firm." do not mean the same thing. '
+     'They differ.'),
+    ('Do the following two sentences have the same meaning? Sentence 1: "The firm raised prices." Sentence 2: '
+     '"Prices were raised by the firm."', 'yes',
+     'The sentences "The firm raised prices." and "Prices were raised by the firm." have the same meaning.'),
 ]
 
 

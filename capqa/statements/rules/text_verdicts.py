@@ -31,12 +31,23 @@ _ASPECT = r"the\s+(?:overall\s+)?(?:sentiment|tone|stance|polarity)"  # "Is the 
 _COPULAR_QUESTION = re.compile(
     rf"^(?:q\s*:\s*)?(?P<copula>is|are)\s+(?P<head>{_ASPECT}\s+of\s+)?"
     r"(?P<det>the\s+following|this|that|these|those|the)(?:\s+(?P<count>two|2))?\s+"
-    rf"(?P<noun>{_NOUNS})(?P<plural>s)?\s*(?P<quote>{_QUOTE})?\s+(?P<predicate>[^?\"“”]+?)\s*\?\s*(?P<after>.*)$",
+    rf"(?P<noun>{_NOUNS})(?P<plural>s)?(?:\s+(?P<place>below|above))?\s*(?P<quote>{_QUOTE})?\s+(?P<predicate>[^?\"“”]+?)\s*\?\s*(?P<after>.*)$",
+    re.IGNORECASE)
+# "Do these two sentences mean the same thing?": a pair's verb phrase, said with "do not" when denied.
+_DO_QUESTION = re.compile(
+    r"^(?:q\s*:\s*)?(?P<copula>do)\s+(?P<head>)(?P<det>the\s+following|these|those|the)(?:\s+(?P<count>two|2))?\s+"
+    rf"(?P<noun>{_NOUNS})(?P<plural>s)(?P<place>)(?P<quote>)\s+(?P<predicate>[^?\"“”]+?)\s*\?\s*(?P<after>.*)$",
     re.IGNORECASE)
 _INFERENCE = re.compile(r"\b(?:entail|contradict|neutral)", re.IGNORECASE)
 # A predicate that is no property of the text: "Is the passage about dogs?", "Is the claim that X true?"
 _NO_PROPERTY = re.compile(r"^(?:about|in|on|at|from|for|with|of|to|like|than|within|under|over|that|which|who|"
                           r"whether|if|what|when|where|how|why)\b", re.IGNORECASE)
+# "Determine whether the following sentence is grammatical.", "Tell me if this tweet is sarcastic or not: X"
+_VERDICT_TASK = re.compile(
+    r"^(?:please\s+)?(?:decide|determine|say|state|indicate|tell\s+me|judge|check|classify|predict|identify)\s+"
+    rf"(?:whether|if)\s+(?P<subject>(?:{_ASPECT}\s+of\s+)?(?:the\s+following|this|these|the)(?:\s+(?:two|2))?\s+"
+    rf"(?:{_NOUNS})s?(?:\s+(?:below|above))?)\s+(?P<copula>is|are)\s+(?P<predicate>[^.:?!\"“]+?)(?:\s+or\s+not)?\s*[.:?!]\s*(?P<after>.*)$",
+    re.IGNORECASE)
 _VERBS = ("supports", "refutes", "contradicts")
 _VERB = r"support|refute|contradict"
 # "Does the evidence support or refute the claim?", "Does the passage support the statement?"
@@ -61,6 +72,7 @@ _SAID = re.compile(r"^(?:answer\s*:\s*|verdict\s*:\s*|(?:i'd|i would)\s+say\s+)?
 _AGENT = re.compile(r"^(?:answer\s*:\s*)?(?:(?:the|this)\s+\w+|it|this|they)\s+(?=(?:does|do|clearly|" + _VERB + r"))",
                     re.IGNORECASE)
 _OBJECT = re.compile(rf"^(?:(?:(?:the|this|that)\s+(?:{_NOUNS})|it|this|that)\b)?", re.IGNORECASE)
+_BARE_NOT = re.compile(r"^(not)\b\W*()$", re.IGNORECASE)  # "Probably not." with its hedge gone: a "no"
 _DEGREE = frozenset("clearly definitely very quite highly probably likely somewhat fairly extremely totally "
                     "completely entirely mostly overall".split())
 _NEGATING_PREFIXES = ("un", "in", "im", "il", "ir", "non-", "non")
@@ -70,7 +82,7 @@ _UNSETTLED = re.compile(r"^(?:not\s+enough\s+info(?:rmation)?|neutral|nei|unknow
 _EXTRAPOSED = re.compile(r"^(?:to|that)\s", re.IGNORECASE)
 _SUBORDINATOR = re.compile(r"^(?:because|since|as|given|for)\b", re.IGNORECASE)
 _JUDGED_CLAIM = re.compile(r"^(?P<subject>[^\"]*?the\s+\w+\s+\"[^\"]*\"(?:\s+and\s+\"[^\"]*\")?)\s+"
-                           r"(?P<copula>is|are)\s+(?P<predicate>[^\"]+)$|"
+                           r"(?P<copula>is|are|do)\s+(?P<predicate>[^\"]+)$|"
                            rf"^(?P<agent>the\s+\w+)\s+(?P<verbs>(?:{'|'.join(_VERBS)})(?:\s+or\s+(?:{'|'.join(_VERBS)}))*)"
                            r"\s+(?P<object>the\s+\w+\s+\"[^\"]*\")$")
 
@@ -89,8 +101,10 @@ def judged_text_prompt(sentences: List[str]) -> Optional[Tuple[List[str], str]]:
     while len(sentences) > 1 and _FORMAT.match(sentences[-1]):
         sentences.pop()  # "Answer with yes or no.": the verdict's format, not the text judged
     for index in range(len(sentences) - 1, -1, -1):
-        copular, verb = _COPULAR_QUESTION.match(sentences[index]), _VERB_QUESTION.match(sentences[index])
-        if copular and (_INFERENCE.search(copular.group("predicate")) or _NO_PROPERTY.match(copular.group("predicate"))):
+        asked = _as_question(sentences[index])
+        copular, verb = _COPULAR_QUESTION.match(asked) or _DO_QUESTION.match(asked), _VERB_QUESTION.match(asked)
+        inference = copular and copular.group("copula").lower() != "do" and _INFERENCE.search(copular.group("predicate"))
+        if copular and (inference or _NO_PROPERTY.match(copular.group("predicate"))):
             return None  # "Is the hypothesis entailed?": an inference (``judged``); "Is the passage about X?"
         if (copular or verb) and (index == len(sentences) - 1 or _follows(copular or verb, sentences[-1])):
             question = copular or verb
@@ -106,12 +120,21 @@ def judged_text_prompt(sentences: List[str]) -> Optional[Tuple[List[str], str]]:
     return None
 
 
+def _as_question(sentence: str) -> str:
+    """A task that asks a verdict put as the question it asks ("Determine whether the following
+    sentence is grammatical: X" -> "Is the following sentence grammatical? X"), else the sentence."""
+    task = _VERDICT_TASK.match(sentence)
+    if not task:
+        return sentence
+    return f'{task.group("copula")} {task.group("subject")} {task.group("predicate")}? {task.group("after")}'.strip()
+
+
 def _follows(question: re.Match, last: str) -> bool:
     """Whether the question says the text comes after it: "the following"; "this" before a text that
     asks nothing ("Is this sentence grammatical? X", not "Is this review positive? Why?"); a claim
     not named yet ("Does the passage support or refute the claim? Claim: X")."""
     determiner = (question.groupdict().get("det") or "").lower()
-    return not determiner or determiner.startswith("the following") or (
+    return not determiner or determiner.startswith("the following") or question.groupdict().get("place") == "below" or (
         determiner in ("this", "these") and not last.endswith("?"))
 
 
@@ -207,6 +230,8 @@ def text_verdict_statement(judged: JudgedClaim, answer: str) -> Optional[Tuple[s
     predicate, rest = read
     if _SUBORDINATOR.match(rest):  # "Yes, it is plausible because X": the reason is the verdict's
         predicate, rest = f"{predicate} {rest.rstrip('.!')}", ""
+    if judged.copula == "do":  # "the sentences ... mean the same thing" / "... do not mean the same thing"
+        return f"{judged.subject}{' do' if predicate.startswith('not ') else ''} {predicate}", rest
     if judged.copula:
         return f"{judged.subject} {judged.copula} {predicate}", rest
     return f"{judged.subject} {predicate} {judged.object}", rest
@@ -234,14 +259,14 @@ def _chosen(judged: JudgedClaim, answer: str) -> Optional[Tuple[str, str]]:
     said = _said(judged, text)
     if said:
         return said
-    polar = YES_NO.match(text)
+    polar = YES_NO.match(text) or _BARE_NOT.match(text)
     if not polar or len(judged.alternatives) != 1:
         return None
     rest = polar.group(2).strip()
     again = _said(judged, rest)  # "Yes, it is toxic: it insults the reader.", "No, the review is negative."
     if again:
         return again
-    negative = polar.group(1).lower() in NEGATIVE_ANSWERS
+    negative = polar.group(1).lower() in NEGATIVE_ANSWERS | {"not"}
     return (_negated(judged, judged.alternatives[0]) if negative else judged.alternatives[0]), rest
 
 
@@ -275,6 +300,8 @@ def _surfaces(judged: JudgedClaim) -> List[Tuple[str, str]]:
     "implausible", "plausible"; "refutes", "refuted", "does not support"."""
     pairs: List[Tuple[str, str]] = []
     for predicate in judged.alternatives:
+        if judged.copula == "do":
+            continue  # a verb phrase's verdict is a yes or a no
         if not judged.copula:
             stem = predicate[:-1]
             pairs += [(form, predicate) for form in (predicate, stem, stem + "ed", stem + "d")]
