@@ -165,6 +165,18 @@ CASES = [
     ('Do the following two sentences have the same meaning? Sentence 1: "The firm raised prices." Sentence 2: '
      '"Prices were raised by the firm."', 'yes',
      'The sentences "The firm raised prices." and "Prices were raised by the firm." have the same meaning.'),
+    # the aspect asked of a text ("What is the sentiment of ...?"): the answer says what it is, of the text quoted
+    ('What is the sentiment of the following review? "Dull and lifeless."', 'negative',
+     'The sentiment of the review "Dull and lifeless." is negative.'),
+    ('Review: "Dull and lifeless." What is the sentiment of this review?', 'The sentiment is negative.',
+     'The sentiment of the review "Dull and lifeless." is negative.'),
+    # the options after a "Q:" prompt are no part of the text; a truth verdict's "unknown" settles nothing
+    ('Q: Is the following sentence plausible?\n"The goalkeeper dribbled past three defenders and scored."\n'
+     'Options:\n- yes\n- no\nA:', 'yes',
+     'The sentence "The goalkeeper dribbled past three defenders and scored." is plausible.'),
+    ('Facts: The cube is big. Big things are red. Is the following statement true, false, or unknown given the '
+     'facts? The cube is blue.', 'Unknown',
+     'Facts: The cube is big. Big things are red. There is not enough information to tell whether the cube is blue.'),
 ]
 
 

@@ -48,7 +48,8 @@ _SAID_OF_CLAIM = re.compile(rf"^(?:(?:i'd|i would)\s+say\s+|(?:the|this|that)\s+
 _CONCEDED = re.compile(r"^[^.;:!?]{1,60}?,?\s+but\s+", re.IGNORECASE)
 _POSITIVE_WORDS = "|".join(sorted(POSITIVE_VERDICTS, key=len, reverse=True))
 _VERDICT = re.compile(rf"^(?P<word>{_VERDICT_WORDS}|not\s+enough\s+info(?:rmation)?|not\s+(?:{_POSITIVE_WORDS})|"
-                      r"(?:it\s+is\s+)?not\s+possible\s+to\s+tell|undetermined|neutral)\b[\s,.;:!—–-]*(?P<rest>.*)$",
+                      r"(?:it\s+is\s+)?not\s+possible\s+to\s+tell|undetermined|neutral|unknown|uncertain|"
+                      r"(?:it\s+)?cannot\s+be\s+determined)\b[\s,.;:!—–-]*(?P<rest>.*)$",
                       re.IGNORECASE)
 _QUOTED = re.compile(r'^(?:["“](?P<inner>[^"”]+?)[.!]?["”]|[\'‘](?P<single>[^\'‘’]+?)[.!]?[\'’])$')
 

@@ -31,13 +31,18 @@ _ASPECT = r"the\s+(?:overall\s+)?(?:sentiment|tone|stance|polarity)"  # "Is the 
 _COPULAR_QUESTION = re.compile(
     rf"^(?:q\s*:\s*)?(?P<copula>is|are)\s+(?P<head>{_ASPECT}\s+of\s+)?"
     r"(?P<det>the\s+following|this|that|these|those|the)(?:\s+(?P<count>two|2))?\s+"
-    rf"(?P<noun>{_NOUNS})(?P<plural>s)?(?:\s+(?P<place>below|above))?\s*(?P<quote>{_QUOTE})?\s+(?P<predicate>[^?\"“”]+?)\s*\?\s*(?P<after>.*)$",
-    re.IGNORECASE)
+    rf"(?P<noun>{_NOUNS})(?P<plural>s)?(?:\s+(?P<place>below|above))?\s*(?P<quote>{_QUOTE})?\s+"
+    r"(?P<predicate>[^?\"“”]+?)\s*\?\s*(?P<after>.*)$", re.IGNORECASE)
 # "Do these two sentences mean the same thing?": a pair's verb phrase, said with "do not" when denied.
 _DO_QUESTION = re.compile(
     r"^(?:q\s*:\s*)?(?P<copula>do)\s+(?P<head>)(?P<det>the\s+following|these|those|the)(?:\s+(?P<count>two|2))?\s+"
     rf"(?P<noun>{_NOUNS})(?P<plural>s)(?P<place>)(?P<quote>)\s+(?P<predicate>[^?\"“”]+?)\s*\?\s*(?P<after>.*)$",
     re.IGNORECASE)
+# "What is the sentiment of the following review?": the aspect asked of a text.
+_OPEN = "…"  # the predicate of a claim whose predicate the answer gives ('the sentiment of the review "X" is …')
+_ASPECT_QUESTION = re.compile(
+    rf"^(?:q\s*:\s*)?(?P<wh>what|which)\s+is\s+(?P<head>{_ASPECT})\s+of\s+(?P<det>the\s+following|this|that|the)\s+"
+    rf"(?P<noun>{_NOUNS})(?:\s+(?P<place>below|above))?\s*\?\s*(?P<after>.*)$", re.IGNORECASE)
 _INFERENCE = re.compile(r"\b(?:entail|contradict|neutral)", re.IGNORECASE)
 # A predicate that is no property of the text: "Is the passage about dogs?", "Is the claim that X true?"
 _NO_PROPERTY = re.compile(r"^(?:about|in|on|at|from|for|with|of|to|like|than|within|under|over|that|which|who|"
@@ -46,9 +51,8 @@ _NO_PROPERTY = re.compile(r"^(?:about|in|on|at|from|for|with|of|to|like|than|wit
 _VERDICT_TASK = re.compile(
     r"^(?:please\s+)?(?:decide|determine|say|state|indicate|tell\s+me|judge|check|classify|predict|identify)\s+"
     rf"(?:whether|if)\s+(?P<subject>(?:{_ASPECT}\s+of\s+)?(?:the\s+following|this|these|the)(?:\s+(?:two|2))?\s+"
-    rf"(?:{_NOUNS})s?(?:\s+(?:below|above))?)\s+(?P<copula>is|are)\s+(?P<predicate>[^.:?!\"“]+?)(?:\s+or\s+not)?\s*[.:?!]\s*(?P<after>.*)$",
-    re.IGNORECASE)
-_VERBS = ("supports", "refutes", "contradicts")
+    rf"(?:{_NOUNS})s?(?:\s+(?:below|above))?)\s+(?P<copula>is|are)\s+(?P<predicate>[^.:?!\"“]+?)(?:\s+or\s+not)?"
+    r"\s*[.:?!]\s*(?P<after>.*)$", re.IGNORECASE)
 _VERB = r"support|refute|contradict"
 # "Does the evidence support or refute the claim?", "Does the passage support the statement?"
 _VERB_QUESTION = re.compile(
@@ -61,13 +65,14 @@ _LABELLED = re.compile(r"^(?P<label>[A-Za-z]+(?:\s+(?:\d|[A-Z]))?)\s*:\s*(?P<tex
 _FORMAT = re.compile(r"^(?:(?:please\s+)?(?:answer|respond|reply)\b(?:\s+(?:only\s+)?(?:with|using|in))?[^.?!]{0,40}"
                      r"|(?:options|choices|answers?)\s*:.*|(?:briefly\s+)?(?:explain|justify)\b[^.?!]{0,40}|a\s*:)\W*$",
                      re.IGNORECASE)
+_TRAILING_FORMAT = re.compile(r"\s*(?:(?:options|choices)\s*:.*|(?:please\s+)?answer\s+(?:with\s+)?"
+                              r"(?:yes|no|true|false)\b.*)$", re.IGNORECASE)
 _PAIR_LABEL = re.compile(r"^(?:\w+\s+)?(?:1|2|a|b)$", re.IGNORECASE)
 _TRUTH_MODIFIERS = frozenset("factually really actually historically scientifically".split())
 # What an answer says before its verdict word: "The argument is", "this sentence is", "It's", "Answer:".
 _SAID = re.compile(r"^(?:answer\s*:\s*|verdict\s*:\s*|(?:i'd|i would)\s+say\s+)?(?:(?:(?:the|this|that|these|both)"
-                   rf"(?:\s+(?:two|2))?\s+(?:{_NOUNS})s?|{_ASPECT}(?:\s+of\s+(?:the|this)\s+(?:{_NOUNS}))?|it|this|that|"
-                   r"they)\s+(?:is|are)\s+|(?:it|that|this)'s\s+|"
-                   r"they're\s+)?", re.IGNORECASE)
+                   rf"(?:\s+(?:two|2))?\s+(?:{_NOUNS})s?|{_ASPECT}(?:\s+of\s+(?:the|this)\s+(?:{_NOUNS}))?|"
+                   r"it|this|that|they)\s+(?:is|are)\s+|(?:it|that|this)'s\s+|they're\s+)?", re.IGNORECASE)
 # What an answer says before a verb's verdict, and the object after it: "The evidence refutes the claim".
 _AGENT = re.compile(r"^(?:answer\s*:\s*)?(?:(?:the|this)\s+\w+|it|this|they)\s+(?=(?:does|do|clearly|" + _VERB + r"))",
                     re.IGNORECASE)
@@ -83,7 +88,7 @@ _EXTRAPOSED = re.compile(r"^(?:to|that)\s", re.IGNORECASE)
 _SUBORDINATOR = re.compile(r"^(?:because|since|as|given|for)\b", re.IGNORECASE)
 _JUDGED_CLAIM = re.compile(r"^(?P<subject>[^\"]*?the\s+\w+\s+\"[^\"]*\"(?:\s+and\s+\"[^\"]*\")?)\s+"
                            r"(?P<copula>is|are|do)\s+(?P<predicate>[^\"]+)$|"
-                           rf"^(?P<agent>the\s+\w+)\s+(?P<verbs>(?:{'|'.join(_VERBS)})(?:\s+or\s+(?:{'|'.join(_VERBS)}))*)"
+                           rf"^(?P<agent>the\s+\w+)\s+(?P<verbs>(?:{_VERB})s(?:\s+or\s+(?:{_VERB})s)*)"
                            r"\s+(?P<object>the\s+\w+\s+\"[^\"]*\")$")
 
 
@@ -102,22 +107,38 @@ def judged_text_prompt(sentences: List[str]) -> Optional[Tuple[List[str], str]]:
         sentences.pop()  # "Answer with yes or no.": the verdict's format, not the text judged
     for index in range(len(sentences) - 1, -1, -1):
         asked = _as_question(sentences[index])
-        copular, verb = _COPULAR_QUESTION.match(asked) or _DO_QUESTION.match(asked), _VERB_QUESTION.match(asked)
-        inference = copular and copular.group("copula").lower() != "do" and _INFERENCE.search(copular.group("predicate"))
-        if copular and (inference or _NO_PROPERTY.match(copular.group("predicate"))):
+        question = (_ASPECT_QUESTION.match(asked) or _COPULAR_QUESTION.match(asked) or _DO_QUESTION.match(asked)
+                    or _VERB_QUESTION.match(asked))
+        if question and _no_property(question):
             return None  # "Is the hypothesis entailed?": an inference (``judged``); "Is the passage about X?"
-        if (copular or verb) and (index == len(sentences) - 1 or _follows(copular or verb, sentences[-1])):
-            question = copular or verb
-            before, after = sentences[:index], ([question.group("after")] if question.group("after") else []) + (
-                sentences[index + 1:])
-            found = _judged_texts(before, after, question.group("noun").lower(),
-                                  copular is not None and bool(copular.group("count") or copular.group("plural")),
-                                  copular.group("quote") if copular else None)
-            if found is None:
-                return None
-            context, texts = found
-            return context, f"True or false: {_claim(copular, verb, texts)}"
+        if question and (index == len(sentences) - 1 or _follows(question, sentences[-1])):
+            return _read(question, sentences[:index], sentences[index + 1:])
     return None
+
+
+def _no_property(question: re.Match) -> bool:
+    """Whether a copular question's predicate is an inference's or no property of the text."""
+    predicate, copula = question.groupdict().get("predicate"), question.groupdict().get("copula")
+    if not predicate or not copula:
+        return False
+    return bool((copula.lower() != "do" and _INFERENCE.search(predicate)) or _NO_PROPERTY.match(predicate))
+
+
+def _read(question: re.Match, before: List[str], after: List[str]) -> Optional[Tuple[List[str], str]]:
+    """(context, claim) of a verdict question found among the prompt's sentences."""
+    after_text = _TRAILING_FORMAT.sub("", question.group("after"))  # 'Q: Is X plausible? "Y" Options: - yes'
+    after = ([after_text] if after_text else []) + after
+    groups = question.groupdict()
+    pair = bool(groups.get("count") or groups.get("plural"))
+    found = _judged_texts(before, after, question.group("noun").lower(), pair, groups.get("quote"))
+    if found is None:
+        return None
+    context, texts = found
+    if "wh" in groups:  # "What is the sentiment of this review?": the answer gives the predicate
+        head = " ".join(question.group("head").lower().split())
+        return context, f'True or false: {head} of the {question.group("noun").lower()} {_quoted(texts[0])} is {_OPEN}'
+    copular = question if "copula" in groups else None
+    return context, f"True or false: {_claim(copular, None if copular else question, texts)}"
 
 
 def _as_question(sentence: str) -> str:
@@ -130,12 +151,15 @@ def _as_question(sentence: str) -> str:
 
 
 def _follows(question: re.Match, last: str) -> bool:
-    """Whether the question says the text comes after it: "the following"; "this" before a text that
-    asks nothing ("Is this sentence grammatical? X", not "Is this review positive? Why?"); a claim
-    not named yet ("Does the passage support or refute the claim? Claim: X")."""
+    """Whether the question says the text comes after it, and nothing after asks another question:
+    "the following", "the sentence below"; "this" before a text ("Is this sentence grammatical? X",
+    not "Is this review positive? Why?"); a claim not named yet ("Does the passage support or
+    refute the claim? Claim: X")."""
+    if last.endswith("?") and not _LABELLED.match(last):
+        return False
     determiner = (question.groupdict().get("det") or "").lower()
-    return not determiner or determiner.startswith("the following") or question.groupdict().get("place") == "below" or (
-        determiner in ("this", "these") and not last.endswith("?"))
+    return not determiner or determiner.startswith("the following") or determiner in ("this", "these") or (
+        question.groupdict().get("place") == "below")
 
 
 def _judged_texts(before: List[str], after: List[str], noun: str, pair: bool,
@@ -200,7 +224,8 @@ def is_truth_predicate(predicate: str) -> bool:
 
 def _unquoted(text: str) -> str:
     text = text.strip()
-    if len(text) > 1 and text[0] in "\"“'‘" and text[-1] in "\"”'’" and not re.search(r"[\"“”]", text[1:-1]):
+    quoted = len(text) > 1 and text[0] in "\"“'‘" and text[-1] in "\"”'’"
+    if quoted and not re.search(r"[\"“”]", text[1:-1]):
         return text[1:-1].strip()
     return text
 
@@ -255,7 +280,12 @@ def _chosen(judged: JudgedClaim, answer: str) -> Optional[Tuple[str, str]]:
     "Answer: valid", "The review is negative"), or its yes or no to the one predicate asked."""
     text = answer.strip().lstrip("*_#> ").replace("**", "")
     if _UNSETTLED.match(text) and not judged.copula and len(judged.alternatives) > 1:
-        return f"neither {judged.alternatives[0]} nor {judged.alternatives[1]}", _rest(text, _UNSETTLED.match(text).end())
+        first, second = judged.alternatives[:2]
+        return f"neither {first} nor {second}", _rest(text, _UNSETTLED.match(text).end())
+    if judged.alternatives == [_OPEN]:  # "What is the sentiment of X?": the answer says what it is
+        opening = _SAID.match(text)
+        words = strip_trailing(text[opening.end():] if opening else text)
+        return (words[:1].lower() + words[1:] if words[1:2].islower() else words), ""
     said = _said(judged, text)
     if said:
         return said
@@ -314,7 +344,8 @@ def _surfaces(judged: JudgedClaim) -> List[Tuple[str, str]]:
                 words = predicate.split()
                 words[index] = opposite
                 pairs += [(opposite, " ".join(words))]
-            pairs += [(word.lower(), predicate)] if len(word) > 3 and word.lower() not in _DEGREE | PROPERTY_ADVERBS else []
+            if len(word) > 3 and word.lower() not in _DEGREE | PROPERTY_ADVERBS:
+                pairs += [(word.lower(), predicate)]
     return sorted(dict.fromkeys(pairs), key=lambda pair: len(pair[0]), reverse=True)
 
 
