@@ -658,7 +658,7 @@ def _person_not_swapped(question: str, text: str) -> bool:
     wrinkles ...?" -> "I remove wrinkles ..."; a context "I have 10 liters ..." kept as it is):
     for the reader the questioner is "you"."""
     asked = question.split()[:MAX_WORDS]
-    said = text.split()
+    said = _QUOTED_TEXT.sub(" ", text).split()  # 'The tweet "I love ..." is sarcastic': a quotation's "I" is its own
     pairs = set(zip(said, said[1:]))
     speaking = [index for index, word in enumerate(asked) if word == "I" and not _regnal(asked, index)]
     return bool(speaking) and any(word in ("I", "my", "My") and not _regnal(asked, index) and (word, following) in pairs
@@ -666,6 +666,7 @@ def _person_not_swapped(question: str, text: str) -> bool:
                                   if following[:1].isalpha())
 
 
+_QUOTED_TEXT = re.compile(r"\"[^\"]*\"|“[^”]*”")
 _READER_SUBJECT = re.compile(r"(?:^|(?<=[.!?]\s))You(?:['’](?:re|ve|d|ll))?\s", re.MULTILINE)
 
 

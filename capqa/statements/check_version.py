@@ -66,4 +66,6 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # reader, which now takes numbered ("...? 1. x 2. y") and bulleted ("Options: - Yes - No") options and a
 # bracket touching its text ("A)12"), so an output that echoes those options is flagged echoed_question or
 # options_left (41 held-out outputs gained or lost a code; no tune or tuned row changed).
-CHECK_VERSION = "4"
+# 5: (nontruth) person_not_swapped reads no "I" or "my" inside quotation marks: 'The tweet "I love waiting at the
+# DMV." is sarcastic.' quotes the text judged, whose "I" is the tweet's.
+CHECK_VERSION = "5"

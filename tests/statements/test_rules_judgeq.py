@@ -65,14 +65,14 @@ CASES = [
      'The Great Wall of China is not visible from space with the naked eye. The wall is too narrow to see from orbit without aid.'),
     ('Is the following argument valid? All dogs are animals. Rex is a dog. Therefore Rex is an animal.',
      'valid',
-     'The argument is valid: "All dogs are animals. Rex is a dog. Therefore Rex is an animal".'),
+     'The argument "All dogs are animals. Rex is a dog. Therefore Rex is an animal." is valid.'),
     # a "no" negates the verdict's copula, never a verb inside the quote; single quotes are quotes too
     ("Is the following sentence grammatical? 'The books is on the table.'",
      'No',
-     'The sentence is not grammatical: "The books is on the table".'),
+     'The sentence "The books is on the table." is not grammatical.'),
     ('Is the following argument valid? All cats are animals. Tom is an animal. So Tom is a cat.',
      'invalid',
-     'The argument is not valid: "All cats are animals. Tom is an animal. So Tom is a cat".'),
+     'The argument "All cats are animals. Tom is an animal. So Tom is a cat." is invalid.'),
     # a sentence that only says the verdict again goes
     ('Is the following statement correct? The sun is a planet.',
      'No, it is not.',

@@ -41,6 +41,8 @@ class QuestionParts(NamedTuple):
     options: dict      # option letter (lower-case) -> option text
 
 
+# A text after its label ('Claim: "Tokyo is ..."', "Sentence 2: ..."): what the question asks about, no instruction.
+_LABELLED_TEXT = re.compile(r"^[A-Z][a-z]+(?:\s+\d)?\s*:\s+\S")
 _TRAILING_LABEL = re.compile(r"(?<!\S)(?:options|choices|answer choices|answers?|a)\s*+:\s*+$", re.IGNORECASE)
 # The answer's format after a yes/no question: "Q: Is X Y? A: yes or no", "Does P entail H? yes or no".
 # ("X. True or false?" keeps its verdict prompt: it says what is judged; after "A:" it only says the format.)
@@ -96,7 +98,8 @@ def _without_trailing(sentences: List[str]) -> Tuple[List[str], List[str]]:
             if note:
                 notes.insert(0, note)
         elif not (after_question and _TRAILING_INSTRUCTION.match(last)) and not (
-                (after_question or _ANSWER_WORD.search(last)) and is_imperative(parse(last))):
+                (after_question or _ANSWER_WORD.search(last)) and not _LABELLED_TEXT.match(last)
+                and is_imperative(parse(last))):
             break
         sentences = sentences[:-1]
     return sentences, notes

@@ -45,7 +45,7 @@ from capqa.statements.rules.option_clauses import option_clause_answer
 from capqa.statements.rules.parser import MAX_PARSED_CHARS, NotParsedYet, Parse, batched, bounded, parse_into
 from capqa.statements.rules.polar import polar
 from capqa.statements.rules.prompt_statements import (claim_statement, claim_texts, embedded_statement,
-                                                      fragment_statement, imperative_statement)
+                                                      fragment_statement, imperative_statement, verdict_folded)
 from capqa.statements.rules.queries import parse_question, question_text
 from capqa.statements.rules.question_forms import Form, normalised, read_form
 from capqa.statements.rules.sentences import (counted_list, dashed_head, dashed_head_texts, denial, ends_in_situ,
@@ -296,8 +296,11 @@ def finish(prepared: Prepared) -> str:
         main = with_condition(prepared.condition, main, _lower_first_word)
     if main and speaks_to_system(prepared.question, prepared.answer) and not says_you(prepared.content):
         main = speaker_swapped(main)  # "Do you have feelings?" + "No, I am ..." -> "I do not have feelings"
+    extra = prepared.extra
+    if prepared.form.kind == "claim" and not more:  # "Yes — this sentence is plausible because ...": said once
+        main, extra = verdict_folded(prepared.form.text, main, extra)
     text = _sentences(prepared.context + _working_before(prepared.working, main) + _concession_joined(
-        [main] + more + prepared.extra),
+        [main] + more + extra),
                       prepared.answer)
     text = without_doubled_joins(text, prepared.answer)
     return code_case_kept(cased_statement(text, prepared.question, prepared.answer, prepared.proper), prepared.answer)

@@ -16,6 +16,7 @@ from typing import List, NamedTuple, Optional, Set, Tuple
 from capqa.statements.rules.lexicon import (CLAIM_NOUNS_PATTERN, CONTRADICTING_VERDICTS, DETERMINERS, NEGATIVE_VERDICTS,
                                             POSITIVE_VERDICTS, PRONOUNS)
 from capqa.statements.rules.morphology import lemmas_of
+from capqa.statements.rules.text_verdicts import judged_text_prompt
 
 _VERDICT_WORDS = "|".join(re.escape(word).replace(r"\ ", r"\s+") for word in sorted(
     POSITIVE_VERDICTS | NEGATIVE_VERDICTS | CONTRADICTING_VERDICTS, key=len, reverse=True))
@@ -47,7 +48,8 @@ _SAID_OF_CLAIM = re.compile(rf"^(?:(?:i'd|i would)\s+say\s+|(?:the|this|that)\s+
 _CONCEDED = re.compile(r"^[^.;:!?]{1,60}?,?\s+but\s+", re.IGNORECASE)
 _POSITIVE_WORDS = "|".join(sorted(POSITIVE_VERDICTS, key=len, reverse=True))
 _VERDICT = re.compile(rf"^(?P<word>{_VERDICT_WORDS}|not\s+enough\s+info(?:rmation)?|not\s+(?:{_POSITIVE_WORDS})|"
-                      r"(?:it\s+is\s+)?not\s+possible\s+to\s+tell|undetermined|neutral)\b[\s,.;:!—–-]*(?P<rest>.*)$",
+                      r"(?:it\s+is\s+)?not\s+possible\s+to\s+tell|undetermined|neutral|unknown|uncertain|"
+                      r"(?:it\s+)?cannot\s+be\s+determined)\b[\s,.;:!—–-]*(?P<rest>.*)$",
                       re.IGNORECASE)
 _QUOTED = re.compile(r'^(?:["“](?P<inner>[^"”]+?)[.!]?["”]|[\'‘](?P<single>[^\'‘’]+?)[.!]?[\'’])$')
 
@@ -61,6 +63,9 @@ class Verdict(NamedTuple):
 def judged_prompt(context: List[str], proper: str) -> Optional[Tuple[List[str], str]]:
     """(context, "True or false: CLAIM") for a prompt that asks for a verdict on a sentence of its
     own, or None."""
+    judged_text = judged_text_prompt(list(context) + [proper])
+    if judged_text:  # "Is the following sentence plausible? X": truth reads X, a property quotes it
+        return judged_text
     context, asked = list(context), proper
     if context and (_INSTRUCTION.match(proper) or (_VERDICT_OPTIONS.match(proper) and context[-1].endswith("?"))):
         proper = context.pop()  # "True or false: X. Explain briefly.", "Does P entail H? Options: yes, no"

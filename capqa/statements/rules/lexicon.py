@@ -79,6 +79,23 @@ NEGATIVE_VERDICTS = _NEGATIVE_LABELS | frozenset("no false incorrect wrong inacc
                                                  "implausible".split() + ["not entailment", "not entailed", "not supported"])
 # A question's predicate of truth: "Which of these is true / correct?" asks for a statement.
 TRUTH_WORDS = frozenset("true false correct incorrect accurate inaccurate".split())
+# A verdict's predicate that says the judged sentence holds: "Is the following statement true / a fact?"
+# judges what the sentence says. Every other predicate ("plausible", "grammatical", "sarcastic", "valid",
+# "toxic", "paraphrases", "positive") is a property of the text, said of the text quoted.
+TRUTH_PREDICATES = TRUTH_WORDS | frozenset("factual supported unsupported refuted right wrong".split()) | {
+    "a fact", "factually accurate", "factually correct", "the case"}
+# Adverbs that make a truth word a property of the text: "grammatically correct", "morally wrong".
+PROPERTY_ADVERBS = frozenset("grammatically morally ethically logically linguistically semantically syntactically "
+                             "deductively inductively socially stylistically pragmatically formally".split())
+# Nouns a prompt calls the text it asks a verdict on, besides a claim's ("Is this tweet sarcastic?",
+# "Is the following ending plausible?", "Are these two questions duplicates?").
+JUDGED_TEXT_NOUNS = CLAIM_NOUNS | frozenset("comment tweet post review text passage message reply response ending "
+                                            "continuation completion solution action behavior behaviour reasoning "
+                                            "inference question utterance headline phrase scenario explanation "
+                                            "premise".split())
+# The opposite of a property that no prefix negates: "Is the review positive?" + "negative".
+PROPERTY_ANTONYMS = {"positive": "negative", "negative": "positive", "sarcastic": "sincere", "sincere": "sarcastic",
+                     "literal": "figurative", "figurative": "literal", "formal": "informal", "informal": "formal"}
 # Verbs of a question that asks what event comes ("Which would most likely happen next?").
 EVENT_VERBS = frozenset("happen occur".split())
 # Words that make a count of many out of "one" or "a" before them ("one hundred", "a dozen").

@@ -27,6 +27,7 @@ from capqa.statements.rules.polar import polarity
 from capqa.statements.rules.question_forms import Form
 from capqa.statements.rules.sentences import is_clause, may_be_sentence, negated_clause
 from capqa.statements.rules.surface import list_or_single, list_verb
+from capqa.statements.rules.text_verdicts import judged_claim, text_verdict_statement, verdict_said_again
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
 from capqa.statements.rules.wh_subject import wh_subject
@@ -44,6 +45,9 @@ _LIST_OF = re.compile(r"^(?:a |the )?(?:list|names|examples) of (.+)$", re.IGNOR
 def claim_texts(claim: str, content: str) -> List[str]:
     """The texts ``claim_statement(claim, content)`` parses: an answer without a verdict, or the
     claim an answer denies."""
+    judged = judged_claim(claim)
+    if judged:
+        return [] if text_verdict_statement(judged, content) else [content]
     read = _verdict(content)
     if read is None:
         return [content]
@@ -52,6 +56,9 @@ def claim_texts(claim: str, content: str) -> List[str]:
 
 def claim_statement(claim: str, content: str) -> Tuple[Optional[str], List[str]]:
     """(the claim affirmed, negated or said unsettled by the answer, sentences to follow)."""
+    judged = judged_claim(claim)
+    if judged:  # 'the sentence "X" is plausible': the answer chooses the predicate said of the text
+        return _text_verdict(judged, content)
     read = _verdict(content)
     if read is None:
         return (content if is_clause(parse(content)) else claim), []
@@ -64,6 +71,29 @@ def claim_statement(claim: str, content: str) -> Tuple[Optional[str], List[str]]
     # "No, it is not." / "Yes, that's correct.": a sentence that only says the verdict again is no explanation
     explanation = "" if echoes_verdict(read.explanation) or elliptical_polarity(read.explanation) else read.explanation
     return statement, [explanation] if len(explanation.split()) >= 2 else []
+
+
+def _text_verdict(judged, content: str) -> Tuple[Optional[str], List[str]]:
+    """(the property or verb the answer chose said of the text, sentences to follow); an answer
+    with no verdict on it stands when it is a clause of its own, else there is no statement."""
+    read = text_verdict_statement(judged, content)
+    if read is None:
+        return (content if is_clause(parse(content)) else None), []
+    statement, explanation = read
+    explanation = "" if echoes_verdict(explanation) or elliptical_polarity(explanation) else explanation
+    return statement, [explanation] if len(explanation.split()) >= 2 else []
+
+
+def verdict_folded(claim: str, statement: str, extra: List[str]) -> Tuple[str, List[str]]:
+    """The statement of a verdict on a text and the answer's further sentences, less a sentence
+    that says the verdict again ("Yes — this sentence is plausible because Y": '... is plausible
+    because Y.')."""
+    judged = judged_claim(claim)
+    again = judged and extra and verdict_said_again(judged, statement, extra[0])
+    if not again:
+        return statement, extra
+    statement, rest = again
+    return statement, ([rest] if len(rest.split()) >= 2 else []) + extra[1:]
 
 
 def _verdict(content: str) -> Optional[Verdict]:

@@ -168,7 +168,11 @@ from capqa.statements.rules.parser import parser_identity
 # letters alone are their options joined ("A and C" -> "Whale and bat are mammals."), "B is the correct answer
 # because ..." is option B and its reason, and "Answer: B. Force is measured in newtons." is option B and a claim
 # of its own where the sentence does not say the option again ("D. TNCs are not ..." stays the answer's words).
-RULES_VERSION = "12"
+# 13: (nontruth) a verdict on a text whose predicate is not truth quotes the text with the verdict ('Is the
+# following sentence plausible? X' + no -> 'The sentence "X" is not plausible.'; "Is this tweet sarcastic or not
+# sarcastic?", "Are these two sentences paraphrases?", "Does the evidence support or refute the claim?" + refutes ->
+# 'The evidence refutes the claim "X".'); truth predicates (true, accurate, a fact, supported) still state X.
+RULES_VERSION = "13"
 
 
 def engine_identity() -> Dict[str, str]:
