@@ -30,6 +30,9 @@ from capqa.statements.rules.morphology import inflect, is_base_verb
 # A fronted phrase that names the whole a count is taken from: "Among the customers,".
 _PARTITIVE_LEAD = re.compile(r"^(?:among|of)\s++(?P<whole>[^,]+?)\s*+,?$", re.IGNORECASE)
 _FENCED_BLOCK = re.compile(r"```[^`]*+```")
+# A short lead and its colon before code on the same line: "The query is: SELECT ...".
+_LABELLED_CODE = re.compile(r"^(?P<lead>[^:\n`]{1,60}):[ \t]++(?P<code>[^\n]++)$")
+_OUTPUT_LABEL = re.compile(r"^(?:the\s++)?output\s*+:\s*+", re.IGNORECASE)
 # A question about SQL itself: the query is the value its frame asks for ("What is the SQL to ...?").
 _NAMES_QUERY = re.compile(r"\b(?:sql|query|queries|statement|syntax|command)\b", re.IGNORECASE)
 # The questioner after an instruction's verb: "show me flights ..." -> "shows flights ...".
@@ -41,7 +44,8 @@ _WRITE_REQUEST = re.compile(r"^(?:please\s++)?(?:write|implement|create|generate
                             r"routine|lambda|one-liner)s?\b.*)$", re.IGNORECASE | re.DOTALL)
 # An opener that only announces the code after it: "Here's a simple implementation:", "Below is the code:".
 _CODE_OPENER = re.compile(r"^(?:sure[,!.]?\s++)?(?:here(?:['’]s| is| are)|below is|the following is|this is|try this|"
-                          r"(?:you can )?use (?:the following|this)\b)[^.!?\n]{0,80}?:?$", re.IGNORECASE)
+                          r"(?:you can )?use (?:the following|this)\b|the (?:sql )?(?:query|code|solution) is\b)"
+                          r"[^.!?\n]{0,80}?:?$", re.IGNORECASE)
 # A function's stub (imports, the signature, the docstring) and nothing after it.
 _STUB = re.compile(r"^\s*+(?:(?:from|import)\s[^\n]*+\n\s*+)*def\s++(?P<name>\w++)\((?P<parameters>[^)]*+)\)"
                    r"(?:\s*+->\s*+[^:\n]++)?:[ \t]*+\n\s*+(?P<quote>\"\"\"|''')(?P<doc>.*?)(?P=quote)\s*+$", re.DOTALL)
@@ -60,8 +64,12 @@ def answer_code(answer: str) -> Optional[CodeAnswer]:
     """The answer's code: the whole answer when it is code as a whole, else its first fenced
     block with the prose around it; None when it has neither."""
     text = answer.strip()
-    if is_code(text) and not CODE_ONLY.match(text):
-        return CodeAnswer("", _one_line(text), "", "\n" in text)
+    if is_code(text):
+        return CodeAnswer("", _one_line(span_body(text) if CODE_ONLY.match(text) else text), "", "```" in text or (
+            "\n" in text))
+    labelled = _LABELLED_CODE.match(text)
+    if labelled and is_code(labelled.group("code")):  # "The query is: SELECT ..."
+        return CodeAnswer(labelled.group("lead"), _one_line(labelled.group("code")), "", False)
     block = _FENCED_BLOCK.search(text)
     if not block:
         return None
@@ -74,7 +82,10 @@ def _one_line(code: str) -> str:
 
 
 def _after(code: CodeAnswer) -> List[str]:
-    return answer_sentences(code.rest) if code.rest else []
+    """The answer's sentences after its code, an output's label said as a clause ("Output: [2, 4]" ->
+    "the output is [2, 4]")."""
+    sentences = answer_sentences(code.rest) if code.rest else []
+    return [_OUTPUT_LABEL.sub("the output is ", sentence) for sentence in sentences]
 
 
 def answers_with_sql(proper: str, answer: str) -> bool:

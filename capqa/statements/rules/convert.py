@@ -36,7 +36,7 @@ from capqa.statements.rules.context import (QuestionParts, questioner_swapped, r
                                             speaker_swapped, speaks_to_system, split_question)
 from capqa.statements.rules.course_answers import course_statement
 from capqa.statements.rules.declarative import embedded_question
-from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
+from capqa.statements.rules.howto import (Goal, code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
                                           steps_texts, topic_code)
 from capqa.statements.rules.joins import without_doubled_joins
 from capqa.statements.rules.judged import judged_prompt
@@ -343,12 +343,21 @@ def _code_statement(prepared: Prepared) -> Optional[List[str]]:
     if written:
         return written
     kind = prepared.form.kind
+    if kind == "imperative" and is_code(prepared.answer) and not _NAMES_CODE.search(prepared.form.text) and not (
+            answers_with_sql(prepared.proper, prepared.answer)):
+        # "list all files modified in the last 7 days" + "find . -type f -mtime -7": the command does it ("Name
+        # the function that ..." asks for the code as its value)
+        goal = Goal(f"{prepared.form.verb} {prepared.form.text}")
+        return steps_statement(goal, [prepared.content] + prepared.extra, prepared.answer)
     if kind not in _SQL_FORMS:
         return None  # a title or a goal's query reads "You can X with CODE" (``_steps``)
     frame = analyse(parse_question(prepared.proper)) if kind == "question" else None
     return sql_statement(prepared.proper, frame, prepared.answer) if frame is not None or kind != "question" else None
 
 
+# An instruction's object that is code itself: the code is its value, not what carries the instruction out.
+_NAMES_CODE = re.compile(r"\b(?:function|command|method|keyword|module|library|package|query|operator|class|syntax|"
+                         r"code|regex|flag|option|statement|expression)s?\b", re.IGNORECASE)
 # The forms whose SQL answer says what it finds: a question's or an instruction's ("List the names of ...").
 _SQL_FORMS = ("question", "imperative")
 
