@@ -179,7 +179,8 @@ from capqa.statements.rules.parser import parser_identity
 # "#4" is no heading; an article the code names a variable keeps its capital ("A program ..."); table questions:
 # a participle after a superlative or ordinal describes the subject ("John Smith was the first player drafted"),
 # a subject's comma phrase is closed ("The total ..., in millions, is 1,234.5"), a comparative after the noun is
-# the predicate ("The attendance was not higher in 2010 than in 2011").
+# the predicate ("The attendance was not higher in 2010 than in 2011"); a query after "The query is:" or in
+# backticks reads the same; an instruction carried out by a command reads "You can list ... with find ...".
 RULES_VERSION = "13"
 
 
