@@ -23,7 +23,8 @@ import unicodedata
 from typing import Callable, List
 
 from capqa.statements.rules.code import CODE_SPAN, FENCE_LANGUAGE, MATH_SPAN, code_chunks, is_code, span_body
-from capqa.statements.rules.lexicon import COPULAS, PREPOSITIONS, TABLE_NO, TABLE_YES, TOTAL_WORDS, WHITESPACE
+from capqa.statements.rules.lexicon import (COPULAS, DETERMINERS, PREPOSITIONS, TABLE_NO, TABLE_YES, TOTAL_WORDS,
+                                            WHITESPACE)
 from capqa.statements.rules.morphology import lemmas_of
 from capqa.statements.rules.worked import COT_OPENING, WORKING_LABEL, final_line, unboxed
 
@@ -44,7 +45,7 @@ _MAX_CODE_TOKENS = 200
 _AMOUNT = re.compile(r"^[$€£]?+\d[\d,]*+\.\d++$")
 _LINE_END_WORDS = 3
 _LIST_ITEM_WORDS = 8
-_HEADING = re.compile(r"^#{1,6}[ \t]*", re.MULTILINE)
+_HEADING = re.compile(r"^#{1,6}(?:[ \t]++|$|(?=[^\W\d]))", re.MULTILINE)  # "#4" is a rank, no heading
 _BLOCKQUOTE = re.compile(r"^[ \t]*+>{1,3}[ \t]++(?=\S)", re.MULTILINE)  # "> quoted text": markdown's quote mark
 # A bullet before anything ("- 40 h × $10 = $400"); a number's item mark before a word, as "1. 5" may be a number
 _BULLET = re.compile(r"^[ \t]*+(?:[-*•·▪‣][ \t]++(?=\S)|\d{1,3}[.)][ \t]++(?=[^\d\s]))", re.MULTILINE)
@@ -242,8 +243,9 @@ def code_case_kept(statement: str, answer: str) -> str:
     rules made of it, is undone. A plain word of the code (English, or capitalised:
     "Properties") is not, as the statement's own words may be it."""
     statement = _code_pieces_kept(statement, answer)
+    # (an article is English even where the code names a variable "a": "A program that ..." keeps its capital)
     tokens = [token for token in code_tokens(answer) if token.lower() in statement.lower() and (
-        not token.isalpha() or (token.islower() and not lemmas_of(token)))]
+        not token.isalpha() or (token.islower() and not lemmas_of(token) and token not in DETERMINERS))]
     if not tokens:
         return statement
     by_lower = {token.lower(): token for token in sorted(tokens, key=len)}
@@ -386,8 +388,10 @@ def _ends_sentence(text: str, mark: int, next_start: int, lowercase: bool = Fals
     word = text[word_start:mark].lower().lstrip("\"'“‘([")
     if text.startswith(("$", "\\]"), mark + 1):
         return True  # a formula closes after its full stop ("... = n.$ Enter ..."): no initial is in a formula
-    if len(word) == 1 and word.isalpha():
-        return False  # an initial: "J. K. Rowling"
+    if len(word) == 1 and word.isalpha() and (text[mark - 1].isupper() or lowercase or not following.isupper()):
+        # an initial: "J. K. Rowling", "(d. 1998)"; a lower-case letter before a capital is a variable: "Given a
+        # string s. Print ..."
+        return False
     if _AMOUNT.match(word):
         return True  # "... he spends $300.00. A: 300": a number with decimals ends a sentence
     return word.rstrip(".") not in _ABBREVIATIONS and "." not in word[-3:-1]

@@ -9,6 +9,7 @@ may touch it: "kv[1]" is no citation, "*.txt" no emphasis, "# ... work ..." no h
 
 import functools
 import re
+import textwrap
 from typing import Dict, List, Optional, Tuple
 
 CODE_SPAN = re.compile(r"```[^`]*+```|`[^`\n]++`")
@@ -24,11 +25,26 @@ CODE_ONLY = re.compile(r"^\s*+(?:```[^`]*+```|`[^`\n]++`)\s*+$")
 _CALL_LINE = re.compile(r"^[A-Za-z_][\w.]*+[(\[][^\n]*[)\]][\w.()\[\];]*+(?:\s++(?:#|//).*)?$")
 _CODE_KEYWORD = re.compile(r"^(?:SELECT|INSERT|UPDATE|DELETE|CREATE|ALTER|DROP|import|from|def|class|var|let|const)\s")
 _CODE_MARK = re.compile(r"[()=*;\[\]{}]")
+# An assignment of a method's or a module's call: "result = np.unravel_index(a.argmax(), a.shape)".
+_CALL_ASSIGNMENT = re.compile(r"^[A-Za-z_][\w.]*+\s*+=\s*+[A-Za-z_]\w*+\.[\w.]*+\(")
 # A shell command: a lower-case program name and an option among its arguments ("git reset --soft
 # HEAD~1", "ls -la /tmp"), with no full stop at its end and none of prose's function words (a
 # sentence about the command is prose: "sed -i ... is the quickest way").
-_SHELL_LINE = re.compile(r"^(?![^\n]*\b(?:is|are|was|were|the|and|to|you|it)\b)[a-z][\w.]*+ (?:[^\s.!?,;:]++ ){0,6}?"
-                         r"--?[A-Za-z][\w=.~/-]*+(?: [^\s!?,;]++){0,8}(?<!\.)$")
+_SHELL_LINE = re.compile(r"^(?![^\n]*\b(?:is|are|was|were|the|and|to|you|it)\b)[a-z][\w.]*+ "
+                         r"(?:(?:\.|[^\s.!?,;:]++) ){0,6}?--?[A-Za-z][\w=.~/-]*+(?: [^\s!?,;]++){0,8}(?<!\.)$")
+# A SQL query: its keywords in capitals ("SELECT team FROM table ORDER BY score DESC LIMIT 1"), or in
+# lower case with a clause or mark that prose lacks ("select count(*) from head where age > 56"); "Select
+# the best answer from the list" is prose.
+SQL_QUERY = re.compile(r"^\s*+(?:(?:SELECT|WITH)\s[^;]{0,2000}?\sFROM\s|(?:select|with)\s[^;]{0,2000}?\sfrom\s\S++"
+                       r"(?:\s++(?:as\s++)?\w++)?\s++(?:where|group by|order by|limit|join|natural|inner|left)\s)")
+# A block of code: a header that opens it ("def f(n):", "for x in xs:", "public int add(int a) {"), then
+# lines indented under it, closing brackets, or statements of code ("a, b = 0, 1", "return n", "i += 1").
+_BLOCK_HEADER = re.compile(r"^(?:(?:async\s++)?def|class|if|elif|else|for|while|try|except|finally|with|switch|do)\b"
+                           r"[^\n]*:$|^[^\n.!?]*\S\s*+\{$")
+_CODE_STATEMENT = re.compile(r"^(?:[A-Za-z_][\w.]*+(?:\[[^\]\n]*\])?(?:\s*+,\s*+[A-Za-z_][\w.]*+)*+\s*+"
+                             r"(?:[-+*/%&|^]|//|\*\*|<<|>>)?=(?!=)\s*+\S"
+                             r"|(?:return|yield|raise|print|break|continue|pass|#include|using|import|from)\b"
+                             r"|[{}()\]\[;]+$|(?:#|//)\s)")
 _MAX_CODE_LINE = 400
 _MAX_CODE_LINES = 40
 
@@ -38,20 +54,33 @@ def is_code_line(text: str) -> bool:
     text = text.strip()
     if len(text) > _MAX_CODE_LINE:
         return False  # a line of code is short; the call pattern backtracks over its brackets
-    return bool(_CALL_LINE.match(text) or (_CODE_KEYWORD.match(text) and _CODE_MARK.search(text))
-                or _SHELL_LINE.match(text))
+    return bool(_CALL_LINE.match(text) or _CALL_ASSIGNMENT.match(text) or (
+        _CODE_KEYWORD.match(text) and _CODE_MARK.search(text)) or _SHELL_LINE.match(text))
 
 
 @functools.lru_cache(maxsize=65536)
 def is_code(text: str) -> bool:
     """Whether ``text`` is code as a whole: a fenced block or backticked span alone, or lines that
     are each a line of code."""
-    if CODE_ONLY.match(text):
+    if CODE_ONLY.match(text) or SQL_QUERY.match(text):
         return True
     if not _CODE_MARK.search(text) and " -" not in text:
         return False  # no bracket, "=" or ";": no line of code (one pass, before the lines are cut)
     lines = [line for line in text.split("\n", _MAX_CODE_LINES) if line.strip()]
-    return bool(lines) and len(lines) <= _MAX_CODE_LINES and all(is_code_line(line) for line in lines)
+    if not lines or len(lines) > _MAX_CODE_LINES:
+        return False
+    return all(is_code_line(line) for line in lines) or is_code_block(lines)
+
+
+def is_code_block(lines: List[str]) -> bool:
+    """Whether the lines (none empty) are a block of code: some header with a line indented under
+    it, and every line a header, an indented line, a line of code or a statement of code. The
+    lines are read dedented: a function's body ("    i = 2\n    while ...") is a block too."""
+    lines = textwrap.dedent("\n".join(lines)).split("\n")
+    indented = [line[:1] in " \t" for line in lines]
+    opened = any(_BLOCK_HEADER.match(line.strip()) and following for line, following in zip(lines, indented[1:]))
+    return opened and all(inside or _BLOCK_HEADER.match(line.strip()) or _CODE_STATEMENT.match(line.strip())
+                          or is_code_line(line) for line, inside in zip(lines, indented))
 
 
 def span_body(span: str) -> str:

@@ -25,11 +25,15 @@ _WORD = re.compile(r"\w+")
 # front of them would be the answerer's, not the claim's.
 _ANSWERER = re.compile(r"^(?:I|I['’]m|I['’]ve|I['’]d|My|We)\b")
 # A task set under a condition: "If n = 2 (mod 7), then find the remainder ...", "Find x if x != 0."
-_TASK_VERBS = r"(?:find|determine|solve|" + "|".join(COMPUTING_VERBS) + r")"
+_TASK_VERB_NAMES = ("find", "determine", "solve") + COMPUTING_VERBS
+_TASK_VERBS = rf"(?:{'|'.join(_TASK_VERB_NAMES)})"
+# A programming problem's task under its condition: "Given an array nums, return the maximum sum ...". (After
+# the task, "if" is the task's own: "Return True if it is a palindrome.")
+_FIRST_TASK_VERBS = rf"(?:{'|'.join(_TASK_VERB_NAMES + ('return', 'output', 'print', 'write', 'implement'))})"
 # (a formula may hold the condition's comma: "If $f(1) = 1,$ then find ...")
-_CONDITION_FIRST = re.compile(r"^(?P<condition>(?:if|when|for|given that|assuming|suppose)\s.+?)(?P<mark>,\$|\$,|,)\s*+"
+_CONDITION_FIRST = re.compile(r"^(?P<condition>(?:if|when|for|given(?: that)?|assuming|suppose)\s.+?)(?P<mark>,\$|\$,|,)\s*+"
                               r"(?:then\s+)?"
-                              rf"(?P<task>{_TASK_VERBS}\b.+)$", re.IGNORECASE)
+                              rf"(?P<task>{_FIRST_TASK_VERBS}\b.+)$", re.IGNORECASE)
 _TASK_START = re.compile(rf"^{_TASK_VERBS}\b", re.IGNORECASE)
 # After the task only "if", "given" or "assuming" is its condition: "when" is most often the task's own
 # ("Find the remainder when X is divided by 7.")

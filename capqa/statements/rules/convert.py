@@ -30,12 +30,13 @@ from capqa.statements.rules.answer_sentences import answer_sentences, code_case_
 from capqa.statements.rules.blanks import complete, fill_blanks
 from capqa.statements.rules.casing import cased_statement, casing_texts
 from capqa.statements.rules.code import code_chunks, is_code
+from capqa.statements.rules.code_answers import answers_with_sql, sql_statement, stub_statement, written_code_statement
 from capqa.statements.rules.conditions import conditional_task, with_condition, with_conditions
 from capqa.statements.rules.context import (QuestionParts, questioner_swapped, resolve_pronoun, says_you,
                                             speaker_swapped, speaks_to_system, split_question)
 from capqa.statements.rules.course_answers import course_statement
 from capqa.statements.rules.declarative import embedded_question
-from capqa.statements.rules.howto import (code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
+from capqa.statements.rules.howto import (Goal, code_sentences, goal_of, may_name_goal, steps_decide, steps_statement,
                                           steps_texts, topic_code)
 from capqa.statements.rules.joins import without_doubled_joins
 from capqa.statements.rules.judged import judged_prompt
@@ -170,6 +171,9 @@ def question_parse_text(question: str) -> Optional[str]:
 
 def prepare(question: str, answer: str) -> Prepared:
     """Everything about ``question`` and ``answer`` that needs no parse (steps 1 and 2)."""
+    stub = stub_statement(question, answer)
+    if stub:  # a function's stub answered with its body: no prose of the question to read
+        return Prepared(question, answer, [], "", Form("statement", ""), answer, answer, [], {}, _sentences([stub]))
     parts, context, proper = read_question(question)
     raw_answer = WHITESPACE.sub(" ", answer).strip()
     task = conditional_task(proper) if proper else None
@@ -221,6 +225,10 @@ def texts_to_parse(prepared: Prepared) -> List[str]:
 def _builder_texts(prepared: Prepared) -> List[str]:
     """The texts of ``texts_to_parse`` that the statement's builders parse (``_steps``, ``_main``)."""
     form, content = prepared.form, prepared.content
+    if written_code_statement(prepared.proper, prepared.answer):
+        return []  # the request's own words frame the code (``_code_statement``): nothing is parsed
+    if form.kind in _SQL_FORMS and answers_with_sql(prepared.proper, prepared.answer):
+        return [question_text(prepared.proper)] if form.kind == "question" else []
     if form.kind == "blank" or (form.kind in _TITLE_FORMS and code_sentences([content] + prepared.extra)):
         return []  # a blank is filled, code's own sentences kept (``_steps``): nothing is parsed
     if form.kind == "claim":
@@ -284,8 +292,9 @@ def finish(prepared: Prepared) -> str:
     """The statement (steps 3 and 4)."""
     if prepared.done is not None:
         return prepared.done
-    steps = _steps(prepared)
+    steps = _code_statement(prepared) or _steps(prepared)
     if steps:
+        steps = [with_condition(prepared.condition, steps[0], _lower_first_word)] + steps[1:]
         text = without_doubled_joins(_sentences(prepared.context + steps, prepared.answer), prepared.answer)
         return code_case_kept(cased_statement(text, prepared.question, prepared.answer, prepared.proper),
                               prepared.answer)
@@ -328,6 +337,32 @@ def _concession_joined(parts: List[str]) -> List[str]:
         else:
             out.append(part)
     return out
+
+
+def _code_statement(prepared: Prepared) -> Optional[List[str]]:
+    """Code that answers a request to write it, or a SQL query that answers the question, stated
+    with what it is for (``code_answers``), or None."""
+    written = written_code_statement(prepared.proper, prepared.answer)
+    if written:
+        return written
+    kind = prepared.form.kind
+    if kind == "imperative" and is_code(prepared.answer) and not _NAMES_CODE.search(prepared.form.text) and not (
+            answers_with_sql(prepared.proper, prepared.answer)):
+        # "list all files modified in the last 7 days" + "find . -type f -mtime -7": the command does it ("Name
+        # the function that ..." asks for the code as its value)
+        goal = Goal(f"{prepared.form.verb} {prepared.form.text}")
+        return steps_statement(goal, [prepared.content] + prepared.extra, prepared.answer)
+    if kind not in _SQL_FORMS:
+        return None  # a title or a goal's query reads "You can X with CODE" (``_steps``)
+    frame = analyse(parse_question(prepared.proper)) if kind == "question" else None
+    return sql_statement(prepared.proper, frame, prepared.answer) if frame is not None or kind != "question" else None
+
+
+# An instruction's object that is code itself: the code is its value, not what carries the instruction out.
+_NAMES_CODE = re.compile(r"\b(?:function|command|method|keyword|module|library|package|query|operator|class|syntax|"
+                         r"code|regex|flag|option|statement|expression)s?\b", re.IGNORECASE)
+# The forms whose SQL answer says what it finds: a question's or an instruction's ("List the names of ...").
+_SQL_FORMS = ("question", "imperative")
 
 
 def _steps(prepared: Prepared) -> Optional[List[str]]:

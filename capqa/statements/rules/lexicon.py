@@ -165,6 +165,9 @@ MASS_NOUNS = frozenset("ice water oil air steam smoke sand soil mud clay dirt du
 ABSTRACT_SUFFIXES = ("tion", "sion", "sis", "ism", "ity", "ment", "ness", "ance", "ence", "ogy", "ics", "ship",
                      "dom", "hood")
 # Adjectives that make a noun phrase one of a kind: "get the current date", "the default value".
+# Participles that take the name asked for as their complement ("What was the bridge called?").
+NAMING_PARTICIPLES = frozenset("called named known nicknamed dubbed titled termed labelled labeled considered "
+                               "ranked rated".split())
 DEFINITE_ADJECTIVES = frozenset("current same first last next previous main whole entire default".split())
 COUNT_EXCEPTIONS = ("reaction", "cation", "anion", "mirror", "motor", "lens", "circuit", "cell",
                      "molecule")

@@ -13,8 +13,8 @@ training data), so two readings are combined:
 
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from capqa.statements.rules.lexicon import (AUXILIARIES, FINITE_TAGS, PREDICATE_ADJECTIVES, PREDICATE_NOUNS,
-                                            PREPOSITIONS, SUBJECT_DEPS)
+from capqa.statements.rules.lexicon import (AUXILIARIES, COMPARATIVE_TAGS, FINITE_TAGS, PREDICATE_ADJECTIVES,
+                                            PREDICATE_NOUNS, PREPOSITIONS, SUBJECT_DEPS)
 from capqa.statements.rules.morphology import is_adjective, is_adverb, is_participle, looks_adjective
 from capqa.statements.rules.parser import Word
 from capqa.statements.rules.surface import split_noun_predicate, split_subject
@@ -59,6 +59,10 @@ def copula_subject(words: Sequence[Word], need_predicate: str) -> Split:
         subject, predicate = _word_split(words)
     while len(subject) > 1 and predicate and subject[-1].tag == "RB" and subject[-1].lower not in ("not", "n't"):
         subject, predicate = subject[:-1], subject[-1:] + predicate  # "motorized ambulances | first used"
+    if len(subject) > 1 and subject[-1].tag in COMPARATIVE_TAGS and subject[-1].head < subject[-1].i:
+        # "was the attendance | higher in 2010 than in 2011": a comparative after its noun, which the
+        # parse of a lower-case question hangs on it, is the predicate
+        subject, predicate = subject[:-1], subject[-1:] + predicate
     return subject, predicate
 
 

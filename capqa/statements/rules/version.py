@@ -172,6 +172,19 @@ from capqa.statements.rules.parser import parser_identity
 # following sentence plausible? X' + no -> 'The sentence "X" is not plausible.'; "Is this tweet sarcastic or not
 # sarcastic?", "Are these two sentences paraphrases?", "Does the evidence support or refute the claim?" + refutes ->
 # 'The evidence refutes the claim "X".'); truth predicates (true, accurate, a fact, supported) still state X.
+# 13: (structq) structured-data questions (code_answers.py): a SQL query says what it finds ("How many heads ... are
+# older than 56?" + "SELECT count(*) ..." -> "The SQL query that finds the number of heads ... that are older than
+# 56 is SELECT count(*) ..."; "List X" -> "The SQL query that lists X is ..."), a request to write code keeps its
+# words as the code's description ("A Python function that ... is: def ...", an opener "Here's ..." dropped), a
+# function's stub answered with its body ("The body of the function f(n: int), which returns ..., is: ..."),
+# "Given X, return Y." keeps its condition ("Given an array nums, you can return ... with: ..."); a block of code
+# (a header and lines indented under it: its "def" line no longer cut), a bare SQL query and a shell command with
+# a "." argument are code; a lower-case variable before a full stop ends a sentence ("... a string s. Print ...");
+# "#4" is no heading; an article the code names a variable keeps its capital ("A program ..."); table questions:
+# a participle after a superlative or ordinal describes the subject ("John Smith was the first player drafted"),
+# a subject's comma phrase is closed ("The total ..., in millions, is 1,234.5"), a comparative after the noun is
+# the predicate ("The attendance was not higher in 2010 than in 2011"); a query after "The query is:" or in
+# backticks reads the same; an instruction carried out by a command reads "You can list ... with find ...".
 RULES_VERSION = "13"
 
 

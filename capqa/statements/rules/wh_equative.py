@@ -12,8 +12,9 @@ from typing import Optional
 
 from capqa.statements.rules.analysis import Frame, render, texts
 from capqa.statements.rules.declarative import declarative, join, object_slot, subject_agrees
-from capqa.statements.rules.lexicon import COPULAS, LIST_ANSWER, PREPOSITIONS, PROPOSITION_HEADS, TIME_NOUNS
-from capqa.statements.rules.morphology import (definite_subject, head_noun, is_base_verb, is_finite_verb,
+from capqa.statements.rules.lexicon import (COPULAS, LIST_ANSWER, NAMING_PARTICIPLES, PREPOSITIONS, PROPOSITION_HEADS,
+                                            TIME_NOUNS)
+from capqa.statements.rules.morphology import (definite_subject, head_noun, is_base_verb, is_finite_verb, is_participle,
                                                is_plural_noun, is_superlative, is_third_person_verb, lemmas_of,
                                                looks_like_clause, plural_phrase, singular_of, with_article)
 from capqa.statements.rules.surface import list_or_single, list_verb
@@ -35,7 +36,7 @@ def equative(frame: Frame, answer: str) -> Optional[str]:
     clause = declarative(frame)
     if clause is None:
         return None
-    copula, subject, rest = clause.verb_group[0], clause.subject, clause.rest
+    copula, subject, rest = clause.verb_group[0], _aside_closed(clause.subject), clause.rest
     if rest and _asks_a_time(frame) and rest[-1].lower not in PREPOSITIONS:
         # "What year was X born?" asks when, not what X is: ``inverted`` says "born in 1995" (a stranded
         # "What time is the show on?" stays here: "on 8pm")
@@ -52,6 +53,11 @@ def equative(frame: Frame, answer: str) -> Optional[str]:
             if frame.wh == "who":
                 return join(_who_is(subject, copula, answer), render(rest))
             return clause.text({0: with_article(answer, subject)})
+        if frame.wh in ("who", "what") and _reduced_relative(frame, rest):
+            # "who was the first player drafted?": the participle is the subject's ("the first player
+            # drafted"), no passive whose agent is asked for
+            described = join(subject, render(rest))
+            return _who_is(described, copula, answer) if frame.wh == "who" else _what_is(described, copula, answer)
         if frame.wh == "who" and not any(word.tag in ("VBN", "IN", "TO", "RP", "JJ") for word in rest):
             return None
         return clause.text({object_slot(clause): with_article(answer, subject)})
@@ -70,6 +76,27 @@ def equative(frame: Frame, answer: str) -> Optional[str]:
         # "What colour is a flamingo's plumage?" -> "A flamingo's plumage is pink"
         return join(subject, copula, with_article(answer, render(frame.phrase)))
     return _what_is(subject, copula, answer)
+
+
+# A phrase set off at the end of the subject by its comma: "the total of X in 2019, in millions".
+_TRAILING_ASIDE = re.compile(r",\s(?:in|as|at|by|per|for|from|with|excluding|including)\s[^,]{1,40}$")
+
+
+def _aside_closed(subject: str) -> str:
+    """The subject with its comma's phrase closed by a comma before the copula ("the total ...,
+    in millions, is 1,234.5"), as an aside is."""
+    return f"{subject}," if _TRAILING_ASIDE.search(subject) else subject
+
+
+def _reduced_relative(frame: Frame, rest) -> bool:
+    """Whether the verb phrase after the subject is only a participle that describes it, as a
+    table's questions have them ("the first player drafted", "the last team listed"): a participle
+    the parse reads as a past tense after "who", or one after a superlative or ordinal; no
+    preposition to strand, and no participle that takes the name asked for ("called")."""
+    word = rest[0]
+    if len(rest) != 1 or not word.text.islower() or not is_participle(word.lower) or word.lower in NAMING_PARTICIPLES:
+        return False
+    return (word.tag == "VBD" and frame.wh == "who") or any(is_superlative(each.lower) for each in frame.subject)
 
 
 def _progressive(rest) -> bool:

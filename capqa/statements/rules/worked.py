@@ -29,9 +29,10 @@ LONE_VALUE = re.compile(r"^[$€£]?+[-−]?+\d[\d,]*+(?:\.\d++)?+%?+(?:\s++[A-Z
 # An equation of the working: "=" with a number or a variable on one side ("51 - 17 = 34", "x = 9").
 _EQUATION = re.compile(r"[\w)]\s*+=\s*+[-−$]?[\w(]")
 _DIGIT = re.compile(r"\d")
-# A label that opens a line of reasoning ("Step 2:", "Explanation:", "Step 3 -"); a bullet's kin.
-WORKING_LABEL = re.compile(r"^[ \t]*+(?:" + "|".join(sorted(WORKING_LABELS)) +
-                           r")(?:[ \t]++\d{1,2})?[ \t]*+[:.)–-][ \t]++(?=\S)", re.IGNORECASE | re.MULTILINE)
+# A label that opens a line of reasoning ("Step 2:", "Explanation:", "Step 3 -", bold: "**Explanation:**"); a
+# bullet's kin.
+WORKING_LABEL = re.compile(r"^[ \t]*+(?:\*\*)?(?:" + "|".join(sorted(WORKING_LABELS)) +
+                           r")(?:[ \t]++\d{1,2})?[ \t]*+[:.)–-](?:\*\*)?[ \t]++(?=\S)", re.IGNORECASE | re.MULTILINE)
 _BOXED = "\\boxed{"
 _NUMBER = re.compile(r"[-−]?\d[\d,]*+(?:\.\d++)?")
 # The chain-of-thought prompt said back at the answer's start ("Let's think step by step.", "Let me work
