@@ -90,6 +90,10 @@ from capqa.statements.rules.code import is_code
     ('what is the total of operating expenses in 2018 and 2019, in millions?',
      '1,234.5',
      'The total of operating expenses in 2018 and 2019, in millions, is 1,234.5.'),
+    # a comma that closes an earlier aside opens none: no comma before the copula
+    ('What is the total length, in kilometres, of the rail line between the two towns?',
+     '42',
+     'The total length, in kilometres, of the rail line between the two towns is 42.'),
     ('What is the name of the oldest employee?',
      'Here is the query:\n\n```sql\nSELECT name\nFROM employees\nORDER BY age DESC\nLIMIT 1;\n```',
      'The SQL query that finds the name of the oldest employee is SELECT name FROM employees ORDER BY age DESC LIMIT 1;'),

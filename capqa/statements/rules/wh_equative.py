@@ -84,8 +84,11 @@ _TRAILING_ASIDE = re.compile(r",\s(?:in|as|at|by|per|for|from|with|excluding|inc
 
 def _aside_closed(subject: str) -> str:
     """The subject with its comma's phrase closed by a comma before the copula ("the total ...,
-    in millions, is 1,234.5"), as an aside is."""
-    return f"{subject}," if _TRAILING_ASIDE.search(subject) else subject
+    in millions, is 1,234.5"), as an aside is; a comma that closes an earlier aside opens none
+    ("the distance, in miles, from F to G")."""
+    aside = _TRAILING_ASIDE.search(subject)
+    opens_an_aside = aside is not None and subject[:aside.start()].count(", ") % 2 == 0
+    return f"{subject}," if opens_an_aside else subject
 
 
 def _reduced_relative(frame: Frame, rest) -> bool:
