@@ -21,8 +21,9 @@ import functools
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.contractions import WH_WORDS, expanded
-from capqa.statements.rules.lexicon import (AUXILIARIES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DETERMINERS,
-                                            FINITE_TAGS, FLOATING_QUANTIFIERS, MODALS, PREPOSITIONS, SUBJECT_DEPS)
+from capqa.statements.rules.lexicon import (AUXILIARIES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DEMONSTRATIVES,
+                                            DETERMINERS, FINITE_TAGS, FLOATING_QUANTIFIERS, MODALS, NOMINAL_SUBJECT_DEPS,
+                                            PREPOSITIONS, SUBJECT_DEPS)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_participle, is_plural_noun,
                                                lemmas_of, looks_adjective)
 from capqa.statements.rules.parser import Word
@@ -517,6 +518,12 @@ def split_subject(auxiliary: str, words: Sequence[Word],
     return words[:index], words[index:]
 
 
+def _demonstrative_subject(word: Word) -> bool:
+    """Whether ``word`` is a demonstrative standing as the subject ("would this | be", "does that |
+    cost"): a determiner that blocks no verb after it, as it determines no noun."""
+    return word.lower in DEMONSTRATIVES and word.dep in NOMINAL_SUBJECT_DEPS
+
+
 def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
     """Where the verb after a subject starts: the first word the tagger calls a verb of the right
     form; else the first word the lexicon allows as one (a base form, or a participle after
@@ -527,7 +534,8 @@ def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
     # After a number a participle is an adjective ("has | 5 known species"), a base form a verb ("does 196 | have")
     blocking = ("DT", "PRP$", "POS", "IN", "CD") if perfect else ("DT", "PRP$", "POS", "IN")
     candidates = [index for index in range(1, len(words)) if (floating_quantifier(words, index - 1) or (
-                  words[index - 1].lower not in _NOT_BEFORE_VERB and words[index - 1].tag not in blocking))
+                  words[index - 1].lower not in _NOT_BEFORE_VERB and words[index - 1].tag not in blocking) or (
+                  _demonstrative_subject(words[index - 1])))
                   and not words[index].text[:1].isupper() and (words[index].tag in wanted or (
                       allowed(words[index].lower) and words[index].tag not in ("DT", "IN", "PRP", "CD")))]
     if not candidates:

@@ -9,10 +9,11 @@ make ..." when the question asks what they make). Kept: the answer's own words.
 import re
 from typing import List
 
-from capqa.statements.rules.lexicon import (AUXILIARIES, DETERMINERS, OPTION_LABEL_PATTERN, PRONOUNS, QUESTION_START,
-                                            WHITESPACE, strip_trailing)
+from capqa.statements.rules.lexicon import (AUXILIARIES, COMPARATIVE_WORDS, DETERMINERS, OPTION_LABEL_PATTERN,
+                                            PREPOSITIONS, PRONOUNS, QUESTION_START, WHITESPACE, strip_trailing)
 from capqa.statements.rules.morphology import is_finite_verb, is_participle, lemmas_of
 
+_WORDS = re.compile(r"[\w'’-]+")
 _OUTER_QUOTES = ('"', '“', '”')
 _LABEL = re.compile(r"^(?:(?:(?:so|thus|therefore|hence),? )?(?:the |my |final |correct |short )*answer(?: is)?|"
                     r"the correct (?:one|option|choice) is|(?:the )?(?:correct )?(?:option|choice) is)\s*[:\-]?\s+",
@@ -143,13 +144,57 @@ def clean_answer(answer: str, question: str = "", options: dict = None, context:
         if stripped == text or not stripped:
             break
         text = stripped
-    return text
+    return without_frame_tail(text, question)
+
+
+# A count's or an amount's question, and its wh-phrase ("how many more books"), up to its verb
+_COUNT_ASKED = re.compile(r"\bhow (?:many|much)\b(?P<phrase>(?:\s++(?!(?:is|are|was|were|do|does|did|can|could|will|would|"
+                          r"should|has|have|had|must|might)\b)[\w'’-]++){0,4})", re.IGNORECASE)
+_AMOUNT_OPENING = re.compile(r"^(?:about |around |approximately |nearly |almost |over |under )?[$€£₹]?\d")
+_MAX_AMOUNT_WORDS = 6
+
+
+def without_frame_tail(text: str, question: str) -> str:
+    """An amount's answer less the words after its number that the question's frame says after its wh-phrase
+    ("How many stickers does Jenny have left?" + "12 left" -> "12", "How many more books does Sam have than
+    Tim?" + "25 more" -> "25", "... in all?" + "13 balloons in all" -> "13 balloons"): the frame puts them
+    back, once. The wh-phrase's noun stays ("In how many ways ...?" + "144 ways": the frame has it before
+    its verb), a word the question lacks ends the cut ("5 miles from home" keeps "miles"), and a cut that
+    would leave a determiner or preposition last is no cut ("$294 a week")."""
+    asked = _COUNT_ASKED.search(question)
+    words = text.split()
+    if not asked or len(words) > _MAX_AMOUNT_WORDS or not _AMOUNT_OPENING.match(text):
+        return text
+    phrase = {word.lower() for word in asked.group("phrase").split()} - COMPARATIVE_WORDS
+    framed = {word.lower() for word in _WORDS.findall(question[asked.start("phrase"):])} - phrase
+    kept = len(words)
+    while kept > 1 and words[kept - 1].lower() in framed:
+        kept -= 1
+    if kept == len(words) or words[kept - 1].lower() in DETERMINERS | PREPOSITIONS:
+        return text
+    return " ".join(words[:kept])
 
 
 def named_option(text: str, options: dict) -> str:
     """The option's text that ``text`` names by its key alone ("C", "(b)", "option 3"), or ""."""
     key = _BARE_LETTER.match(strip_trailing(text.strip()))
     return options.get(key.group(1).lower(), "") if key else ""
+
+
+# An option's key, then its reason: "(B), because it is a gas giant.", "B, since 12 x 3 = 36.", "(C) because ..."
+_KEY_WITH_REASON = re.compile(r"^\(?([A-Ha-h])\)?[.:]?\s*+[,;:—–-]?\s*+(?:because|since|as)\s++(?P<reason>\S.*)$")
+
+
+def option_with_reason(sentence: str, options: dict) -> List[str]:
+    """[the option's key, its reason as a sentence of its own] for an answer that names one of the prompt's
+    options by its key and gives the reason after a "because" / "since" ("(B), because it is a gas giant." ->
+    ["(B)", "It is a gas giant."]): the key is resolved as a bare one is, the reason a claim that follows it;
+    [] for any other sentence."""
+    match = _KEY_WITH_REASON.match(sentence.strip())
+    if not match or match.group(1).lower() not in options:
+        return []
+    reason = match.group("reason")
+    return [match.group(1), reason[:1].upper() + reason[1:]]
 
 
 def _without_outer_quotes(text: str) -> str:

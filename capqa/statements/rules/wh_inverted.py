@@ -256,6 +256,8 @@ def _count(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
     counted = join(no_determiner(answer), *missing_noun(answer, noun_phrase, quantifier))
     if noun_phrase and noun_phrase[-1].lower() == "times":
         return clause.text({len(clause.rest): counted})
+    if frame.auxiliary in COPULAS and clause.rest and clause.rest[0].tag in ("IN", ","):
+        return clause.text({0: counted})  # "How many miles is he from home?": the measure is the copula's, before "from"
     than = next((index for index, word in enumerate(clause.rest) if word.lower == "than"), None)
     if noun_phrase and noun_phrase[0].lower() in COMPARATIVE_WORDS and than is not None and object_slot(clause) > than:
         # "How many more pages did she read on Monday than on Tuesday?": the difference before the adjuncts it compares
