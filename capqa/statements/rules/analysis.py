@@ -22,8 +22,8 @@ from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.lexicon import (AUXILIARIES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DEMONSTRATIVES,
-                                            DETERMINERS, FINITE_TAGS, FLOATING_QUANTIFIERS, MODALS, NOMINAL_SUBJECT_DEPS,
-                                            PREPOSITIONS, SUBJECT_DEPS)
+                                            DETERMINERS, FINITE_TAGS, FLOATING_QUANTIFIERS, MODALS,
+                                            NOMINAL_SUBJECT_DEPS, PREPOSITIONS, SUBJECT_DEPS)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_participle, is_plural_noun,
                                                lemmas_of, looks_adjective)
 from capqa.statements.rules.parser import Word
