@@ -332,8 +332,23 @@ def _without_restated_verb(text, question):
             if verb in _NOT_RESTATING:
                 continue  # "it will melt": the modal is not the question's verb restated
             if lemmas_of(verb).get("VERB", (verb,))[0] in question_lemmas and len(clause.group(2).split()) <= 4:
-                return clause.group(2)  # longer: a sentence of its own ("It became law in the US in 1942")
+                return _without_object_pronoun(clause.group(2), verb, question)  # longer: a sentence of its own
     return text
+
+
+_OBJECT_OPENING = re.compile(r"^(?:them|him|her|us)\s++(?=\S)", re.IGNORECASE)
+
+
+def _without_object_pronoun(rest: str, verb: str, question: str) -> str:
+    """What follows a restated verb, less an object pronoun that stands for the question's own object
+    ("How long would it take 8 workers?" + "It would take them 3 hours" -> "3 hours": the frame says
+    "take 8 workers" itself); as it is when the question has no object after the verb to stand for."""
+    lemma = lemmas_of(verb).get("VERB", (verb,))[0]
+    words = question.lower().strip("?. ").split()
+    after = next((index for index, word in enumerate(words) if lemmas_of(word).get("VERB", (word,))[0] == lemma), None)
+    if after is None or after + 1 >= len(words) or not _OBJECT_OPENING.match(rest):
+        return rest
+    return _OBJECT_OPENING.sub("", rest, count=1)
 
 
 def _verb_lemmas(question):

@@ -255,7 +255,8 @@ def _count(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
         return with_never(clause.subject, [*clause.verb_group, render(clause.rest)])
     counted = join(no_determiner(answer), *missing_noun(answer, noun_phrase, quantifier))
     if noun_phrase and noun_phrase[-1].lower() == "times":
-        return clause.text({len(clause.rest): counted})
+        # "The pizza is 3 times as expensive as the salad": a multiple before the degree it multiplies
+        return clause.text({0 if clause.rest and clause.rest[0].lower == "as" else len(clause.rest): counted})
     if frame.auxiliary in COPULAS and clause.rest and clause.rest[0].tag in ("IN", ","):
         return clause.text({0: counted})  # "How many miles is he from home?": the measure is the copula's, before "from"
     than = next((index for index, word in enumerate(clause.rest) if word.lower == "than"), None)
