@@ -148,8 +148,9 @@ def clean_answer(answer: str, question: str = "", options: dict = None, context:
 
 
 # A count's or an amount's question, and its wh-phrase ("how many more books"), up to its verb
-_COUNT_ASKED = re.compile(r"\bhow (?:many|much)\b(?P<phrase>(?:\s++(?!(?:is|are|was|were|do|does|did|can|could|will|would|"
-                          r"should|has|have|had|must|might)\b)[\w'’-]++){0,4})", re.IGNORECASE)
+_COUNT_ASKED = re.compile(r"\bhow (?P<quantifier>many|much)\b(?P<phrase>(?:\s++(?!(?:is|are|was|were|do|does|did|can|"
+                          r"could|will|would|should|has|have|had|must|might|as|than|of|in|on|for|to)\b)[\w'’-]++){0,4})",
+                          re.IGNORECASE)
 _AMOUNT_OPENING = re.compile(r"^(?:about |around |approximately |nearly |almost |over |under )?[$€£₹]?\d")
 _MAX_AMOUNT_WORDS = 6
 
@@ -165,7 +166,9 @@ def without_frame_tail(text: str, question: str) -> str:
     words = text.split()
     if not asked or len(words) > _MAX_AMOUNT_WORDS or not _AMOUNT_OPENING.match(text):
         return text
-    phrase = {word.lower() for word in asked.group("phrase").split()} - COMPARATIVE_WORDS
+    phrase = {word.lower() for word in asked.group("phrase").split()}
+    if asked.group("quantifier").lower() == "many":
+        phrase -= COMPARATIVE_WORDS  # "how many more books": the frame says "25 more books" (not "how much more money")
     framed = {word.lower() for word in _WORDS.findall(question[asked.start("phrase"):])} - phrase
     kept = len(words)
     while kept > 1 and words[kept - 1].lower() in framed:
