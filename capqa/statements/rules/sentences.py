@@ -454,7 +454,8 @@ def _possessor(frame: Optional[Frame], answer_words: Parse, pronoun: Word) -> st
     if frame is None or not frame.subject or pronoun.lower not in ("it", "he", "she", "they"):
         return ""
     owner = next((index for index, word in enumerate(frame.subject) if word.tag == "POS"), None)
-    verb = answer_words[pronoun.head] if 0 <= pronoun.head < len(answer_words) else None
+    offset = answer_words[0].i
+    verb = answer_words[pronoun.head - offset] if 0 <= pronoun.head - offset < len(answer_words) else None
     if owner is None or owner == 0 or verb is None or not verb.tag.startswith("VB") or "be" in lemmas_of(
             verb.lower).get("VERB", ()) or any(word.head == verb.i and word.dep in ("aux", "auxpass") and word.lower in
                                                 COPULAS for word in answer_words):

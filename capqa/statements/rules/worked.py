@@ -33,6 +33,8 @@ LONE_VALUE = re.compile(r"^[$€£]?+[-−]?+\d[\d,]*+(?:\.\d++)?+%?+(?:\s++[A-Z
 # An equation of the working: "=" with a number or a variable on one side ("51 - 17 = 34", "x = 9").
 _EQUATION = re.compile(r"[\w)]\s*+=\s*+[-−$]?[\w(]")
 _DIGIT = re.compile(r"\d")
+# Working that names an unknown before its equations: "Let w be the width.", "Let x = the number of apples."
+_UNKNOWN_NAMED = re.compile(r"^let\s++\$?[A-Za-z]\$?\s++(?:be|=|denote|represent)\b", re.IGNORECASE)
 # A label that opens a line of reasoning ("Step 2:", "Explanation:", "Step 3 -"); a bullet's kin.
 WORKING_LABEL = re.compile(r"^[ \t]*+(?:" + "|".join(sorted(WORKING_LABELS)) +
                            r")(?:[ \t]++\d{1,2})?[ \t]*+[:.)–-][ \t]++(?=\S)", re.IGNORECASE | re.MULTILINE)
@@ -57,7 +59,8 @@ def final_answer(sentences: List[str]) -> Tuple[List[str], Tuple[str, ...]]:
         return [label.group("value")], working
     if LONE_VALUE.match(last) and any(_DIGIT.search(sentence) for sentence in working):
         return [last], working  # "The farmer had 51 cows and sold 17. 51 - 17 = 34." + "34"
-    if _EQUATION.search(working[0]) and _DIGIT.search(last) and (not _EQUATION.search(last) or _CHAIN_VALUE.search(last)):
+    if (_EQUATION.search(working[0]) or _UNKNOWN_NAMED.match(working[0])) and _DIGIT.search(last) and (
+            not _EQUATION.search(last) or _CHAIN_VALUE.search(last)):
         # the first sentence is working, not the answer: the last one states the result ("... so its
         # perimeter is 6 * 7 = 42 inches.": its chain's value, ``equation_conclusion``)
         return [last], working
@@ -114,8 +117,9 @@ _CONCLUDED = re.compile(r"^(?P<working>.*[^\s,;])[,;]?\s++(?:so|thus|therefore|h
 _NAMING_EQUATION = re.compile(r"^\$?[A-Za-z]\s*+=\s*+[^=]*$")
 _UNIT_STOPS = frozenset(("per",))
 _LABELLED = re.compile(r"\banswer\s*+:", re.IGNORECASE)
-# Values listed one equation each: "$x = 3$, $x = 5$ and $x = 7$", "x = 16 and y = 9"
-_VALUE_LIST = re.compile(r"=[^=]*?(?:,|\band\b)\s*+\$?[A-Za-z]\$?\s*+=")
+# Values listed one equation each, bare unknowns: "$x = 3$, $x = 5$ and $x = 7$", "x = 16 and y = 9" (not
+# a derivation's "6w = 36 and w = 6")
+_VALUE_LIST = re.compile(r"(?<![\w)])\$?[A-Za-z]\$?\s*+=[^=]*?(?:,|\band\b)\s*+\$?[A-Za-z]\$?\s*+=")
 
 
 def equation_conclusion(sentence: str) -> Optional[Tuple[str, Tuple[str, ...]]]:
