@@ -168,7 +168,18 @@ from capqa.statements.rules.parser import parser_identity
 # letters alone are their options joined ("A and C" -> "Whale and bat are mammals."), "B is the correct answer
 # because ..." is option B and its reason, and "Answer: B. Force is measured in newtons." is option B and a claim
 # of its own where the sentence does not say the option again ("D. TNCs are not ..." stays the answer's words).
-RULES_VERSION = "12"
+# 13: (mathfinal) a final answer worked out in its own sentence answers with its equation chain's last value, its
+# currency and unit ("Cost Price = 240 + 60 = Rs.300" -> "... Cost Price = 240 + 60 = Rs.300. The cost price of
+# the article is Rs. 300."; "5a = 45, so a = 9 cents", a last "so its perimeter is 6 * 7 = 42 inches" after
+# working, "Let w be the width." as working); an option's key with a "because / since" reason is the option's text
+# and the reason a sentence ("(B), because it is a gas giant." -> "Jupiter is the largest planet ... It is a gas
+# giant."); an amount's words that the how-many frame says again go ("She has 12 left." -> "Jenny has 12 stickers
+# left."), an object pronoun of a restated verb ("It would take them 3 hours" -> "It would take 8 workers 3
+# hours"), "$243 dollars" is "$243"; frames: "How many times as X as Y is Z?", "What percentage of N is absent?",
+# ", by what percent did X increase?", "would this be", "is he, in a direct line, from X", "Solve E for v", a
+# pronoun of a non-copular verb for the subject's possessor ("its speed" + "It travels ..." -> "A car travels"),
+# "his" / "its" after an owned antecedent ("Joe's income ... his expenses" -> "Joe's expenses").
+RULES_VERSION = "13"
 
 
 def engine_identity() -> Dict[str, str]:
