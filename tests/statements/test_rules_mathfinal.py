@@ -88,6 +88,11 @@ _ROWS = [
     ("Bill walks 1 mile. How many miles is he, in a direct line, from his starting point?", "1.25 miles",
      "Bill walks 1 mile. Bill is 1.25 miles, in a direct line, from his starting point."),
     ("If he picks the jewelry, how much profit would this be?", "$125", "If he picks the jewelry, this would be $125 profit."),
+    ("Sara is 12. How old will Sara be in 5 years?", "She will be 17.", "Sara is 12. Sara will be 17 in 5 years."),
+    ("Mia reads 20 pages a day. How many days will it take her to read a 100-page book?", "It will take her 5 days.",
+     "Mia reads 20 pages a day. It will take her 5 days to read a 100-page book."),
+    ("A farmer sells 10 eggs at $5 each. How much does the farmer earn?", "He'd earn $50.",
+     "A farmer sells 10 eggs at $5 each. The farmer earns $50."),
     # an option's key with its reason
     ("Which planet is the largest in our solar system? (A) Mars (B) Jupiter (C) Venus (D) Earth",
      "(B), because it is a gas giant.", "Jupiter is the largest planet in our solar system. It is a gas giant."),

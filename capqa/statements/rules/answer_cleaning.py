@@ -80,7 +80,7 @@ _ANSWER_LABEL = re.compile(r"^a\s*:\s+(?=\S)", re.IGNORECASE)
 _SINGLE_LABEL = re.compile(r"^(?:(?:only|just|exactly|simply)\s+)?(?:one|a single)(?:\s+(?P<label>answer|option|"
                            r"choice|word|thing))?\s*:\s+(?=\S)", re.IGNORECASE)
 # "They make honey." answering "What do bees make?": a pronoun subject and a verb of the question.
-_PRONOUN_CLAUSE = re.compile(r"^(?:it|they|he|she|we|you)\s+(?:(?:can|could|will|would|did|do|does|is|are|was|"
+_PRONOUN_CLAUSE = re.compile(r"^(?:it|they|he|she|we|you)(?:\s+|['’](?:d|ll)\s+)(?:(?:can|could|will|would|did|do|does|is|are|was|"
                              r"were|has|have|had)\s+)?(\w+)\s+(.+)$", re.IGNORECASE)
 _NOT_RESTATING = frozenset("will would can could shall should may might must do does did".split())
 _PRONOUN_VERB = re.compile(r"^(?:it|they|he|she|we|you)\s+(\w+)\s+(.+)$", re.IGNORECASE)

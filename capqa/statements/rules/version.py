@@ -178,7 +178,8 @@ from capqa.statements.rules.parser import parser_identity
 # hours"), "$243 dollars" is "$243"; frames: "How many times as X as Y is Z?", "What percentage of N is absent?",
 # ", by what percent did X increase?", "would this be", "is he, in a direct line, from X", "Solve E for v", a
 # pronoun of a non-copular verb for the subject's possessor ("its speed" + "It travels ..." -> "A car travels"),
-# "his" / "its" after an owned antecedent ("Joe's income ... his expenses" -> "Joe's expenses").
+# "his" / "its" after an owned antecedent ("Joe's income ... his expenses" -> "Joe's expenses"), "It will take her |
+# 5 days | to read", "Sara will be | 17 in 5 years", "He'd earn $50." as the restated verb's answer.
 RULES_VERSION = "13"
 
 
