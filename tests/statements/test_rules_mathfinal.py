@@ -41,6 +41,9 @@ _ROWS = [
      "A rectangle's length is twice its width. Its perimeter is 36 cm. Let w be the width. 2(2w + w) = 36, so 6w = 36 "
      "and w = 6 cm. A rectangle's width is 6 cm."),
     ("Solve 3*h - 12 = 9 for h.", "h = 7", "The solution of 3*h - 12 = 9 for h is 7."),
+    # a conclusion after the working's "so" is a sentence of its own
+    ("What is the remainder when 50 is divided by 6?", "50 = 6 * 8 + 2, so the remainder is 2.",
+     "50 = 6 * 8 + 2. When 50 is divided by 6, the remainder is 2."),
     # the chain inside a sentence, money and percentages
     ("A store sells pens at $3 each. Lucy buys 6 pens. How much does she pay?", "She pays 6 × $3 = $18.",
      "A store sells pens at $3 each. Lucy buys 6 pens. She pays 6 × $3 = $18. Lucy pays $18."),

@@ -138,7 +138,8 @@ def equation_conclusion(sentence: str) -> Optional[Tuple[str, Tuple[str, ...]]]:
     concluded = _CONCLUDED.match(sentence)
     if concluded and _EQUATION.search(concluded.group("working")) and not _EQUATION.search(
             concluded.group("conclusion")):
-        return concluded.group("conclusion"), (_ending_dropped(concluded.group("working")) + ".",)
+        conclusion = concluded.group("conclusion")  # a sentence of its own now: "The remainder is 2."
+        return conclusion[:1].upper() + conclusion[1:], (_ending_dropped(concluded.group("working")) + ".",)
     return None
 
 
