@@ -21,8 +21,9 @@ import functools
 from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 from capqa.statements.rules.contractions import WH_WORDS, expanded
-from capqa.statements.rules.lexicon import (AUXILIARIES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DETERMINERS,
-                                            FINITE_TAGS, FLOATING_QUANTIFIERS, MODALS, PREPOSITIONS, SUBJECT_DEPS)
+from capqa.statements.rules.lexicon import (AUXILIARIES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, DEMONSTRATIVES,
+                                            DETERMINERS, FINITE_TAGS, FLOATING_QUANTIFIERS, MODALS,
+                                            NOMINAL_SUBJECT_DEPS, PREPOSITIONS, SUBJECT_DEPS)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_participle, is_plural_noun,
                                                lemmas_of, looks_adjective)
 from capqa.statements.rules.parser import Word
@@ -89,7 +90,22 @@ def analyse(words: Tuple[Word, ...]) -> Optional[Frame]:
     phrase, after = words[position + 1:phrase_end], words[phrase_end:]
     if not after:
         return Frame(lead, preposition, wh, phrase, "", False, (), ())
+    multiple = _multiple_frame(lead, preposition, wh, phrase, after)
+    if multiple:
+        return multiple
     return _inverted(lead, preposition, wh, phrase, after) or Frame(lead, preposition, wh, phrase, "", False, (), after)
+
+
+def _multiple_frame(lead, preposition, wh, phrase, after) -> Optional[Frame]:
+    """"How many times | as expensive as the salad | is | the pizza?": the multiple's degree phrase is
+    fronted with the wh-phrase, the copula and the subject after it; the frame reads "the pizza is
+    | as expensive as the salad" (``wh_inverted`` puts "3 times" before "as"). None for any other question."""
+    if not phrase or phrase[-1].lower != "times" or after[0].lower != "as":
+        return None
+    copula = next((index for index, word in enumerate(after) if index > 1 and word.lower in COPULAS), None)
+    if copula is None or copula + 1 >= len(after) or after[copula + 1].tag not in ("DT", "NN", "NNS", "NNP", "PRP"):
+        return None
+    return Frame(lead, preposition, wh, phrase, after[copula].lower, False, after[copula + 1:], after[:copula])
 
 
 def _wh_start(words: Sequence[Word]) -> Optional[int]:
@@ -98,8 +114,9 @@ def _wh_start(words: Sequence[Word]) -> Optional[int]:
     is ..."), as long as the wh-word is followed by a verb or a noun phrase and a verb."""
     clause = opening_clause_end(words)
     for index, word in enumerate(words[:24]):
-        if word.lower not in WH_WORDS or (index >= 12 and words[index - 1].text != ","):
-            continue  # far from the front only after a comma ("By the end of ..., how many ...")
+        if word.lower not in WH_WORDS or (index >= 12 and words[index - 1].text != "," and not _after_comma_preposition(
+                words, index)):
+            continue  # far from the front only after a comma ("By the end of ..., how many ...", "..., by what ...")
         if index == 0 and clause is not None:
             continue  # "When water boils, what ...": the clause is the lead, the wh-word follows its comma
         if index and word.text[:1].isupper() and words[index - 1].text[-1:] not in (",", ".", ";", ":", "!", "?"):
@@ -116,6 +133,11 @@ def _wh_start(words: Sequence[Word]) -> Optional[int]:
             return index
         return None
     return None
+
+
+def _after_comma_preposition(words: Sequence[Word], index: int) -> bool:
+    """Whether the wh-word at ``index`` follows a comma and a preposition ("If X rose ..., by what percent")."""
+    return words[index - 1].tag in ("IN", "TO") and words[index - 2].text == ","
 
 
 def opening_clause_end(words: Sequence[Word]) -> Optional[int]:
@@ -319,7 +341,10 @@ def _inverted(lead, preposition, wh, phrase, after) -> Optional[Frame]:
         negated, rest = True, rest[1:]
     if wh == "how" and phrase and phrase[0].lower in ("many", "much") and rest[:1] and rest[0].lower == "there":
         return None  # "how many rooms is there in X": the counted phrase is the subject of "is there"
-    partitive = bool(phrase) and phrase[0].lower == "of"
+    # "of which ...", and "What percentage of the students is | absent?": an adjective alone after the
+    # copula is said of the wh-phrase's measured noun, no subject of its own
+    partitive = bool(phrase) and (phrase[0].lower == "of" or (len(rest) == 1 and rest[0].tag == "JJ" and any(
+        word.lower == "of" for word in phrase[1:])))
     if not rest or (not preposition and not _compared_degree(wh, phrase, rest) and _starts_predicate(
             auxiliary.lower, rest, wh, partitive)):
         return None  # the wh-phrase is the subject: "Who is older", "Which planet does not have"
@@ -517,6 +542,12 @@ def split_subject(auxiliary: str, words: Sequence[Word],
     return words[:index], words[index:]
 
 
+def _demonstrative_subject(word: Word) -> bool:
+    """Whether ``word`` is a demonstrative standing as the subject ("would this | be", "does that |
+    cost"): a determiner that blocks no verb after it, as it determines no noun."""
+    return word.lower in DEMONSTRATIVES and word.dep in NOMINAL_SUBJECT_DEPS
+
+
 def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
     """Where the verb after a subject starts: the first word the tagger calls a verb of the right
     form; else the first word the lexicon allows as one (a base form, or a participle after
@@ -527,7 +558,8 @@ def verb_index(words: Sequence[Word], perfect: bool = False) -> Optional[int]:
     # After a number a participle is an adjective ("has | 5 known species"), a base form a verb ("does 196 | have")
     blocking = ("DT", "PRP$", "POS", "IN", "CD") if perfect else ("DT", "PRP$", "POS", "IN")
     candidates = [index for index in range(1, len(words)) if (floating_quantifier(words, index - 1) or (
-                  words[index - 1].lower not in _NOT_BEFORE_VERB and words[index - 1].tag not in blocking))
+                  words[index - 1].lower not in _NOT_BEFORE_VERB and words[index - 1].tag not in blocking) or (
+                  _demonstrative_subject(words[index - 1])))
                   and not words[index].text[:1].isupper() and (words[index].tag in wanted or (
                       allowed(words[index].lower) and words[index].tag not in ("DT", "IN", "PRP", "CD")))]
     if not candidates:

@@ -9,10 +9,11 @@ make ..." when the question asks what they make). Kept: the answer's own words.
 import re
 from typing import List
 
-from capqa.statements.rules.lexicon import (AUXILIARIES, DETERMINERS, OPTION_LABEL_PATTERN, PRONOUNS, QUESTION_START,
-                                            WHITESPACE, strip_trailing)
+from capqa.statements.rules.lexicon import (AUXILIARIES, COMPARATIVE_WORDS, DETERMINERS, OPTION_LABEL_PATTERN,
+                                            PREPOSITIONS, PRONOUNS, QUESTION_START, WHITESPACE, strip_trailing)
 from capqa.statements.rules.morphology import is_finite_verb, is_participle, lemmas_of
 
+_WORDS = re.compile(r"[\w'’-]+")
 _OUTER_QUOTES = ('"', '“', '”')
 _LABEL = re.compile(r"^(?:(?:(?:so|thus|therefore|hence),? )?(?:the |my |final |correct |short )*answer(?: is)?|"
                     r"the correct (?:one|option|choice) is|(?:the )?(?:correct )?(?:option|choice) is)\s*[:\-]?\s+",
@@ -79,7 +80,7 @@ _ANSWER_LABEL = re.compile(r"^a\s*:\s+(?=\S)", re.IGNORECASE)
 _SINGLE_LABEL = re.compile(r"^(?:(?:only|just|exactly|simply)\s+)?(?:one|a single)(?:\s+(?P<label>answer|option|"
                            r"choice|word|thing))?\s*:\s+(?=\S)", re.IGNORECASE)
 # "They make honey." answering "What do bees make?": a pronoun subject and a verb of the question.
-_PRONOUN_CLAUSE = re.compile(r"^(?:it|they|he|she|we|you)\s+(?:(?:can|could|will|would|did|do|does|is|are|was|"
+_PRONOUN_CLAUSE = re.compile(r"^(?:it|they|he|she|we|you)(?:\s+|['’](?:d|ll)\s+)(?:(?:can|could|will|would|did|do|does|is|are|was|"
                              r"were|has|have|had)\s+)?(\w+)\s+(.+)$", re.IGNORECASE)
 _NOT_RESTATING = frozenset("will would can could shall should may might must do does did".split())
 _PRONOUN_VERB = re.compile(r"^(?:it|they|he|she|we|you)\s+(\w+)\s+(.+)$", re.IGNORECASE)
@@ -143,13 +144,60 @@ def clean_answer(answer: str, question: str = "", options: dict = None, context:
         if stripped == text or not stripped:
             break
         text = stripped
-    return text
+    return without_frame_tail(text, question)
+
+
+# A count's or an amount's question, and its wh-phrase ("how many more books"), up to its verb
+_COUNT_ASKED = re.compile(r"\bhow (?P<quantifier>many|much)\b(?P<phrase>(?:\s++(?!(?:is|are|was|were|do|does|did|can|"
+                          r"could|will|would|should|has|have|had|must|might|as|than|of|in|on|for|to)\b)[\w'’-]++){0,4})",
+                          re.IGNORECASE)
+_AMOUNT_OPENING = re.compile(r"^(?:about |around |approximately |nearly |almost |over |under )?[$€£₹]?\d")
+_MAX_AMOUNT_WORDS = 6
+
+
+def without_frame_tail(text: str, question: str) -> str:
+    """An amount's answer less the words after its number that the question's frame says after its wh-phrase
+    ("How many stickers does Jenny have left?" + "12 left" -> "12", "How many more books does Sam have than
+    Tim?" + "25 more" -> "25", "... in all?" + "13 balloons in all" -> "13 balloons"): the frame puts them
+    back, once. The wh-phrase's noun stays ("In how many ways ...?" + "144 ways": the frame has it before
+    its verb), a word the question lacks ends the cut ("5 miles from home" keeps "miles"), and a cut that
+    would leave a determiner or preposition last is no cut ("$294 a week")."""
+    asked = _COUNT_ASKED.search(question)
+    words = text.split()
+    if not asked or len(words) > _MAX_AMOUNT_WORDS or not _AMOUNT_OPENING.match(text):
+        return text
+    phrase = {word.lower() for word in asked.group("phrase").split()}
+    if asked.group("quantifier").lower() == "many":
+        phrase -= COMPARATIVE_WORDS  # "how many more books": the frame says "25 more books" (not "how much more money")
+    framed = {word.lower() for word in _WORDS.findall(question[asked.start("phrase"):])} - phrase
+    kept = len(words)
+    while kept > 1 and words[kept - 1].lower() in framed:
+        kept -= 1
+    if kept == len(words) or words[kept - 1].lower() in DETERMINERS | PREPOSITIONS:
+        return text
+    return " ".join(words[:kept])
 
 
 def named_option(text: str, options: dict) -> str:
     """The option's text that ``text`` names by its key alone ("C", "(b)", "option 3"), or ""."""
     key = _BARE_LETTER.match(strip_trailing(text.strip()))
     return options.get(key.group(1).lower(), "") if key else ""
+
+
+# An option's key, then its reason: "(B), because it is a gas giant.", "B, since 12 x 3 = 36.", "(C) because ..."
+_KEY_WITH_REASON = re.compile(r"^\(?([A-Ha-h])\)?[.:]?\s*+[,;:—–-]?\s*+(?:because|since|as)\s++(?P<reason>\S.*)$")
+
+
+def option_with_reason(sentence: str, options: dict) -> List[str]:
+    """[the option's key, its reason as a sentence of its own] for an answer that names one of the prompt's
+    options by its key and gives the reason after a "because" / "since" ("(B), because it is a gas giant." ->
+    ["(B)", "It is a gas giant."]): the key is resolved as a bare one is, the reason a claim that follows it;
+    [] for any other sentence."""
+    match = _KEY_WITH_REASON.match(sentence.strip())
+    if not match or match.group(1).lower() not in options:
+        return []
+    reason = match.group("reason")
+    return [match.group(1), reason[:1].upper() + reason[1:]]
 
 
 def _without_outer_quotes(text: str) -> str:
@@ -287,8 +335,23 @@ def _without_restated_verb(text, question):
             if verb in _NOT_RESTATING:
                 continue  # "it will melt": the modal is not the question's verb restated
             if lemmas_of(verb).get("VERB", (verb,))[0] in question_lemmas and len(clause.group(2).split()) <= 4:
-                return clause.group(2)  # longer: a sentence of its own ("It became law in the US in 1942")
+                return _without_object_pronoun(clause.group(2), verb, question)  # longer: a sentence of its own
     return text
+
+
+_OBJECT_OPENING = re.compile(r"^(?:them|him|her|us)\s++(?=\S)", re.IGNORECASE)
+
+
+def _without_object_pronoun(rest: str, verb: str, question: str) -> str:
+    """What follows a restated verb, less an object pronoun that stands for the question's own object
+    ("How long would it take 8 workers?" + "It would take them 3 hours" -> "3 hours": the frame says
+    "take 8 workers" itself); as it is when the question has no object after the verb to stand for."""
+    lemma = lemmas_of(verb).get("VERB", (verb,))[0]
+    words = question.lower().strip("?. ").split()
+    after = next((index for index, word in enumerate(words) if lemmas_of(word).get("VERB", (word,))[0] == lemma), None)
+    if after is None or after + 1 >= len(words) or not _OBJECT_OPENING.match(rest):
+        return rest
+    return _OBJECT_OPENING.sub("", rest, count=1)
 
 
 def _verb_lemmas(question):

@@ -243,10 +243,21 @@ def _antecedent(pronoun, context):
                 return subject
         elif pronoun in _PERSONAL:
             if subject[0].isupper() and subject.split()[0].lower() not in DETERMINERS and not plural:
-                return _POSSESSIVE_END.sub("", subject)  # "Uriah's book bag is ...": "he" is Uriah
+                return _POSSESSIVE_END.sub("", _owner(subject))  # "Uriah's book bag is ...": "he" is Uriah
         elif not plural:
-            return subject
+            return _owner(subject) if pronoun == "its" else subject
     return None
+
+
+_OWNED = re.compile(r"^(?P<owner>.+?)['’]s\s++\S")
+
+
+def _owner(subject: str) -> str:
+    """The owner of a possessed subject ("Joe" of "Joe's income", "A rectangle" of "A rectangle's
+    length"): what "his" / "its" after it owns with it ("Joe's income is $3000 and his expenses ...",
+    "A rectangle's length is twice its width"); the subject itself when nothing owns it."""
+    owned = _OWNED.match(subject)
+    return owned.group("owner") if owned else subject
 
 
 def _subject_of(sentence):

@@ -25,7 +25,8 @@ from typing import Callable, Dict, Iterable, Iterator, List, NamedTuple, Optiona
 from capqa.common.quoting import bounded_message
 from capqa.statements.rules.analysis import Frame, analyse, render
 from capqa.statements.rules.answer_cleaning import (clean_answer, elliptical_polarity, elliptical_subject,
-                                                    lower_article, named_option, without_elliptical_sentences)
+                                                    lower_article, named_option, option_with_reason,
+                                                    without_elliptical_sentences)
 from capqa.statements.rules.answer_sentences import answer_sentences, code_case_kept
 from capqa.statements.rules.blanks import complete, fill_blanks
 from capqa.statements.rules.casing import cased_statement, casing_texts
@@ -59,7 +60,7 @@ from capqa.statements.rules.tails import with_tail
 from capqa.statements.rules.wh_equative import equative
 from capqa.statements.rules.wh_inverted import inverted
 from capqa.statements.rules.wh_subject import wh_subject
-from capqa.statements.rules.worked import ANSWER_NOUN, CONCLUDING, final_answer
+from capqa.statements.rules.worked import ANSWER_NOUN, CONCLUDING, equation_conclusion, final_answer
 
 logger = logging.getLogger(__name__)
 _Made = TypeVar("_Made")
@@ -86,6 +87,7 @@ _LETTER_CONCLUSION = re.compile(rf"(?P<end>[.!?,;])\s++(?:{CONCLUDING})?(?:(?:th
                                 re.IGNORECASE)
 _CONCLUSION_CHARS = 160  # the conclusion is looked for in the sentence's end only: a long text stays linear
 _TWO_WORDS = re.compile(r"\S\s+\S")
+_DIGIT = re.compile(r"\d")
 _LOWERED_OPENINGS = frozenset("The A An It They He She We You His Her Its Their Our Your There This That These "
                               "Those".split())
 _GOAL_FORMS = ("question", "statement")
@@ -189,11 +191,15 @@ def prepare(question: str, answer: str) -> Prepared:
     if _ASKS_YES_NO.match(proper) and len(sentences) > 1 and elliptical_polarity(sentences[0]):
         sentences = [elliptical_polarity(sentences[0])] + sentences[1:]  # "It is. Helium is in group 18."
     sentences = without_elliptical_sentences(sentences)
+    sentences = (option_with_reason(sentences[0], parts.options) or sentences[:1]) + sentences[1:]
     sentences, working = final_answer(sentences)
     if working:  # a letter is the option it names (a working of code or formulas is not cleaned)
         sentences = [named_option(sentences[0], parts.options) or sentences[0]]
     else:
         sentences, working = _letter_conclusion(sentences, parts.options)
+    if (working or len(sentences) == 1) and _DIGIT.search(question) and not is_code(answer) and not (
+            _ASKS_YES_NO.match(proper)):
+        sentences, working = _equation_concluded(sentences, working)  # a word problem's final answer
     first, extra = _dashed_head(sentences[0], bool(parts.options)), sentences[1:]
     first = _keyed_head(first, parts.options) if first == sentences[0] else first
     if first != sentences[0]:
@@ -681,6 +687,17 @@ def _letter_conclusion(sentences: List[str], options: dict) -> Tuple[List[str], 
         return sentences, ()  # "A, C": letters, not working
     last = last[:-1] + "." if last[-1] in ",;" else last
     return [option], tuple(sentences[:-1]) + (last,)
+
+
+def _equation_concluded(sentences: List[str], working: Tuple[str, ...]) -> Tuple[List[str], Tuple[str, ...]]:
+    """The answer's sentences and working once its final claim's own equations are working too:
+    "Speed = 120 / 2 = 60 km/hr" answers with "60 km/hr", the chain said before the statement
+    (``worked.equation_conclusion``); as they are for a claim with no equation."""
+    concluded = equation_conclusion(sentences[0])
+    if not concluded:
+        return sentences, working
+    value, worked = concluded
+    return [value] + sentences[1:], working + worked
 
 
 def _topic_read(proper: str) -> str:

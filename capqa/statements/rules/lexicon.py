@@ -238,3 +238,5 @@ WORKING_LABELS = frozenset("step explanation solution reasoning rationale workin
 # Nouns that only say a quantity is money ("How much money did she spend?"): an amount answering them
 # is the money itself, "$66" or "66", never "$66 money".
 MONEY_NOUNS = frozenset(("money", "cash"))
+# A currency's noun and the signs that write it: "How many dollars ...?" + "$243" names the dollars already.
+CURRENCY_SIGNS = {"dollar": ("$",), "euro": ("€",), "pound": ("£",), "rupee": ("₹", "Rs"), "yen": ("¥",)}

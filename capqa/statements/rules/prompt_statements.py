@@ -39,6 +39,8 @@ _FORMULA_STOP = re.compile(r"\.\s*+(\$|\\\])$")  # a formula's own full stop at 
 _THE = re.compile(r"^(?:(the|some|all) )?(.+)$", re.IGNORECASE)
 _LISTING_VERBS = frozenset(("name", "list", "give", "state", "identify", "mention", "cite", "provide",
                             "enumerate", "suggest", "recommend", "specify"))
+# What "Solve" takes: an equation and its unknown, before it ("for x: 2x + 3 = 11") or after it ("3h = 9 for h")
+_SOLVED = re.compile(r"^(?:for\s++(?P<before>\S{1,8}?)\s*+[:,]\s*+)?(?P<equation>[^=]*=.*?)(?:\s++for\s++(?P<after>\S{1,8}))?$")
 _LIST_OF = re.compile(r"^(?:a |the )?(?:list|names|examples) of (.+)$", re.IGNORECASE)
 
 
@@ -156,6 +158,10 @@ def imperative_statement(form: Form, answer: str, first: str) -> Optional[str]:
     verb = form.verb
     if verb in ("define",):
         return join(target, "is" if not plural_phrase(target) else "are", _clause_or_noun(answer, target))
+    solved = _SOLVED.match(target) if verb == "solve" else None
+    if solved:  # "Solve 3h - 12 = 9 for h." + "7" -> "The solution of 3h - 12 = 9 for h is 7."
+        unknown = solved.group("before") or solved.group("after")
+        return join("the solution of", solved.group("equation"), f"for {unknown}" if unknown else "", "is", answer)
     example = _EXAMPLE.match(target)
     if example and verb in _LISTING_VERBS:
         if example.group(1).lower() == "examples" or LIST_ANSWER.search(answer) and len(answer.split()) > 3:

@@ -18,8 +18,9 @@ from capqa.statements.rules.analysis import Frame, agrees_as_verb, render
 from capqa.statements.rules.contractions import WH_WORDS, expanded
 from capqa.statements.rules.declarative import join, negative
 from capqa.statements.rules.judged import predicate_verdict
-from capqa.statements.rules.lexicon import (AUXILIARIES, DEMONSTRATIVES, DETERMINERS, FINITE_TAGS, MODALS, NEGATIONS,
-                                            NUMBER_WORDS, OBJECT_PRONOUNS, PRONOUNS, RELATIVE_PRONOUNS, strip_trailing)
+from capqa.statements.rules.lexicon import (AUXILIARIES, COPULAS, DEMONSTRATIVES, DETERMINERS, FINITE_TAGS, MODALS,
+                                            NEGATIONS, NUMBER_WORDS, OBJECT_PRONOUNS, PRONOUNS, RELATIVE_PRONOUNS,
+                                            strip_trailing)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_finite_verb, lemmas_of,
                                                plural_phrase)
 from capqa.statements.rules.parser import Parse, Word, parse
@@ -271,7 +272,8 @@ def _resolved(content: str, answer_words: Parse, frame: Optional[Frame], questio
     if first.lower not in _SUBJECT_PRONOUNS or first.dep not in _CLAUSE_DEPS or len(answer_words) < 2:
         resolved = _object_resolved(content, answer_words, question)
         return resolved if resolved != content else _place_resolved(content, answer_words, question)
-    referent = _referent(frame, question, _SUBJECT_PRONOUNS[first.lower], first.lower in ("he", "she")) or (
+    referent = _possessor(frame, answer_words, first) or _referent(
+        frame, question, _SUBJECT_PRONOUNS[first.lower], first.lower in ("he", "she")) or (
         _verb_referent(answer_words, first, question))
     if not referent:
         return content
@@ -443,6 +445,22 @@ def _role(dep: str) -> Optional[str]:
 
 def _verb_lemma(word: str) -> str:
     return lemmas_of(word).get("VERB", (word,))[0]
+
+
+def _possessor(frame: Optional[Frame], answer_words: Parse, pronoun: Word) -> str:
+    """The possessor of the question's subject ("a car" of "a car's speed") when the answer's pronoun
+    is the subject of a verb other than a copula: "What is its speed?" + "It travels at 50 km/hr" is
+    said of the car, not of its speed ("It is 50 km/hr" is the speed's, ``_referent``); "" otherwise."""
+    if frame is None or not frame.subject or pronoun.lower not in ("it", "he", "she", "they"):
+        return ""
+    owner = next((index for index, word in enumerate(frame.subject) if word.tag == "POS"), None)
+    offset = answer_words[0].i
+    verb = answer_words[pronoun.head - offset] if 0 <= pronoun.head - offset < len(answer_words) else None
+    if owner is None or owner == 0 or verb is None or not verb.tag.startswith("VB") or "be" in lemmas_of(
+            verb.lower).get("VERB", ()) or any(word.head == verb.i and word.dep in ("aux", "auxpass") and word.lower in
+                                                COPULAS for word in answer_words):
+        return ""
+    return render(frame.subject[:owner])
 
 
 def _referent(frame: Optional[Frame], question: Parse, plural: bool, person: bool) -> str:

@@ -31,6 +31,8 @@ def copula_subject(words: Sequence[Word], need_predicate: str) -> Split:
     ``need_predicate``: "predicate" (a yes/no question), "adverbial" (where / when / why / how:
     the parse's predicate if it sees one) or "" (an identity question)."""
     words = tuple(words)
+    if len(words) > 2 and words[0].tag in ("PRP", "NNP") and words[1].text == "," and words[2].tag == "IN":
+        return words[:1], words[1:]  # "is he/Bill, in a direct line, from X": the phrase set off is the predicate's
     if need_predicate == "adverbial":
         subject, predicate = _parsed_subject(words)
         if len(predicate) > 1 and predicate[0].tag in ("NN", "NNS") and predicate[1].lower in ("not", "n't") and (

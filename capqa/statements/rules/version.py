@@ -185,6 +185,18 @@ from capqa.statements.rules.parser import parser_identity
 # a subject's comma phrase is closed ("The total ..., in millions, is 1,234.5"), a comparative after the noun is
 # the predicate ("The attendance was not higher in 2010 than in 2011"); a query after "The query is:" or in
 # backticks reads the same; an instruction carried out by a command reads "You can list ... with find ...".
+# 13: (mathfinal) a final answer worked out in its own sentence answers with its equation chain's last value, its
+# currency and unit ("Cost Price = 240 + 60 = Rs.300" -> "... Cost Price = 240 + 60 = Rs.300. The cost price of
+# the article is Rs. 300."; "5a = 45, so a = 9 cents", a last "so its perimeter is 6 * 7 = 42 inches" after
+# working, "Let w be the width." as working); an option's key with a "because / since" reason is the option's text
+# and the reason a sentence ("(B), because it is a gas giant." -> "Jupiter is the largest planet ... It is a gas
+# giant."); an amount's words that the how-many frame says again go ("She has 12 left." -> "Jenny has 12 stickers
+# left."), an object pronoun of a restated verb ("It would take them 3 hours" -> "It would take 8 workers 3
+# hours"), "$243 dollars" is "$243"; frames: "How many times as X as Y is Z?", "What percentage of N is absent?",
+# ", by what percent did X increase?", "would this be", "is he, in a direct line, from X", "Solve E for v", a
+# pronoun of a non-copular verb for the subject's possessor ("its speed" + "It travels ..." -> "A car travels"),
+# "his" / "its" after an owned antecedent ("Joe's income ... his expenses" -> "Joe's expenses"), "It will take her |
+# 5 days | to read", "Sara will be | 17 in 5 years", "He'd earn $50." as the restated verb's answer.
 RULES_VERSION = "13"
 
 

@@ -164,7 +164,8 @@ def _degree(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
         words = answer.split()
         if words[0].lower() in PREPOSITIONS and not (len(words) > 1 and _NUMBER.match(words[1])):
             particle = []  # "How far back does it go?" + "to the 1600s": the answer's phrase says where
-        slot = 1 if clause.rest and clause.rest[0].lower == "been" else len(clause.rest)  # "It has been | six months"
+        # "It has been | six months", "Sara will be | 17 in 5 years": the degree is the copula's after its auxiliary
+        slot = 1 if clause.rest and clause.rest[0].lower in ("been", "be") else len(clause.rest)
         if degree == "far" and not particle:  # a distance: the measure before the adjuncts ("travel | in 4 h")
             slot = next((index for index, word in enumerate(clause.rest) if word.tag == "IN"), slot)
         said = " ".join(_with_particle(words, particle))
@@ -255,13 +256,17 @@ def _count(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
         return with_never(clause.subject, [*clause.verb_group, render(clause.rest)])
     counted = join(no_determiner(answer), *missing_noun(answer, noun_phrase, quantifier))
     if noun_phrase and noun_phrase[-1].lower() == "times":
-        return clause.text({len(clause.rest): counted})
+        # "The pizza is 3 times as expensive as the salad": a multiple before the degree it multiplies
+        return clause.text({0 if clause.rest and clause.rest[0].lower == "as" else len(clause.rest): counted})
+    if frame.auxiliary in COPULAS and clause.rest and clause.rest[0].tag in ("IN", ","):
+        return clause.text({0: counted})  # "How many miles is he from home?": the measure is the copula's, before "from"
     than = next((index for index, word in enumerate(clause.rest) if word.lower == "than"), None)
     if noun_phrase and noun_phrase[0].lower() in COMPARATIVE_WORDS and than is not None and object_slot(clause) > than:
         # "How many more pages did she read on Monday than on Tuesday?": the difference before the adjuncts it compares
         slot = next((index for index, word in enumerate(clause.rest[:than]) if word.tag == "IN"), than)
         return clause.text({slot: counted})
-    return clause.text({object_slot(clause): counted})
+    infinitive = _it_takes(clause, frame)  # "It will take her | 5 days | to read the book"
+    return clause.text({object_slot(clause) if infinitive is None else infinitive: counted})
 
 
 def _comparison(frame: Frame, clause: Clause, answer: str) -> Optional[str]:

@@ -4,7 +4,8 @@ many legs" for a count of legs ("eight legs")."""
 
 from typing import List
 
-from capqa.statements.rules.lexicon import DEFINITE_HEADS, LIST_ANSWER, MASS_NOUNS, MONEY_NOUNS, UNIQUE_NOUNS
+from capqa.statements.rules.lexicon import (CURRENCY_SIGNS, DEFINITE_HEADS, LIST_ANSWER, MASS_NOUNS, MONEY_NOUNS,
+                                            UNIQUE_NOUNS)
 from capqa.statements.rules.morphology import (indefinite_article, is_bare_noun_phrase, is_count_noun, is_mass_noun,
                                                is_plural_noun, lemmas_of, singular_of)
 
@@ -90,8 +91,8 @@ def missing_noun(answer: str, noun_phrase: list, quantifier: str = "many") -> li
     answer_lower = answer.lower()
     head = noun_phrase[-1].lower()
     lemma = lemmas_of(head).get("NOUN", (head,))[0]
-    if head in answer_lower or lemma in answer_lower:
-        return []
+    if head in answer_lower or lemma in answer_lower or any(sign in answer for sign in CURRENCY_SIGNS.get(lemma, ())):
+        return []  # "$243" answers "How many dollars" with its dollars
     counted = _counted_head(noun_phrase)
     if counted and answer_lower.split()[-1] in _noun_forms(noun_phrase[counted - 1]):
         # "How many boxes of pizza" + "two boxes": the answer names the counted noun, not what it holds
