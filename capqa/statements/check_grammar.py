@@ -147,7 +147,7 @@ def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List
         found.add("determiner_missing")
     if _clause_after_because_of(words, children) or _no_noun_after_because_of(words):
         found.add("answer_in_frame")
-    if _year_without_preposition(words, question_pairs):
+    if _year_without_preposition(words, question_pairs, _asks_amount(question_words)):
         found.add("missing_preposition")
     if _relative_doubled(words):
         found.add("doubled_word")
@@ -794,13 +794,25 @@ def _bare_count_noun(words: Parse, children: Dict[int, List[Word]], answer_words
         if any(child.dep in ("det", "poss", "nummod", "predet", "quantmod", "conj", "cc") or child.tag in ("CD", "PRP$")
                or (child.tag in ("NNP", "NNPS") and not child.text.islower()) for child in own):
             continue
-        leftmost = min([word.i] + [child.i for child in own if child.i < word.i])
+        leftmost = _left_edge(word, children)
         head = words[word.head]
         if not words[leftmost].text[:1].islower() or head.dep == "conj" or head.lower == "as" or (
                 head.lower == "of" and words[head.head].lower in _KIND_HEADS) or word.dep == "conj":
             continue
         return True
     return False
+
+
+def _left_edge(word: Word, children: Dict[int, List[Word]]) -> int:
+    """The index of the first word of ``word``'s phrase: its modifiers' own modifiers too ("Arsenic" of
+    "Arsenic-doped silicon", whose "doped" alone is the noun's child)."""
+    edge = word.i
+    for _ in range(len(children) + 1):
+        before = [child.i for child in children.get(edge, []) if child.i < edge]
+        if not before:
+            return edge
+        edge = min(before)
+    return edge
 
 
 def _opening_noun_bare(words: Parse, children: Dict[int, List[Word]], question_pairs: Set[Tuple[str, str]]) -> bool:
@@ -844,11 +856,18 @@ def _no_noun_after_because_of(words: Parse) -> bool:
     return False
 
 
-def _year_without_preposition(words: Parse, question_pairs: Set[Tuple[str, str]]) -> bool:
+def _asks_amount(question_words: Set[str]) -> bool:
+    """Whether the question asks "how much" or "how many": its number is an amount, not a date."""
+    return "how" in question_words and bool(question_words & {"much", "many"})
+
+
+def _year_without_preposition(words: Parse, question_pairs: Set[Tuple[str, str]], amount: bool = False) -> bool:
     """A year right after a verb or a noun it does not modify ("was born 1995", "came into
-    circulation 1976"): its preposition is missing, unless the question wrote it so."""
+    circulation 1976"): its preposition is missing, unless the question wrote it so. Where the
+    question asks an amount, a verb's object of four digits is that amount ("John spent 1000 on ties")."""
     for word in words[1:]:
-        if not (len(word.text) == 4 and word.text.isdigit() and "1000" <= word.text <= "2099"):
+        if not (len(word.text) == 4 and word.text.isdigit() and "1000" <= word.text <= "2099") or (
+                amount and word.dep == "dobj"):
             continue
         before = words[word.i - 1]
         if (before.lower, word.lower) in question_pairs:

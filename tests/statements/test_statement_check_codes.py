@@ -382,6 +382,12 @@ RECALLED = [
     # a superlative the question gives its noun, left bare: the lowest what
     ("frame_lost", "As of 2019, which of these had the lowest life expectancy? A. Brazil B. Mexico", "Mexico",
      "As of 2019, Mexico had the lowest.", "As of 2019, Mexico had the lowest life expectancy."),
+    # where the question asks an amount, a verb's object of four digits is that amount, no year
+    ("missing_preposition", "How much did John spend on ties in 1995?", "1000", "John spent 1000 on ties 1995.",
+     "John spent 1000 on ties in 1995."),
+    # a noun phrase that opens the sentence with its modifier's own modifier ("Arsenic-doped") is not bare
+    ("determiner_missing", "Which of the following is an n-type semiconductor?", "arsenic-doped silicon",
+     None, "Arsenic-doped silicon is an n-type semiconductor."),
     # an option's opening determiner left as the answer at the sentence's end
     ("capital_inside", "What are focus areas of nutritional epidemiology?", "Both of them.",
      "Focus areas of nutritional epidemiology are Both.", "Both are focus areas of nutritional epidemiology."),
@@ -479,11 +485,12 @@ def test_the_check_sees_most_bad_tune_outputs_and_rarely_cries_wolf():
     (answer_in_frame): 0.667 / 0.873 (96 of 144 bad flagged, 110 flags).
     Check version 5 (checkrecall) read the shapes of benchmarks nobody tuned on: an equation pasted into the
     frame, a quoted sentence asserted, a noun phrase where a clause goes, a pronoun after a fronted phrase, a
-    superlative left bare, a fronted "was" the parser hung on its participle: 0.732 / 0.878 (101 of 138 bad
-    flagged, 115 flags).
+    superlative left bare, a fronted "was" the parser hung on its participle; two false alarms mended (an
+    amount read as a year, a noun's phrase read from its second word): 0.732 / 0.894 (101 of 138 bad
+    flagged, 113 flags).
     The floor sits a row or two under that, so that the next fix of the converter does not fail here."""
     from capqa.doctools.rules_corpora import check_measure, judged_split
 
     measure = check_measure(judged_split("tune"))
     assert measure["recall"] >= 0.715, measure
-    assert measure["precision"] >= 0.87, measure
+    assert measure["precision"] >= 0.88, measure
