@@ -21,9 +21,9 @@ import unicodedata
 from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set
 
 from capqa.common.validation import check_same_length, check_text, check_text_list, visible_text
-from capqa.statements.check_content import (code_altered, code_tokens, fence_tag_left, frame_lost, label_left,
-                                            lines_joined, markup_left, options_left, preposition_moved,
-                                            question_missing, time_dropped)
+from capqa.statements.check_content import (code_altered, code_tokens, fence_tag_left, formula_in_frame, frame_lost,
+                                            label_left, lines_joined, markup_left, options_left, preposition_moved,
+                                            question_missing, quote_asserted, time_dropped)
 from capqa.statements.check_grammar import grammar_issues, is_imperative, unfilled_preposition
 from capqa.statements.rules.answer_cleaning import without_hedges, without_topic_label
 from capqa.statements.rules.answer_sentences import answer_sentences, split_sentences
@@ -147,6 +147,18 @@ ISSUES: Dict[str, str] = {
                        "phrase too ('Mars, because of iron oxide on its surface are known ...')",
     "word_split": "a hyphenated word of the question or the answer is written with spaces around its hyphen "
                   "('whole - number')",
+    "formula_in_frame": "an equation of the answer, which opens its own sentence or clause there, pasted after a "
+                        "word of the question's frame where a value goes ('Tom has 3 * 12 = 36 apples left', 'The "
+                        "value of x is 3x = 18, x = 6', 'The sum is let n = 6')",
+    "quote_asserted": "a sentence the question quotes to ask a verdict on other than its truth ('Is the following "
+                      "sentence plausible?', 'Is it sarcastic?', 'Does the premise entail ...?') stated as a fact, "
+                      "the question's predicate gone ('Lionel Messi did not score a touchdown in the Super Bowl.'), "
+                      "or named by 'the following' with the sentence left out ('The following statement is "
+                      "sarcastic.')",
+    "slot_mismatch": "the answer's phrase is of the wrong kind for its place in the frame: a noun phrase where a "
+                     "clause goes, after 'because' or a clause-taking verb's 'that' ('The Roman Empire fell because "
+                     "economic troubles.', 'The premise entails that the dog.'), or a clause where a preposition's "
+                     "object goes ('The story ends through the hero returns home.')",
     "preposition_stranded": "the preposition the question strands ends a sentence with no object: the answer "
                             "never took its place ('The Eiffel Tower is made of.' for 'What is the Eiffel Tower "
                             "made of?')",
@@ -405,7 +417,11 @@ def _adverb(word: str) -> bool:
 def _fronted_be_predicate(words) -> Optional[str]:
     """The participle or adjective of a question that fronts "be" before its subject, lower-cased."""
     for be in words[:6]:
-        if be.lower not in _BE_FORMS or be.dep not in ("aux", "auxpass", "ROOT"):
+        # "When was Uluru (...) in the Northern Territory declared ...?": the parser may hang "was" on the
+        # participle as a clause of its own (advcl), its subject with it
+        if be.lower not in _BE_FORMS or be.dep not in ("aux", "auxpass", "ROOT", "advcl"):
+            continue
+        if be.dep == "advcl" and (be.head < be.i or words[be.head].tag not in ("VBN", "VBD")):
             continue
         head = be.i if be.dep == "ROOT" else be.head
         subject = next((word for word in words if word.head in (be.i, head) and word.dep in ("nsubj", "nsubjpass")),
@@ -500,6 +516,20 @@ def _echoes_query(proper: str, question: Callable[[], Parse], text: str, claims:
 _CURRENCY_DOUBLED = re.compile(r"[$€£¥]\s?+\d[\d,.]*+\s++(?:dollars?|euros?|pounds?|yen)\b", re.IGNORECASE)
 _COMPARED_NOUN = re.compile(r"\b(?:more|fewer|less)\s++(?!than\b|of\b|or\b)[a-z]", re.IGNORECASE)
 _COMPARATIVE_ENDS = re.compile(r"\b(?:more|fewer|less)[.!?](?:\s|$)", re.IGNORECASE)
+# A superlative the question gives a noun ("the highest per capita rate", "the lowest life expectancy"),
+# and one left bare at a sentence's end ("Mexico had the lowest."): group 1 the superlative.
+_SUPERLATIVE_NOUN = re.compile(r"\bthe\s++(most|least|fewest|\w{2,}est)\s++(?!of\b|than\b|in\b|on\b|at\b|"
+                               r"to\b|among\b|and\b|or\b)[a-z]", re.IGNORECASE)
+_SUPERLATIVE_ENDS = re.compile(r"\bthe\s++(most|least|fewest|\w{2,}est)[.!?](?:\s|$)", re.IGNORECASE)
+
+
+def _superlative_bare(question: str, text: str) -> bool:
+    """A superlative the question gives its noun stated bare at a sentence's end ("Which country had the
+    lowest life expectancy?" -> "Mexico had the lowest."): the lowest what is left out."""
+    asked = {match.group(1).lower() for match in _SUPERLATIVE_NOUN.finditer(question[:MAX_CODE_CHARS])}
+    return bool(asked) and any(match.group(1).lower() in asked for match in _SUPERLATIVE_ENDS.finditer(text))
+
+
 # A question that asks for a share in percent ("How many people, in percent, were ...?"): group 1 the
 # noun "how many" counts.
 _ASKS_PERCENT = re.compile(r"\bhow many (\w+)\b(?=.*\b(?:in percent|in percentage|as a percent(?:age)?)\b)",
@@ -574,6 +604,8 @@ def _content_issues(question: str, answer: str, text: str, parts, proper: str, c
         found.add("frame_lost")
     if _COMPARED_NOUN.search(proper) and _COMPARATIVE_ENDS.search(text):
         found.add("frame_lost")  # "Which band has more members?" -> "UB40 has more.": more of what is left out
+    if _superlative_bare(proper, text):
+        found.add("frame_lost")  # "... had the highest per capita rate?" -> "the US had the highest."
     if _percent_counted(proper, claims, text):
         found.add("frame_lost")
     if _SPLIT_POSSESSIVE.search(text):
@@ -588,6 +620,10 @@ def _content_issues(question: str, answer: str, text: str, parts, proper: str, c
         found.add("markup_left")
     if label_left(text):
         found.add("label_left")
+    if formula_in_frame(answer, rest):
+        found.add("formula_in_frame")
+    if quote_asserted(question, rest):
+        found.add("quote_asserted")
     sentences = split_sentences(" ".join(question.split()[:400]))
     listed = sentences[-1] if len(sentences) > 1 and "_" not in sentences[-1] else ""
     if options_left(text, parts.options, listed, proper, claims):
@@ -809,6 +845,7 @@ def _starts_with_pronoun(text: str, question: str, claims: str) -> bool:
     contain: unless an expletive ("It is unknown who ...", "It depends ..."), a possessive when
     the question names someone ("His last statement ..." for "... written by Luther?"), a short
     answer that is a title ("Her (2013)"), or an answer that is itself a pronoun ("she did")."""
+    text = _after_fronted_phrase(text)
     first = _bare(text.split()[0]) if text.split() else ""
     if first not in _PRONOUNS or first in {_bare(word) for word in question.split()} or _EXPLETIVE.match(text):
         return False
@@ -822,6 +859,19 @@ def _starts_with_pronoun(text: str, question: str, claims: str) -> bool:
 
 
 _POSSESSIVES = frozenset(("his", "her", "its", "their"))
+# A short prepositional phrase fronted before the subject ("In 1983, he released ...", "At the start, she ..."):
+# one that names no one (no capital after its first word) and has no clause of its own ("When two waves meet,
+# their amplitudes add": the waves are named there) leaves the subject's pronoun unresolved.
+_FRONTED = re.compile(r"^([A-Z][a-z]*+)\b[^,A-Z;:.!?]{0,60}, (?=[a-z])")
+
+
+def _after_fronted_phrase(text: str) -> str:
+    """``text`` from its subject on, past a short fronted phrase that names no one."""
+    match = _FRONTED.match(text)
+    if match is None or match.group(1).lower() not in PREPOSITIONS or len(match.group(0).split()) > 8 or any(
+            _bare(word) in AUXILIARIES or is_finite_verb(_bare(word)) for word in match.group(0).split()[1:]):
+        return text
+    return text[match.end():]
 
 
 def _inverted_as_asked(question: str, text: str) -> bool:

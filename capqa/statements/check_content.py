@@ -22,7 +22,9 @@ import functools
 import re
 from typing import Dict, FrozenSet, List, Tuple
 
-from capqa.statements.rules.lexicon import AUXILIARIES, DETERMINERS, PREPOSITIONS, PRONOUNS
+from capqa.statements.rules.code import code_chunks
+from capqa.statements.rules.lexicon import (AUXILIARIES, CLAIM_NOUNS, CLAIM_NOUNS_PATTERN, DETERMINERS, JUDGING_VERBS,
+                                            NEGATIVE_VERDICTS, POSITIVE_VERDICTS, PREPOSITIONS, PRONOUNS, TRUTH_WORDS)
 from capqa.statements.rules.morphology import lemmas_of
 from capqa.statements.rules.worked import unboxed
 
@@ -322,3 +324,104 @@ def options_left(statement: str, options: Dict[str, str], last_sentence: str, qu
 # The question's closing choice between two: ", Tom Hanks or Leonardo DiCaprio?"
 _ALTERNATIVES = re.compile(r",\s*+([^,?;]{1,80}?\s++or\s++[^,?;]{1,80}?)\s*+\?\s*+$")
 _CHOICE_SEPARATOR = re.compile(r"\s*+[;,]\s*+(?:or\s++)?|\s++or\s++")
+
+
+# An equation's sign: "=" (not "==", "<=", "!=", "=>") or "≈".
+_EQUALS = re.compile(r"(?<![=!<>])=(?![=>])|≈")
+# Words after which an equation opens a clause of its own ("..., so x = 4", "then 11 + 9 = 20").
+_CLAUSE_OPENERS = frozenset("so then thus therefore hence and but or plus because since as that where which if when "
+                            "while giving gives get gets got we i.e. e.g.".split())
+
+
+def formula_in_frame(answer: str, statement: str) -> bool:
+    """Whether the answer's working, an equation that opens its sentence or clause there ("3x = 18,
+    x = 6", "Distance = speed × time = 60 × 3 = 180 miles.", "Let n = 6."), stands in the statement
+    after a word of the question's frame ("The value of x is 3x = 18, x = 6", "The sum is let n = 6"):
+    pasted where a value goes. Working is an equation in a sentence with another one, or one whose
+    left side has a word of a clause ("let", "servings"); a lone computation after the frame's verb
+    ("The donuts cost 3 x $68 = $204.") or formula after its copula ("Newton's second law is F = ma")
+    says the value. An equation the statement keeps in its own clause (after a stop, a comma, "so",
+    "then"), or after the word the answer has before it too, is the answer's sentence, kept."""
+    if not _EQUALS.search(answer) or code_chunks(answer[:MAX_CHARS]):
+        return False  # code's "=" assigns ("KMeans(n_clusters=3)"): "you can use CODE" frames it
+    said = _plain_words(statement)
+    lowered = [word.lower() for word in said]
+    for opening, before in _working_openings(answer):
+        size = len(opening)
+        for start in range(1, len(lowered) - size + 1):
+            if lowered[start:start + size - 1] != list(opening[:-1]) or not lowered[start + size - 1].startswith(
+                    opening[-1]):
+                continue
+            previous = lowered[start - 1]
+            if not (previous[-1:] in ".!?;:,([" or previous in _CLAUSE_OPENERS or previous == before):
+                return True
+    return False
+
+
+def _plain_words(text: str) -> List[str]:
+    return [word for word in (word.strip("*") for word in text[:MAX_CHARS].split()[:MAX_WORDS * 2]) if word]
+
+
+def _working_openings(answer: str) -> List[Tuple[Tuple[str, ...], str]]:
+    """Per equation of the answer's working (see ``formula_in_frame``), the words from its clause's
+    start to its sign (the sign's word cut after the sign: "2x+3=" for "2x+3=11"), lower-cased, and
+    the word before the clause in its line ("" at the line's start)."""
+    openings = []
+    for line in unboxed(answer[:MAX_CHARS]).splitlines()[:MAX_WORDS]:
+        words = [word.lower() for word in _plain_words(line)]
+        start = sentence = 0
+        found: List[Tuple[Tuple[str, ...], str]] = []
+        for index, word in enumerate(words + [""]):
+            if sentence < index and (not word or words[index - 1][-1:] in ".!?"):
+                # a sentence ends: its equations are working if it has two, or a clause's word opens one
+                openings += [(opening, before) for opening, before in found if len(found) > 1 or any(
+                    len(part) > 2 and part.isalpha() for part in opening[:-1])]
+                found, sentence = [], index
+            if not word:
+                break
+            sign = _EQUALS.search(word)
+            if sign is not None and (index > start or sign.start() > 0):
+                opening = tuple(words[start:index]) + ((word[:sign.end()],) if sign.start() > 0 else (word,))
+                found.append((opening, words[start - 1] if start else ""))
+            if word[-1:] in ".!?;:," or word in _CLAUSE_OPENERS:
+                start = index + 1
+    return openings
+
+
+# A sentence a question quotes to ask a verdict on: in double quotes, or after "the following
+# sentence:" / "?" to the line's end ("Is the following sentence plausible? Joao caught the pass.").
+_QUOTE = re.compile(r"\"([^\"\n]{12,400})\"|“([^”\n]{12,400})”|"
+                    rf"\bthe following (?:{CLAIM_NOUNS_PATTERN})\b[^\n:?]{{0,40}}[:?]\s*+([^\n\"“]{{12,400}})",
+                    re.IGNORECASE)
+# "The following statement is sarcastic.": a sentence named by "the following" with nothing after it.
+_FOLLOWING_NAMED = re.compile(
+    rf"\bthe following (?:{CLAIM_NOUNS_PATTERN}|passage|text|paragraph)s?\b(?![^.!?]*[:\"“])", re.IGNORECASE)
+# What a question may ask of a quoted sentence that a statement says by asserting it or its negation.
+_TRUTH_FRAME = frozenset(TRUTH_WORDS | CLAIM_NOUNS | POSITIVE_VERDICTS | NEGATIVE_VERDICTS) - frozenset(
+    "plausible implausible valid invalid".split()) | frozenset("following fact factual real whether".split()) | (
+    JUDGING_VERBS)
+_TRUTH_FRAME_KEYS = frozenset(_key(word) for word in _TRUTH_FRAME)
+
+
+def quote_asserted(question: str, statement: str) -> bool:
+    """Whether a sentence the question quotes to ask a verdict on other than its truth ("Is the
+    following sentence plausible?", "Is this sarcastic?", "Does the premise entail ...?") is stated
+    as a fact, quotation marks gone and none of the question's predicate left ("Lionel Messi did not
+    score a touchdown."), or is named by "the following" with the sentence itself left out ("The
+    following statement is sarcastic.")."""
+    question = question[:MAX_CHARS]
+    quotes = [next(group for group in match.groups() if group) for match in _QUOTE.finditer(question)]
+    if not quotes:
+        return False
+    if _FOLLOWING_NAMED.search(statement):
+        return True
+    if '"' in statement or "“" in statement:
+        return False
+    said = _content_keys(statement, numbers=True)
+    for quote in quotes:
+        quoted = _content_keys(quote, numbers=True)
+        outside = question.replace(quote, " ")
+        asked = _content_keys(outside) - quoted - _TRUTH_FRAME_KEYS
+        if len(quoted) >= 3 and asked and 3 * len(quoted & said) >= 2 * len(quoted) and not asked & said:
+            return True
+    return False

@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Sequence, Set, Tuple
 from capqa.statements.rules.lexicon import (ARTICLES, COMPARATIVE_TAGS, COMPARATIVE_WORDS, COPULAS, FINITE_TAGS,
                                             KNOWING_WORDS, NOMINAL_SUBJECT_DEPS, NON_LOCATIVE_PREPOSITIONS,
                                             NOT_KNOWING_WORDS, NUMBER_WORDS, PLURAL_COPULAS, POLARITY_LICENSORS,
-                                            POLARITY_WORDS, PREPOSITIONS, WH_TAGS)
+                                            POLARITY_WORDS, PREPOSITIONS, SUPPOSING_VERBS, TIME_PREPOSITIONS, WH_TAGS)
 from capqa.statements.rules.morphology import inflect, is_count_noun, is_finite_verb, is_mass_noun, lemmas_of
 from capqa.statements.rules.parser import Parse, Word
 
@@ -147,7 +147,7 @@ def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List
         found.add("determiner_missing")
     if _clause_after_because_of(words, children) or _no_noun_after_because_of(words):
         found.add("answer_in_frame")
-    if _year_without_preposition(words, question_pairs):
+    if _year_without_preposition(words, question_pairs, _asks_amount(question_words)):
         found.add("missing_preposition")
     if _relative_doubled(words):
         found.add("doubled_word")
@@ -172,6 +172,8 @@ def _sentence_issues(words: Parse, children: Dict[int, List[Word]], quoted: List
         found.add("agreement")
     if _two_subjects(words, children) or _copula_before_phrase(words, children):
         found.add("auxiliary_misplaced")
+    if _noun_phrase_for_clause(words, quoted) or _clause_for_object(words, children, quoted):
+        found.add("slot_mismatch")
     if _do_root_inverted(words, children, quoted) or _than_before_comparative(words):
         found.add("inverted_order")
     return found
@@ -648,7 +650,7 @@ def _is_imperative(words: Parse, children: Dict[int, List[Word]], quoted: List[b
         if word.tag != "VB" or quoted[word.i] or not (word.head == word.i or word.dep in ("csubj", "csubjpass", "nsubj", "nsubjpass")):
             continue
         if not any(child.dep in SUBJECTS or (child.dep == "aux" and child.tag in ("TO", "MD", "VBZ", "VBP", "VBD"))
-                   for child in children.get(word.i, [])):
+                   for child in children.get(word.i, [])) and not _supposes(word, words, children):
             return True
     return _purpose_then_instruction(words, children, quoted)
 
@@ -792,13 +794,25 @@ def _bare_count_noun(words: Parse, children: Dict[int, List[Word]], answer_words
         if any(child.dep in ("det", "poss", "nummod", "predet", "quantmod", "conj", "cc") or child.tag in ("CD", "PRP$")
                or (child.tag in ("NNP", "NNPS") and not child.text.islower()) for child in own):
             continue
-        leftmost = min([word.i] + [child.i for child in own if child.i < word.i])
+        leftmost = _left_edge(word, children)
         head = words[word.head]
         if not words[leftmost].text[:1].islower() or head.dep == "conj" or head.lower == "as" or (
                 head.lower == "of" and words[head.head].lower in _KIND_HEADS) or word.dep == "conj":
             continue
         return True
     return False
+
+
+def _left_edge(word: Word, children: Dict[int, List[Word]]) -> int:
+    """The index of the first word of ``word``'s phrase: its modifiers' own modifiers too ("Arsenic" of
+    "Arsenic-doped silicon", whose "doped" alone is the noun's child)."""
+    edge = word.i
+    for _ in range(len(children) + 1):
+        before = [child.i for child in children.get(edge, []) if child.i < edge]
+        if not before:
+            return edge
+        edge = min(before)
+    return edge
 
 
 def _opening_noun_bare(words: Parse, children: Dict[int, List[Word]], question_pairs: Set[Tuple[str, str]]) -> bool:
@@ -842,11 +856,18 @@ def _no_noun_after_because_of(words: Parse) -> bool:
     return False
 
 
-def _year_without_preposition(words: Parse, question_pairs: Set[Tuple[str, str]]) -> bool:
+def _asks_amount(question_words: Set[str]) -> bool:
+    """Whether the question asks "how much" or "how many": its number is an amount, not a date."""
+    return "how" in question_words and bool(question_words & {"much", "many"})
+
+
+def _year_without_preposition(words: Parse, question_pairs: Set[Tuple[str, str]], amount: bool = False) -> bool:
     """A year right after a verb or a noun it does not modify ("was born 1995", "came into
-    circulation 1976"): its preposition is missing, unless the question wrote it so."""
+    circulation 1976"): its preposition is missing, unless the question wrote it so. Where the
+    question asks an amount, a verb's object of four digits is that amount ("John spent 1000 on ties")."""
     for word in words[1:]:
-        if not (len(word.text) == 4 and word.text.isdigit() and "1000" <= word.text <= "2099"):
+        if not (len(word.text) == 4 and word.text.isdigit() and "1000" <= word.text <= "2099") or (
+                amount and word.dep == "dobj"):
             continue
         before = words[word.i - 1]
         if (before.lower, word.lower) in question_pairs:
@@ -886,6 +907,8 @@ def _capital_inside(words: Parse, quoted: List[bool], given: Set[str], answer_op
             words[index + 2].text[:1].islower()))
         # A function word before a number ("shoes Every 300 to 500 miles") is no title's either.
         lower_after = lower_after or (word.tag in ("DT", "IN", "RB", "PDT") and following.text[:1].isdigit())
+        # A determiner ending the sentence ("... are Both."): an option's opening word left as the answer.
+        lower_after = lower_after or (word.tag in ("DT", "PDT") and following.tag == "." and index + 2 == len(words))
         if previous.text[:1].islower() and lower_after and previous.tag not in ("MD", "TO"):
             return True
         if previous.text == "," and word.tag == "DT" and following.text[:1].islower() and index > 2:
@@ -937,5 +960,80 @@ def _unresolved_pronoun(words: Parse, children: Dict[int, List[Word]], question_
         antecedents = [other for other in words[:position] if other.tag in NOUN_TAGS and other.dep not in (
             "nsubj", "nsubjpass", "compound", "appos")]
         if not antecedents:
+            return True
+    return False
+
+
+def _supposes(verb: Word, words: Parse, children: Dict[int, List[Word]]) -> bool:
+    """A worked answer's supposition, which states a premise of the working, no instruction: "Let
+    x be the number", "Let n = 6", "Suppose that x is 4", "Assume the price is $5"."""
+    if verb.i != 0 or verb.lower not in SUPPOSING_VERBS:
+        return False
+    if verb.lower == "let":
+        return any(word.lower in ("be", "=", "denote", "equal", "represent") for word in words[1:8])
+    return any(child.dep == "ccomp" and child.tag in FINITE_TAGS for child in children.get(verb.i, []))
+
+
+# Words after which a clause is wanted: a reason ("because"), and "that" after a verb that takes a
+# clause ("entails that", "means that", "shows that").
+_CLAUSE_TAKING = frozenset("entail entails entailed mean means meant show shows showed shown imply implies implied "
+                           "suggest suggests suggested indicate indicates indicated conclude concludes concluded "
+                           "say says said state states stated think thinks thought believe believes believed "
+                           "prove proves proved claim claims claimed argue argues argued".split())
+_AUXILIARY_FORMS = frozenset("is are was were am has have had do does did".split())
+_EQUATION_SIGNS = frozenset(("=", "≈", "≠", "<", ">"))  # an equation is a clause: "states that V = IR"
+_PHRASE_ENDS = frozenset(",;:.!?—–()\"“”")
+
+
+def _noun_phrase_for_clause(words: Parse, quoted: List[bool]) -> bool:
+    """A noun phrase alone where the frame wants a clause: after "because" ("The Roman Empire fell
+    because economic troubles."; "because of" takes one) or after a clause-taking verb's "that"
+    ("The premise entails that the dog."), with no verb up to the phrase's end."""
+    for word in words[:-1]:
+        if quoted[word.i]:
+            continue
+        # "that" a complementiser, not a determiner ("The data shows that result.")
+        wants = word.lower == "because" or (word.lower == "that" and word.tag == "IN" and word.i > 0 and words[
+            word.i - 1].lower in _CLAUSE_TAKING)
+        if not wants or words[word.i + 1].lower == "of":
+            continue
+        phrase = []
+        for other in words[word.i + 1:]:
+            if other.text in _PHRASE_ENDS:
+                break
+            phrase.append(other)
+        if phrase and phrase[0].text[:1].isalnum() and any(other.tag in NOUN_TAGS for other in phrase) and not any(
+                other.tag.startswith("VB") or other.tag == "MD" or other.text in _EQUATION_SIGNS
+                or _verb_read_as_noun(other, words) for other in phrase):
+            return True
+    return False
+
+
+def _verb_read_as_noun(word: Word, words: Parse) -> bool:
+    """An -s verb the tagger read as a plural noun after its subject ("because ice melts in ..."):
+    a finite verb the lexicon knows, after a noun and before an object or a phrase."""
+    following = words[word.i + 1] if word.i + 1 < len(words) else None
+    return word.tag == "NNS" and is_finite_verb(word.lower) and words[word.i - 1].tag in ("NN", "NNP") and (
+        following is None or following.tag in ("DT", "IN", "RB", "PRP$", "CD", ".", "TO"))
+
+
+def _clause_for_object(words: Parse, children: Dict[int, List[Word]], quoted: List[bool]) -> bool:
+    """A clause where the frame's preposition wants its object ("The story ends through the hero
+    returns home."): the parser makes the clause's subject the preposition's object, and the verb
+    after it is left with no subject of its own."""
+    for prep in words[1:-2]:
+        if prep.dep != "prep" or prep.tag != "IN" or prep.lower not in PREPOSITIONS or prep.lower in _SUBORDINATORS or (
+                prep.lower in TIME_PREPOSITIONS or prep.lower in ("as", "than", "like")) or quoted[prep.i]:
+            continue
+        objects = [child for child in children.get(prep.i, []) if child.dep == "pobj" and child.tag in NOUN_TAGS]
+        if not objects or any(child.i > objects[0].i for child in children.get(objects[0].i, [])):
+            continue  # a noun with words after it ("through the hero of ...") is read no further
+        following = words[objects[0].i + 1] if objects[0].i + 1 < len(words) else None
+        # a copula or auxiliary after a long subject ("... the first in the series is Rocky") is the
+        # sentence's own verb the parser hung low: a lexical verb only
+        if following is not None and following.tag in ("VBZ", "VBD", "VBP") and following.text.islower() and (
+                following.dep in ("advcl", "ccomp", "dep", "parataxis")) and (
+                following.lower not in _AUXILIARY_FORMS) and not any(
+                child.dep in SUBJECTS for child in children.get(following.i, [])):
             return True
     return False

@@ -82,6 +82,18 @@ CASES = {
                    "There are 21 two-digit primes."),
     "preposition_stranded": ("What is the bridge made of?", "steel", "The bridge is made of.",
                              "The bridge is made of steel."),
+    "formula_in_frame": ("Anna buys 4 pens at $2 each and a $5 notebook. How much does she spend?",
+                         "4 x $2 = $8, plus $5 = $13.",
+                         "Anna buys 4 pens at $2 each and a $5 notebook. Anna spends 4 x $2 = $8, plus $5 = $13.",
+                         "Anna buys 4 pens at $2 each and a $5 notebook. 4 x $2 = $8, plus $5 = $13. Anna spends "
+                         "$13."),
+    "quote_asserted": ("Is the following sentence plausible? \"Lionel Messi scored a touchdown in the Super Bowl.\"",
+                       "No, Messi plays soccer.", "Lionel Messi did not score a touchdown in the Super Bowl.",
+                       "The sentence \"Lionel Messi scored a touchdown in the Super Bowl.\" is not plausible. "
+                       "Messi plays soccer."),
+    "slot_mismatch": ("Why did the Roman Empire fall?", "economic troubles",
+                      "The Roman Empire fell because economic troubles.",
+                      "The Roman Empire fell because of economic troubles."),
 }
 
 
@@ -311,7 +323,78 @@ NARROWED_FLAGGING = [
 ]
 
 
-@pytest.mark.parametrize("code, question, answer, faulty, sound", WIDENED + NARROWED_FLAGGING)
+# Shapes of benchmarks nobody tuned on (branch checkrecall: worked answers, quoted sentences, reading
+# comprehension, follow-ups), read as WIDENED: the faulty statement the converter made, a sound one.
+RECALLED = [
+    # an equation that opens the answer's clause, pasted after the frame's verb or copula; kept in its
+    # own clause (after a stop, "so", a comma) or after the answer's own word before it, it is sound
+    ("formula_in_frame", "A train travels 60 miles per hour for 3 hours. How far does it go?",
+     "Distance = speed × time = 60 × 3 = 180 miles.",
+     "A train travels 60 miles per hour for 3 hours. A train goes Distance = speed × time = 60 × 3 = 180 miles.",
+     "A train travels 60 miles per hour for 3 hours. Distance = speed × time = 60 × 3 = 180 miles."),
+    ("formula_in_frame", "If 3x - 7 = 11, what is the value of x?", "3x = 18, x = 6",
+     "If 3x - 7 = 11, the value of x is 3x = 18, x = 6.", "If 3x - 7 = 11, then 3x = 18, so x = 6."),
+    ("formula_in_frame", "What is the sum of the interior angles of a hexagon?",
+     "Let n = 6. The sum is (n - 2) * 180 = 720 degrees.",
+     "The sum of the interior angles of a hexagon is let n = 6. The sum is (n - 2) * 180 = 720 degrees.",
+     "Let n = 6. The sum is (n - 2) * 180 = 720 degrees."),
+    # a lone computation after the frame's verb, a lone formula after its copula, say the value
+    ("formula_in_frame", "How much did the pastries cost?", "3 x $68 = $204.", None,
+     "The pastries cost 3 x $68 = $204."),
+    ("formula_in_frame", "What is Newton's second law?", "F = ma, where F is force", None,
+     "Newton's second law is F = ma, where F is force."),
+    ("formula_in_frame", "John spent $200 on blue ties. How much did he spend on red ties?",
+     "He bought twice as many red ties, so he spent 200*2 = $400 on red ties.", None,
+     "He bought twice as many red ties, so he spent 200*2 = $400 on red ties."),
+    # code's "=" assigns: "you can use CODE" is its frame
+    ("formula_in_frame", "k means clustering", "KMeans(n_clusters=3).fit(X)", None,
+     "For k means clustering, you can use KMeans(n_clusters=3).fit(X)."),
+    # a quoted sentence asked about for other than its truth, stated as a fact or left out; its truth
+    # asked, the sentence is the claim
+    ("quote_asserted", "Is the following statement sarcastic? \"Oh great, another Monday at the office.\"", "Yes",
+     "The following statement is sarcastic.",
+     "The statement \"Oh great, another Monday at the office.\" is sarcastic."),
+    ("quote_asserted", "Is it true that \"The Eiffel Tower is in Berlin\"?", "No", None,
+     "The Eiffel Tower is not in Berlin."),
+    ("quote_asserted", "Does the sentence \"The keys to the cabinet is on the table\" contain a grammatical error?",
+     "Yes", "The keys to the cabinet are on the table.",
+     "The sentence \"The keys to the cabinet is on the table\" contains a grammatical error."),
+    # a noun phrase where a clause goes, a clause where a preposition's object goes
+    ("slot_mismatch", "Premise: A dog runs in a park. Hypothesis: An animal is outside. Does the premise entail "
+     "the hypothesis?", "yes", "Premise: A dog runs in a park. The premise entails that the animal.",
+     "Premise: A dog runs in a park. The premise entails that an animal is outside."),
+    ("slot_mismatch", "How does the story end?", "the hero returns home",
+     "The story ends through the hero returns home.", "The story ends with the hero returning home."),
+    ("slot_mismatch", "What does the data show?", "that result", None, "The data shows that result."),
+    ("slot_mismatch", "Why did the dam fail?", "because ice melts in spring", None,
+     "The dam failed because ice melts in spring."),
+    ("slot_mismatch", "Who painted the ceiling of the Florence Cathedral?", "Giorgio Vasari", None,
+     "The ceiling of the Florence Cathedral was painted by Giorgio Vasari in 1572."),
+    # a worked answer's supposition states a premise: no instruction; a how-to's "Let it rise" is one
+    ("imperative_sentence", "A number doubled plus 3 is 11. What is the number?",
+     "Let x be the number. Then 2x + 3 = 11, so x = 4.", "A number doubled plus 3 is 11. Let it rise for an hour.",
+     "A number doubled plus 3 is 11. Let x be the number. Then 2x + 3 = 11, so x = 4. The number is 4."),
+    ("imperative_sentence", "What is x?", "Suppose that x is 4. Then x + 1 = 5.", None,
+     "Suppose that x is 4. Then x + 1 = 5."),
+    # a subject pronoun after a short fronted phrase that names no one is as unresolved as one opening
+    ("pronoun_start", "What happened in 1983?", "He released his second album.",
+     "In 1983, he released his second album.", "In 1983, Prince released his second album."),
+    # a superlative the question gives its noun, left bare: the lowest what
+    ("frame_lost", "As of 2019, which of these had the lowest life expectancy? A. Brazil B. Mexico", "Mexico",
+     "As of 2019, Mexico had the lowest.", "As of 2019, Mexico had the lowest life expectancy."),
+    # where the question asks an amount, a verb's object of four digits is that amount, no year
+    ("missing_preposition", "How much did John spend on ties in 1995?", "1000", "John spent 1000 on ties 1995.",
+     "John spent 1000 on ties in 1995."),
+    # a noun phrase that opens the sentence with its modifier's own modifier ("Arsenic-doped") is not bare
+    ("determiner_missing", "Which of the following is an n-type semiconductor?", "arsenic-doped silicon",
+     None, "Arsenic-doped silicon is an n-type semiconductor."),
+    # an option's opening determiner left as the answer at the sentence's end
+    ("capital_inside", "What are focus areas of nutritional epidemiology?", "Both of them.",
+     "Focus areas of nutritional epidemiology are Both.", "Both are focus areas of nutritional epidemiology."),
+]
+
+
+@pytest.mark.parametrize("code, question, answer, faulty, sound", WIDENED + NARROWED_FLAGGING + RECALLED)
 def test_widened_codes_flag_their_fault_and_not_the_sound_statement(code, question, answer, faulty, sound):
     if faulty is not None:
         assert code in statement_issues(question, answer, faulty)
@@ -402,9 +485,15 @@ def test_the_check_sees_most_bad_tune_outputs_and_rarely_cries_wolf():
     (answer_in_frame): 0.667 / 0.873 (96 of 144 bad flagged, 110 flags).
     Rules version 13 (mathfinal) made three bad rows ok, one of them flagged before (GSM8K-0025; the flags of
     the other rows unchanged): 0.689 / 0.869 (93 of 135 bad flagged, 107 flags).
+    Check version 5 (checkrecall) read the shapes of benchmarks nobody tuned on: an equation pasted into the
+    frame, a quoted sentence asserted, a noun phrase where a clause goes, a pronoun after a fronted phrase, a
+    superlative left bare, a fronted "was" the parser hung on its participle; two false alarms mended (an
+    amount read as a year, a noun's phrase read from its second word): 0.732 / 0.894 (101 of 138 bad
+    flagged, 113 flags).
+    The two merged: 0.733 / 0.892 (99 of 135 bad flagged, 111 flags).
     The floor sits a row or two under that, so that the next fix of the converter does not fail here."""
     from capqa.doctools.rules_corpora import check_measure, judged_split
 
     measure = check_measure(judged_split("tune"))
-    assert measure["recall"] >= 0.665, measure
-    assert measure["precision"] >= 0.86, measure
+    assert measure["recall"] >= 0.715, measure
+    assert measure["precision"] >= 0.88, measure

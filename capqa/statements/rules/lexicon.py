@@ -31,6 +31,9 @@ PLURAL_COPULAS = {"are": "is", "were": "was"}
 # Words that say a thing is known, and those that deny it ("because nobody knows for sure": no reason).
 KNOWING_WORDS = frozenset("know knows known sure certain clear understood".split())
 NOT_KNOWING_WORDS = frozenset("nobody no noone not n't never".split())
+# Verbs that open a worked answer's supposition, a premise of the working ("Let x be the number", "Suppose
+# that x is 4"): no instruction to the reader.
+SUPPOSING_VERBS = frozenset("let suppose assume".split())
 # Linking verbs (lemmas) whose "how" answer is an adjective complement: "felt | happy", "looked | tired".
 LINKING_VERBS = frozenset("feel look seem sound taste smell appear become get grow remain stay turn".split())
 # Prepositions that open a time phrase ("before the kitchen" in bAbI's "Where was the football before the kitchen?").
@@ -77,6 +80,10 @@ VERDICT_LABELS = _POSITIVE_LABELS | _NEGATIVE_LABELS | CONTRADICTING_VERDICTS | 
 POSITIVE_VERDICTS = _POSITIVE_LABELS | frozenset("yes true correct right accurate fact valid plausible".split())
 NEGATIVE_VERDICTS = _NEGATIVE_LABELS | frozenset("no false incorrect wrong inaccurate fiction myth invalid "
                                                  "implausible".split() + ["not entailment", "not entailed", "not supported"])
+# Verbs of a prompt that asks for a verdict on a sentence ("Decide whether the following statement is true:"):
+# the verdict is the statement's, no predicate of the sentence.
+JUDGING_VERBS = frozenset("decide determine judge tell say classify evaluate assess check verify answer state "
+                          "indicate".split())
 # A question's predicate of truth: "Which of these is true / correct?" asks for a statement.
 TRUTH_WORDS = frozenset("true false correct incorrect accurate inaccurate".split())
 # A verdict's predicate that says the judged sentence holds: "Is the following statement true / a fact?"
