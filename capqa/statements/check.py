@@ -26,7 +26,7 @@ from capqa.statements.check_content import (code_altered, code_tokens, fence_tag
                                             question_missing, quote_asserted, time_dropped)
 from capqa.statements.check_grammar import grammar_issues, is_imperative, unfilled_preposition
 from capqa.statements.rules.answer_cleaning import without_hedges, without_topic_label
-from capqa.statements.rules.answer_sentences import answer_sentences, split_sentences
+from capqa.statements.rules.answer_sentences import answer_sentences, quote_whole_sentences, split_sentences
 from capqa.statements.rules.code import MATH_SPAN, code_chunks
 from capqa.statements.rules.context import says_you, speaks_to_system, split_question
 from capqa.statements.rules.joins import without_doubled_joins
@@ -294,15 +294,21 @@ def _formulas_named(text: str) -> str:
     return MATH_SPAN.sub(lambda match: "X equals X" if "=" in match.group(0) else "X", text)
 
 
+def _code_has_underscore(answer: str) -> bool:
+    """Whether the answer's code has a lone "_" as a word: a name ("for _ in range(n)"), no blank."""
+    return any("_" in re.split(r"[\s(),\[\]]+", chunk) for chunk in code_chunks(answer[:MAX_CODE_CHARS]))
+
+
 # A question has many answers: its parts are found once (the parts are read, never changed).
 _split_question = functools.lru_cache(maxsize=16384)(split_question)
 
 
 def _bounded_sentences(text: str) -> List[str]:
     """The sentences of ``text`` within the first ``MAX_PARSED_CHARS`` characters (the parser's
-    bound): a statement's structure is in its first sentences."""
+    bound): a statement's structure is in its first sentences; a quoted text stays inside its
+    sentence."""
     sentences, total = [], 0
-    for sentence in split_sentences(text[:MAX_PARSED_CHARS]):
+    for sentence in quote_whole_sentences(text[:MAX_PARSED_CHARS]):
         total += len(sentence)
         if total > MAX_PARSED_CHARS:
             break
@@ -566,8 +572,8 @@ def _surface_issues(question: str, answer: str, text: str, parts, proper: str, c
         found.add("semicolon_join")
     if _answer_missing(claims, text, question):
         found.add("answer_missing")
-    if _BLANK.search(text):
-        found.add("blank_left")
+    if any(blank.group() != "_" or not _code_has_underscore(answer) for blank in _BLANK.finditer(text)):
+        found.add("blank_left")  # a lone "_" the answer's code has ("for _ in range(n)") is a name, no blank
     if without_doubled_joins(text, answer) != text or _CURRENCY_DOUBLED.search(text):
         found.add("doubled_word")  # "because because", "so therefore": a function word said twice at a join
     if _bare_count_answer(claims, text):
@@ -1142,7 +1148,8 @@ def _word_issues(words: List[str], given: str) -> set:
                 previous == "doing" and _is_gerund(word)):
             found.add("copula_before_verb")  # "by doing absorbing them": the question's "doing what" kept
         elif previous in ARTICLES and (word in _VERBS_NOT_NOUNS or word in _PERSONAL_PRONOUNS) and words[
-                index].islower() and words[index].isalpha():
+                index].islower() and words[index].isalpha() and (index == 1 or words[index - 1].islower()):
+            # a capital "A" inside a sentence names ("Town A had fewer bees"), no article
             found.add("article_before_verb")  # "The me a list of ...": an instruction's verb swapped for "the"
         elif previous in ("a", "an") and word[:1].isalpha() and indefinite_article(
                 words[index].strip("\"'“”‘’()[],.;:!?")) != previous:

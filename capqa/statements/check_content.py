@@ -22,7 +22,7 @@ import functools
 import re
 from typing import Dict, FrozenSet, List, Tuple
 
-from capqa.statements.rules.code import code_chunks
+from capqa.statements.rules.code import code_chunks, is_code
 from capqa.statements.rules.lexicon import (AUXILIARIES, CLAIM_NOUNS, CLAIM_NOUNS_PATTERN, DETERMINERS, JUDGING_VERBS,
                                             NEGATIVE_VERDICTS, POSITIVE_VERDICTS, PREPOSITIONS, PRONOUNS, TRUTH_WORDS)
 from capqa.statements.rules.morphology import lemmas_of
@@ -239,6 +239,8 @@ def lines_joined(answer: str, statement: str) -> bool:
     """Whether two lines of the answer's prose meet in the statement with only a space between
     them, the first not ending a sentence ("... 5 hours a day There are 7 days", a list's items
     "Milwaukee Brewers San Diego Padres")."""
+    if is_code(answer[:MAX_CHARS]):
+        return False  # code as a whole ("SELECT count(*)\nFROM singer") is kept as code, its lines one run
     prose = _FENCE.sub("\n", answer[:MAX_CHARS])
     lines = [(bool(_ITEM.match(line)), _ITEM.sub("", line).strip()) for line in prose.splitlines()[:MAX_WORDS]]
     lines = [(item, line) for item, line in lines if line]

@@ -80,4 +80,8 @@ may change, and ``StatementGenerator.identity`` records it in the hashcode for e
 # verb's four-digit object for the amount a "how much" question asks ("John spent 1000 on ties"), and
 # determiner_missing reads a noun's phrase from its first word ("Arsenic-doped silicon is ..."). Tune recall
 # 0.681 -> 0.732, precision 0.870 -> 0.894; no tune output changed.
+# 5: (lead, after the merge) false alarms other branches' rows showed, mended at their cause: a quoted text of two
+# sentences is one sentence's constituent (no fragment), "Rs." is an abbreviation, a lone "_" of the answer's code
+# is a name (no blank_left), an answer that is code as a whole has no lines_joined, and a capital "A" inside a
+# sentence names ("Town A had fewer bees": no article_before_verb).
 CHECK_VERSION = "5"

@@ -63,10 +63,36 @@ CLEAN = [
 ]
 
 
+# (question, answer, a sound statement): false alarms of the check seen on other branches' rows, each mended
+# at its cause
+SOUND = [
+    # a quoted text of two sentences is one constituent of its sentence, no fragment
+    ("Is this comment sarcastic? \"Oh great, another Monday. Just what I needed.\"", "yes",
+     "The comment \"Oh great, another Monday. Just what I needed.\" is sarcastic."),
+    # "Rs." is an abbreviation: "Rs. 300" no sentence of its own
+    ("A man buys an article for Rs. 240 and spends Rs. 60 on repairs. What is its cost price?", "Rs. 300",
+     "The cost price of the article is Rs. 300."),
+    # a lone "_" of the answer's code is a name, no blank
+    ("Write a function to repeat a string n times.", "def repeat(s, n):\n    return \"\".join(s for _ in range(n))",
+     "A function to repeat a string n times is: def repeat(s, n): return \"\".join(s for _ in range(n))."),
+    # the lines of an answer that is code as a whole are kept as code, one run
+    ("How many singers do we have?", "SELECT count(*)\nFROM singer",
+     "The SQL query that finds the number of singers is SELECT count(*) FROM singer."),
+    # a capital "A" inside a sentence names, no article before a verb
+    ("Which town had fewer bees, Town A or Town B?", "Town A", "Town A had fewer bees."),
+]
+
+
 @pytest.mark.parametrize("question, answer, statement, code", FLAGGED)
 def test_the_converters_bad_statement_is_flagged(question, answer, statement, code):
-    assert rule_statement(question, answer) == statement
+    # the statement as the converter made it when the check was written: the check reads the statement
+    # it is given, so a later fix of the converter leaves this test about the check
     assert code in statement_issues(question, answer, statement)
+
+
+@pytest.mark.parametrize("question, answer, statement", SOUND)
+def test_a_sound_statement_of_another_shape_is_clean(question, answer, statement):
+    assert statement_issues(question, answer, statement) == []
 
 
 @pytest.mark.parametrize("question, answer, statement", CLEAN)

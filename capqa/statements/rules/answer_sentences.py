@@ -53,7 +53,7 @@ _INLINE_NUMBERED = re.compile(r"(?:^|(?<=\s))(\d{1,2})\.[ \t]++(?=\S)")
 # Sentence ends: . ! ? (and a closing quote or bracket) before a space and a capital, digit,
 # quote or bracket; not after an initial ("J."), a one- or two-letter abbreviation, or a title.
 _ABBREVIATIONS = frozenset("mr mrs ms dr st mt sgt col gen lt capt prof sr jr vs etc inc ltd co corp no fig "
-                           "approx ca jan feb mar apr jun jul aug sep sept oct nov dec e.g i.e u.s u.k".split())
+                           "approx ca jan feb mar apr jun jul aug sep sept oct nov dec e.g i.e u.s u.k rs".split())
 # The look-behind and the possessive runs keep it linear on a million "." or "!" in a row: a
 # match can start only where a run of marks starts, and a failed one gives nothing back.
 _WORD_WINDOW = 40
@@ -373,6 +373,23 @@ def split_sentences(text: str) -> List[str]:
     if tail:
         sentences.append(tail)
     return sentences
+
+
+def quote_whole_sentences(text: str) -> List[str]:
+    """``split_sentences``, but a quoted text is never cut: a break inside an open double quote
+    ends no sentence of the text around it ('The comment "Oh great, another Monday. Just what I
+    needed." is sarcastic.' is one sentence, whose quote is one constituent)."""
+    sentences: List[str] = []
+    for sentence in split_sentences(text):
+        if sentences and _quote_open(sentences[-1]):
+            sentences[-1] = f"{sentences[-1]} {sentence}"
+        else:
+            sentences.append(sentence)
+    return sentences
+
+
+def _quote_open(text: str) -> bool:
+    return text.count('"') % 2 == 1 or text.count("“") > text.count("”")
 
 
 def _ends_sentence(text: str, mark: int, next_start: int, lowercase: bool = False) -> bool:

@@ -197,6 +197,8 @@ from capqa.statements.rules.parser import parser_identity
 # pronoun of a non-copular verb for the subject's possessor ("its speed" + "It travels ..." -> "A car travels"),
 # "his" / "its" after an owned antecedent ("Joe's income ... his expenses" -> "Joe's expenses"), "It will take her |
 # 5 days | to read", "Sara will be | 17 in 5 years", "He'd earn $50." as the restated verb's answer.
+# 13: (lead) "Rs." is an abbreviation, so "Rs. 300" ends no sentence; a comma that closes an earlier aside opens none
+# ("The actual distance, in miles, from F to G is 800", where structq's aside rule put a comma before "is").
 RULES_VERSION = "13"
 
 
