@@ -190,9 +190,19 @@ def strip_trailing(text: str) -> str:
     (a regular expression anchored at the end retries from every position of a long run, and
     repeated ``rstrip`` copies the text each time)."""
     end = len(text)
-    while end and (text[end - 1] in _TRAILING_CHARS or text[end - 1].isspace()):
+    while end and (text[end - 1] in _TRAILING_CHARS or text[end - 1].isspace()) and not is_factorial(text, end - 1):
         end -= 1
     return text[:end] if end < len(text) else text
+
+
+def is_factorial(text: str, position: int) -> bool:
+    """Whether the "!" at ``position`` is a factorial's ("n!", "5!", "(p-1)!"), part of the text:
+    it follows a number, a lone letter or a closing bracket with no space between."""
+    if text[position] != "!" or position == 0:
+        return False
+    before = text[position - 1]
+    lone_letter = before.isalpha() and (position == 1 or not text[position - 2].isalnum())
+    return before.isdigit() or before == ")" or lone_letter
 
 
 # A blank is a run of three underscores or more ("is_____."), or two standing alone: two inside a

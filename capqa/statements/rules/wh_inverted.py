@@ -218,11 +218,20 @@ def _degree_slot(clause: Clause) -> int:
 
 
 def _it_takes(clause: Clause, frame: Frame) -> Optional[int]:
-    """Where a duration goes in "it takes X TIME to V": before the infinitive."""
+    """Where a duration goes in "it takes X TIME to V": before the infinitive, or before the
+    "for" that gives the infinitive its subject ("It took 17 years for the team to win ...")."""
     if clause.subject.lower() != "it" or not frame.rest or frame.rest[0].lower not in ("take", "takes", "took"):
         return None
-    return next((index for index in range(len(clause.rest) - 1) if clause.rest[index].tag == "TO"
-                 and clause.rest[index + 1].tag.startswith("VB")), None)
+    infinitive = next((index for index in range(len(clause.rest) - 1) if clause.rest[index].tag == "TO"
+                       and clause.rest[index + 1].tag.startswith("VB")), None)
+    if infinitive is None:
+        return None
+    for index in range(infinitive - 1, -1, -1):
+        if clause.rest[index].lower == "for":
+            return index
+        if clause.rest[index].lower in PREPOSITIONS or clause.rest[index].tag.startswith("VB"):
+            break  # "take him to the store for an hour to ...": no subject phrase of the infinitive
+    return infinitive
 
 
 def _predicate_phrase_out(clause: Clause) -> Clause:
