@@ -252,6 +252,9 @@ def _starts_noun_phrase(words: Sequence[Word], index: int) -> bool:
     if "NOUN" not in lemmas_of(word.lower) or index + 1 >= len(words):
         return False
     after = words[index + 1]
+    if index > 0 and words[index - 1].lower == "which" and is_plural_noun(word.lower) and index + 2 < len(words) and (
+            agrees_as_verb(after, plural=True)):
+        return True  # "which states | border texas": "which" asks for things, the plural its noun, a verb after it
     if after.tag == "RP" or (after.tag in ("NN", "NNS") and after.dep in ("compound", "dobj")):
         return False  # "what measures | air pressure", "what breaks | down food": the tagger's verb has its object
     return agrees_as_verb(after, plural=is_plural_noun(word.lower))
