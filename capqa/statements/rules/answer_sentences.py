@@ -29,7 +29,8 @@ from capqa.statements.rules.morphology import lemmas_of
 from capqa.statements.rules.worked import COT_OPENING, WORKING_LABEL, final_line, unboxed
 
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\([^()\s]{1,500}\)")
-_CITATION = re.compile(r"\[\d{1,3}\]|\^\d{1,3}|【[^】\n]{0,40}】")
+# (an index inside code goes on: "key=lambda x: x[1])", "a[0] = 5", "row[2].strip()" are no citations)
+_CITATION = re.compile(r"\[\d{1,3}\](?![)=(]|\s*+=|\.\w)|\^\d{1,3}|【[^】\n]{0,40}】")
 # Emphasis marks open a word or close one: "**bold**", "*Plain toast:*". An asterisk between two
 # words or numbers, or inside brackets, is code or arithmetic ("4*20", "2 * 9", "COUNT(*)") and stays, and
 # so does one before ".word" (a glob: "'*.txt'"). Emphasis may open or close next to a held span ("**$x$**").
