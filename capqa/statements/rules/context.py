@@ -8,10 +8,10 @@ from typing import List, NamedTuple, Optional, Tuple
 from capqa.statements.rules.answer_sentences import split_sentences
 from capqa.statements.rules.conditions import is_task
 from capqa.statements.rules.howto import is_imperative
-from capqa.statements.rules.lexicon import (ARTICLES, AUXILIARIES, CONDITION_WORDS, DEFINITE_ADJECTIVES,
-                                            DEMONSTRATIVES, DETERMINERS, EXTRAPOSING_VERBS, FEMALE_NAMES,
-                                            FEMALE_TITLES, MALE_NAMES, MALE_TITLES, MODALS, OPTION_LABEL_PATTERN,
-                                            PREPOSITIONS, RELATIVE_PRONOUNS, WHITESPACE)
+from capqa.statements.rules.lexicon import (ARTICLES, AUXILIARIES, CONDITION_WORDS, DEFINITE_ADJECTIVES, DEMONSTRATIVES,
+                                            DETERMINERS, EXTRAPOSING_VERBS, FEMALE_NAMES, FEMALE_TITLES, MALE_NAMES,
+                                            MALE_TITLES, MODALS, OPTION_LABEL_PATTERN, PREPOSITIONS, RELATIVE_PRONOUNS,
+                                            WHITESPACE)
 from capqa.statements.rules.morphology import capitalize, is_finite_verb, plural_phrase
 from capqa.statements.rules.parser import parse
 
