@@ -47,6 +47,8 @@ _ROWS = [
      "It took 17 years for the team to win the championship."),
     ("how long did it take for Beethoven to write his ninth symphony?", "6 years",
      "It took 6 years for Beethoven to write his ninth symphony."),
+    ("how long did it take for Microsoft to ship Windows 95?", "It took Microsoft 3 years.",
+     "It took 3 years for Microsoft to ship Windows 95."),
     ("How long does it take her to read the book?", "5 days", "It takes her 5 days to read the book."),
     # a factorial's "!" is part of the text
     ("What is the value of 5!", "120", "The value of 5! is 120."),
