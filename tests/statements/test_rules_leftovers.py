@@ -42,6 +42,8 @@ _ROWS = [
     ("which states border texas", "new mexico, oklahoma, arkansas, louisiana",
      "New Mexico, Oklahoma, Arkansas, Louisiana border Texas."),
     ("which mountains exceed 14000 feet", "mount elbert", "Mount Elbert exceeds 14000 feet."),
+    ("what states border nevada", "utah, idaho", "The states that border Nevada include Utah, Idaho."),
+    ("what measures air pressure", "a barometer", "A barometer measures air pressure."),
     # the duration before the infinitive's for-phrase
     ("how long did it take for the team to win the championship?", "It took them 17 years.",
      "It took 17 years for the team to win the championship."),

@@ -268,12 +268,20 @@ def _starts_noun_phrase(words: Sequence[Word], index: int) -> bool:
     if "NOUN" not in lemmas_of(word.lower) or index + 1 >= len(words):
         return False
     after = words[index + 1]
-    if index > 0 and words[index - 1].lower == "which" and is_plural_noun(word.lower) and index + 2 < len(words) and (
+    if 0 < index < len(words) - 2 and _asks_for_things(words, index) and is_plural_noun(word.lower) and (
             agrees_as_verb(after, plural=True)):
         return True  # "which states | border texas": "which" asks for things, the plural its noun, a verb after it
     if after.tag == "RP" or (after.tag in ("NN", "NNS") and after.dep in ("compound", "dobj")):
         return False  # "what measures | air pressure", "what breaks | down food": the tagger's verb has its object
     return agrees_as_verb(after, plural=is_plural_noun(word.lower))
+
+
+def _asks_for_things(words: Sequence[Word], index: int) -> bool:
+    """Whether the wh-word before ``index`` asks for things of a kind: "which", or "what" when a
+    name the lexicon does not know follows the verb ("what lakes border | michigan"; "what
+    measures air pressure" has a common noun there)."""
+    wh = words[index - 1].lower
+    return wh == "which" or (wh == "what" and not lemmas_of(words[index + 2].lower) and words[index + 2].text.isalpha())
 
 
 def agrees_as_verb(word: Word, plural: bool) -> bool:
