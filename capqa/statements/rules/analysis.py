@@ -75,7 +75,7 @@ def analyse(words: Tuple[Word, ...]) -> Optional[Frame]:
     """The ``Frame`` of a question (a wh- or yes/no question), or None. Kept by parse (a frame is
     a tuple, never changed): a question has many answers, and its frame is read for each;
     ``queries.clear_parses`` empties it with the parses."""
-    words = expanded(words)
+    words = _demonstrative_subject_read(expanded(words))
     if not words:
         return None
     start = _wh_start(words)
@@ -94,6 +94,22 @@ def analyse(words: Tuple[Word, ...]) -> Optional[Frame]:
     if multiple:
         return multiple
     return _inverted(lead, preposition, wh, phrase, after) or Frame(lead, preposition, wh, phrase, "", False, (), after)
+
+
+def _demonstrative_subject_read(words: Tuple[Word, ...]) -> Tuple[Word, ...]:
+    """The words with "does this cost" read as a pronoun subject and its verb: after do-support a
+    demonstrative and a last word that can be a verb are no noun phrase ("How much does this |
+    cost?"; the tagger makes "this cost" one), the verb at the end or before its adjunct."""
+    for index in range(len(words) - 2):
+        auxiliary, demonstrative, verb = words[index:index + 3]
+        if auxiliary.lower not in ("do", "does", "did") or demonstrative.lower not in DEMONSTRATIVES or (
+                verb.tag not in ("NN", "NNS") or "VERB" not in lemmas_of(verb.lower)):
+            continue
+        if index + 3 < len(words) and words[index + 3].tag not in ("IN", "RB", "TO"):
+            continue  # "Why did that cost | rise?": the noun phrase is the subject
+        subject = demonstrative._replace(tag="DT", dep="nsubj", head=verb.i)
+        return words[:index + 1] + (subject, verb._replace(tag="VB", dep="ROOT", head=verb.i)) + words[index + 3:]
+    return words
 
 
 def _multiple_frame(lead, preposition, wh, phrase, after) -> Optional[Frame]:
@@ -252,9 +268,20 @@ def _starts_noun_phrase(words: Sequence[Word], index: int) -> bool:
     if "NOUN" not in lemmas_of(word.lower) or index + 1 >= len(words):
         return False
     after = words[index + 1]
+    if 0 < index < len(words) - 2 and _asks_for_things(words, index) and is_plural_noun(word.lower) and (
+            agrees_as_verb(after, plural=True)):
+        return True  # "which states | border texas": "which" asks for things, the plural its noun, a verb after it
     if after.tag == "RP" or (after.tag in ("NN", "NNS") and after.dep in ("compound", "dobj")):
         return False  # "what measures | air pressure", "what breaks | down food": the tagger's verb has its object
     return agrees_as_verb(after, plural=is_plural_noun(word.lower))
+
+
+def _asks_for_things(words: Sequence[Word], index: int) -> bool:
+    """Whether the wh-word before ``index`` asks for things of a kind: "which", or "what" when a
+    name the lexicon does not know follows the verb ("what lakes border | michigan"; "what
+    measures air pressure" has a common noun there)."""
+    wh = words[index - 1].lower
+    return wh == "which" or (wh == "what" and not lemmas_of(words[index + 2].lower) and words[index + 2].text.isalpha())
 
 
 def agrees_as_verb(word: Word, plural: bool) -> bool:

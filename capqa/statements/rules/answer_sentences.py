@@ -29,7 +29,10 @@ from capqa.statements.rules.morphology import lemmas_of
 from capqa.statements.rules.worked import COT_OPENING, WORKING_LABEL, final_line, unboxed
 
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]{1,300})\]\([^()\s]{1,500}\)")
-_CITATION = re.compile(r"\[\d{1,3}\]|\^\d{1,3}|【[^】\n]{0,40}】")
+# (an index inside code goes on: "key=lambda x: x[1])", "a[0] = 5", "row[2].strip()" are no citations)
+_CITATION = re.compile(r"\[\d{1,3}\](?![)=(]|\s*+=|\.\w)|\^\d{1,3}|【[^】\n]{0,40}】")
+# An identifier that is code before an index: dotted or with an underscore ("df.iloc[0]", "my_list[2]").
+_CODE_BEFORE_INDEX = re.compile(r"(?:\w\.\w+|_\w*)$")
 # Emphasis marks open a word or close one: "**bold**", "*Plain toast:*". An asterisk between two
 # words or numbers, or inside brackets, is code or arithmetic ("4*20", "2 * 9", "COUNT(*)") and stays, and
 # so does one before ".word" (a glob: "'*.txt'"). Emphasis may open or close next to a held span ("**$x$**").
@@ -108,7 +111,7 @@ def strip_markup(text: str) -> str:
         text = CODE_SPAN.sub(lambda match: _held(match.group(0), spans), text)
         text = MATH_SPAN.sub(lambda match: _held(match.group(0), spans, span_body=str), text)
     text = _MARKDOWN_LINK.sub(r"\1", text)
-    text = _CITATION.sub("", text)
+    text = _CITATION.sub(_citation_out, text)
     text = _HEADING.sub("", text)
     text = _BLOCKQUOTE.sub("", text)
     if "|" in text:
@@ -130,6 +133,12 @@ def strip_markup(text: str) -> str:
         text = _HELD.sub(lambda match: _released(match.group(0), spans), text)
     text = WHITESPACE.sub(" ", text).strip()
     return text.lstrip("”’»)]").lstrip() if text[:1] in "”’»)]" else text  # a quote left by a cut title
+
+
+def _citation_out(match: "re.Match[str]") -> str:
+    """"" for a citation mark; an index after code's identifier kept ("df.iloc[0]")."""
+    before = match.string[max(0, match.start() - 40):match.start()]
+    return match.group(0) if match.group(0)[0] == "[" and _CODE_BEFORE_INDEX.search(before) else ""
 
 
 def _held(span: str, spans: List[str], span_body: Callable[[str], str] = span_body) -> str:

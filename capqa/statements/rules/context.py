@@ -3,13 +3,15 @@
 and pronouns in the question that the context names ("She won ..." -> "Marie Curie won ...")."""
 
 import re
-from typing import List, NamedTuple, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 from capqa.statements.rules.answer_sentences import split_sentences
 from capqa.statements.rules.conditions import is_task
 from capqa.statements.rules.howto import is_imperative
-from capqa.statements.rules.lexicon import (AUXILIARIES, CONDITION_WORDS, DEFINITE_ADJECTIVES, DETERMINERS,
-                                            EXTRAPOSING_VERBS, MODALS, OPTION_LABEL_PATTERN, PREPOSITIONS, WHITESPACE)
+from capqa.statements.rules.lexicon import (ARTICLES, AUXILIARIES, CONDITION_WORDS, DEFINITE_ADJECTIVES, DEMONSTRATIVES,
+                                            DETERMINERS, EXTRAPOSING_VERBS, FEMALE_NAMES, FEMALE_TITLES, MALE_NAMES,
+                                            MALE_TITLES, MODALS, OPTION_LABEL_PATTERN, PREPOSITIONS, RELATIVE_PRONOUNS,
+                                            WHITESPACE)
 from capqa.statements.rules.morphology import capitalize, is_finite_verb, plural_phrase
 from capqa.statements.rules.parser import parse
 
@@ -243,10 +245,75 @@ def _antecedent(pronoun, context):
                 return subject
         elif pronoun in _PERSONAL:
             if subject[0].isupper() and subject.split()[0].lower() not in DETERMINERS and not plural:
-                return _POSSESSIVE_END.sub("", _owner(subject))  # "Uriah's book bag is ...": "he" is Uriah
+                person = _POSSESSIVE_END.sub("", _owner(subject))  # "Uriah's book bag is ...": "he" is Uriah
+                if _gender(person) in ("", _PRONOUN_GENDER[pronoun]):
+                    return person
+                # "Lisa met John at the park. What is his job?": the nearest person of the pronoun's gender
+                return _person_of_gender(context, _PRONOUN_GENDER[pronoun])
+        elif pronoun == "its" and _names_person(subject):
+            thing = _object_of(sentence, subject)  # "Tom bought a bike. What was its price?": the bike's
+            if thing:
+                return thing
         elif not plural:
             return _owner(subject) if pronoun == "its" else subject
     return None
+
+
+_PRONOUN_GENDER = {"he": "m", "his": "m", "she": "f", "her": "f"}
+# A person's name in a sentence: an optional title, then capitalised words ("Mr. Brown", "Mary", "John Smith").
+_NAME = re.compile(r"\b(?:(?:Mr|Mrs|Ms|Miss|Sir|Lady|King|Queen|Prince|Princess|Madam)\.?\s)?[A-Z][a-z]+(?:\s[A-Z][a-z]+)*")
+
+
+def _gender(person: str) -> str:
+    """"m" or "f" when a title or a given name of the lexicon says it, else ""."""
+    first = person.split()[0].lower()
+    if first in MALE_TITLES or first in MALE_NAMES:
+        return "m"
+    if first in FEMALE_TITLES or first in FEMALE_NAMES:
+        return "f"
+    return ""
+
+
+def _person_of_gender(context: list, gender: str) -> Optional[str]:
+    """The name nearest the question (the last context sentence's last first) of ``gender``."""
+    for sentence in reversed(context):
+        for name in reversed(_NAME.findall(sentence)):
+            if _gender(name) == gender:
+                return name
+    return None
+
+
+def _names_person(subject: str) -> bool:
+    """Whether a subject is a person's name ("Tom", "Kate's brother", "Mr. Brown"): capitalised,
+    with no determiner; "its" never refers to one."""
+    return subject[0].isupper() and subject.split()[0].lower() not in DETERMINERS
+
+
+# Where an object's noun phrase ends: a preposition, a clause's word or a time adverb after it.
+_OBJECT_ENDS = PREPOSITIONS | RELATIVE_PRONOUNS | frozenset("and or but last next every each yesterday today".split())
+
+
+def _object_of(sentence: str, subject: str) -> Optional[str]:
+    """The noun phrase with a determiner right after the subject's verb (and a name it is given
+    to: "gave Mary a book"), made definite: "Tom bought a bike." -> "the bike"."""
+    words = sentence[sentence.find(subject) + len(subject):].split()
+    start = next((index for index, word in enumerate(words[:4]) if word.lower() in DETERMINERS - DEMONSTRATIVES
+                  or word.lower() in PREPOSITIONS), None)  # past the verb group and a name ("has given Mary")
+    if start is None or start == 0 or words[start].lower() in PREPOSITIONS:
+        return None  # "went to the store": a place, no object
+    words = words[start:]
+    phrase = [words[0]]
+    for word in words[1:]:
+        if word.lower() in _OBJECT_ENDS or not word[:1].isalpha():
+            break
+        phrase.append(word.rstrip(".,;:!?"))
+        if word != phrase[-1]:
+            break
+    if len(phrase) < 2:
+        return None
+    if phrase[0].lower() in ARTICLES:
+        phrase[0] = "the"
+    return " ".join(phrase)
 
 
 _OWNED = re.compile(r"^(?P<owner>.+?)['’]s\s++\S")

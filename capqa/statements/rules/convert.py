@@ -100,8 +100,10 @@ _PHRASE_THEN_WH = re.compile(r"^(?:in|on|at|under|during|for|from|of|by|with|aft
                              r"who|whom|whose|where|when|why|how)\s++(?:\S+\s+){0,3}?(?:is|are|was|were|do|does|did|"
                              r"can|could|will|would|should|has|have|had)\b", re.IGNORECASE)
 # A topic's label and a task title after it: "Git: undo last commit?", "Python -- reverse a list".
-_TOPIC_TASK = re.compile(r"^(?P<topic>[^:?!.\n—–-]{1,60}?)\s*+(?::|--|—|–)\s*+(?P<task>[A-Za-z][a-z]*+\s[^\n?:]{2,120}?)"
+# (StackOverflow's titles set the label off with a spaced hyphen too: "python - how to sort a dict by value".)
+_TOPIC_TASK = re.compile(r"^(?P<topic>[^:?!.\n—–-]{1,60}?)\s*+(?::|--|—|–|-(?=\s))\s*+(?P<task>[A-Za-z][a-z]*+\s[^\n?:]{2,120}?)"
                          r"\s*+\??$")
+_HOW_TO = re.compile(r"^how\s++(?:to|(?:do|can|should)\s++(?:i|you|we))\s", re.IGNORECASE)
 _NOT_TASK_VERBS = frozenset("be have do is are was were can may might must shall should will would could".split())
 _BARE_WH = re.compile(r"^(?:why|how come|how|when|where)\s*+\?$", re.IGNORECASE)
 _TOPIC_PRONOUN = re.compile(r"\b(?:they|them|it|he|she|him|her)\b")
@@ -724,13 +726,15 @@ def _topic_read(proper: str) -> str:
 
 def _topic_task(proper: str) -> Optional[str]:
     """"Git: undo last commit?" -> "undo last commit": a task title after its topic's label reads
-    as the task (its verb first, as ``howto`` reads a title), the label dropped as a question's
-    is; None when no verb opens what follows the label."""
+    as the task (its verb first, as ``howto`` reads a title, or "how to ..."), the label dropped as
+    a question's is; None when no verb opens what follows the label."""
     match = _TOPIC_TASK.match(proper)
     if not match or len(match.group("topic").split()) > _MAX_TOPIC_WORDS or _ASKS.match(match.group("topic")) or (
             proper.endswith(".") or _VERDICT_PROMPT.match(match.group("topic"))):
         return None  # "True or false: water boils at 100 °C.": a claim to judge, not a task
     task = match.group("task")
+    if _HOW_TO.match(task):
+        return task[:1].upper() + task[1:]  # "python - how to sort a dict": the goal ``howto`` reads
     first = task.split(" ", 1)[0].lower()
     if "VERB" not in lemmas_of(first) or lemmas_of(first)["VERB"][0] != first or first in _NOT_TASK_VERBS:
         return None

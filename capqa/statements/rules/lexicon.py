@@ -197,9 +197,19 @@ def strip_trailing(text: str) -> str:
     (a regular expression anchored at the end retries from every position of a long run, and
     repeated ``rstrip`` copies the text each time)."""
     end = len(text)
-    while end and (text[end - 1] in _TRAILING_CHARS or text[end - 1].isspace()):
+    while end and (text[end - 1] in _TRAILING_CHARS or text[end - 1].isspace()) and not is_factorial(text, end - 1):
         end -= 1
     return text[:end] if end < len(text) else text
+
+
+def is_factorial(text: str, position: int) -> bool:
+    """Whether the "!" at ``position`` is a factorial's ("n!", "5!", "(p-1)!"), part of the text:
+    it follows a number, a lone letter or a closing bracket with no space between."""
+    if text[position] != "!" or position == 0:
+        return False
+    before = text[position - 1]
+    lone_letter = before.isalpha() and (position == 1 or not text[position - 2].isalnum())
+    return before.isdigit() or before == ")" or lone_letter
 
 
 # A blank is a run of three underscores or more ("is_____."), or two standing alone: two inside a
@@ -247,3 +257,23 @@ WORKING_LABELS = frozenset("step explanation solution reasoning rationale workin
 MONEY_NOUNS = frozenset(("money", "cash"))
 # A currency's noun and the signs that write it: "How many dollars ...?" + "$243" names the dollars already.
 CURRENCY_SIGNS = {"dollar": ("$",), "euro": ("€",), "pound": ("£",), "rupee": ("₹", "Rs"), "yen": ("¥",)}
+# What tells a person's gender where "his" / "her" must find its antecedent among several people: a title,
+# and common given names of word problems and reading passages (a name not listed is of unknown gender).
+MALE_TITLES = frozenset("mr mr. sir lord king prince".split())
+FEMALE_TITLES = frozenset("mrs mrs. ms ms. miss lady queen princess madam".split())
+MALE_NAMES = frozenset("john james robert michael william david richard joseph thomas charles daniel matthew mark "
+                       "paul steven andrew joshua kevin brian george edward ronald timothy jason jeffrey ryan jacob "
+                       "gary eric jonathan stephen larry justin scott brandon benjamin samuel frank gregory "
+                       "raymond alexander patrick jack dennis jerry tyler aaron henry adam peter nathan zachary "
+                       "kyle walter harold carl arthur roger joe tom tim sam ben dan bob bill mike jim tony "
+                       "max luke leo oliver noah liam ethan mason lucas logan jake carlos juan luis ahmed ali "
+                       "omar raj ravi hiroshi kenji ivan pierre hans".split())
+FEMALE_NAMES = frozenset("mary patricia jennifer linda elizabeth barbara susan jessica sarah karen nancy lisa betty "
+                         "margaret sandra ashley kimberly emily donna michelle dorothy carol amanda melissa deborah "
+                         "stephanie rebecca sharon laura cynthia kathleen amy angela shirley anna brenda pamela "
+                         "emma nicole helen samantha katherine christine debra rachel carolyn janet catherine maria "
+                         "heather diane julie joyce victoria kelly christina lauren joan evelyn olivia judith "
+                         "megan cheryl martha andrea hannah jacqueline ann gloria jean kathryn alice teresa sara "
+                         "janice doris madison julia grace judy abigail marie denise beverly amber theresa marilyn "
+                         "danielle diana brittany natalie sophia rose isabella alexis kayla charlotte ava mia "
+                         "chloe zoe lily ella jane kate anne lucy sue fatima priya aisha yuki mei sofia".split())

@@ -243,7 +243,29 @@ def _words(doc) -> Parse:
         offset = head - (1 << 64) if head >= (1 << 63) else head  # the head's offset, stored unsigned
         words.append(Word(strings[orth], strings[lower], strings[tag], strings[dep], index, index + offset,
                           bool(space)))
-    return tuple(words)
+    return _with_factorials(words) if "!" in doc.text else tuple(words)
+
+
+def _with_factorials(words: List[Word]) -> Parse:
+    """The words with a factorial's "!" ("n!", "5!", "(p-1)!") made part of its operand: the
+    tokenizer splits it off as sentence punctuation, which every reader of the parse drops."""
+    merged: List[Word] = []
+    new_index = []
+    for word in words:
+        previous = merged[-1] if merged else None
+        if word.text == "!" and previous is not None and not previous.space and _factorial_operand(previous.text):
+            merged[-1] = previous._replace(text=previous.text + "!", lower=previous.lower + "!", space=word.space)
+        else:
+            merged.append(word)
+        new_index.append(len(merged) - 1)
+    if len(merged) == len(words):
+        return tuple(words)
+    return tuple(word._replace(i=position, head=new_index[word.head]) for position, word in enumerate(merged))
+
+
+def _factorial_operand(text: str) -> bool:
+    """Whether a "!" right after ``text`` is a factorial: after a number, a lone letter or a bracket."""
+    return text[-1].isdigit() or text[-1] == ")" or (len(text) == 1 and text.isalpha())
 
 
 def bounded(text: str) -> str:

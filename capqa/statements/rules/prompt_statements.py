@@ -24,7 +24,7 @@ from capqa.statements.rules.lexicon import (AUXILIARIES, COMPUTING_VERBS, DETERM
 from capqa.statements.rules.morphology import is_plural_noun, lemmas_of, looks_like_clause, plural_phrase, with_article
 from capqa.statements.rules.parser import Parse, parse
 from capqa.statements.rules.polar import polarity
-from capqa.statements.rules.question_forms import Form
+from capqa.statements.rules.question_forms import ADDRESSED_REQUEST, Form
 from capqa.statements.rules.sentences import is_clause, may_be_sentence, negated_clause
 from capqa.statements.rules.surface import list_or_single, list_verb
 from capqa.statements.rules.text_verdicts import judged_claim, text_verdict_statement, verdict_said_again
@@ -179,7 +179,11 @@ def imperative_statement(form: Form, answer: str, first: str) -> Optional[str]:
     listed = _LIST_OF.match(subject)
     if listed:
         subject = listed.group(1)
-    if verb in _LISTING_VERBS and (plural_phrase(subject) or _first_noun_plural(subject)):
+    plural = plural_phrase(subject) or _first_noun_plural(subject)
+    if verb == ADDRESSED_REQUEST and plural:
+        # "show me flights from A to B": they all are asked for; "my bookings" has its determiner
+        return join("" if subject.split()[0].lower() in DETERMINERS else determiner, subject, "are", answer)
+    if verb in _LISTING_VERBS and plural:
         if any(word.lower() in NUMBER_WORDS or word.isdigit() for word in subject.split()):
             return f"the {subject} {list_verb(subject, answer)} {answer}"
         return f"some of the {subject} are {answer}"

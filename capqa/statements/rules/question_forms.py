@@ -39,8 +39,10 @@ _WHETHER = re.compile(r"^(?:whether|if)\s+(?P<claim>\S.*?)(?:\s+or\s+not)?$", re
 _IMPERATIVE = re.compile(
     r"^(?:please\s+|kindly\s+|briefly\s+|now\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
     r"(?P<verb>name|list|give|state|identify|mention|cite|provide|describe|define|explain|write|"
-    + "|".join(COMPUTING_VERBS) + r"|find|solve|tell\s+me|suggest|recommend|specify|spell\s+out|enumerate|outline):?\s+"
-    r"(?!of\b)(?P<rest>\S.*)$", re.IGNORECASE)  # "list of X" is a noun phrase
+    + "|".join(COMPUTING_VERBS) + r"|find|solve|tell\s+me|suggest|recommend|specify|spell\s+out|enumerate|outline|"
+    r"(?:show|get|bring|book)(?=\s+(?:me|us)\b))(?P<addressee>\s+(?:me|us)\b)?:?\s+"
+    r"(?!of\b)(?P<rest>\S.*)$", re.IGNORECASE)  # "list of X" is a noun phrase; "show me X" asks for X itself
+ADDRESSED_REQUEST = "give me"  # the verb of any request that names its receiver ("show me", "list me", "find me")
 _POLITE_END = re.compile(r",?\s+(?:please|for me|briefly|in one word|in a few words)$", re.IGNORECASE)
 
 
@@ -91,6 +93,8 @@ def read_form(question: str) -> Form:
     imperative = _IMPERATIVE.match(bare)
     if imperative and not text.endswith("?"):
         verb = " ".join(imperative.group("verb").lower().split())
+        if imperative.group("addressee") and verb != "tell me":
+            verb = ADDRESSED_REQUEST  # "show me / give me / find me flights ...": the system is to give them
         return Form("imperative", imperative.group("rest"), verb)
     if text.endswith("?") or QUESTION_START.match(text) or _WH_START.match(text):
         return Form("question", text)  # "why dry ether is used in woods reaction": a search query

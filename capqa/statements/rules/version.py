@@ -199,6 +199,12 @@ from capqa.statements.rules.parser import parser_identity
 # 5 days | to read", "Sara will be | 17 in 5 years", "He'd earn $50." as the restated verb's answer.
 # 13: (lead) "Rs." is an abbreviation, so "Rs. 300" ends no sentence; a comma that closes an earlier aside opens none
 # ("The actual distance, in miles, from F to G is 800", where structq's aside rule put a comma before "is").
+# 13: (leftovers) "How much does this cost?" + "$125" -> "This costs $125." (a demonstrative subject of do-support);
+# "its" takes the thing, "his" / "her" a person of its gender ("Tom bought a bike. What was its price?" -> "The
+# bike's price"); "show me / give me X" states X ("The flights from Denver to Boston are ..."); "which states |
+# border texas", "what states | border nevada"; "It took 17 years for the team to win ..." ("It took Apple 42
+# years." says Apple once); a factorial's "!" kept ("5! is 120"); "python - how to X" read as "How to X"; an index
+# in code ("df.iloc[0]", "x[1])") is no citation.
 RULES_VERSION = "13"
 
 

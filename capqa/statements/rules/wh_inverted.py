@@ -160,7 +160,7 @@ def _degree(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
     if frame.auxiliary not in COPULAS:
         infinitive = _it_takes(clause, frame)
         if infinitive is not None:
-            return clause.text({infinitive: answer})  # "It takes light from the Sun about 8 minutes to reach Earth"
+            return clause.text({infinitive: _for_subject_out(clause, infinitive, answer)})  # "It takes light from the Sun about 8 minutes to reach Earth"
         words = answer.split()
         if words[0].lower() in PREPOSITIONS and not (len(words) > 1 and _NUMBER.match(words[1])):
             particle = []  # "How far back does it go?" + "to the 1600s": the answer's phrase says where
@@ -218,11 +218,32 @@ def _degree_slot(clause: Clause) -> int:
 
 
 def _it_takes(clause: Clause, frame: Frame) -> Optional[int]:
-    """Where a duration goes in "it takes X TIME to V": before the infinitive."""
+    """Where a duration goes in "it takes X TIME to V": before the infinitive, or before the
+    "for" that gives the infinitive its subject ("It took 17 years for the team to win ...")."""
     if clause.subject.lower() != "it" or not frame.rest or frame.rest[0].lower not in ("take", "takes", "took"):
         return None
-    return next((index for index in range(len(clause.rest) - 1) if clause.rest[index].tag == "TO"
-                 and clause.rest[index + 1].tag.startswith("VB")), None)
+    infinitive = next((index for index in range(len(clause.rest) - 1) if clause.rest[index].tag == "TO"
+                       and clause.rest[index + 1].tag.startswith("VB")), None)
+    if infinitive is None:
+        return None
+    for index in range(infinitive - 1, -1, -1):
+        if clause.rest[index].lower == "for":
+            return index
+        if clause.rest[index].lower in PREPOSITIONS or clause.rest[index].tag.startswith("VB"):
+            break  # "take him to the store for an hour to ...": no subject phrase of the infinitive
+    return infinitive
+
+
+def _for_subject_out(clause: Clause, slot: int, answer: str) -> str:
+    """The answer without the infinitive's subject its own "took" named ("It took Apple 42 years."
+    -> "42 years"), when the duration goes before the question's "for Apple to ..."."""
+    if clause.rest[slot].lower != "for":
+        return answer
+    infinitive = next(index for index in range(slot, len(clause.rest)) if clause.rest[index].tag == "TO")
+    subject = render(clause.rest[slot + 1:infinitive])
+    if subject and answer.lower().startswith(subject.lower() + " "):
+        return answer[len(subject) + 1:]
+    return answer
 
 
 def _predicate_phrase_out(clause: Clause) -> Clause:
@@ -266,6 +287,8 @@ def _count(frame: Frame, clause: Clause, answer: str) -> Optional[str]:
         slot = next((index for index, word in enumerate(clause.rest[:than]) if word.tag == "IN"), than)
         return clause.text({slot: counted})
     infinitive = _it_takes(clause, frame)  # "It will take her | 5 days | to read the book"
+    if infinitive is not None:
+        counted = _for_subject_out(clause, infinitive, counted)
     return clause.text({object_slot(clause) if infinitive is None else infinitive: counted})
 
 
