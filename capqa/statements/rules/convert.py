@@ -667,9 +667,18 @@ def _sentence_case_dropped(content: str) -> str:
     lemmas = lemmas_of(lowered)
     gerund = lowered.endswith("ing") and "VERB" in lemmas
     plural = lemmas.get("NOUN", (lowered,))[0] != lowered and len(content.split()) > 2  # "Rivers carry minerals"
-    if gerund or plural or (lemmas and "NOUN" not in lemmas and {"VERB", "ADV", "ADJ"} & set(lemmas)):
+    modifier = lemmas and "NOUN" not in lemmas and {"VERB", "ADV", "ADJ"} & set(lemmas)
+    if gerund or plural or (modifier and not _opens_name(content)):
         return lowered + content[len(first):]
     return content
+
+
+def _opens_name(content: str) -> bool:
+    """Whether an adjective's capital opens a name with the capitalised word after it ("New
+    Jersey", "Great Britain", "Northern Ireland"), which a sentence's opening adjective lacks."""
+    words = content.split()
+    return len(words) > 1 and words[1][:1].isupper() and words[1][1:2].islower() and "ADJ" in lemmas_of(
+        words[0].lower()) and "VERB" not in lemmas_of(words[0].lower())
 
 
 def _letter_conclusion(sentences: List[str], options: dict) -> Tuple[List[str], Tuple[str, ...]]:

@@ -157,7 +157,7 @@ MASS_NOUNS = frozenset("ice water oil air steam smoke sand soil mud clay dirt du
                         "summer winter autumn cancer malaria drift erosion weathering "
                         "scum grease grime mold mould rust lint hair fur wax glue paint foil tape toast bread rice "
                         "flour butter cheese meat food money furniture equipment software hardware data "
-                        "information advice weight fat traffic homework "
+                        "information advice weight fat traffic homework music "
                         # formats and number systems, uncountable as a conversion's ends: "convert decimal to hex"
                         "decimal hex hexadecimal binary octal text html xml json csv pdf ascii unicode".split())
 # The suffixes of abstract nouns, uncountable in a task's title ("improve performance"); the

@@ -298,9 +298,18 @@ def with_article(answer, subject):
         return f"the {answer}"
     if is_plural_noun(head) or is_mass_noun(head):
         return answer
+    if _kind_of_mass(subject_words):
+        return answer  # "the type of music" + jazz: a kind of a substance or an art is no count noun
     if any(word in ("a", "an", "type", "kind") for word in subject_words):
         return f"{indefinite_article(answer)} {answer}"
     return _definite_if_unique(answer, subject_words)
+
+
+def _kind_of_mass(phrase_words: List[str]) -> bool:
+    """Whether the phrase asks for a kind of a mass noun ("type of music", "kind of food")."""
+    return any(word in ("type", "kind", "sort") and phrase_words[index + 1:index + 2] == ["of"] and (
+        phrase_words[index + 2:index + 3] and phrase_words[index + 2] in MASS_NOUNS)
+        for index, word in enumerate(phrase_words))
 
 
 def _definite_if_unique(answer, phrase_words):

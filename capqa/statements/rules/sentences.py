@@ -22,7 +22,7 @@ from capqa.statements.rules.lexicon import (AUXILIARIES, COPULAS, DEMONSTRATIVES
                                             NEGATIONS, NUMBER_WORDS, OBJECT_PRONOUNS, PRONOUNS, RELATIVE_PRONOUNS,
                                             strip_trailing)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_finite_verb, lemmas_of,
-                                               plural_phrase)
+                                               plural_phrase, with_article)
 from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.polar import affirmed, polarity
 from capqa.statements.rules.subjects import subtree_edges
@@ -274,7 +274,7 @@ def _resolved(content: str, answer_words: Parse, frame: Optional[Frame], questio
         return resolved if resolved != content else _place_resolved(content, answer_words, question)
     referent = _possessor(frame, answer_words, first) or _referent(
         frame, question, _SUBJECT_PRONOUNS[first.lower], first.lower in ("he", "she")) or (
-        _verb_referent(answer_words, first, question))
+        _verb_referent(answer_words, first, question)) or _sentence_subject(frame, question, first)
     if not referent:
         return content
     rest = _place_resolved(content, answer_words, question)[len(first.text):]
@@ -438,6 +438,27 @@ def _verb_referent(answer_words: Parse, pronoun: Word, question: Parse) -> str:
     return ""
 
 
+def _sentence_subject(frame: Optional[Frame], question: Parse, pronoun: Word) -> str:
+    """The subject of a question that is a sentence with its wh-phrase in situ, for an answer's "it"
+    or "they" that agrees with it ("Absolute zero is a temperature defined as 0 on what scale?" +
+    "It is defined as 0 on the Kelvin scale." -> "Absolute zero is defined ..."); "" for a question
+    in wh-order (its frame has a subject) or a subject that is a pronoun or holds a wh-word."""
+    if (frame is not None and frame.subject) or pronoun.lower not in ("it", "they") or not question:
+        return ""
+    start = question[0].i
+    root = next((word for word in question if word.dep == "ROOT"), None)
+    subject = next((word for word in question if root is not None and word.head == root.i and word.dep in (
+        "nsubj", "nsubjpass") and word.i < root.i), None)
+    if subject is None:
+        return ""
+    left, right = subtree_edges(question, subject.i - start)
+    phrase = question[left:right + 1]
+    if right - left >= _MAX_REFERENT_WORDS or any(word.lower in WH_WORDS or word.lower in _NOT_REFERENTS or (
+            word.lower in _SUBJECT_PRONOUNS) for word in phrase):
+        return ""
+    return render(phrase) if _parsed_plural(phrase) == (pronoun.lower == "they") else ""
+
+
 def _role(dep: str) -> Optional[str]:
     """The role a dependent plays at its verb, active or passive alike: the doer or the done-to."""
     return "agent" if dep == "nsubj" else "patient" if dep in ("dobj", "nsubjpass") else None
@@ -577,6 +598,9 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
             words[position - 1].lower not in DETERMINERS):
         # "associated with which system" + "respiratory": the one system asked for is definite
         return join(render(words[:position]), "the", answer, kept, render(words[end:]))
+    if words[position - 1].lower in COPULAS and end > position + 1 and not kept:
+        # "A spinone is what type of animal?" + dog: a predicate's count noun takes its article ("a dog")
+        answer = with_article(answer, render(words[position:end]))
     return join(render(words[:position]), answer, kept, render(words[end:]))
 
 
