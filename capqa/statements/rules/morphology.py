@@ -8,8 +8,8 @@ from typing import List, Optional
 
 from capqa.statements.rules.lexicon import (AUXILIARIES, CHEMICAL_ENDINGS, CLAUSE_WORDS, COUNT_EXCEPTIONS,
                                             DEFINITE_HEADS, DETERMINERS, FINITE_TAGS, INDEFINITE_PRONOUNS, LIST_ANSWER,
-                                            MASS_NOUNS, MASS_SUFFIXES, NOUN_OF, PREDICATE_ADJECTIVES, PREPOSITIONS,
-                                            PRONOUNS, VOWEL_SOUND, WHITESPACE, strip_trailing)
+                                            MASS_NOUNS, MASS_SUFFIXES, NOUN_OF, PLURAL_LEMMAS, PREDICATE_ADJECTIVES,
+                                            PREPOSITIONS, PRONOUNS, VOWEL_SOUND, WHITESPACE, strip_trailing)
 from capqa.statements.rules.parser import parse
 
 
@@ -56,6 +56,8 @@ def is_count_noun(word):
 @functools.lru_cache(maxsize=65536)
 def is_plural_noun(word):
     lowered = word.lower()
+    if lowered in PLURAL_LEMMAS:
+        return True
     noun_lemmas = lemmas_of(lowered).get("NOUN")
     if noun_lemmas:
         return noun_lemmas[0] != lowered

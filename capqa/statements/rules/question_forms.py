@@ -39,7 +39,9 @@ _WHETHER = re.compile(r"^(?:whether|if)\s+(?P<claim>\S.*?)(?:\s+or\s+not)?$", re
 _IMPERATIVE = re.compile(
     r"^(?:please\s+|kindly\s+|briefly\s+|now\s+)*(?:(?:can|could|would|will)\s+you\s+(?:please\s+)?)?"
     r"(?P<verb>name|list|give|state|identify|mention|cite|provide|describe|define|explain|write|"
-    + "|".join(COMPUTING_VERBS) + r"|find|solve|tell\s+me|suggest|recommend|specify|spell\s+out|enumerate|outline):?\s+"
+    + "|".join(COMPUTING_VERBS) + r"|find|solve|tell\s+me|suggest|recommend|specify|spell\s+out|enumerate|outline)"
+    # a dative pronoun goes with its verb: "Give me all Argentine films." lists the films
+    r"(?:\s+(?:me|us)(?=\s+(?:all|the|a|an|some|every|each|\w+s)\b))?:?\s+"
     r"(?!of\b)(?P<rest>\S.*)$", re.IGNORECASE)  # "list of X" is a noun phrase
 _POLITE_END = re.compile(r",?\s+(?:please|for me|briefly|in one word|in a few words)$", re.IGNORECASE)
 

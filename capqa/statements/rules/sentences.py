@@ -20,7 +20,7 @@ from capqa.statements.rules.declarative import join, negative
 from capqa.statements.rules.judged import predicate_verdict
 from capqa.statements.rules.lexicon import (AUXILIARIES, COPULAS, DEMONSTRATIVES, DETERMINERS, FINITE_TAGS, MODALS,
                                             NEGATIONS, NUMBER_WORDS, OBJECT_PRONOUNS, PRONOUNS, RELATIVE_PRONOUNS,
-                                            strip_trailing)
+                                            VERB_PREFIXES, strip_trailing)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_finite_verb, lemmas_of,
                                                plural_phrase, with_article)
 from capqa.statements.rules.parser import Parse, Word, parse
@@ -106,7 +106,13 @@ def may_be_sentence(content: str, first: str, wh: bool = False) -> bool:
         return False  # (lower case, to a wh-question, a negative subject opens one: "no one has ever climbed it")
     if len(words) <= _MAX_TITLE_WORDS and all(word[:1].isupper() for word in words) and first.rstrip()[-1:].isalnum():
         return False  # "You Only Live Twice": every word capitalised and no full stop, a title
-    return any(is_finite_verb(word.strip(",;:").lower()) for word in words[1:])
+    return any(is_finite_verb(_verb_part(word.strip(",;:").lower())) for word in words[1:])
+
+
+def _verb_part(word: str) -> str:
+    """A prefixed verb's verb ("co-founded" -> "founded"); any other word as it is."""
+    prefix, hyphen, verb = word.partition("-")
+    return verb if hyphen and prefix in VERB_PREFIXES else word
 
 
 def _sentence_read(content: str, polar: bool) -> str:
@@ -125,7 +131,20 @@ def sentence_texts(content: str, first: str, polar: bool, wh: bool = False) -> L
     content = _sentence_read(content, polar)
     if not may_be_sentence(content, first, wh) or (polar and polarity(content)):
         return []
-    return [sentence_head(content)]
+    return [_verbs_unprefixed(sentence_head(content))]
+
+
+_PREFIXED_WORD = re.compile(r"(?<![\w-])([a-z]{2,4})-([a-z]+)(?![\w-])")
+
+
+def _verbs_unprefixed(text: str) -> str:
+    """``text`` to parse with a prefixed verb read as its verb ("Picasso co-founded Cubism" is parsed
+    as "Picasso founded Cubism", "was co-written by" as "was written by"; the tagger splits
+    "co-founded" and loses the clause's verb)."""
+    if "-" not in text:
+        return text
+    return _PREFIXED_WORD.sub(lambda match: match.group(2) if match.group(1) in VERB_PREFIXES and "VERB" in lemmas_of(
+        match.group(2)) else match.group(0), text)
 
 
 def full_sentence(frame: Optional[Frame], question: Parse, content: str, first: str) -> Optional[str]:
