@@ -623,6 +623,56 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
     return join(render(words[:position]), answer, kept, render(words[end:]))
 
 
+def demonstrative_in_situ(words: Parse, answer: str) -> Optional[str]:
+    """A clue or question with no wh-word that asks by a demonstrative, the answer in its place:
+    the pronoun's ("... eject lava rather than this?" + "smoke and ash" -> "... rather than smoke
+    and ash"), or the phrase's, a description of more than a noun kept after it ("This 'Father of
+    Our Country' didn't ..." + George Washington -> "George Washington, the 'Father of Our
+    Country', didn't ..."); None when a wh-word asks, or no one demonstrative or more than one does."""
+    words = expanded(words)
+    if any(word.lower in WH_WORDS for word in words):
+        return None
+    asking = [index for index, word in enumerate(words) if word.lower in ("this", "these") and (
+        word.dep == "det" or word.dep in _DEMONSTRATIVE_ROLES)]
+    if len(asking) != 1:
+        return None
+    position = asking[0]
+    word = words[position]
+    if word.dep != "det":
+        return join(render(words[:position]), answer, render(words[position + 1:]))
+    end = _demonstrated_end(words, position)
+    if end is None or not any(item.tag in FINITE_TAGS for item in (*words[:position], *words[end:])):
+        return None  # no verb outside the phrase: the parse took the clause's verb into it ("rock forms")
+    if end - position == 2 and words[position + 1].tag in ("NN", "NNS"):
+        return join(render(words[:position]), answer, render(words[end:]))  # "this chemist": the answer names it
+    follows = end < len(words) and words[end].tag != "."
+    description = f", the {render(words[position + 1:end])}" + ("," if follows else "")
+    return join(render(words[:position]), answer + description, render(words[end:]))
+
+
+# (a subject "This" stands for what was said before it: "This is an example of ...")
+def _demonstrated_end(words: Parse, position: int) -> Optional[int]:
+    """Where the noun phrase that the demonstrative at ``position`` opens ends: after its quoted
+    title ("this 'Father of Our Country'"), its head noun, or the noun after the head's "of" ("this
+    type of rock"); None when it opens no noun phrase."""
+    if position + 1 < len(words) and words[position + 1].text in _QUOTES:
+        close = next((index for index in range(position + 2, len(words)) if words[index].text in _QUOTES), None)
+        return close + 1 if close is not None else None
+    head = words[position].head - words[0].i
+    if not position < head < len(words) or words[head].tag not in _NOUN_TAGS:
+        return None
+    end = head + 1
+    if end < len(words) and words[end].lower == "of":
+        complement = next((index for index in range(end + 1, len(words)) if words[index].head == words[end].i and (
+            words[index].dep == "pobj")), None)
+        end = complement + 1 if complement is not None else end
+    return end
+
+
+_DEMONSTRATIVE_ROLES = frozenset(("dobj", "pobj", "attr", "conj", "appos"))
+_NOUN_TAGS = frozenset(("NN", "NNS", "NNP", "NNPS"))
+
+
 def _opens_relative(words: Parse, index: int) -> bool:
     """Whether the wh-word at ``index`` is a relative pronoun ("the actress | who played ...",
     "the person who made the first what"): after a noun, before a verb; not the word asked."""
