@@ -593,6 +593,10 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
     end = position + 1
     wh = words[position].lower
     if wh == "whose":  # "... written for whose coronation?" + George VI -> "for George VI's coronation"
+        owned = _nouns_end(words, end)
+        if owned > end and words[owned - 1].lower in answer.lower().split():
+            # "were whose sons?" + "the sons of Noah": the answer names the owned noun with its owner
+            return join(render(words[:position]), answer, render(words[owned:]))
         owner = re.sub(r"[’']s?$", "", answer)
         return join(render(words[:position]), f"{owner}'s", render(words[end:]))
     if wh == "how" and end < len(words) and words[end].lower in ("many", "much"):
