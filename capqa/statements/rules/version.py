@@ -197,6 +197,14 @@ from capqa.statements.rules.parser import parser_identity
 # pronoun of a non-copular verb for the subject's possessor ("its speed" + "It travels ..." -> "A car travels"),
 # "his" / "its" after an owned antecedent ("Joe's income ... his expenses" -> "Joe's expenses"), "It will take her |
 # 5 days | to read", "Sara will be | 17 in 5 years", "He'd earn $50." as the restated verb's answer.
+# 13: (wideq) questions of benchmarks nobody tuned on (FreebaseQA, EntityQuestions, QALD, SciQ): an adjective
+# opening a name keeps its capital ("in new Jersey" -> "in New Jersey"); a predicate's count noun in situ takes its
+# article ("A spinone is dog." -> "A spinone is a dog."), a kind of a mass noun does not ("is a jazz" -> "is jazz");
+# an answer's "It" names an in-situ question's subject ("It is defined as 0 ..." -> "Absolute zero is defined ...");
+# "Give me all N" lists the N ("Some of the me all Argentine films" -> "Some of the Argentine films"), "people" is
+# plural; a prefixed verb ("co-founded") keeps the answer's sentence; "this" asks where no wh-word does ("... rather
+# than this smoke and ash" -> "... rather than smoke and ash"); "whose sons" + "the sons of Noah" takes the answer
+# whole; names sharing a role take it in the plural ("Larry Page and Sergey Brin were the founders of Google").
 RULES_VERSION = "13"
 
 
