@@ -43,6 +43,9 @@ _ROWS = [
      "According to the Bible, Ham, Shem and Japheth were the sons of Noah."),
     ("According to Greek mythology, Penelope was whose faithful wife?", "odysseus",
      "According to Greek mythology, Penelope was odysseus's faithful wife."),
+    # a slash joins the nouns of the wh-phrase in situ
+    ("Adolf 'Adi' Dassler was the founder of which sportswear/equipment company?", "adidas",
+     "Adolf 'Adi' Dassler was the founder of adidas."),
     # names that share the role asked for take it in the plural
     ("Who is the creator of Mickey Mouse?", "Walt Disney and Ub Iwerks",
      "Walt Disney and Ub Iwerks are the creators of Mickey Mouse."),

@@ -698,9 +698,15 @@ _NOUN_PHRASE_TAGS = frozenset(("JJ", "NN", "NNS", "NNP", "NNPS", "HYPH", "CD"))
 
 
 def _nouns_end(words: Sequence[Word], end: int) -> int:
-    while end < len(words) and words[end].tag in _NOUN_PHRASE_TAGS:
+    while end < len(words) and (words[end].tag in _NOUN_PHRASE_TAGS or _joins_nouns(words, end)):
         end += 1
     return end
+
+
+def _joins_nouns(words: Sequence[Word], index: int) -> bool:
+    """A slash between two nouns of one phrase: "which sportswear/equipment company"."""
+    return words[index].text == "/" and 0 < index < len(words) - 1 and words[index - 1].tag in _NOUN_PHRASE_TAGS and (
+        words[index + 1].tag in _NOUN_PHRASE_TAGS)
 
 
 def negated_clause(words: Sequence[Word]) -> Optional[str]:

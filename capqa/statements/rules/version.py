@@ -204,7 +204,8 @@ from capqa.statements.rules.parser import parser_identity
 # "Give me all N" lists the N ("Some of the me all Argentine films" -> "Some of the Argentine films"), "people" is
 # plural; a prefixed verb ("co-founded") keeps the answer's sentence; "this" asks where no wh-word does ("... rather
 # than this smoke and ash" -> "... rather than smoke and ash"); "whose sons" + "the sons of Noah" takes the answer
-# whole; names sharing a role take it in the plural ("Larry Page and Sergey Brin were the founders of Google").
+# whole; names sharing a role take it in the plural ("Larry Page and Sergey Brin were the founders of Google"); a
+# slash joins the nouns of a wh-phrase in situ ("the founder of adidas /equipment company" -> "of adidas").
 RULES_VERSION = "13"
 
 
