@@ -50,8 +50,9 @@ from capqa.statements.rules.prompt_statements import (claim_statement, claim_tex
                                                       fragment_statement, imperative_statement, verdict_folded)
 from capqa.statements.rules.queries import parse_question, question_text
 from capqa.statements.rules.question_forms import Form, normalised, read_form
-from capqa.statements.rules.sentences import (counted_list, dashed_head, dashed_head_texts, denial, ends_in_situ,
-                                              full_sentence, in_situ, restates_question, sentence_texts)
+from capqa.statements.rules.sentences import (counted_list, dashed_head, dashed_head_texts, demonstrative_in_situ,
+                                              denial, ends_in_situ, full_sentence, in_situ, restates_question,
+                                              sentence_texts)
 from capqa.statements.rules.stems import (continuation_texts, demonstrative_stem, ends_open, is_stem,
                                           opens_relative_clause, pronoun_restating_stem, stem_statement,
                                           subordinate_stem, subordinate_stem_texts)
@@ -590,11 +591,17 @@ def _main(form: Form, proper: str, content: str, first: str, options: dict) -> T
             return situ, []
         if frame is not None:
             return None, []  # a question read but not restructured: the safe form, never an echo
+        pointed = demonstrative_in_situ(words, lower_article(content))
+        if pointed:
+            return pointed, []
         if ends_open(words) and not _ASKS.match(proper):
             return complete(strip_trailing(proper), lower_article(content)), []  # "... public worship in?"
         return fragment_statement(words, lower_article(content)), []
     if ends_in_situ(words):
         return in_situ(words, lower_article(content)), []
+    pointed = demonstrative_in_situ(words, lower_article(content))
+    if pointed:
+        return pointed, []  # a clue: "This 'Father of Our Country' didn't really chop down a cherry tree"
     return complete(proper, lower_article(content)) if is_stem(words) else fragment_statement(
         words, lower_article(content)), []
 
@@ -669,9 +676,18 @@ def _sentence_case_dropped(content: str) -> str:
     lemmas = lemmas_of(lowered)
     gerund = lowered.endswith("ing") and "VERB" in lemmas
     plural = lemmas.get("NOUN", (lowered,))[0] != lowered and len(content.split()) > 2  # "Rivers carry minerals"
-    if gerund or plural or (lemmas and "NOUN" not in lemmas and {"VERB", "ADV", "ADJ"} & set(lemmas)):
+    modifier = lemmas and "NOUN" not in lemmas and {"VERB", "ADV", "ADJ"} & set(lemmas)
+    if gerund or plural or (modifier and not _opens_name(content)):
         return lowered + content[len(first):]
     return content
+
+
+def _opens_name(content: str) -> bool:
+    """Whether an adjective's capital opens a name with the capitalised word after it ("New
+    Jersey", "Great Britain", "Northern Ireland"), which a sentence's opening adjective lacks."""
+    words = content.split()
+    return len(words) > 1 and words[1][:1].isupper() and words[1][1:2].islower() and "ADJ" in lemmas_of(
+        words[0].lower()) and "VERB" not in lemmas_of(words[0].lower())
 
 
 def _letter_conclusion(sentences: List[str], options: dict) -> Tuple[List[str], Tuple[str, ...]]:

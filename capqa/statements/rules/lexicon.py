@@ -154,6 +154,10 @@ MASS_SUFFIXES = ("tion", "sion", "sis", "ism", "ity", "ment", "ness", "ance", "e
                   "ics", "phyll", "gen", "in", "ose", "ide", "ium", "ure", "age", "ia", "ine", "ity",
                   "ogy", "ship", "dom", "hood", "ur", "um", "ol", "ene", "ane", "ate", "ite",
                   "ar", "ic", "ine", "ty", "al", "er", "sm", "ph", "ice", "ed", "acid", "tissue", "itis")
+# Prefixes that a hyphen joins to a verb, which stays the word's verb: "co-founded", "re-elected".
+VERB_PREFIXES = frozenset("co re pre over under out mis un de dis".split())
+# Plurals that the inflection table gives as their own lemma: "All people that ... are ...".
+PLURAL_LEMMAS = frozenset("people police cattle clergy livestock poultry".split())
 # Nouns uncountable in their usual sense that no suffix gives away: substances, materials,
 # weather, seasons, diseases ("Ice can be made into ...", "Limestone is formed from shells").
 MASS_NOUNS = frozenset("ice water oil air steam smoke sand soil mud clay dirt dust salt sugar coal petroleum "
@@ -164,7 +168,7 @@ MASS_NOUNS = frozenset("ice water oil air steam smoke sand soil mud clay dirt du
                         "summer winter autumn cancer malaria drift erosion weathering "
                         "scum grease grime mold mould rust lint hair fur wax glue paint foil tape toast bread rice "
                         "flour butter cheese meat food money furniture equipment software hardware data "
-                        "information advice weight fat traffic homework "
+                        "information advice weight fat traffic homework music "
                         # formats and number systems, uncountable as a conversion's ends: "convert decimal to hex"
                         "decimal hex hexadecimal binary octal text html xml json csv pdf ascii unicode".split())
 # The suffixes of abstract nouns, uncountable in a task's title ("improve performance"); the

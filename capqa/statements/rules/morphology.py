@@ -8,8 +8,8 @@ from typing import List, Optional
 
 from capqa.statements.rules.lexicon import (AUXILIARIES, CHEMICAL_ENDINGS, CLAUSE_WORDS, COUNT_EXCEPTIONS,
                                             DEFINITE_HEADS, DETERMINERS, FINITE_TAGS, INDEFINITE_PRONOUNS, LIST_ANSWER,
-                                            MASS_NOUNS, MASS_SUFFIXES, NOUN_OF, PREDICATE_ADJECTIVES, PREPOSITIONS,
-                                            PRONOUNS, VOWEL_SOUND, WHITESPACE, strip_trailing)
+                                            MASS_NOUNS, MASS_SUFFIXES, NOUN_OF, PLURAL_LEMMAS, PREDICATE_ADJECTIVES,
+                                            PREPOSITIONS, PRONOUNS, VOWEL_SOUND, WHITESPACE, strip_trailing)
 from capqa.statements.rules.parser import parse
 
 
@@ -56,6 +56,8 @@ def is_count_noun(word):
 @functools.lru_cache(maxsize=65536)
 def is_plural_noun(word):
     lowered = word.lower()
+    if lowered in PLURAL_LEMMAS:
+        return True
     noun_lemmas = lemmas_of(lowered).get("NOUN")
     if noun_lemmas:
         return noun_lemmas[0] != lowered
@@ -298,9 +300,18 @@ def with_article(answer, subject):
         return f"the {answer}"
     if is_plural_noun(head) or is_mass_noun(head):
         return answer
+    if _kind_of_mass(subject_words):
+        return answer  # "the type of music" + jazz: a kind of a substance or an art is no count noun
     if any(word in ("a", "an", "type", "kind") for word in subject_words):
         return f"{indefinite_article(answer)} {answer}"
     return _definite_if_unique(answer, subject_words)
+
+
+def _kind_of_mass(phrase_words: List[str]) -> bool:
+    """Whether the phrase asks for a kind of a mass noun ("type of music", "kind of food")."""
+    return any(word in ("type", "kind", "sort") and phrase_words[index + 1:index + 2] == ["of"] and (
+        phrase_words[index + 2:index + 3] and phrase_words[index + 2] in MASS_NOUNS)
+        for index, word in enumerate(phrase_words))
 
 
 def _definite_if_unique(answer, phrase_words):

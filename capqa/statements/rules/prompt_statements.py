@@ -181,7 +181,9 @@ def imperative_statement(form: Form, answer: str, first: str) -> Optional[str]:
         subject = listed.group(1)
     plural = plural_phrase(subject) or _first_noun_plural(subject)
     if verb == ADDRESSED_REQUEST and plural:
-        # "show me flights from A to B": they all are asked for; "my bookings" has its determiner
+        # "show me flights from A to B": they all are asked for; "my bookings" has its determiner; "give me
+        # all X" asks for the whole set, as "Find all X" does: "The X are ..."
+        determiner = "the" if determiner == "all" else determiner
         return join("" if subject.split()[0].lower() in DETERMINERS else determiner, subject, "are", answer)
     if verb in _LISTING_VERBS and plural:
         if any(word.lower() in NUMBER_WORDS or word.isdigit() for word in subject.split()):

@@ -20,9 +20,9 @@ from capqa.statements.rules.declarative import join, negative
 from capqa.statements.rules.judged import predicate_verdict
 from capqa.statements.rules.lexicon import (AUXILIARIES, COPULAS, DEMONSTRATIVES, DETERMINERS, FINITE_TAGS, MODALS,
                                             NEGATIONS, NUMBER_WORDS, OBJECT_PRONOUNS, PRONOUNS, RELATIVE_PRONOUNS,
-                                            strip_trailing)
+                                            VERB_PREFIXES, strip_trailing)
 from capqa.statements.rules.morphology import (inflect, is_adjective, is_base_verb, is_finite_verb, lemmas_of,
-                                               plural_phrase)
+                                               plural_phrase, with_article)
 from capqa.statements.rules.parser import Parse, Word, parse
 from capqa.statements.rules.polar import affirmed, polarity
 from capqa.statements.rules.subjects import subtree_edges
@@ -106,7 +106,13 @@ def may_be_sentence(content: str, first: str, wh: bool = False) -> bool:
         return False  # (lower case, to a wh-question, a negative subject opens one: "no one has ever climbed it")
     if len(words) <= _MAX_TITLE_WORDS and all(word[:1].isupper() for word in words) and first.rstrip()[-1:].isalnum():
         return False  # "You Only Live Twice": every word capitalised and no full stop, a title
-    return any(is_finite_verb(word.strip(",;:").lower()) for word in words[1:])
+    return any(is_finite_verb(_verb_part(word.strip(",;:").lower())) for word in words[1:])
+
+
+def _verb_part(word: str) -> str:
+    """A prefixed verb's verb ("co-founded" -> "founded"); any other word as it is."""
+    prefix, hyphen, verb = word.partition("-")
+    return verb if hyphen and prefix in VERB_PREFIXES else word
 
 
 def _sentence_read(content: str, polar: bool) -> str:
@@ -125,7 +131,20 @@ def sentence_texts(content: str, first: str, polar: bool, wh: bool = False) -> L
     content = _sentence_read(content, polar)
     if not may_be_sentence(content, first, wh) or (polar and polarity(content)):
         return []
-    return [sentence_head(content)]
+    return [_verbs_unprefixed(sentence_head(content))]
+
+
+_PREFIXED_WORD = re.compile(r"(?<![\w-])([a-z]{2,4})-([a-z]+)(?![\w-])")
+
+
+def _verbs_unprefixed(text: str) -> str:
+    """``text`` to parse with a prefixed verb read as its verb ("Picasso co-founded Cubism" is parsed
+    as "Picasso founded Cubism", "was co-written by" as "was written by"; the tagger splits
+    "co-founded" and loses the clause's verb)."""
+    if "-" not in text:
+        return text
+    return _PREFIXED_WORD.sub(lambda match: match.group(2) if match.group(1) in VERB_PREFIXES and "VERB" in lemmas_of(
+        match.group(2)) else match.group(0), text)
 
 
 def full_sentence(frame: Optional[Frame], question: Parse, content: str, first: str) -> Optional[str]:
@@ -274,7 +293,7 @@ def _resolved(content: str, answer_words: Parse, frame: Optional[Frame], questio
         return resolved if resolved != content else _place_resolved(content, answer_words, question)
     referent = _possessor(frame, answer_words, first) or _referent(
         frame, question, _SUBJECT_PRONOUNS[first.lower], first.lower in ("he", "she")) or (
-        _verb_referent(answer_words, first, question))
+        _verb_referent(answer_words, first, question)) or _sentence_subject(frame, question, first)
     if not referent:
         return content
     rest = _place_resolved(content, answer_words, question)[len(first.text):]
@@ -438,6 +457,27 @@ def _verb_referent(answer_words: Parse, pronoun: Word, question: Parse) -> str:
     return ""
 
 
+def _sentence_subject(frame: Optional[Frame], question: Parse, pronoun: Word) -> str:
+    """The subject of a question that is a sentence with its wh-phrase in situ, for an answer's "it"
+    or "they" that agrees with it ("Absolute zero is a temperature defined as 0 on what scale?" +
+    "It is defined as 0 on the Kelvin scale." -> "Absolute zero is defined ..."); "" for a question
+    in wh-order (its frame has a subject) or a subject that is a pronoun or holds a wh-word."""
+    if (frame is not None and frame.subject) or pronoun.lower not in ("it", "they") or not question:
+        return ""
+    start = question[0].i
+    root = next((word for word in question if word.dep == "ROOT"), None)
+    subject = next((word for word in question if root is not None and word.head == root.i and word.dep in (
+        "nsubj", "nsubjpass") and word.i < root.i), None)
+    if subject is None:
+        return ""
+    left, right = subtree_edges(question, subject.i - start)
+    phrase = question[left:right + 1]
+    if right - left >= _MAX_REFERENT_WORDS or any(word.lower in WH_WORDS or word.lower in _NOT_REFERENTS or (
+            word.lower in _SUBJECT_PRONOUNS) for word in phrase):
+        return ""
+    return render(phrase) if _parsed_plural(phrase) == (pronoun.lower == "they") else ""
+
+
 def _role(dep: str) -> Optional[str]:
     """The role a dependent plays at its verb, active or passive alike: the doer or the done-to."""
     return "agent" if dep == "nsubj" else "patient" if dep in ("dobj", "nsubjpass") else None
@@ -553,6 +593,10 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
     end = position + 1
     wh = words[position].lower
     if wh == "whose":  # "... written for whose coronation?" + George VI -> "for George VI's coronation"
+        owned = _nouns_end(words, end)
+        if owned > end and words[owned - 1].lower in answer.lower().split():
+            # "were whose sons?" + "the sons of Noah": the answer names the owned noun with its owner
+            return join(render(words[:position]), answer, render(words[owned:]))
         owner = re.sub(r"[’']s?$", "", answer)
         return join(render(words[:position]), f"{owner}'s", render(words[end:]))
     if wh == "how" and end < len(words) and words[end].lower in ("many", "much"):
@@ -577,7 +621,60 @@ def in_situ(words: Parse, answer: str) -> Optional[str]:
             words[position - 1].lower not in DETERMINERS):
         # "associated with which system" + "respiratory": the one system asked for is definite
         return join(render(words[:position]), "the", answer, kept, render(words[end:]))
+    if words[position - 1].lower in COPULAS and end > position + 1 and not kept:
+        # "A spinone is what type of animal?" + dog: a predicate's count noun takes its article ("a dog")
+        answer = with_article(answer, render(words[position:end]))
     return join(render(words[:position]), answer, kept, render(words[end:]))
+
+
+def demonstrative_in_situ(words: Parse, answer: str) -> Optional[str]:
+    """A clue or question with no wh-word that asks by a demonstrative, the answer in its place:
+    the pronoun's ("... eject lava rather than this?" + "smoke and ash" -> "... rather than smoke
+    and ash"), or the phrase's, a description of more than a noun kept after it ("This 'Father of
+    Our Country' didn't ..." + George Washington -> "George Washington, the 'Father of Our
+    Country', didn't ..."); None when a wh-word asks, or no one demonstrative or more than one does."""
+    words = expanded(words)
+    if any(word.lower in WH_WORDS for word in words):
+        return None
+    asking = [index for index, word in enumerate(words) if word.lower in ("this", "these") and (
+        word.dep == "det" or word.dep in _DEMONSTRATIVE_ROLES)]
+    if len(asking) != 1:
+        return None
+    position = asking[0]
+    word = words[position]
+    if word.dep != "det":
+        return join(render(words[:position]), answer, render(words[position + 1:]))
+    end = _demonstrated_end(words, position)
+    if end is None or not any(item.tag in FINITE_TAGS for item in (*words[:position], *words[end:])):
+        return None  # no verb outside the phrase: the parse took the clause's verb into it ("rock forms")
+    if end - position == 2 and words[position + 1].tag in ("NN", "NNS"):
+        return join(render(words[:position]), answer, render(words[end:]))  # "this chemist": the answer names it
+    follows = end < len(words) and words[end].tag != "."
+    description = f", the {render(words[position + 1:end])}" + ("," if follows else "")
+    return join(render(words[:position]), answer + description, render(words[end:]))
+
+
+# (a subject "This" stands for what was said before it: "This is an example of ...")
+def _demonstrated_end(words: Parse, position: int) -> Optional[int]:
+    """Where the noun phrase that the demonstrative at ``position`` opens ends: after its quoted
+    title ("this 'Father of Our Country'"), its head noun, or the noun after the head's "of" ("this
+    type of rock"); None when it opens no noun phrase."""
+    if position + 1 < len(words) and words[position + 1].text in _QUOTES:
+        close = next((index for index in range(position + 2, len(words)) if words[index].text in _QUOTES), None)
+        return close + 1 if close is not None else None
+    head = words[position].head - words[0].i
+    if not position < head < len(words) or words[head].tag not in _NOUN_TAGS:
+        return None
+    end = head + 1
+    if end < len(words) and words[end].lower == "of":
+        complement = next((index for index in range(end + 1, len(words)) if words[index].head == words[end].i and (
+            words[index].dep == "pobj")), None)
+        end = complement + 1 if complement is not None else end
+    return end
+
+
+_DEMONSTRATIVE_ROLES = frozenset(("dobj", "pobj", "attr", "conj", "appos"))
+_NOUN_TAGS = frozenset(("NN", "NNS", "NNP", "NNPS"))
 
 
 def _opens_relative(words: Parse, index: int) -> bool:
@@ -601,9 +698,15 @@ _NOUN_PHRASE_TAGS = frozenset(("JJ", "NN", "NNS", "NNP", "NNPS", "HYPH", "CD"))
 
 
 def _nouns_end(words: Sequence[Word], end: int) -> int:
-    while end < len(words) and words[end].tag in _NOUN_PHRASE_TAGS:
+    while end < len(words) and (words[end].tag in _NOUN_PHRASE_TAGS or _joins_nouns(words, end)):
         end += 1
     return end
+
+
+def _joins_nouns(words: Sequence[Word], index: int) -> bool:
+    """A slash between two nouns of one phrase: "which sportswear/equipment company"."""
+    return words[index].text == "/" and 0 < index < len(words) - 1 and words[index - 1].tag in _NOUN_PHRASE_TAGS and (
+        words[index + 1].tag in _NOUN_PHRASE_TAGS)
 
 
 def negated_clause(words: Sequence[Word]) -> Optional[str]:

@@ -14,9 +14,9 @@ from capqa.statements.rules.analysis import Frame, render, texts
 from capqa.statements.rules.declarative import declarative, join, object_slot, subject_agrees
 from capqa.statements.rules.lexicon import (COPULAS, LIST_ANSWER, NAMING_PARTICIPLES, PREPOSITIONS, PROPOSITION_HEADS,
                                             TIME_NOUNS)
-from capqa.statements.rules.morphology import (definite_subject, head_noun, is_base_verb, is_finite_verb, is_participle,
-                                               is_plural_noun, is_superlative, is_third_person_verb, lemmas_of,
-                                               looks_like_clause, plural_phrase, singular_of, with_article)
+from capqa.statements.rules.morphology import (definite_subject, head_noun, inflect, is_base_verb, is_finite_verb,
+                                               is_participle, is_plural_noun, is_superlative, is_third_person_verb,
+                                               lemmas_of, looks_like_clause, plural_phrase, singular_of, with_article)
 from capqa.statements.rules.surface import list_or_single, list_verb
 from capqa.statements.rules.wh_phrase import wh_noun, with_subject_article
 
@@ -172,7 +172,23 @@ def _who_is(subject: str, copula: str, answer: str) -> str:
             or answer.split()[0].lower() in ("the", "these", "those")):
         # "Who were the twins that played for Kentucky?" + one name: one of them
         return join(answer, "is" if copula == "are" else "was", "one of", subject)
+    shared = _shared_role(subject, answer)
+    if shared:
+        return join(answer, "were" if copula in ("was", "were") else "are", shared)
     return join(answer, subject_agrees(copula, answer) if copula in ("is", "are") else copula, subject)
+
+
+_ROLE_OF = re.compile(r"^the (?P<role>[a-z]+) (?P<rest>(?:of|for) .+)$")
+_NAMED_PAIR = re.compile(r"^[A-Z][^,;]*? and [A-Z][^,;]*$")
+
+
+def _shared_role(subject: str, answer: str) -> str:
+    """The role named in the plural when names share it ("Who was the founder of Google?" + "Larry
+    Page and Sergey Brin" -> "the founders of Google"); "" for one name, or a role not so named."""
+    role = _ROLE_OF.match(subject)
+    if not role or not _NAMED_PAIR.match(answer) or is_plural_noun(role.group("role")):
+        return ""
+    return f"the {inflect(role.group('role'), 'NNS')} {role.group('rest')}"
 
 
 # An amount of money or a number with its unit: what plural fees, costs or totals came to, not one of them
