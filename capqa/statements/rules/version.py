@@ -209,7 +209,7 @@ from capqa.statements.rules.parser import parser_identity
 # opening a name keeps its capital ("in new Jersey" -> "in New Jersey"); a predicate's count noun in situ takes its
 # article ("A spinone is dog." -> "A spinone is a dog."), a kind of a mass noun does not ("is a jazz" -> "is jazz");
 # an answer's "It" names an in-situ question's subject ("It is defined as 0 ..." -> "Absolute zero is defined ...");
-# "Give me all N" lists the N ("Some of the me all Argentine films" -> "Some of the Argentine films"), "people" is
+# "Give me all N" asks for the whole set ("Some of the me all Argentine films" -> "The Argentine films"), "people" is
 # plural; a prefixed verb ("co-founded") keeps the answer's sentence; "this" asks where no wh-word does ("... rather
 # than this smoke and ash" -> "... rather than smoke and ash"); "whose sons" + "the sons of Noah" takes the answer
 # whole; names sharing a role take it in the plural ("Larry Page and Sergey Brin were the founders of Google"); a
